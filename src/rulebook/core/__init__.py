@@ -1,0 +1,31 @@
+"""The engine core: knows no game. State protocol, actions, seeded chance, save files."""
+
+from rulebook.core.chance import Chance
+from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
+from rulebook.core.game import Game, Option, Setup, Variant
+from rulebook.core.registry import games, get_game, new_game, register
+from rulebook.core.replay import from_json, load, replay, replay_steps, save
+from rulebook.core.state import Action, State
+
+__all__ = [
+    "Action",
+    "Chance",
+    "Game",
+    "IllegalAction",
+    "Option",
+    "RulebookError",
+    "SaveFileError",
+    "Setup",
+    "State",
+    "UnknownGame",
+    "Variant",
+    "from_json",
+    "games",
+    "get_game",
+    "load",
+    "new_game",
+    "register",
+    "replay",
+    "replay_steps",
+    "save",
+]

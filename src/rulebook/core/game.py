@@ -1,0 +1,131 @@
+"""What a game is: its name, variants, player counts and the factory of its initial state.
+
+Like OpenSpiel's ``Game``, a :class:`Game` only describes; the :class:`~rulebook.core.state.State`
+it creates evolves. Games register themselves with :func:`rulebook.core.registry.register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulebook.core.errors import UnknownGame
+
+if TYPE_CHECKING:
+    from rulebook.core.state import State
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way to play a game (standard, solo, family, ...) and the player counts it allows."""
+
+    name: str
+    min_players: int
+    max_players: int
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option of a variant, such as a difficulty level."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    variants: tuple[str, ...] = ()  # the variants that take it; empty means all
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything needed to recreate a game's initial state: the start of every save file."""
+
+    game: str
+    players: int
+    seed: int
+    variant: str
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "variant": self.variant,
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its description and the factory of its initial state."""
+
+    name: str
+    title: str
+    rulebook: str
+    variants: tuple[Variant, ...]
+    create: Callable[[Setup], State]
+    options: tuple[Option, ...] = ()
+    #: heuristic value of a state for a player, used by the greedy and search bots
+    evaluate: Callable[[State, int], float] | None = None
+    #: the table as a seat sees it, as a Rich renderable or text, for the terminal
+    render: Callable[[State, int], Any] | None = None
+    description: str = ""
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        names = ", ".join(v.name for v in self.variants)
+        raise UnknownGame(f"{self.name} has no variant {name!r} (variants: {names})")
+
+    def default_variant(self, players: int) -> str:
+        """The first variant, in declared order, that allows this many players."""
+        for v in self.variants:
+            if v.min_players <= players <= v.max_players:
+                return v.name
+        raise UnknownGame(f"{self.title} cannot be played by {players} players")
+
+    def setup(
+        self,
+        players: int,
+        seed: int,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> Setup:
+        """Check a requested setup and fill in defaults; raise :class:`UnknownGame` if invalid."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise UnknownGame(f"players must be a whole number, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise UnknownGame(f"seed must be a whole number, not {seed!r}")
+        name = variant if variant is not None else self.default_variant(players)
+        v = self.variant(name)
+        if not v.min_players <= players <= v.max_players:
+            raise UnknownGame(
+                f"{self.title} ({v.name}) takes {v.min_players}-{v.max_players} players, "
+                f"not {players}"
+            )
+        chosen: dict[str, str] = {}
+        given = dict(options or {})
+        for opt in self.options:
+            if opt.variants and v.name not in opt.variants:
+                continue
+            value = given.pop(opt.name, opt.default)
+            if value not in opt.choices:
+                raise UnknownGame(
+                    f"option {opt.name} must be one of {', '.join(opt.choices)}, not {value!r}"
+                )
+            chosen[opt.name] = value
+        if given:
+            raise UnknownGame(f"{self.title} ({v.name}) has no option {', '.join(sorted(given))}")
+        return Setup(self.name, players, seed, v.name, chosen)
+
+    def new_game(
+        self,
+        players: int,
+        seed: int = 0,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> State:
+        return self.create(self.setup(players, seed, variant, options))

@@ -1,0 +1,103 @@
+"""Save files and replays: a game is its setup (seed included) plus its action log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from rulebook.core.errors import IllegalAction, SaveFileError, UnknownGame
+from rulebook.core.registry import get_game
+from rulebook.core.state import SAVE_FORMAT, State
+
+_KEYS = {"format", "game", "players", "seed", "variant", "options", "log"}
+
+
+def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
+    if isinstance(log, Path):
+        try:
+            log = log.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SaveFileError(f"cannot read {log}: {exc.strerror}") from None
+    if isinstance(log, str | bytes):
+        try:
+            data = json.loads(log)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise SaveFileError(f"not a save file: invalid JSON ({exc})") from None
+    else:
+        data = log
+    if not isinstance(data, Mapping):
+        raise SaveFileError("not a save file: expected a JSON object")
+    missing = {"game", "players", "seed", "log"} - set(data)
+    if missing:
+        raise SaveFileError(f"not a save file: missing {', '.join(sorted(missing))}")
+    extra = set(data) - _KEYS
+    if extra:
+        raise SaveFileError(f"not a save file: unknown field(s) {', '.join(sorted(extra))}")
+    if data.get("format", SAVE_FORMAT) != SAVE_FORMAT:
+        raise SaveFileError(f"unsupported save format {data.get('format')!r}")
+    return data
+
+
+def _start(data: Mapping[str, Any]) -> State:
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise SaveFileError("not a save file: options must be an object")
+    variant = data.get("variant")
+    try:
+        game = get_game(str(data["game"]))
+        return game.new_game(data["players"], data["seed"], variant, options)
+    except UnknownGame as exc:
+        raise SaveFileError(f"bad setup in save file: {exc}") from None
+
+
+def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]:
+    """Yield the game's state before the first move and after every move of the log.
+
+    The same state object is yielded each time, advanced in place; clone it to keep one.
+    """
+    data = _load(log)
+    moves = data["log"]
+    if not isinstance(moves, list):
+        raise SaveFileError("not a save file: log must be a list of [seat, move] pairs")
+    state = _start(data)
+    yield state
+    for i, entry in enumerate(moves, 1):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not isinstance(entry[0], int)
+            or isinstance(entry[0], bool)
+            or not isinstance(entry[1], str)
+        ):
+            raise SaveFileError(f"move {i} of the log is not a [seat, move] pair: {entry!r}")
+        player, text = entry
+        try:
+            state.apply(player, text)
+        except IllegalAction as exc:
+            raise SaveFileError(f"move {i} ({text!r} by seat {player}) does not replay: {exc}") from None
+        yield state
+
+
+def replay(log: str | bytes | Path | Mapping[str, Any]) -> State:
+    """Rebuild a game from its setup and action log (a dict, JSON text or a file path)."""
+    state: State | None = None
+    for state in replay_steps(log):
+        pass
+    assert state is not None
+    return state
+
+
+def from_json(text: str | bytes | Mapping[str, Any]) -> State:
+    """The state saved by :meth:`State.to_json` (replayed from its seed and action log)."""
+    return replay(text)
+
+
+def save(state: State, path: str | Path) -> None:
+    """Write the game's save file (setup + action log) to ``path``."""
+    Path(path).write_text(json.dumps(state.log(), indent=1) + "\n", encoding="utf-8")
+
+
+def load(path: str | Path) -> State:
+    return replay(Path(path))

@@ -1,0 +1,181 @@
+"""The state protocol every game implements, and the machinery they share.
+
+A game subclasses :class:`State` and supplies the rules (``_apply``, ``legal_actions``,
+``observation``...). The base class owns what is the same everywhere: the action log, parsing
+text moves, refusing moves from seats that are not to act, winners with tie-breakers, and the
+save-file form (setup + action log, see :mod:`rulebook.core.replay`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from rulebook.core.chance import Chance
+from rulebook.core.errors import IllegalAction, RulebookError
+from rulebook.core.game import Game, Setup
+
+SAVE_FORMAT = "rulebook/1"
+
+S = TypeVar("S", bound="State")
+
+
+class Action:
+    """A move: a small immutable value whose ``str`` is its stable text form.
+
+    Games define actions as frozen dataclasses deriving from this class; ``str(action)`` is
+    what logs, save files, the terminal and the web API use, and
+    ``state.parse_action(player, str(action)) == action`` always holds.
+    """
+
+    __slots__ = ()
+
+
+class State(ABC):
+    """One moment of one game. Mutated in place by :meth:`apply`; :meth:`clone` to branch."""
+
+    game: Game
+    setup: Setup
+    chance: Chance
+    history: list[tuple[int, Action]]
+    #: True on states made by :meth:`determinize`: search samples, never saved
+    determinized: bool
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        self.game = game
+        self.setup = setup
+        self.chance = Chance(setup.seed)
+        self.history = []
+        self.determinized = False
+
+    # -- what each game supplies ------------------------------------------------------------
+    @abstractmethod
+    def current_players(self) -> Sequence[int]:
+        """The seats that may act now: one on a turn, several in a simultaneous phase."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every move ``player`` may make now (empty when the seat is not to act)."""
+
+    @abstractmethod
+    def _apply(self, player: int, action: Action) -> None:
+        """Check and perform a move. Must raise :class:`IllegalAction` before changing anything."""
+
+    @abstractmethod
+    def parse_action(self, player: int, text: str) -> Action:
+        """The action whose text form is ``text``; :class:`IllegalAction` if there is none."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score now (final once the game is over)."""
+
+    @abstractmethod
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """The rulebook's scoring categories for one seat."""
+
+    @abstractmethod
+    def tiebreak(self, player: int) -> tuple[int, ...]:
+        """The rulebook's tie-breakers for one seat, most important first, higher is better."""
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """JSON-able view of the game holding only what ``player`` may see."""
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy; cheap, for search."""
+
+    @abstractmethod
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """Re-sample in place everything ``player`` cannot see, consistently with what they saw."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """Every field of the state, hidden ones included, as plain data (exact comparisons)."""
+
+    def explain(self, player: int, action: Action) -> str:
+        """The move as a menu shows it (with costs, where a game has them)."""
+        return str(action)
+
+    def action_vocabulary(self) -> Sequence[Action]:
+        """Every action of the game, legal now or not (for fixed action spaces and tests)."""
+        return ()
+
+    # -- shared machinery --------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.setup.players
+
+    def apply(self, player: int, action: Action | str) -> None:
+        """Perform ``action`` for ``player``; raise :class:`IllegalAction` and change nothing if
+        it is malformed or not legal now."""
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise IllegalAction(f"player must be a seat number, not {player!r}")
+        if isinstance(action, str):
+            action = self.parse_action(player, action)
+        elif not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not a move")
+        if self.is_terminal():
+            raise IllegalAction("the game is over")
+        if player not in self.current_players():
+            waiting = ", ".join(str(p) for p in self.current_players())
+            raise IllegalAction(f"seat {player} is not to act now (waiting for seat {waiting})")
+        self._apply(player, action)
+        self.history.append((player, action))
+
+    def winners(self) -> list[int]:
+        """The seats that win: highest score, then the rulebook's tie-breakers; ties share."""
+        scores = self.scores()
+        keys = [(scores[p], *self.tiebreak(p)) for p in range(self.num_players)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def returns(self) -> list[float]:
+        """Each seat's share of the win (1 for a sole winner, 1/k for k tied winners)."""
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        won = self.winners()
+        return [1.0 / len(won) if p in won else 0.0 for p in range(self.num_players)]
+
+    def determinize(self: S, player: int, rng: random.Random) -> S:
+        """A copy in which all that ``player`` cannot see (deck orders, other hands, future
+        dice) is re-sampled from ``rng``, consistently with what ``player`` has seen."""
+        copy = self.clone()
+        copy._resample_hidden(player, rng)
+        copy.chance = self.chance.reseeded(rng)
+        copy.determinized = True
+        return copy
+
+    def _copy_base(self, other: State) -> None:
+        """Copy the shared fields into a fresh clone (used by each game's :meth:`clone`)."""
+        other.game = self.game
+        other.setup = self.setup
+        other.chance = self.chance.copy()
+        other.history = self.history.copy()
+        other.determinized = self.determinized
+
+    def log(self) -> dict[str, Any]:
+        """The save-file form of this game: its setup and the action log, as plain data."""
+        if self.determinized:
+            raise RulebookError("a determinized state is a search sample and cannot be saved")
+        return {
+            "format": SAVE_FORMAT,
+            **self.setup.to_dict(),
+            "log": [[p, str(a)] for p, a in self.history],
+        }
+
+    def to_json(self) -> str:
+        """The save file: setup and action log; :func:`rulebook.from_json` replays it exactly."""
+        return json.dumps(self.log(), separators=(",", ":"))
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.setup.game} players={self.num_players} "
+            f"moves={len(self.history)}{' over' if self.is_terminal() else ''}>"
+        )

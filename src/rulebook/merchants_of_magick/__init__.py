@@ -1,0 +1,29 @@
+"""Merchants of Magick (rulebook ``000_ab43b6b995c67bb5.txt``): 1-8 players, solo variant."""
+
+from rulebook.core import Game, Setup, Variant, register
+from rulebook.merchants_of_magick.bots import evaluate
+from rulebook.merchants_of_magick.render import render
+from rulebook.merchants_of_magick.rules import Done, FreeMark, MerchantsState, Spend
+
+
+def _create(setup: Setup) -> MerchantsState:
+    return MerchantsState(GAME, setup)
+
+
+GAME = register(
+    Game(
+        name="merchants-of-magick",
+        title="Merchants of Magick",
+        rulebook="000_ab43b6b995c67bb5.txt",
+        variants=(
+            Variant("solo", 1, 1, "Solo variant: 4 Orders and 2 waiting, Apprentice side only"),
+            Variant("standard", 2, 8, "2-8 players, Orders rotate clockwise"),
+        ),
+        create=_create,
+        evaluate=evaluate,
+        render=render,
+        description="Dice roll-and-write: craft items, research spells, fill Orders.",
+    )
+)
+
+__all__ = ["GAME", "Done", "FreeMark", "MerchantsState", "Spend"]

@@ -1,0 +1,49 @@
+"""Merchants of Magick bot knowledge: a hand-written evaluation of a seat's position.
+
+Used by the game-agnostic greedy and search agents (``rulebook.agents``). Coins already scored
+count fully; unfinished work counts by the share of it done, weighted by what it will bring.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rulebook.core import State
+
+if TYPE_CHECKING:
+    from rulebook.merchants_of_magick.rules import MerchantsState
+
+#: weights of the evaluation (hand-tuned)
+POTION = 0.6
+ROW_PROGRESS = 0.7
+ORDER_PROGRESS = 0.5
+ADVENTURER_PROGRESS = 0.5
+FREE_MARK = 1.5
+
+
+def evaluate(state: State, player: int) -> float:
+    """Heuristic value of ``state`` for ``player``: Coins plus weighted progress."""
+    s = cast("MerchantsState", state)
+    c = s.content
+    marks = s.marks[player]
+    value = float(sum(s.score_breakdown(player).values()))
+    value += POTION * s.potions[player] + FREE_MARK * s.free_marks[player]
+    if s.is_terminal():
+        return value
+    for row in c.layout.rows:
+        have = (marks & row.mask).bit_count()
+        total = row.mask.bit_count()
+        if have < total:
+            value += ROW_PROGRESS * (row.value + POTION) * have / total
+    for card in s.lines[player][: s.shop_size]:
+        if card >= 0:
+            order = c.orders[card]
+            done = (marks & order.mask).bit_count() / order.mask.bit_count()
+            value += ORDER_PROGRESS * order.coins * done
+    adv = c.adventurers[s.adventurer[player]]
+    for k in range(3):
+        if not s.adventurer_done[player] >> k & 1:
+            mask = adv.masks[k]
+            done = (marks & mask).bit_count() / mask.bit_count()
+            value += ADVENTURER_PROGRESS * (adv.coins / 3 + 1) * done
+    return value
