@@ -5,6 +5,8 @@
 >>> state.apply(0, state.legal_actions(0)[-1])
 """
 
+from importlib import import_module
+
 from rulebook.core import (
     Action,
     Game,
@@ -22,7 +24,11 @@ from rulebook.core import (
     replay_steps,
     save,
 )
-from rulebook import games as _games  # noqa: F401  (registers the games)
+
+#: the game packages; importing one registers its game
+GAME_PACKAGES = ("rulebook.merchants_of_magick",)
+for _package in GAME_PACKAGES:
+    import_module(_package)
 
 __version__ = "0.1.0"
 

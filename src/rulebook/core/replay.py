@@ -41,7 +41,7 @@ def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _start(data: Mapping[str, Any]) -> State:
-    options = data.get("options") or {}
+    options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise SaveFileError("not a save file: options must be an object")
     variant = data.get("variant")

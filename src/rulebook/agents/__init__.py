@@ -1,0 +1,27 @@
+"""Agents that play any game through the core interface, and the names seats use for them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulebook.agents.base import Agent
+from rulebook.agents.greedy import GreedyAgent
+from rulebook.agents.random_agent import RandomAgent
+from rulebook.core.errors import UnknownGame
+
+#: agent name -> factory(seed); "human" seats are handled by the front ends
+AGENTS: dict[str, Callable[[int], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+}
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """The agent a seat spec names (``random``, ``greedy``), seeded with ``seed``."""
+    name = spec.strip().lower()
+    if name not in AGENTS:
+        raise UnknownGame(f"no agent called {spec!r} (agents: {', '.join(AGENTS)})")
+    return AGENTS[name](seed)
+
+
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]

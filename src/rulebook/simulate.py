@@ -1,0 +1,83 @@
+"""Playing whole games between agents, and many games for statistics (sees only ``core``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebook.agents import Agent, make_agent
+from rulebook.core import State, new_game
+
+#: stop a game that runs longer than this many moves (a safety net against rule bugs)
+MAX_MOVES = 1_000_000
+
+
+def play(state: State, agents: Sequence[Agent], max_moves: int = MAX_MOVES) -> State:
+    """Let ``agents[p]`` move for seat ``p`` until the game ends; returns the final state.
+
+    In simultaneous phases the lowest seat that may act moves first; the games' simultaneous
+    phases are independent between seats, so the order changes nothing but the log.
+    """
+    moves = 0
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply(player, agents[player].act(state, player))
+        moves += 1
+        if moves > max_moves:
+            raise RuntimeError(f"game did not end after {max_moves} moves")
+    return state
+
+
+@dataclass
+class GameResult:
+    """One finished game, as stored by the simulator."""
+
+    seed: int
+    agents: list[str]
+    scores: list[int]
+    winners: list[int]
+    moves: int
+    breakdown: list[dict[str, int]] = field(default_factory=list)
+
+
+def play_one(
+    game: str,
+    players: int,
+    agents: Sequence[str],
+    seed: int,
+    variant: str | None = None,
+    options: Mapping[str, str] | None = None,
+) -> GameResult:
+    """Play one seeded game between agents named by ``agents`` (one per seat)."""
+    state = new_game(game, players=players, seed=seed, variant=variant, options=options)
+    seats = [make_agent(spec, seed * 1000 + p) for p, spec in enumerate(agents)]
+    play(state, seats)
+    return GameResult(
+        seed=seed,
+        agents=list(agents),
+        scores=state.scores(),
+        winners=state.winners(),
+        moves=len(state.history),
+        breakdown=[state.score_breakdown(p) for p in range(players)],
+    )
+
+
+def run(
+    game: str,
+    players: int,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    variant: str | None = None,
+    options: Mapping[str, str] | None = None,
+    progress: Callable[[GameResult], Any] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` games with seeds ``seed .. seed + games - 1``; ``progress`` sees each."""
+    results = []
+    for i in range(games):
+        result = play_one(game, players, agents, seed + i, variant, options)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    return results

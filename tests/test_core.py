@@ -1,0 +1,205 @@
+"""The core: seeded chance, setup checks, save files, data provenance, the sheet engine."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulebook
+from rulebook import SaveFileError, UnknownGame
+from rulebook.core import Chance, RulebookError
+from rulebook.core.data import DataError, Sourced, validate
+from rulebook.core.sheet import Layout, RowSpec, rotate_clockwise, shift_left
+from rulebook.simulate import play
+from rulebook.agents import RandomAgent
+
+GAME = "merchants-of-magick"
+
+
+def played(seed: int = 5, players: int = 3, moves: int = 25) -> rulebook.State:
+    state = rulebook.new_game(GAME, players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        p = state.current_players()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    return state
+
+
+# -- registry and setup ---------------------------------------------------------------------
+def test_games_lists_registered_games() -> None:
+    assert GAME in rulebook.games()
+    assert rulebook.get_game(GAME).title == "Merchants of Magick"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name": "chess", "players": 2}, "no game called 'chess'"),
+        ({"name": GAME, "players": 0}, "cannot be played by 0"),
+        ({"name": GAME, "players": 9}, "cannot be played by 9"),
+        ({"name": GAME, "players": 1, "variant": "standard"}, "takes 2-8 players"),
+        ({"name": GAME, "players": 2, "variant": "family"}, "no variant 'family'"),
+        ({"name": GAME, "players": 2, "options": {"level": "x"}}, "no option level"),
+        ({"name": GAME, "players": "2"}, "whole number"),
+        ({"name": GAME, "players": 2, "seed": 1.5}, "whole number"),
+    ],
+)
+def test_bad_setups_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(UnknownGame, match=message):
+        rulebook.new_game(**kwargs)
+
+
+def test_one_player_is_the_solo_variant() -> None:
+    assert rulebook.new_game(GAME, players=1).setup.variant == "solo"
+    assert rulebook.new_game(GAME, players=2).setup.variant == "standard"
+
+
+# -- chance ---------------------------------------------------------------------------------
+def test_chance_is_seeded_and_cheap_to_copy() -> None:
+    a, b = Chance(42), Chance(42)
+    assert [a.roll((6, 8, 10, 12)) for _ in range(20)] == [b.roll((6, 8, 10, 12)) for _ in range(20)]
+    c = a.copy()
+    assert a.roll((100,)) == c.roll((100,))
+    assert Chance(1).roll((10**9,)) != Chance(2).roll((10**9,))
+
+
+def test_chance_rolls_are_fair_enough() -> None:
+    chance = Chance(7)
+    counts = [0] * 6
+    for _ in range(6000):
+        counts[chance.roll((6,))[0] - 1] += 1
+    assert all(850 < n < 1150 for n in counts)
+
+
+def test_same_seed_same_game() -> None:
+    assert played(seed=9).snapshot() == played(seed=9).snapshot()
+    assert played(seed=9).snapshot() != played(seed=10).snapshot()
+
+
+# -- save files ----------------------------------------------------------------------------
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    state = played()
+    path = tmp_path / "game.json"
+    rulebook.save(state, path)
+    assert rulebook.load(path).snapshot() == state.snapshot()
+    assert rulebook.replay(path).to_json() == state.to_json()
+
+
+def test_replay_steps_yield_every_position() -> None:
+    state = played(moves=10)
+    steps = [s.snapshot()["history"] for s in rulebook.replay_steps(state.log())]
+    assert len(steps) == 11
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: "not json{", "invalid JSON"),
+        (lambda d: "[1, 2]", "expected a JSON object"),
+        (lambda d: {k: v for k, v in d.items() if k != "seed"}, "missing seed"),
+        (lambda d: {**d, "extra": 1}, "unknown field"),
+        (lambda d: {**d, "format": "rulebook/99"}, "unsupported save format"),
+        (lambda d: {**d, "game": "chess"}, "no game called"),
+        (lambda d: {**d, "players": 42}, "not 42"),
+        (lambda d: {**d, "log": "d6"}, "log must be a list"),
+        (lambda d: {**d, "log": [*d["log"], [0]]}, "not a \\[seat, move\\] pair"),
+        (lambda d: {**d, "log": [*d["log"], [0, "fly away"]]}, "does not replay"),
+        (lambda d: {**d, "log": [*d["log"], [7, "done"]]}, "does not replay"),
+        (lambda d: {**d, "log": [[True, "done"]]}, "not a \\[seat, move\\] pair"),
+        (lambda d: {**d, "options": []}, "options must be an object"),
+    ],
+)
+def test_malformed_save_files_are_refused(mutate: Any, message: str) -> None:
+    data = played().log()
+    bad = mutate(json.loads(json.dumps(data)))
+    with pytest.raises(SaveFileError, match=message):
+        rulebook.replay(bad if isinstance(bad, str) else json.dumps(bad))
+
+
+def test_missing_save_file(tmp_path: Path) -> None:
+    with pytest.raises(SaveFileError, match="cannot read"):
+        rulebook.load(tmp_path / "nope.json")
+
+
+def test_determinized_states_are_not_saved() -> None:
+    sample = played().determinize(0, random.Random(1))
+    with pytest.raises(RulebookError, match="determinized"):
+        sample.to_json()
+
+
+def test_determinize_keeps_public_information_and_changes_hidden() -> None:
+    state = played(moves=0)
+    decks = {tuple(state.determinize(1, random.Random(i)).snapshot()["deck"]) for i in range(5)}
+    assert len(decks) > 1
+    assert state.determinize(1, random.Random(3)).observation(1) == state.observation(1)
+
+
+def test_full_game_between_agents_ends() -> None:
+    state = rulebook.new_game(GAME, players=4, seed=3)
+    play(state, [RandomAgent(p) for p in range(4)])
+    assert state.is_terminal() and state.winners()
+    assert state.returns() == [1 / len(state.winners()) if p in state.winners() else 0.0 for p in range(4)]
+
+
+# -- data files ------------------------------------------------------------------------------
+class Card(Sourced):
+    name: str
+    cost: int
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"name": "x", "cost": 1, "source": "authored"}, "needs a one-line 'why'"),
+        ({"name": "x", "cost": 1, "source": "public", "why": " "}, "needs a one-line 'why'"),
+        ({"name": "x", "cost": 1, "source": "guess", "why": "?"}, "source"),
+        ({"name": "x", "cost": 1, "source": "rulebook", "authored": {"price": "r"}}, "not a field"),
+        ({"name": "x", "cost": 1, "source": "rulebook", "authored": {"cost": ""}}, "needs a reason"),
+        ({"name": "x", "cost": "lots", "source": "rulebook"}, "cost"),
+        ({"name": "x", "cost": 1, "source": "rulebook", "colour": "red"}, "colour"),
+    ],
+)
+def test_data_entries_must_say_where_values_come_from(raw: dict[str, Any], message: str) -> None:
+    with pytest.raises(DataError, match=message):
+        validate(Card, raw, "cards.toml")
+
+
+def test_data_entry_with_provenance_loads() -> None:
+    card = validate(
+        Card, {"name": "x", "cost": 1, "source": "rulebook", "authored": {"cost": "why not"}}, "f"
+    )
+    assert card.cost == 1
+
+
+# -- the sheet engine ----------------------------------------------------------------------
+def test_layout_indexes_circles_by_die() -> None:
+    layout = Layout(
+        [("steel", ["d6"], True), ("wild", ["d12"], False)],
+        [
+            RowSpec("sword", "Sword", "crafting", "weapon", 2, {"steel": 4}),
+            RowSpec("fiery", "Fiery", "research", "prefix", 1, {"steel": 6, "wild": 1}),
+        ],
+    )
+    assert [c.id for c in layout.by_die["d6"]] == ["sword/steel", "fiery/steel"]
+    assert [c.id for c in layout.by_die["d12"]] == ["fiery/wild"]
+    sword = layout.circle_by_id["sword/steel"]
+    wild = layout.circle_by_id["fiery/wild"]
+    assert (sword.change_needed(2), sword.change_needed(5)) == (2, 0)
+    assert (wild.change_needed(3), wild.change_needed(1)) == (-2, 0)
+    marks = sword.bit
+    assert [r.id for r in layout.completed_rows(marks)] == ["sword"]
+    assert layout.column_count(marks, layout.column_by_id["steel"]) == 1
+    with pytest.raises(ValueError, match="no column"):
+        Layout([("steel", ["d6"], True)], [RowSpec("x", "X", "c", "c", 1, {"wood": 1})])
+
+
+def test_customer_lines_rotate_to_the_left_neighbour() -> None:
+    lines = [["a1", "a2"], ["b1", "b2"], ["c1"]]
+    assert rotate_clockwise(lines) == [["a2", "c1"], ["b2", "a1"], ["b1"]]
+    assert rotate_clockwise([[], ["b1"]]) == [["b1"], []]
+    assert shift_left(["a", "b", "c"], "d") == (["b", "c", "d"], "a")
+    assert shift_left([], None) == ([], None)

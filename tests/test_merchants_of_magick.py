@@ -1,0 +1,421 @@
+"""Merchants of Magick: the rulebook's worked examples and its rules, one test each.
+
+States are built with ``new_game`` and then arranged (dice, sheet marks, Orders) to match each
+example; moves are made only through ``State.apply``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import rulebook
+from rulebook import IllegalAction
+from rulebook.merchants_of_magick.content import content
+from rulebook.merchants_of_magick.rules import MerchantsState
+
+GAME = "merchants-of-magick"
+C = content()
+LAYOUT = C.layout
+
+
+def new(players: int = 2, seed: int = 0) -> MerchantsState:
+    state = rulebook.new_game(GAME, players=players, seed=seed)
+    assert isinstance(state, MerchantsState)
+    return state
+
+
+def set_dice(state: MerchantsState, **values: int) -> None:
+    dice = dict(zip(C.dice, state.dice, strict=True))
+    dice.update(values)
+    state.dice = tuple(dice[d] for d in C.dice)
+
+
+def mark(state: MerchantsState, player: int, *circles: str) -> None:
+    """Mark circles directly (the sheet as the example starts), with no side effects."""
+    for cid in circles:
+        state.marks[player] |= LAYOUT.circle_by_id[cid].bit
+
+
+def complete(state: MerchantsState, player: int, *rows: str) -> None:
+    for rid in rows:
+        state.marks[player] |= LAYOUT.row_by_id[rid].mask
+
+
+def order(name: str) -> int:
+    return next(o.index for o in C.orders if o.name == name)
+
+
+def moves(state: MerchantsState, player: int) -> set[str]:
+    return {str(a) for a in state.legal_actions(player)}
+
+
+def finish_round(state: MerchantsState) -> None:
+    """Every seat still crafting ends its phase: the round's Mastery and Customer phases run."""
+    for p in list(state.current_players()):
+        state.apply(p, "done")
+
+
+# -- worked examples of the rulebook ----------------------------------------------------------
+def test_example_six_on_a_d10() -> None:
+    """SPELL RESEARCH example: a 6 on the d10 marks Leather (>=), Elemental and Arcane (<=)
+    circles it satisfies, never one it is too high for, and never the Scroll's Wood >3 circle."""
+    state = new()
+    set_dice(state, d10=6)
+    legal = {m.split()[1] for m in moves(state, 0) if m.startswith("d10 ")}
+    expected = {
+        c.id
+        for c in LAYOUT.circles
+        if LAYOUT.columns[c.column].id in ("leather", "elemental", "arcane")
+        and (6 >= c.threshold if c.at_least else 6 <= c.threshold)
+    }
+    assert legal == expected
+    assert "scroll/wood" not in legal  # 6 > 3, but the d10 may not be used for Wood
+    assert {"backpack/leather", "greaves/leather", "divine/elemental", "of-the-elves/arcane"} <= legal
+    assert not legal & {"bracers/leather", "shocking/elemental", "everlasting/arcane"}
+    with pytest.raises(IllegalAction):
+        state.apply(0, "d10 scroll/wood")
+
+
+def test_example_greaves_with_potions() -> None:
+    """POTIONS example: a 5 on the d6, 3 Potions; 2 Potions make it 7 for the last Steel circle
+    of the Greaves; the row is complete, its 4 Coins circled and 1 Potion gained."""
+    state = new()
+    set_dice(state, d6=5)
+    mark(state, 0, "greaves/leather")
+    state.potions[0] = 3
+    assert "d6 greaves/steel" in moves(state, 0)
+    assert state.explain(0, state.parse_action(0, "d6 greaves/steel")).endswith("(5+2: 2 potions)")
+    state.apply(0, "d6 greaves/steel")
+    assert "greaves" in state.observation(0)["seats"][0]["completed"]
+    assert state.score_breakdown(0)["crafting"] == 4
+    assert state.potions[0] == 3 - 2 + 1
+
+
+def test_example_greaves_without_enough_potions() -> None:
+    state = new()
+    set_dice(state, d6=5)
+    state.potions[0] = 1
+    assert "d6 greaves/steel" not in moves(state, 0)
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="needs 2 Potion"):
+        state.apply(0, "d6 greaves/steel")
+    assert state.snapshot() == before
+
+
+def test_example_todd_claims_the_everlasting_pendant_of_the_elves() -> None:
+    """ORDERS example: Todd has the Ring, Pendant, Everlasting and "of the Elves"; he claims the
+    Everlasting Pendant of the Elves for 5 Coins, not the Everlasting Ring of the Orcs (no "of the
+    Orcs") nor the Backpack of the Elves (no Backpack)."""
+    state = new()
+    pendant = order("Everlasting Pendant of the Elves")
+    ring = order("Everlasting Ring of the Orcs")
+    backpack = order("Backpack of the Elves")
+    state.lines[0] = [ring, pendant, backpack, state.lines[0][3]]
+    complete(state, 0, "ring", "everlasting", "of-the-elves")
+    mark(state, 0)  # the Pendant is completed by the move below
+    set_dice(state, d8=6)
+    deck_before = len(state.deck)
+    state.apply(0, "d8 pendant/wood")
+    assert [C.orders[o].name for o in state.claimed[0]] == ["Everlasting Pendant of the Elves"]
+    assert state.score_breakdown(0)["orders"] == 5
+    assert state.lines[0][0] == ring and state.lines[0][2] == backpack
+    assert state.lines[0][1] < 0  # replaced face-down from the deck
+    assert len(state.deck) == deck_before - 1
+    assert state.observation(0)["seats"][0]["orders"][1] == {"face_down": True}
+
+
+def test_example_master_blacksmith_and_master_enchanter() -> None:
+    """MASTERY PHASE example: Master Blacksmith unscored pays 8 to everyone meeting it this
+    round, then flips to 4; Master Enchanter, scored before, pays 4."""
+    state = new(players=3)
+    blacksmith = next(m.index for m in C.material if m.name == "Master Blacksmith")
+    enchanter = next(m.index for m in C.energy if m.name == "Master Enchanter")
+    state.mastery_cards = (blacksmith, enchanter)
+    state.mastery_master[1] = False  # Master Enchanter was scored in a previous round
+    steel = [c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "steel"]
+    arcane = [c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "arcane"]
+    need = C.material[blacksmith].circles
+    mark(state, 0, *steel[:need])
+    mark(state, 1, *steel[:need], *arcane[: C.energy[enchanter].circles])
+    finish_round(state)
+    assert state.mastery_scored[0] == [8, -1]
+    assert state.mastery_scored[1] == [8, 4]
+    assert state.mastery_scored[2] == [-1, -1]
+    assert state.mastery_master == [False, False]
+    mark(state, 2, *steel[:need])
+    finish_round(state)
+    assert state.mastery_scored[2][0] == 4  # Apprentice side now
+    assert state.mastery_scored[0] == [8, -1]  # each card scores once per player
+    assert state.score_breakdown(1)["material_mastery"] == 8
+    assert state.score_breakdown(1)["energy_mastery"] == 4
+
+
+# -- setup -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("players", "orders"), [(1, 4), (2, 4), (3, 3), (4, 3), (5, 3), (6, 3), (7, 2), (8, 2)]
+)
+def test_orders_dealt_by_player_count(players: int, orders: int) -> None:
+    state = new(players)
+    obs = state.observation(0)
+    assert [len(s["orders"]) for s in obs["seats"]] == [orders] * players
+    assert all(not o.get("face_down") for s in obs["seats"] for o in s["orders"])
+    assert len({s["adventurer"]["name"] for s in obs["seats"]}) == players
+    assert len(state.deck) == len(C.orders) - players * orders - (2 if players == 1 else 0)
+    if players == 1:
+        assert state.setup.variant == "solo"
+        assert len(obs["seats"][0]["waiting"]) == 2
+
+
+def test_three_double_orders_are_redealt() -> None:
+    state = new(3)
+    doubles = [o.index for o in C.orders if o.double]
+    singles = [o.index for o in C.orders if not o.double]
+    # next three cards drawn are doubles, then singles
+    state.deck = singles[6:] + singles[:3] + doubles[:3]
+    state.deck_seen = 0
+    line = state._deal_orders()
+    assert sorted(line) == sorted(singles[:3])
+    assert sorted(state.deck[:3]) == doubles[:3]  # returned to the bottom, seen by everyone
+    assert state.deck_seen == 3
+    known = state.observation(1)["deck"]["known_bottom"]
+    assert sorted(known) == sorted(C.orders[d].name for d in doubles[:3])
+
+
+def test_two_double_orders_are_kept() -> None:
+    state = new(3)
+    doubles = [o.index for o in C.orders if o.double]
+    singles = [o.index for o in C.orders if not o.double]
+    state.deck = singles[3:] + [singles[0], doubles[0], doubles[1]]
+    assert sorted(state._deal_orders()) == sorted([singles[0], doubles[0], doubles[1]])
+
+
+def test_masteries_start_on_master_side() -> None:
+    obs = new(4).observation(0)
+    assert [m["kind"] for m in obs["masteries"]] == ["material", "energy"]
+    assert all(m["side"] == "master" and m["value"] == 8 for m in obs["masteries"])
+
+
+# -- crafting and research ------------------------------------------------------------------
+def test_two_results_then_extra_dice_in_order() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=8, d10=1, d12=1)
+    state.apply(0, "d6 sword/steel")
+    state.apply(0, "d8 staff/wood")
+    assert state.extra_used[0] == 0
+    state.apply(0, "d10 shocking/elemental")  # 3rd result: first Extra Die, free
+    assert state.extra_used[0] == 1
+    state.apply(0, "d12 everlasting/arcane")
+    assert state.extra_used[0] == 2
+    assert 0 not in state.current_players()  # all four results spent: phase over for seat 0
+
+
+def test_paid_extra_dice_cost_potions() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=8, d10=1, d12=1)
+    state.extra_used[0] = 3  # the three free slots are used
+    state.apply(0, "d6 sword/steel")
+    state.apply(0, "d8 staff/wood")
+    state.potions[0] = 1
+    assert moves(state, 0) == {"done"}  # the 4th slot costs 2 Potions
+    with pytest.raises(IllegalAction, match="Extra Die"):
+        state.apply(0, "d10 shocking/elemental")
+    state.potions[0] = 2
+    state.apply(0, "d10 shocking/elemental")
+    assert state.potions[0] == 0 and state.extra_used[0] == 4
+
+
+def test_no_extra_dice_left() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=8)
+    state.extra_used[0] = 6
+    state.potions[0] = 20
+    state.apply(0, "d6 sword/steel")
+    state.apply(0, "d8 staff/wood")
+    assert 0 not in state.current_players()  # no further result can be spent
+
+
+def test_each_result_marks_one_circle_once() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=8)
+    state.apply(0, "d6 scroll/wood")
+    with pytest.raises(IllegalAction, match="already spent the d6"):
+        state.apply(0, "d6 helmet/steel")
+    with pytest.raises(IllegalAction, match="already marked"):
+        state.apply(0, "d8 scroll/wood")
+
+
+def test_research_needs_a_low_result() -> None:
+    state = new()
+    set_dice(state, d12=12)
+    state.potions[0] = 0
+    assert "d12 of-the-elves/wild" not in moves(state, 0)  # 12 > 10
+    state.potions[0] = 2
+    assert "d12 of-the-elves/wild" in moves(state, 0)  # 12-2 = 10
+    state.apply(0, "d12 of-the-elves/wild")
+    assert state.potions[0] == 0
+
+
+def test_completing_a_row_gives_one_potion_and_potion_supplier_five() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=1)
+    state.apply(0, "d6 sword/steel")
+    assert state.potions[0] == 1
+    state.apply(0, "d8 potion-supplier/elemental")
+    assert state.potions[0] == 1 + 5
+
+
+def test_charm_bonus_counts_fulfilled_orders_of_its_category() -> None:
+    state = new()
+    accessory = [o for o in C.orders if o.category == "accessory"][:2]
+    weapon = next(o for o in C.orders if o.category == "weapon")
+    state.claimed[0] = [accessory[0].index, accessory[1].index, weapon.index]
+    complete(state, 0, "renowned-accessories")
+    assert state.score_breakdown(0)["charms_bonus"] == 4
+    complete(state, 0, "weapon-prestige")
+    assert state.score_breakdown(0)["charms_bonus"] == 6
+
+
+# -- Sponsored Adventurer ---------------------------------------------------------------------
+def _adventurer_state() -> tuple[MerchantsState, str, list[str]]:
+    state = new()
+    adv = C.adventurers[state.adventurer[0]]
+    return state, adv.enchantment, list(adv.items)
+
+
+def _complete_all_but_one(state: MerchantsState, row_id: str) -> tuple[str, str]:
+    """Complete ``row_id`` but one circle; return that circle and a die that can mark it."""
+    row = LAYOUT.row_by_id[row_id]
+    last = LAYOUT.circles[row.circles[-1]]
+    state.marks[0] |= row.mask & ~last.bit
+    die = sorted(LAYOUT.columns[last.column].dice, key=C.dice.index)[0]
+    set_dice(state, **{die: last.threshold})
+    return last.id, die
+
+
+def test_adventurer_rewards_in_order() -> None:
+    state, enchantment, items = _adventurer_state()
+    complete(state, 0, *items)
+    state.lines[0] = []  # keep Orders out of the way
+    state.shop_size = 0
+    circle, die = _complete_all_but_one(state, enchantment)
+    potions = state.potions[0]
+    state.apply(0, f"{die} {circle}")
+    # all three Orders at once: 3 Potions, then two free marks; Coins at the end
+    assert state.adventurer_done[0] == 0b111
+    assert state.potions[0] == potions + 1 + 3
+    assert state.free_marks[0] == 2
+    assert all(str(a).startswith("free ") for a in state.legal_actions(0))
+    with pytest.raises(IllegalAction, match="free mark first"):
+        state.apply(0, "done")
+    free = state.legal_actions(0)[0]
+    state.apply(0, free)
+    state.apply(0, state.legal_actions(0)[0])
+    assert state.free_marks[0] == 0
+    assert state.score_breakdown(0)["sponsored_adventurer"] == C.adventurers[state.adventurer[0]].coins
+
+
+def test_adventurer_first_order_gives_three_potions_only() -> None:
+    state, enchantment, items = _adventurer_state()
+    state.shop_size = 0
+    complete(state, 0, enchantment)
+    circle, die = _complete_all_but_one(state, items[0])
+    state.apply(0, f"{die} {circle}")
+    assert state.adventurer_done[0] == 0b001
+    assert state.potions[0] == 1 + 3
+    assert state.free_marks[0] == 0
+    assert state.score_breakdown(0)["sponsored_adventurer"] == 0
+
+
+# -- Customer phase, rounds, end --------------------------------------------------------------
+def test_orders_rotate_clockwise_and_face_down_orders_are_revealed() -> None:
+    state = new(3)
+    before = [line.copy() for line in state.lines]
+    state.lines[1][0] = ~state.lines[1][0]  # a face-down card leaves seat 1
+    finish_round(state)
+    assert state.round == 2
+    for p in range(3):
+        assert state.lines[p] == before[p][1:] + [before[(p - 1) % 3][0]]
+
+
+def test_no_customer_phase_in_the_last_round_and_game_ends_after_round_ten() -> None:
+    state = new(2)
+    for _ in range(9):
+        finish_round(state)
+    assert state.round == 10 and not state.is_terminal()
+    lines = [line.copy() for line in state.lines]
+    finish_round(state)
+    assert state.is_terminal() and state.round == 10
+    assert state.lines == lines
+    assert state.current_players() == []
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, "done")
+
+
+def test_solo_orders_shift_left_and_the_leftmost_is_discarded() -> None:
+    state = new(1)
+    line = state.lines[0].copy()
+    top = state.deck[-1]
+    finish_round(state)
+    assert state.lines[0] == line[1:] + [top]
+    assert state.discards == [line[0]]
+    assert state.observation(0)["discards"] == [C.orders[line[0]].name]
+
+
+def test_solo_scores_only_the_apprentice_side() -> None:
+    state = new(1)
+    steel = [c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "steel"]
+    state.mastery_cards = (next(m.index for m in C.material if m.column == 0), 0)
+    mark(state, 0, *steel)
+    finish_round(state)
+    card = C.material[state.mastery_cards[0]]
+    assert state.mastery_scored[0][0] == card.apprentice
+    assert state.observation(0)["masteries"][0]["side"] == "apprentice"
+
+
+@pytest.mark.parametrize(
+    ("score", "rating"),
+    [(0, "Unrated"), (59, "Unrated"), (60, "Apprentice"), (75, "Craftsman"), (80, "Merchant"),
+     (90, "Master"), (130, "Master")],
+)
+def test_solo_rating(score: int, rating: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new(1)
+    monkeypatch.setattr(MerchantsState, "scores", lambda self: [score])
+    assert state.rating() == rating
+
+
+def test_tie_breakers_most_orders_then_most_potions_then_shared() -> None:
+    state = new(3)
+    state.marks = [0, 0, 0]
+    two = [o.index for o in C.orders if o.coins == 2]
+    four = next(o.index for o in C.orders if o.coins == 4)
+    state.claimed = [[four], [two[0], two[1]], []]
+    state.potions = [5, 0, 9]
+    assert state.scores()[:2] == [4, 4]
+    assert state.winners() == [1]  # same Coins: most fulfilled Orders wins
+    state.claimed = [[four], [two[0]], [two[1]]]
+    state.marks[1] = state.marks[2] = LAYOUT.row_by_id["sword"].mask  # 2 + 2 Coins
+    assert state.scores() == [4, 4, 4]
+    assert state.winners() == [2]  # same Orders: most Potions wins
+    state.potions = [9, 0, 9]
+    assert state.winners() == [0, 2]  # still tied: shared victory
+
+
+def test_empty_deck_claim_leaves_one_order_fewer() -> None:
+    state = new()
+    state.deck = []
+    pendant = order("Everlasting Pendant of the Elves")
+    state.lines[0][0] = pendant
+    complete(state, 0, "everlasting", "of-the-elves")
+    set_dice(state, d8=6)
+    state.apply(0, "d8 pendant/wood")
+    assert len(state.lines[0]) == 3
+    assert state.claimed[0] == [pendant]
+
+
+def test_order_already_complete_is_claimed_when_it_arrives() -> None:
+    state = new(2)
+    arriving = state.lines[1][0]
+    o = C.orders[arriving]
+    state.marks[0] |= o.mask
+    finish_round(state)
+    assert arriving in state.claimed[0]
