@@ -11,11 +11,11 @@ import pytest
 
 import rulebook
 from rulebook import SaveFileError, UnknownGame
+from rulebook.agents import RandomAgent
 from rulebook.core import Chance, RulebookError
 from rulebook.core.data import DataError, Sourced, validate
 from rulebook.core.sheet import Layout, RowSpec, rotate_clockwise, shift_left
 from rulebook.simulate import play
-from rulebook.agents import RandomAgent
 
 GAME = "merchants-of-magick"
 
@@ -61,7 +61,9 @@ def test_one_player_is_the_solo_variant() -> None:
 # -- chance ---------------------------------------------------------------------------------
 def test_chance_is_seeded_and_cheap_to_copy() -> None:
     a, b = Chance(42), Chance(42)
-    assert [a.roll((6, 8, 10, 12)) for _ in range(20)] == [b.roll((6, 8, 10, 12)) for _ in range(20)]
+    assert [a.roll((6, 8, 10, 12)) for _ in range(20)] == [
+        b.roll((6, 8, 10, 12)) for _ in range(20)
+    ]
     c = a.copy()
     assert a.roll((100,)) == c.roll((100,))
     assert Chance(1).roll((10**9,)) != Chance(2).roll((10**9,))
@@ -142,7 +144,9 @@ def test_full_game_between_agents_ends() -> None:
     state = rulebook.new_game(GAME, players=4, seed=3)
     play(state, [RandomAgent(p) for p in range(4)])
     assert state.is_terminal() and state.winners()
-    assert state.returns() == [1 / len(state.winners()) if p in state.winners() else 0.0 for p in range(4)]
+    assert state.returns() == [
+        1 / len(state.winners()) if p in state.winners() else 0.0 for p in range(4)
+    ]
 
 
 # -- data files ------------------------------------------------------------------------------
@@ -158,7 +162,10 @@ class Card(Sourced):
         ({"name": "x", "cost": 1, "source": "public", "why": " "}, "needs a one-line 'why'"),
         ({"name": "x", "cost": 1, "source": "guess", "why": "?"}, "source"),
         ({"name": "x", "cost": 1, "source": "rulebook", "authored": {"price": "r"}}, "not a field"),
-        ({"name": "x", "cost": 1, "source": "rulebook", "authored": {"cost": ""}}, "needs a reason"),
+        (
+            {"name": "x", "cost": 1, "source": "rulebook", "authored": {"cost": ""}},
+            "needs a reason",
+        ),
         ({"name": "x", "cost": "lots", "source": "rulebook"}, "cost"),
         ({"name": "x", "cost": 1, "source": "rulebook", "colour": "red"}, "colour"),
     ],

@@ -66,11 +66,16 @@ def test_example_six_on_a_d10() -> None:
         c.id
         for c in LAYOUT.circles
         if LAYOUT.columns[c.column].id in ("leather", "elemental", "arcane")
-        and (6 >= c.threshold if c.at_least else 6 <= c.threshold)
+        and (c.threshold <= 6 if c.at_least else c.threshold >= 6)
     }
     assert legal == expected
     assert "scroll/wood" not in legal  # 6 > 3, but the d10 may not be used for Wood
-    assert {"backpack/leather", "greaves/leather", "divine/elemental", "of-the-elves/arcane"} <= legal
+    assert {
+        "backpack/leather",
+        "greaves/leather",
+        "divine/elemental",
+        "of-the-elves/arcane",
+    } <= legal
     assert not legal & {"bracers/leather", "shocking/elemental", "everlasting/arcane"}
     with pytest.raises(IllegalAction):
         state.apply(0, "d10 scroll/wood")
@@ -185,7 +190,7 @@ def test_two_double_orders_are_kept() -> None:
     state = new(3)
     doubles = [o.index for o in C.orders if o.double]
     singles = [o.index for o in C.orders if not o.double]
-    state.deck = singles[3:] + [singles[0], doubles[0], doubles[1]]
+    state.deck = [*singles[3:], singles[0], doubles[0], doubles[1]]
     assert sorted(state._deal_orders()) == sorted([singles[0], doubles[0], doubles[1]])
 
 
@@ -311,7 +316,9 @@ def test_adventurer_rewards_in_order() -> None:
     state.apply(0, free)
     state.apply(0, state.legal_actions(0)[0])
     assert state.free_marks[0] == 0
-    assert state.score_breakdown(0)["sponsored_adventurer"] == C.adventurers[state.adventurer[0]].coins
+    assert (
+        state.score_breakdown(0)["sponsored_adventurer"] == C.adventurers[state.adventurer[0]].coins
+    )
 
 
 def test_adventurer_first_order_gives_three_potions_only() -> None:
@@ -334,7 +341,7 @@ def test_orders_rotate_clockwise_and_face_down_orders_are_revealed() -> None:
     finish_round(state)
     assert state.round == 2
     for p in range(3):
-        assert state.lines[p] == before[p][1:] + [before[(p - 1) % 3][0]]
+        assert state.lines[p] == [*before[p][1:], before[(p - 1) % 3][0]]
 
 
 def test_no_customer_phase_in_the_last_round_and_game_ends_after_round_ten() -> None:
@@ -356,7 +363,7 @@ def test_solo_orders_shift_left_and_the_leftmost_is_discarded() -> None:
     line = state.lines[0].copy()
     top = state.deck[-1]
     finish_round(state)
-    assert state.lines[0] == line[1:] + [top]
+    assert state.lines[0] == [*line[1:], top]
     assert state.discards == [line[0]]
     assert state.observation(0)["discards"] == [C.orders[line[0]].name]
 
@@ -374,8 +381,15 @@ def test_solo_scores_only_the_apprentice_side() -> None:
 
 @pytest.mark.parametrize(
     ("score", "rating"),
-    [(0, "Unrated"), (59, "Unrated"), (60, "Apprentice"), (75, "Craftsman"), (80, "Merchant"),
-     (90, "Master"), (130, "Master")],
+    [
+        (0, "Unrated"),
+        (59, "Unrated"),
+        (60, "Apprentice"),
+        (75, "Craftsman"),
+        (80, "Merchant"),
+        (90, "Master"),
+        (130, "Master"),
+    ],
 )
 def test_solo_rating(score: int, rating: str, monkeypatch: pytest.MonkeyPatch) -> None:
     state = new(1)

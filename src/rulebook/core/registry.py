@@ -42,5 +42,5 @@ def new_game(
     variant: str | None = None,
     options: Mapping[str, str] | None = None,
 ) -> State:
-    """The initial state of game ``name`` for ``players`` seats, shuffled and rolled from ``seed``."""
+    """The initial state of game ``name`` for ``players`` seats, dealt and rolled from ``seed``."""
     return get_game(name).new_game(players, seed=seed, variant=variant, options=options)

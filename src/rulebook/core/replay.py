@@ -76,16 +76,18 @@ def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]
         try:
             state.apply(player, text)
         except IllegalAction as exc:
-            raise SaveFileError(f"move {i} ({text!r} by seat {player}) does not replay: {exc}") from None
+            raise SaveFileError(
+                f"move {i} ({text!r} by seat {player}) does not replay: {exc}"
+            ) from None
         yield state
 
 
 def replay(log: str | bytes | Path | Mapping[str, Any]) -> State:
     """Rebuild a game from its setup and action log (a dict, JSON text or a file path)."""
-    state: State | None = None
-    for state in replay_steps(log):
+    steps = replay_steps(log)
+    state = next(steps)
+    for _ in steps:  # every step advances the same state object
         pass
-    assert state is not None
     return state
 
 

@@ -91,7 +91,9 @@ class Layout:
                 idx.append(n)
             mask = sum(circles[i].bit for i in idx)
             built_rows.append(
-                Row(r, spec.id, spec.name, spec.section, spec.category, spec.value, tuple(idx), mask)
+                Row(
+                    r, spec.id, spec.name, spec.section, spec.category, spec.value, tuple(idx), mask
+                )
             )
         self.circles: tuple[Circle, ...] = tuple(circles)
         self.rows: tuple[Row, ...] = tuple(built_rows)

@@ -72,7 +72,15 @@ def render(state: State, player: int) -> RenderableType:
         )
     )
     seats = Table(title="Shoppes", show_lines=False, header_style="bold")
-    for name in ("seat", "coins", "potions", "extra", "Orders in the shoppe", "claimed", "adventurer"):
+    for name in (
+        "seat",
+        "coins",
+        "potions",
+        "extra",
+        "Orders in the shoppe",
+        "claimed",
+        "adventurer",
+    ):
         seats.add_column(name)
     for p, seat in enumerate(obs["seats"]):
         adv = seat["adventurer"]

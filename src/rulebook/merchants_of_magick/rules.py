@@ -490,7 +490,12 @@ class MerchantsState(State):
         if card < 0:
             return {"face_down": True}
         o = self.content.orders[card]
-        return {"name": o.name, "item": o.item, "enchantments": list(o.enchantments), "coins": o.coins}
+        return {
+            "name": o.name,
+            "item": o.item,
+            "enchantments": list(o.enchantments),
+            "coins": o.coins,
+        }
 
     def observation(self, player: int) -> dict[str, Any]:
         """Everything on the table is public but the deck's order and face-down Orders."""
