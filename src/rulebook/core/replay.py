@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,13 +18,18 @@ _KEYS = {"format", "game", "players", "seed", "variant", "options", "log"}
 def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(log, Path):
         try:
-            log = log.read_text(encoding="utf-8")
+            log = log.read_bytes()
         except OSError as exc:
             raise SaveFileError(f"cannot read {log}: {exc.strerror}") from None
-    if isinstance(log, str | bytes):
+    if isinstance(log, bytes):
+        try:
+            log = log.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SaveFileError(f"not a save file: it is not UTF-8 text ({exc.reason})") from None
+    if isinstance(log, str):
         try:
             data = json.loads(log)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except json.JSONDecodeError as exc:
             raise SaveFileError(f"not a save file: invalid JSON ({exc})") from None
     else:
         data = log
@@ -97,8 +103,12 @@ def from_json(text: str | bytes | Mapping[str, Any]) -> State:
 
 
 def save(state: State, path: str | Path) -> None:
-    """Write the game's save file (setup + action log) to ``path``."""
-    Path(path).write_text(json.dumps(state.log(), indent=1) + "\n", encoding="utf-8")
+    """Write the game's save file (setup + action log) to ``path``, atomically: the file is
+    written beside it and then renamed, so an interrupted save never leaves half a file."""
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(json.dumps(state.log(), indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, target)
 
 
 def load(path: str | Path) -> State:

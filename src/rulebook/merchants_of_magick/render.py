@@ -14,7 +14,7 @@ from rulebook.merchants_of_magick.content import ITEM_CATEGORIES, content
 
 def _order_text(order: dict[str, Any]) -> str:
     if order.get("face_down"):
-        return "[face down]"
+        return "(face down)"
     return f"{order['name']} ({order['coins']})"
 
 
@@ -94,17 +94,26 @@ def render(state: State, player: int) -> RenderableType:
             f"{seat['extra_dice_used']}/6",
             orders,
             str(len(seat["claimed"])),
-            f"{adv['name']}: {adv['enchantment']} {'/'.join(adv['items'])} "
-            f"({len(adv['fulfilled'])}/3, {adv['coins']})",
+            f"{adv['name']} {len(adv['fulfilled'])}/3",
         )
     mine = obs["seats"][player]
-    spent = ", ".join(mine["results_spent"]) or "none"
+    adv = mine["adventurer"]
+    unspent = [f"{d}={v}" for d, v in dice.items() if d not in mine["results_spent"]]
+    reminder = Text.assemble(
+        (f"Round {obs['round']}/{obs['rounds']}", "bold"),
+        "  results left: ",
+        ("  ".join(unspent) or "none", "bold cyan"),
+        f"  potions: {mine['potions']}  extra dice used: {mine['extra_dice_used']}/6",
+        f"  adventurer: {adv['name']} wants {adv['enchantment']} "
+        f"{'/'.join(adv['items'])} (done: {', '.join(adv['fulfilled']) or 'none'})",
+    )
     parts: list[RenderableType] = [
         head,
         masteries,
         seats,
-        Text(f"Your sheet (seat {player}); results spent this round: {spent}", style="bold"),
+        Text(f"Your sheet (seat {player})", style="bold"),
         sheet_table(mine, dice),
+        reminder,
     ]
     if obs["phase"] == "over":
         parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))

@@ -12,7 +12,7 @@ listed in docs/merchants-of-magick.md.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -37,8 +37,6 @@ class Spend(Action):
 
     die: str
     circle: str
-    die_index: int = field(compare=False, repr=False)
-    circle_index: int = field(compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.die} {self.circle}"
@@ -49,7 +47,6 @@ class FreeMark(Action):
     """Mark any circle for free: the 2nd and 3rd Sponsored Adventurer rewards."""
 
     circle: str
-    circle_index: int = field(compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"free {self.circle}"
@@ -72,11 +69,14 @@ class Moves:
     def __init__(self, c: Content) -> None:
         layout = c.layout
         self.spend = {
-            (d, circle.index): Spend(die, circle.id, d, circle.index)
+            (d, circle.index): Spend(die, circle.id)
             for d, die in enumerate(c.dice)
             for circle in layout.by_die.get(die, ())
         }
-        self.free = [FreeMark(circle.id, circle.index) for circle in layout.circles]
+        self.free = [FreeMark(circle.id) for circle in layout.circles]
+        #: where each move acts: (die index, circle) for spends, circle for free marks
+        self.spend_target = {a: (d, layout.circles[i]) for (d, i), a in self.spend.items()}
+        self.free_target = {a: layout.circles[i] for i, a in enumerate(self.free)}
         self.by_text: dict[str, Action] = {"done": DONE}
         for a in (*self.spend.values(), *self.free):
             self.by_text[str(a)] = a
@@ -335,7 +335,7 @@ class MerchantsState(State):
             return []
         marks = self.marks[player]
         if self.free_marks[player]:
-            return [a for a in self.moves.free if not marks >> a.circle_index & 1]
+            return [a for i, a in enumerate(self.moves.free) if not marks >> i & 1]
         actions: list[Action] = [DONE]
         extra = self._extra_cost(player)
         if extra is None:
@@ -373,11 +373,16 @@ class MerchantsState(State):
 
     def _apply(self, player: int, action: Action) -> None:
         if type(action) is Spend:
-            self._spend(player, action)
+            target = self.moves.spend_target.get(action)
+            if target is None:
+                raise IllegalAction(f"{action}: the {action.die} cannot mark {action.circle}")
+            self._spend(player, action, *target)
         elif type(action) is FreeMark:
+            circle = self.moves.free_target.get(action)
+            if circle is None:
+                raise IllegalAction(f"{action}: there is no circle {action.circle}")
             if not self.free_marks[player]:
                 raise IllegalAction("you have no free mark to make")
-            circle = self.content.layout.circles[action.circle_index]
             if self.marks[player] & circle.bit:
                 raise IllegalAction(f"{circle.id} is already marked")
             self.free_marks[player] -= 1
@@ -392,19 +397,18 @@ class MerchantsState(State):
         if not self.free_marks[player] and self._out_of_results(player):
             self._finish(player)
 
-    def _spend(self, p: int, action: Spend) -> None:
+    def _spend(self, p: int, action: Spend, die: int, circle: Circle) -> None:
         c = self.content
         if self.free_marks[p]:
             raise IllegalAction("make your free mark first")
-        if self.spent[p] >> action.die_index & 1:
+        if self.spent[p] >> die & 1:
             raise IllegalAction(f"you already spent the {action.die} this round")
-        circle = c.layout.circles[action.circle_index]
         if self.marks[p] & circle.bit:
             raise IllegalAction(f"{circle.id} is already marked")
         extra = self._extra_cost(p)
         if extra is None:
             raise IllegalAction("all Extra Dice are used: no more results this round")
-        value = self.dice[action.die_index]
+        value = self.dice[die]
         cost = extra + abs(circle.change_needed(value))
         if cost > self.potions[p]:
             extra_text = f", {extra} for the Extra Die" if extra else ""
@@ -416,7 +420,7 @@ class MerchantsState(State):
         if self.results[p] >= c.rules.results_per_round:
             self.extra_used[p] += 1
         self.results[p] += 1
-        self.spent[p] |= 1 << action.die_index
+        self.spent[p] |= 1 << die
         self._mark(p, circle)
 
     def _out_of_results(self, p: int) -> bool:
@@ -570,10 +574,11 @@ class MerchantsState(State):
 
     def explain(self, player: int, action: Action) -> str:
         """The move with what it costs, for menus: ``d6 greaves/steel (5+2: 2 potions)``."""
-        if type(action) is not Spend:
+        target = self.moves.spend_target.get(action) if type(action) is Spend else None
+        if target is None:
             return str(action)
-        circle = self.content.layout.circles[action.circle_index]
-        value = self.dice[action.die_index]
+        die, circle = target
+        value = self.dice[die]
         change = circle.change_needed(value)
         extra = self._extra_cost(player) or 0
         parts = []

@@ -1,0 +1,245 @@
+"""The ``rulebook`` command line, driven through Typer's test runner with fed stdin."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import rulebook
+from rulebook.cli import app
+
+GAME = "merchants-of-magick"
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    """Run the CLI with ``args`` (and ``stdin`` as typed input)."""
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def saved_log(path: Path) -> list[list[object]]:
+    """The action log of a save file."""
+    log: list[list[object]] = json.loads(path.read_text(encoding="utf-8"))["log"]
+    return log
+
+
+def bot_game(path: Path, seed: int = 3) -> Result:
+    """A whole two-bot game, saved to ``path``."""
+    return invoke(
+        "play", GAME, "--players", "2", "--seats", "random,greedy", "--seed", str(seed),
+        "--save", str(path),
+    )  # fmt: skip
+
+
+# -- list, version, simulate ------------------------------------------------------------------
+def test_version() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert rulebook.__version__ in result.output
+
+
+def test_list_shows_the_registered_games() -> None:
+    result = invoke("list")
+    assert result.exit_code == 0
+    assert GAME in result.output
+    assert "Merchants of Magick" in result.output
+    assert "standard (2-8)" in result.output
+    assert "solo (1)" in result.output
+
+
+def test_simulate_prints_a_table_per_seat() -> None:
+    result = invoke("simulate", GAME, "--players", "2", "--games", "3", "--agents", "random,greedy")
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output
+    assert "mean score" in result.output
+    assert "random" in result.output and "greedy" in result.output
+    assert "3 games in" in result.output and "games/s" in result.output
+
+
+def test_simulate_cycles_agents_and_solo_has_no_win_rate() -> None:
+    result = invoke("simulate", GAME, "-p", "1", "-n", "2", "--agents", "greedy")
+    assert result.exit_code == 0, result.output
+    assert "mean score" in result.output
+    assert "win rate" not in result.output
+    result = invoke("simulate", GAME, "-p", "3", "-n", "1", "--agents", "random")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("random") >= 3
+
+
+# -- play ----------------------------------------------------------------------------------------
+def test_play_between_bots_runs_to_the_end(tmp_path: Path) -> None:
+    result = bot_game(tmp_path / "game.json")
+    assert result.exit_code == 0, result.output
+    assert "seat 1 (greedy): " in result.output
+    assert "Final scores" in result.output
+    state = rulebook.load(tmp_path / "game.json")
+    assert state.is_terminal()
+    winners = ", ".join(f"seat {p} ({('random', 'greedy')[p]})" for p in state.winners())
+    assert f"Winner: {winners}" in result.output or f"Winners (shared): {winners}" in result.output
+
+
+def test_bad_input_shows_an_error_and_asks_again(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    args = ("play", GAME, "-p", "2", "--seed", "5", "--save", str(save))
+    stdin = "banana\n999\n0\nfree scroll/wood\nquit\n"
+    result = invoke(*args, stdin=stdin)
+    assert result.exit_code == 0, result.output
+    assert "'banana' is not a move" in result.output
+    assert "there is no move 999" in result.output
+    assert "there is no move 0" in result.output
+    assert "no free mark" in result.output
+    assert result.output.count("seat 0 move") == 5
+    assert "Stopped after 0 moves" in result.output
+    assert saved_log(save) == []
+
+
+def test_moves_by_number_and_by_text(tmp_path: Path) -> None:
+    state = rulebook.new_game(GAME, players=2, seed=5)
+    first = state.legal_actions(0)[1]
+    state.apply(0, first)
+    second = state.legal_actions(0)[-1]
+    save = tmp_path / "game.json"
+    stdin = f"2\n{str(second).upper()}\nquit\n"
+    result = invoke("play", GAME, "-p", "2", "--seed", "5", "--save", str(save), stdin=stdin)
+    assert result.exit_code == 0, result.output
+    assert f"seat 0 (human): {first}" in result.output
+    assert f"seat 0 (human): {second}" in result.output
+    assert saved_log(save) == [[0, str(first)], [0, str(second)]]
+
+
+def test_commands_help_moves_table_and_save(tmp_path: Path) -> None:
+    manual = tmp_path / "manual.json"
+    stdin = f"help\nmoves\ntable\nsave\nsave {manual}\nquit\n"
+    result = invoke("play", GAME, "-p", "2", "--seed", "1", stdin=stdin)
+    assert result.exit_code == 0, result.output
+    assert "list the legal moves again" in result.output
+    assert result.output.count(" 1. done") == 2
+    assert "save needs a file name" in result.output
+    assert "Saved to " in result.output
+    assert rulebook.load(manual).history == []
+
+
+def test_end_of_input_quits_and_autosaves(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = invoke("play", GAME, "-p", "2", "--seed", "2", "--save", str(save), stdin="2\n")
+    assert result.exit_code == 0, result.output
+    assert "Stopped after 1 moves" in result.output
+    assert len(saved_log(save)) == 1
+
+
+def test_solo_human_plays_to_the_end_and_gets_a_rating() -> None:
+    # move 1 is "done" or, when a free mark is owed, the first free mark: the game always ends
+    result = invoke("play", GAME, "--players", "1", "--seed", "4", stdin="1\n" * 300)
+    assert result.exit_code == 0, result.output
+    assert "Final score:" in result.output
+    assert "Rating:" in result.output
+
+
+def test_save_then_replay(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    assert bot_game(save).exit_code == 0
+    state = rulebook.load(save)
+    result = invoke("replay", str(save), "--verbose")
+    assert result.exit_code == 0, result.output
+    player, action = state.history[0]
+    assert f"1. seat {player}: {action}" in result.output
+    assert f"{len(state.history)}. seat" in result.output
+    assert "Final scores" in result.output
+    assert "Winner" in result.output
+    quiet = invoke("replay", str(save))
+    assert quiet.exit_code == 0
+    assert "1. seat" not in quiet.output
+
+
+def test_load_resumes_a_saved_game(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    started = invoke("play", GAME, "-p", "2", "--seed", "6", "--save", str(save), stdin="2\nquit\n")
+    assert started.exit_code == 0, started.output
+    first = saved_log(save)
+    assert len(first) == 1
+    args = ("play", GAME, "--load", str(save), "--seats", "greedy,random", "--save", str(save))
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert "Resumed after 1 moves" in result.output
+    assert "Final scores" in result.output
+    finished = rulebook.load(save)
+    assert finished.is_terminal()
+    assert saved_log(save)[:1] == first
+
+
+def test_load_rejects_conflicting_setup(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    assert bot_game(save).exit_code == 0
+    for extra in (["--players", "3"], ["--seed", "1"], ["--variant", "standard"]):
+        result = invoke("play", GAME, "--load", str(save), "--seats", "greedy,greedy", *extra)
+        assert result.exit_code == 2, result.output
+        assert "error:" in result.stderr
+
+
+# -- usage errors -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", GAME, "-p", "2", "--seats", "human,wizard"], "no agent called 'wizard'"),
+        (["play", GAME, "-p", "3", "--seats", "human,greedy"], "names 2 seat(s)"),
+        (["play", GAME, "-p", "2", "--seats", "human,"], "empty entry"),
+        (["play", GAME, "-p", "9"], "cannot be played by 9 players"),
+        (["play", GAME, "-p", "0"], "cannot be played by 0 players"),
+        (["play", GAME, "-p", "2", "--variant", "solo"], "takes 1-1 players"),
+        (["play", GAME, "-p", "2", "--variant", "family"], "no variant 'family'"),
+        (["play", GAME, "-p", "2", "--option", "hard"], "key=value"),
+        (["play", GAME, "-p", "2", "--option", "level=hard"], "has no option level"),
+        (["play", GAME], "--players is required"),
+        (["play", "chess", "-p", "2"], "no game called 'chess'"),
+        (["play", GAME, "-p", "2", "--save", "/nonexistent/dir/g.json"], "cannot save"),
+        (["simulate", GAME, "-p", "2", "-n", "1", "--agents", "random,x"], "no agent called"),
+        (["simulate", GAME, "-p", "1", "-n", "1", "--agents", "random,random"], "2 agents"),
+        (["simulate", GAME, "-p", "2", "-n", "1", "--agents", "human"], "human cannot play"),
+        (["simulate", GAME, "-p", "2", "-n", "0", "--agents", "random"], "at least 1"),
+        (["simulate", GAME, "-p", "9", "-n", "1", "--agents", "random"], "9 players"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.count("\n") == 1
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json at all", "invalid JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"game": "merchants-of-magick", "players": 2}', "missing"),
+        (
+            '{"game": "merchants-of-magick", "players": 2, "seed": 1, "log": [[0, "fly away"]]}',
+            "does not replay",
+        ),
+        ('{"game": "chess", "players": 2, "seed": 1, "log": []}', "no game called"),
+    ],
+)
+def test_malformed_save_files_exit_2(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    for args in (["replay", str(path)], ["play", GAME, "--load", str(path)]):
+        result = invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr
+        assert "Traceback" not in result.output
+
+
+def test_replay_of_a_missing_or_binary_file_exits_2(tmp_path: Path) -> None:
+    result = invoke("replay", str(tmp_path / "nothing.json"))
+    assert result.exit_code == 2
+    assert "cannot read" in result.stderr
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(bytes(range(256)))
+    result = invoke("replay", str(binary))
+    assert result.exit_code == 2
+    assert "not UTF-8" in result.stderr
