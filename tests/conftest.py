@@ -23,13 +23,15 @@ _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
 
-_COMMON = {
-    "deadline": None,  # whole games per example: timings vary, and are not what is tested
-    "suppress_health_check": [HealthCheck.too_slow],
-    "print_blob": True,  # a failure prints the @reproduce_failure blob
-}
-
-settings.register_profile("ci", max_examples=12, **_COMMON)
-settings.register_profile("thorough", max_examples=400, **_COMMON)
-settings.register_profile("quick", max_examples=3, **_COMMON)
+# what every profile shares: whole games per example, so timings vary and are not tested
+settings.register_profile(
+    "base",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,  # a failure prints the @reproduce_failure blob
+)
+_BASE = settings.get_profile("base")
+settings.register_profile("ci", _BASE, max_examples=20)
+settings.register_profile("thorough", _BASE, max_examples=400)
+settings.register_profile("quick", _BASE, max_examples=3)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

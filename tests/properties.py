@@ -360,8 +360,7 @@ def check_rejected(state: State, player: Any, action: Any, before: Snapshot) -> 
         pass
     except Exception as exc:
         raise AssertionError(
-            f"apply({player!r}, {action!r}) raised {type(exc).__name__}: {exc}, "
-            "not IllegalAction"
+            f"apply({player!r}, {action!r}) raised {type(exc).__name__}: {exc}, not IllegalAction"
         ) from exc
     else:
         raise AssertionError(f"apply({player!r}, {action!r}) was accepted")
@@ -483,44 +482,57 @@ def check_non_actions(state: State) -> None:
             check_rejected(state, p, thing, before)
 
 
-def forged_actions(state: State, action: Action) -> list[Action]:
-    """Copies of ``action`` equal to it but with other values in its fields that take no
-    part in equality (``field(compare=False)``), taken from vocabulary actions of its type.
+#: wrong values for the fields of an action (hashable: actions are dict keys in games)
+JUNK_FIELD_VALUES: tuple[Any, ...] = (None, "", " ", "💥", -1, 0, 10**30, 1.5, ("x",))
 
-    A game whose actions carry such cached fields must not let them change what a move does.
+
+def rebuilt_actions(state: State, action: Action, rng: random.Random, k: int = 3) -> list[Action]:
+    """Actions of ``action``'s (dataclass) type with one field changed: to a value that other
+    actions of that type in the vocabulary hold, or to a junk value; ``k`` per field at most.
+
+    They cover actions equal to a legal one but built with other cached fields
+    (``field(compare=False)``), field combinations no move has, and malformed fields.
     """
-    if not dataclasses.is_dataclass(action):
+    if not dataclasses.is_dataclass(action) or isinstance(action, type):
         return []
-    hidden = [f.name for f in dataclasses.fields(action) if not f.compare and f.init]
-    forged: list[Action] = []
-    for name in hidden:
-        mine = getattr(action, name)
-        values = {
-            getattr(a, name) for a in state.action_vocabulary() if type(a) is type(action)
-        } - {mine}
-        for value in sorted(values, key=repr)[:3]:
-            forged.append(dataclasses.replace(action, **{name: value}))
-    return forged
+    same_type = [a for a in state.action_vocabulary() if type(a) is type(action)]
+    built: list[Action] = []
+    for f in dataclasses.fields(action):
+        if not f.init:
+            continue
+        mine = getattr(action, f.name)
+        values = [getattr(a, f.name) for a in same_type] + list(JUNK_FIELD_VALUES)
+        candidates = list(dict.fromkeys(v for v in values if v is not mine and v != mine))
+        for value in some(candidates, k, rng):
+            try:
+                built.append(dataclasses.replace(action, **{f.name: value}))
+            except Exception:  # the type refuses to be built so: nothing to apply
+                continue
+    return built
 
 
-def check_forged_actions(state: State, rng: random.Random, per_seat: int = 5) -> None:
-    """An action equal to a legal one is either refused or acts exactly like it."""
-    for p in state.current_players():
-        for action in some(state.legal_actions(p), per_seat, rng):
-            for forged in forged_actions(state, action):
-                assert forged == action
-                expected = state.clone()
-                expected.apply(p, action)
-                trial = state.clone()
-                before = frozen(trial)
-                try:
-                    trial.apply(p, forged)
-                except IllegalAction:
-                    assert trial.snapshot() == before, f"refused {forged!r} changed the state"
-                    continue
-                assert trial.snapshot() == expected.snapshot(), (
-                    f"{forged!r} equals the legal {action!r} but does something else"
-                )
+def check_rebuilt_actions(state: State, rng: random.Random, per_seat: int = 5) -> None:
+    """An action rebuilt with other field values (see :func:`rebuilt_actions`) is refused
+    unless it equals a legal move, and then it does exactly what that move does: what ``==``
+    calls the same move must be the same move."""
+    before = frozen(state)
+    vocabulary = list(state.action_vocabulary())
+    seats = list(state.current_players()) or [0]
+    for p in seats:
+        legal = state.legal_actions(p)
+        sources = some(legal, per_seat, rng) + some(vocabulary, per_seat, rng)
+        for source in sources:
+            for action in rebuilt_actions(state, source, rng):
+                if action in legal:
+                    expected = state.clone()
+                    expected.apply(p, legal[legal.index(action)])
+                    trial = state.clone()
+                    trial.apply(p, action)
+                    assert trial.snapshot() == expected.snapshot(), (
+                        f"{action!r} equals a legal move but does something else"
+                    )
+                else:
+                    check_rejected(state, p, action, before)
 
 
 def check_after_end(state: State, texts: Iterable[str] = ()) -> None:

@@ -353,7 +353,7 @@ def test_no_customer_phase_in_the_last_round_and_game_ends_after_round_ten() -> 
     finish_round(state)
     assert state.is_terminal() and state.round == 10
     assert state.lines == lines
-    assert state.current_players() == []
+    assert state.current_players() == ()
     with pytest.raises(IllegalAction, match="over"):
         state.apply(0, "done")
 
@@ -433,3 +433,23 @@ def test_order_already_complete_is_claimed_when_it_arrives() -> None:
     state.marks[0] |= o.mask
     finish_round(state)
     assert arriving in state.claimed[0]
+
+
+def test_hand_built_moves_with_odd_fields_are_refused() -> None:
+    from rulebook.merchants_of_magick import FreeMark, Spend
+
+    state = new()
+    before = state.snapshot()
+    for bad in (Spend(["d6"], "x"), FreeMark({}), Spend("d6", "sword/wood"), FreeMark("sword")):  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction):
+            state.apply(0, bad)
+    assert state.snapshot() == before
+
+
+def test_views_are_copies() -> None:
+    state = new()
+    snap = state.snapshot()
+    state.current_players()
+    state.apply(0, state.legal_actions(0)[1])
+    assert snap != state.snapshot()
+    assert isinstance(state.current_players(), tuple)

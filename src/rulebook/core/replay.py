@@ -17,10 +17,11 @@ _KEYS = {"format", "game", "players", "seed", "variant", "options", "log"}
 
 def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(log, Path):
+        path = log
         try:
-            log = log.read_bytes()
+            log = path.read_bytes()
         except OSError as exc:
-            raise SaveFileError(f"cannot read {log}: {exc.strerror}") from None
+            raise SaveFileError(f"cannot read {path}: {exc.strerror}") from None
     if isinstance(log, bytes):
         try:
             log = log.decode("utf-8")

@@ -97,7 +97,8 @@ class State(ABC):
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
-        """Every field of the state, hidden ones included, as plain data (exact comparisons)."""
+        """Every field of the state, hidden ones included, as plain data for exact comparisons
+        (a copy: later moves do not change it)."""
 
     def explain(self, player: int, action: Action) -> str:
         """The move as a menu shows it (with costs, where a game has them)."""

@@ -96,6 +96,15 @@ def moves() -> Moves:
     return Moves(content())
 
 
+def _hashable(action: Action) -> bool:
+    """Whether a move can be looked up (a hand-built one may hold lists or dicts)."""
+    try:
+        hash(action)
+    except TypeError:
+        return False
+    return True
+
+
 # -- state -----------------------------------------------------------------------------------
 class MerchantsState(State):
     """A game of Merchants of Magick, 1 (solo variant) to 8 players.
@@ -130,7 +139,7 @@ class MerchantsState(State):
     deck: list[int]
     deck_seen: int
     discards: list[int]
-    _current: list[int] | None
+    _current: tuple[int, ...] | None
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -310,12 +319,12 @@ class MerchantsState(State):
             i += 1
 
     # -- the protocol --------------------------------------------------------------------------
-    def current_players(self) -> list[int]:
+    def current_players(self) -> tuple[int, ...]:
         if self._current is None:
             self._current = (
-                [p for p in range(self.num_players) if not self.done[p]]
+                tuple(p for p in range(self.num_players) if not self.done[p])
                 if self.phase == CRAFTING
-                else []
+                else ()
             )
         return self._current
 
@@ -373,12 +382,12 @@ class MerchantsState(State):
 
     def _apply(self, player: int, action: Action) -> None:
         if type(action) is Spend:
-            target = self.moves.spend_target.get(action)
+            target = self.moves.spend_target.get(action) if _hashable(action) else None
             if target is None:
                 raise IllegalAction(f"{action}: the {action.die} cannot mark {action.circle}")
             self._spend(player, action, *target)
         elif type(action) is FreeMark:
-            circle = self.moves.free_target.get(action)
+            circle = self.moves.free_target.get(action) if _hashable(action) else None
             if circle is None:
                 raise IllegalAction(f"{action}: there is no circle {action.circle}")
             if not self.free_marks[player]:
@@ -640,19 +649,21 @@ class MerchantsState(State):
             "round": self.round,
             "phase": self.phase,
             "dice": self.dice,
-            "marks": self.marks,
-            "potions": self.potions,
-            "extra_used": self.extra_used,
-            "spent": self.spent,
-            "results": self.results,
-            "done": self.done,
-            "free_marks": self.free_marks,
-            "lines": self.lines,
-            "claimed": self.claimed,
-            "adventurer": self.adventurer,
-            "adventurer_done": self.adventurer_done,
-            "mastery": (self.mastery_cards, self.mastery_master, self.mastery_scored),
-            "deck": self.deck,
+            "marks": self.marks.copy(),
+            "potions": self.potions.copy(),
+            "extra_used": self.extra_used.copy(),
+            "spent": self.spent.copy(),
+            "results": self.results.copy(),
+            "done": self.done.copy(),
+            "free_marks": self.free_marks.copy(),
+            "lines": [line.copy() for line in self.lines],
+            "claimed": [c.copy() for c in self.claimed],
+            "adventurer": self.adventurer.copy(),
+            "adventurer_done": self.adventurer_done.copy(),
+            "mastery_cards": self.mastery_cards,
+            "mastery_master": self.mastery_master.copy(),
+            "mastery_scored": [m.copy() for m in self.mastery_scored],
+            "deck": self.deck.copy(),
             "deck_seen": self.deck_seen,
-            "discards": self.discards,
+            "discards": self.discards.copy(),
         }
