@@ -1,0 +1,273 @@
+"""The ``rulebook`` command line: list the games, play one in the terminal, simulate, replay.
+
+The CLI sees games only through the core API (:mod:`rulebook.core`) and the agents: it knows
+no game's rules, only ``legal_actions``, ``explain``, ``parse_action``, ``apply``, the scores
+and the game's optional ``render``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+import rulebook
+from rulebook.cli.common import (
+    HUMAN,
+    UsageError,
+    check_agents,
+    cycle_specs,
+    find_game,
+    first_save,
+    make_console,
+    make_seats,
+    parse_options,
+    parse_specs,
+    print_results,
+    table_view,
+    usage_errors,
+)
+from rulebook.cli.session import (
+    Session,
+    describe,
+    start_state,
+)
+from rulebook.core import Game, State
+from rulebook.simulate import GameResult, run
+
+app = typer.Typer(
+    name="rulebook",
+    help="Tabletop games in the terminal: play, simulate bots, replay save files.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+
+# -- commands -----------------------------------------------------------------------------------
+def version_callback(value: bool) -> None:
+    """``--version``: print the version and stop."""
+    if value:
+        typer.echo(f"rulebook {rulebook.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
+    ] = False,
+) -> None:
+    """Tabletop games in the terminal: play, simulate bots, replay save files."""
+
+
+def player_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+@app.command("list")
+def list_games() -> None:
+    """List the registered games, their variants, player counts and options."""
+    table = Table(title="Games", header_style="bold", show_lines=True)
+    for column in ("name", "title", "variants (players)", "options"):
+        table.add_column(column)
+    for name in rulebook.games():
+        game = rulebook.get_game(name)
+        variants = "\n".join(
+            f"{v.name} ({player_range(v.min_players, v.max_players)})" for v in game.variants
+        )
+        options = "\n".join(
+            f"{o.name}: {'|'.join(o.choices)} (default {o.default})" for o in game.options
+        )
+        title = Text(game.title, style="bold")
+        if game.description:
+            title.append("\n" + game.description, style="dim")
+        table.add_row(name, title, variants, options or "-")
+    make_console().print(table)
+
+
+GameArg = Annotated[
+    str, typer.Argument(metavar="GAME", help="The game's name (see: rulebook list).")
+]
+VariantOpt = Annotated[
+    str | None,
+    typer.Option("--variant", metavar="NAME", help="Variant (default: the first that fits)."),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", metavar="KEY=VALUE", help="A setup option: key=value."),
+]
+
+
+@app.command()
+def play(
+    game: GameArg,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")
+    ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SPECS", help="Comma-separated: human or an agent (default: human,greedy,...)."
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(metavar="S", help="Seed (default: random).")] = None,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    load: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Resume this save file.")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Save here after every move.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal, against bots or hot-seat."""
+    console = make_console()
+    found = find_game(game)
+    with usage_errors():
+        state = start_state(found, players, seed, variant, parse_options(option), load)
+        players_at = make_seats(seats, state.num_players, state.setup.seed)
+        if save is not None:
+            first_save(state, save)
+    console.print(describe(state, players_at, resumed=load is not None))
+    if any(seat.human for seat in players_at):
+        console.print("Type [bold]help[/] for commands.")
+    code = Session(state, players_at, console, save).run()
+    raise typer.Exit(code)
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    players: Annotated[
+        int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")],
+    agents: Annotated[
+        str, typer.Option(metavar="SPECS", help="Comma-separated agents, cycled over the seats.")
+    ],
+    seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """Play many games between bots and report win rates and scores per seat."""
+    found = find_game(game)
+    with usage_errors():
+        options = parse_options(option)
+        found.setup(players, seed, variant, options)
+        specs = cycle_specs(parse_specs(agents, "--agents"), players)
+        check_agents(specs)
+        if HUMAN in specs:
+            raise UsageError("simulations are between agents; human cannot play")
+        if games < 1:
+            raise UsageError(f"--games must be at least 1, not {games}")
+    console = make_console()
+    start = time.perf_counter()
+    results = run_with_progress(console, found, players, specs, games, seed, variant, options)
+    elapsed = time.perf_counter() - start
+    console.print(simulation_table(results, specs, players))
+    moves = statistics.fmean(r.moves for r in results)
+    console.print(
+        f"{games} games in {elapsed:.1f} s ({games / max(elapsed, 1e-9):.1f} games/s), "
+        f"{moves:.1f} moves per game, seeds {seed}-{seed + games - 1}."
+    )
+
+
+def run_with_progress(
+    console: Console,
+    game: Game,
+    players: int,
+    specs: Sequence[str],
+    games: int,
+    seed: int,
+    variant: str | None,
+    options: dict[str, str],
+) -> list[GameResult]:
+    """:func:`rulebook.simulate.run` under a progress bar with an ETA."""
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(f"{game.title}: {', '.join(specs)}", total=games)
+
+        def advance(_: GameResult) -> None:
+            progress.advance(task)
+
+        return run(game.name, players, specs, games, seed, variant, options, progress=advance)
+
+
+def simulation_table(results: Sequence[GameResult], specs: Sequence[str], players: int) -> Table:
+    """Per seat: agent, shared wins and win rate (2+ players), score mean/stdev/range."""
+    table = Table(title=f"{len(results)} games", header_style="bold")
+    table.add_column("seat", justify="right")
+    table.add_column("agent")
+    if players > 1:
+        table.add_column("wins", justify="right")
+        table.add_column("win rate", justify="right")
+    for name in ("mean score", "stdev", "min", "max"):
+        table.add_column(name, justify="right")
+    for p in range(players):
+        scores = [r.scores[p] for r in results]
+        row = [str(p), specs[p]]
+        if players > 1:
+            wins = sum(1 / len(r.winners) for r in results if p in r.winners)
+            row += [f"{wins:g}", f"{wins / len(results):.1%}"]
+        spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
+        row += [f"{statistics.fmean(scores):.1f}", f"{spread:.1f}", str(min(scores))]
+        row.append(str(max(scores)))
+        table.add_row(*row)
+    return table
+
+
+@app.command()
+def replay(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A save file (from play --save or save FILE).")
+    ],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every move.")] = False,
+) -> None:
+    """Replay a save file and show the final table, scores and winners."""
+    console = make_console()
+    state = replay_file(console, file, verbose)
+    console.print(table_view(state, 0))
+    print_results(console, state)
+
+
+def replay_file(console: Console, path: Path, verbose: bool) -> State:
+    """Step through a save file (printing each move if ``verbose``); the last state."""
+    last: State | None = None
+    with usage_errors():
+        for last in rulebook.replay_steps(path):
+            if verbose and last.history:
+                player, action = last.history[-1]
+                console.print(f"{len(last.history)}. seat {player}: {escape(str(action))}")
+    assert last is not None
+    return last
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

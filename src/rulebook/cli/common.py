@@ -1,0 +1,183 @@
+"""Shared pieces of the command line: errors, seat specs, tables of results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.console import Console, RenderableType
+from rich.json import JSON
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+import rulebook
+from rulebook.agents import Agent, make_agent
+from rulebook.core import Game, RulebookError, State
+
+#: the seat spec of a person at the keyboard (every other spec names an agent)
+HUMAN = "human"
+#: exit code of every usage error (bad game, players, seats, options or save file)
+USAGE_ERROR = 2
+#: exit code after Ctrl-C, as shells report a SIGINT
+INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A bad command line or save file: reported in one line, exit code 2."""
+
+
+# -- output and errors --------------------------------------------------------------------------
+def make_console(stderr: bool = False) -> Console:
+    """A console on the current stdout/stderr (made per command, so tests can capture it)."""
+    return Console(stderr=stderr, highlight=False)
+
+
+def fail(message: str) -> NoReturn:
+    """Report a usage error in one line on stderr and exit with code 2."""
+    make_console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def usage_errors() -> Iterator[None]:
+    """Turn the engine's refusals of a setup (and :class:`UsageError`) into :func:`fail`."""
+    try:
+        yield
+    except (RulebookError, UsageError) as exc:
+        fail(str(exc))
+
+
+def find_game(name: str) -> Game:
+    """The registered game ``name`` (a one-line error if there is none)."""
+    try:
+        return rulebook.get_game(name)
+    except RulebookError as exc:
+        fail(str(exc))
+
+
+# -- parsing the command line -----------------------------------------------------------------
+def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """``["key=value", ...]`` as a dict; :class:`UsageError` on a pair without ``=``."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option takes key=value, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def parse_specs(text: str, what: str) -> list[str]:
+    """A comma-separated list of seat specs, normalised to lower case."""
+    specs = [spec.strip().lower() for spec in text.split(",")]
+    if not all(specs):
+        raise UsageError(f"{what} has an empty entry: {text!r}")
+    return specs
+
+
+def check_agents(specs: Sequence[str]) -> None:
+    """Raise if a spec names no agent (``human`` is fine: the CLI plays it)."""
+    for spec in specs:
+        if spec != HUMAN:
+            make_agent(spec)
+
+
+def cycle_specs(specs: Sequence[str], players: int) -> list[str]:
+    """One agent spec per seat, repeating ``specs`` in order if fewer are given."""
+    if len(specs) > players:
+        raise UsageError(f"{len(specs)} agents given for {players} player(s)")
+    return [specs[p % len(specs)] for p in range(players)]
+
+
+# -- seats and labels ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: a person (``agent`` None) or a bot."""
+
+    spec: str
+    agent: Agent | None
+
+    @property
+    def human(self) -> bool:
+        return self.agent is None
+
+
+def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
+    """The seats of ``--seats`` (default: seat 0 human, the rest greedy), bots seeded."""
+    specs = parse_specs(text, "--seats") if text else [HUMAN] + ["greedy"] * (players - 1)
+    if len(specs) != players:
+        raise UsageError(f"--seats names {len(specs)} seat(s) but the game has {players} players")
+    check_agents(specs)
+    return [
+        Seat(spec, None if spec == HUMAN else make_agent(spec, seed * 1000 + p))
+        for p, spec in enumerate(specs)
+    ]
+
+
+def seat_label(p: int, labels: Sequence[str] | None) -> str:
+    """``seat 2`` or ``seat 2 (greedy)``."""
+    return f"seat {p} ({labels[p]})" if labels else f"seat {p}"
+
+
+# -- shared views -------------------------------------------------------------------------------
+def table_view(state: State, player: int) -> RenderableType:
+    """The table as ``player`` sees it: the game's render, else its JSON observation."""
+    render = state.game.render
+    if render is None:
+        return JSON.from_data(state.observation(player))
+    view = render(state, player)
+    return Text(view) if isinstance(view, str) else view
+
+
+def scores_table(state: State, labels: Sequence[str] | None = None) -> Table:
+    """Each seat's score breakdown, one column per seat and a total row."""
+    title = "Final scores" if state.is_terminal() else "Scores so far"
+    table = Table(title=title, header_style="bold")
+    table.add_column("")
+    seats = range(state.num_players)
+    for p in seats:
+        table.add_column(seat_label(p, labels), justify="right")
+    breakdowns = [state.score_breakdown(p) for p in seats]
+    for category in dict.fromkeys(k for b in breakdowns for k in b):
+        table.add_row(category.replace("_", " "), *(str(b.get(category, 0)) for b in breakdowns))
+    totals = state.scores()
+    table.add_row("total", *(str(s) for s in totals), style="bold", end_section=True)
+    return table
+
+
+def print_results(console: Console, state: State, labels: Sequence[str] | None = None) -> None:
+    """The scores table, the winners (once the game is over) and a rating if the game has one."""
+    console.print(scores_table(state, labels))
+    if not state.is_terminal():
+        console.print("The game is not over.")
+        return
+    won = state.winners()
+    names = ", ".join(seat_label(p, labels) for p in won)
+    if state.num_players == 1:
+        verdict = f"Final score: {state.scores()[0]}"
+    elif len(won) == 1:
+        verdict = f"Winner: {names}"
+    else:
+        verdict = f"Winners (shared): {names}"
+    console.print(Text(verdict, style="bold magenta"))
+    rating = state.observation(0).get("rating")
+    if rating is not None:
+        console.print(Text(f"Rating: {rating}", style="bold magenta"))
+
+
+def save_game(state: State, path: Path) -> None:
+    """Save (atomically: ``rulebook.save`` writes a sibling file, then renames it)."""
+    rulebook.save(state, path)
+
+
+def first_save(state: State, path: Path) -> None:
+    """Save before the first move, so an unwritable ``--save`` fails before play starts."""
+    try:
+        save_game(state, path)
+    except OSError as exc:
+        raise UsageError(f"cannot save to {path}: {exc.strerror}") from None
