@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook.agents import Agent, make_agent
+from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import State, new_game
 
 #: stop a game that runs longer than this many moves (a safety net against rule bugs)
@@ -51,7 +51,7 @@ def play_one(
 ) -> GameResult:
     """Play one seeded game between agents named by ``agents`` (one per seat)."""
     state = new_game(game, players=players, seed=seed, variant=variant, options=options)
-    seats = [make_agent(spec, seed * 1000 + p) for p, spec in enumerate(agents)]
+    seats = [make_agent(spec, agent_seed(seed, p)) for p, spec in enumerate(agents)]
     play(state, seats)
     return GameResult(
         seed=seed,

@@ -16,6 +16,12 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 }
 
 
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` of the game seeded ``game_seed`` (one rule for the
+    simulator and the terminal, so the same seeds give the same games everywhere)."""
+    return game_seed * 1000 + seat
+
+
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """The agent a seat spec names (``random``, ``greedy``), seeded with ``seed``."""
     name = spec.strip().lower()
@@ -24,4 +30,4 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return AGENTS[name](seed)
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "agent_seed", "make_agent"]

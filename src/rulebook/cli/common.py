@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 import rulebook
-from rulebook.agents import Agent, make_agent
+from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import Game, RulebookError, State
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
@@ -114,7 +114,7 @@ def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
         raise UsageError(f"--seats names {len(specs)} seat(s) but the game has {players} players")
     check_agents(specs)
     return [
-        Seat(spec, None if spec == HUMAN else make_agent(spec, seed * 1000 + p))
+        Seat(spec, None if spec == HUMAN else make_agent(spec, agent_seed(seed, p)))
         for p, spec in enumerate(specs)
     ]
 
@@ -170,14 +170,9 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
         console.print(Text(f"Rating: {rating}", style="bold magenta"))
 
 
-def save_game(state: State, path: Path) -> None:
-    """Save (atomically: ``rulebook.save`` writes a sibling file, then renames it)."""
-    rulebook.save(state, path)
-
-
 def first_save(state: State, path: Path) -> None:
     """Save before the first move, so an unwritable ``--save`` fails before play starts."""
     try:
-        save_game(state, path)
+        rulebook.save(state, path)
     except OSError as exc:
         raise UsageError(f"cannot save to {path}: {exc.strerror}") from None

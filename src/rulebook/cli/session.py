@@ -22,7 +22,6 @@ from rulebook.cli.common import (
     Seat,
     UsageError,
     print_results,
-    save_game,
     seat_label,
     table_view,
 )
@@ -197,7 +196,7 @@ class Session:
             self.error("save needs a file name: save FILE")
             return Turn.AGAIN
         try:
-            save_game(self.state, Path(path))
+            rulebook.save(self.state, Path(path))
         except OSError as exc:
             self.error(f"cannot save to {path}: {exc.strerror}")
         else:
@@ -212,7 +211,7 @@ class Session:
         if self.save_path is None:
             return
         try:
-            save_game(self.state, self.save_path)
+            rulebook.save(self.state, self.save_path)
         except OSError as exc:
             self.error(f"cannot save to {self.save_path}: {exc.strerror}")
 
