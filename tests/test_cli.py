@@ -192,6 +192,8 @@ def test_load_rejects_conflicting_setup(tmp_path: Path) -> None:
         (["play", GAME, "-p", "2", "--variant", "family"], "no variant 'family'"),
         (["play", GAME, "-p", "2", "--option", "hard"], "key=value"),
         (["play", GAME, "-p", "2", "--option", "level=hard"], "has no option level"),
+        (["play", GAME, "-p", "2", "--level", "hard"], "has no option level"),
+        (["play", GAME, "-p", "2", "-o", "level=a", "--level", "b"], "disagree"),
         (["play", GAME], "--players is required"),
         (["play", "chess", "-p", "2"], "no game called 'chess'"),
         (["play", GAME, "-p", "2", "--save", "/nonexistent/dir/g.json"], "cannot save"),

@@ -116,6 +116,10 @@ OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", metavar="KEY=VALUE", help="A setup option: key=value."),
 ]
+LevelOpt = Annotated[
+    str | None,
+    typer.Option("--level", metavar="LEVEL", help="Shorthand for --option level=LEVEL."),
+]
 
 
 @app.command()
@@ -133,6 +137,7 @@ def play(
     seed: Annotated[int | None, typer.Option(metavar="S", help="Seed (default: random).")] = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    level: LevelOpt = None,
     load: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Resume this save file.")
     ] = None,
@@ -144,7 +149,8 @@ def play(
     console = make_console()
     found = find_game(game)
     with usage_errors():
-        state = start_state(found, players, seed, variant, parse_options(option), load)
+        options = parse_options(option, level)
+        state = start_state(found, players, seed, variant, options, load)
         players_at = make_seats(seats, state.num_players, state.setup.seed)
         if save is not None:
             first_save(state, save)
@@ -168,11 +174,12 @@ def simulate(
     seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    level: LevelOpt = None,
 ) -> None:
     """Play many games between bots and report win rates and scores per seat."""
     found = find_game(game)
     with usage_errors():
-        options = parse_options(option)
+        options = parse_options(option, level)
         found.setup(players, seed, variant, options)
         specs = cycle_specs(parse_specs(agents, "--agents"), players)
         check_agents(specs)

@@ -61,14 +61,18 @@ def find_game(name: str) -> Game:
 
 
 # -- parsing the command line -----------------------------------------------------------------
-def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
-    """``["key=value", ...]`` as a dict; :class:`UsageError` on a pair without ``=``."""
+def parse_options(pairs: Sequence[str] | None, level: str | None = None) -> dict[str, str]:
+    """``["key=value", ...]`` (and ``--level``) as a dict; :class:`UsageError` if malformed."""
     options: dict[str, str] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--option takes key=value, not {pair!r}")
         options[key.strip()] = value.strip()
+    if level is not None:
+        if options.get("level", level.strip()) != level.strip():
+            raise UsageError("--level and --option level=... disagree")
+        options["level"] = level.strip()
     return options
 
 
