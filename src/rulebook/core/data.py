@@ -9,13 +9,36 @@ published card lists can be dropped in later.
 
 from __future__ import annotations
 
+import functools
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+#: the caches of content compiled from data files (see :func:`cached`)
+_CACHES: list[functools._lru_cache_wrapper[Any]] = []
+
+
+def cached(build: Callable[[], T]) -> Callable[[], T]:
+    """Cache ``build()`` (content compiled from data files) until :func:`clear_caches`.
+
+    Games cache their compiled content through this, so that a run with other data (a
+    designer's override) can drop every cache at once and read the files again.
+    """
+    wrapper = functools.cache(build)
+    _CACHES.append(wrapper)
+    return wrapper
+
+
+def clear_caches() -> None:
+    """Forget all compiled content: the next use reads the data files again."""
+    for wrapper in _CACHES:
+        wrapper.cache_clear()
 
 
 class DataError(ValueError):

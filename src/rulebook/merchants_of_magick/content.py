@@ -8,12 +8,11 @@ form the rules use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 from pydantic import Field, model_validator
 
-from rulebook.core.data import DataError, Sourced, Strict, load
+from rulebook.core.data import DataError, Sourced, Strict, cached, load
 from rulebook.core.sheet import Layout, RowSpec
 
 PACKAGE = "rulebook.merchants_of_magick.data"
@@ -266,7 +265,7 @@ def compile_content(
     )
 
 
-@cache
+@cached
 def content() -> Content:
     """The game's content from its data files (read and checked once per process)."""
     return compile_content(

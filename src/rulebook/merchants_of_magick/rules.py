@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.core.data import cached
 from rulebook.core.sheet import Circle, has_all, rotate_clockwise, shift_left
 from rulebook.merchants_of_magick.content import ITEM_CATEGORIES, Content, content
 
@@ -91,7 +91,7 @@ class Moves:
         self.vocabulary: tuple[Action, ...] = (DONE, *self.spend.values(), *self.free)
 
 
-@cache
+@cached
 def moves() -> Moves:
     return Moves(content())
 
