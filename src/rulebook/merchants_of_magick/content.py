@@ -13,7 +13,18 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rulebook.core.data import DataError, Sourced, Strict, cached, load
-from rulebook.core.sheet import Layout, RowSpec
+from rulebook.core.rollwrite import (
+    Card,
+    CardSpec,
+    ColumnSpec,
+    DieSpec,
+    MasteriesFile,
+    Mastery,
+    build_layout,
+    compile_cards,
+    compile_masteries,
+)
+from rulebook.core.sheet import Layout
 
 PACKAGE = "rulebook.merchants_of_magick.data"
 ITEM_CATEGORIES = ("accessory", "weapon", "armor")
@@ -21,17 +32,6 @@ ENCHANTMENT_CATEGORIES = ("prefix", "suffix")
 
 
 # -- schemas of the files --------------------------------------------------------------------
-class DieSpec(Sourced):
-    id: str
-    sides: int = Field(ge=2)
-
-
-class ColumnSpec(Sourced):
-    id: str
-    section: Literal["crafting", "research"]
-    dice: list[str] = Field(min_length=1)
-
-
 class SheetRow(Sourced):
     id: str
     name: str
@@ -49,10 +49,7 @@ class SheetFile(Strict):
     rows: list[SheetRow] = Field(min_length=1)
 
 
-class OrderSpec(Sourced):
-    name: str
-    item: str
-    enchantments: list[str] = Field(min_length=1, max_length=2)
+class OrderSpec(CardSpec):
     coins: int = Field(ge=0)
 
 
@@ -69,19 +66,6 @@ class AdventurerSpec(Sourced):
 
 class AdventurersFile(Strict):
     adventurers: list[AdventurerSpec] = Field(min_length=8)
-
-
-class MasterySpec(Sourced):
-    name: str
-    column: str
-    circles: int = Field(ge=1)
-    master: int = Field(ge=0)
-    apprentice: int = Field(ge=0)
-
-
-class MasteriesFile(Strict):
-    material: list[MasterySpec] = Field(min_length=1)
-    energy: list[MasterySpec] = Field(min_length=1)
 
 
 class RulesSpec(Sourced):
@@ -121,18 +105,12 @@ class GameFile(Strict):
 
 # -- compiled content ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Order:
-    index: int
-    name: str
-    item: str
-    category: str  # accessory, weapon or armor
-    enchantments: tuple[str, ...]
-    coins: int
-    mask: int  # circles of the item row and its enchantment rows
+class Order(Card):
+    """An Order card; its value is in Coins."""
 
     @property
-    def double(self) -> bool:
-        return len(self.enchantments) == 2
+    def coins(self) -> int:
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,17 +121,6 @@ class Adventurer:
     items: tuple[str, str, str]
     coins: int
     masks: tuple[int, int, int]  # one per Order: item row + enchantment row
-
-
-@dataclass(frozen=True, slots=True)
-class Mastery:
-    index: int
-    kind: str  # material or energy
-    name: str
-    column: int
-    circles: int
-    master: int
-    apprentice: int
 
 
 @dataclass(frozen=True)
@@ -170,6 +137,23 @@ class Content:
     rewards: RewardsSpec
     solo: SoloSpec
 
+    # what the shared sheet engine reads
+    @property
+    def cards(self) -> tuple[Order, ...]:
+        return self.orders
+
+    @property
+    def rounds(self) -> int:
+        return self.rules.rounds
+
+    @property
+    def results_per_round(self) -> int:
+        return self.rules.results_per_round
+
+    @property
+    def extra_dice_costs(self) -> list[int]:
+        return self.rules.extra_dice_costs
+
 
 def compile_content(
     sheet: SheetFile,
@@ -179,48 +163,26 @@ def compile_content(
     game: GameFile,
 ) -> Content:
     """Check cross-references between the files and build the runtime tables."""
-    dice = [d.id for d in sheet.dice]
-    if len(set(dice)) != len(dice):
-        raise DataError("sheet: duplicate die ids")
-    cols = {c.id: c for c in sheet.columns}
-    for c in sheet.columns:
-        unknown = set(c.dice) - set(dice)
-        if unknown:
-            raise DataError(f"sheet: column {c.id} takes unknown dice {sorted(unknown)}")
-    rows = {r.id: r for r in sheet.rows}
-    if len(rows) != len(sheet.rows):
-        raise DataError("sheet: duplicate row ids")
     for r in sheet.rows:
-        crafting = r.category in ITEM_CATEGORIES
-        for cid in r.circles:
-            if cid not in cols:
-                raise DataError(f"sheet: row {r.id} has a circle in unknown column {cid}")
-            if (cols[cid].section == "crafting") != crafting:
-                raise DataError(f"sheet: row {r.id} has a circle in the other half of the sheet")
         if (r.bonus_category is None) != (r.bonus_coins == 0):
             raise DataError(f"sheet: row {r.id} needs both bonus_category and bonus_coins")
-    layout = Layout(
-        [(c.id, c.dice, c.section == "crafting") for c in sheet.columns],
-        [RowSpec(r.id, r.name, r.category, r.category, r.coins, r.circles) for r in sheet.rows],
+    layout = build_layout(
+        sheet.dice, sheet.columns, sheet.rows, [r.coins for r in sheet.rows], ITEM_CATEGORIES
+    )
+    built_orders = compile_cards(
+        [(o, o.coins, "order") for o in orders.orders],
+        layout,
+        ITEM_CATEGORIES,
+        ENCHANTMENT_CATEGORIES,
+        Order,
     )
 
     def row_mask(row_id: str, categories: tuple[str, ...], where: str) -> int:
-        if row_id not in rows or rows[row_id].category not in categories:
+        row = layout.row_by_id.get(row_id)
+        if row is None or row.category not in categories:
             raise DataError(f"{where}: {row_id!r} is not a {' or '.join(categories)} row")
-        return layout.row_by_id[row_id].mask
+        return row.mask
 
-    built_orders = []
-    for i, o in enumerate(orders.orders):
-        mask = row_mask(o.item, ITEM_CATEGORIES, f"orders: {o.name}")
-        kinds = []
-        for e in o.enchantments:
-            mask |= row_mask(e, ENCHANTMENT_CATEGORIES, f"orders: {o.name}")
-            kinds.append(rows[e].category)
-        if len(set(kinds)) != len(kinds):
-            raise DataError(f"orders: {o.name} has two enchantments of one kind")
-        built_orders.append(
-            Order(i, o.name, o.item, rows[o.item].category, tuple(o.enchantments), o.coins, mask)
-        )
     built_adventurers = []
     for i, a in enumerate(adventurers.adventurers):
         emask = row_mask(a.enchantment, ENCHANTMENT_CATEGORIES, f"adventurers: {a.name}")
@@ -238,27 +200,18 @@ def compile_content(
                 (masks[0], masks[1], masks[2]),
             )
         )
-
-    def masteries_of(kind: str, specs: list[MasterySpec], section: str) -> tuple[Mastery, ...]:
-        out = []
-        for i, m in enumerate(specs):
-            if m.column not in cols or cols[m.column].section != section:
-                raise DataError(f"masteries: {m.name} needs a {section} column, not {m.column}")
-            column = layout.column_by_id[m.column]
-            if m.circles > column.mask.bit_count():
-                raise DataError(f"masteries: {m.name} asks more circles than {m.column} has")
-            out.append(Mastery(i, kind, m.name, column.index, m.circles, m.master, m.apprentice))
-        return tuple(out)
-
+    material, energy = compile_masteries(
+        masteries, layout, {c.id: c.section for c in sheet.columns}
+    )
     return Content(
-        dice=tuple(dice),
+        dice=tuple(d.id for d in sheet.dice),
         sides=tuple(d.sides for d in sheet.dice),
         layout=layout,
         rows=tuple(sheet.rows),
-        orders=tuple(built_orders),
+        orders=built_orders,
         adventurers=tuple(built_adventurers),
-        material=masteries_of("material", masteries.material, "crafting"),
-        energy=masteries_of("energy", masteries.energy, "research"),
+        material=material,
+        energy=energy,
         rules=game.rules,
         rewards=game.adventurer_rewards,
         solo=game.solo,

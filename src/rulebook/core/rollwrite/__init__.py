@@ -1,0 +1,51 @@
+"""The shared roll-and-write sheet engine (Merchants of Magick, Ye Olde Magick Shoppe).
+
+:mod:`rulebook.core.sheet` holds the sheet's geometry, :mod:`.content` the data schemas and
+compiled cards, :mod:`.engine` the round flow and every shared rule.
+"""
+
+from rulebook.core.rollwrite.content import (
+    Card,
+    CardSpec,
+    ColumnSpec,
+    DieSpec,
+    MasteriesFile,
+    Mastery,
+    MasterySpec,
+    build_layout,
+    compile_cards,
+    compile_masteries,
+)
+from rulebook.core.rollwrite.engine import (
+    CRAFTING,
+    DONE,
+    OVER,
+    Done,
+    FreeMark,
+    Moves,
+    SheetContent,
+    SheetState,
+    Spend,
+)
+
+__all__ = [
+    "CRAFTING",
+    "DONE",
+    "OVER",
+    "Card",
+    "CardSpec",
+    "ColumnSpec",
+    "DieSpec",
+    "Done",
+    "FreeMark",
+    "MasteriesFile",
+    "Mastery",
+    "MasterySpec",
+    "Moves",
+    "SheetContent",
+    "SheetState",
+    "Spend",
+    "build_layout",
+    "compile_cards",
+    "compile_masteries",
+]

@@ -1,0 +1,195 @@
+"""Data of a roll-and-write sheet game, shared by the games built on the sheet engine.
+
+The schemas every such game's files use (dice, columns, customer cards, mastery cards), the
+compiled forms the engine reads (:class:`Card`, :class:`Mastery`) and the cross-checks between
+the files: a row's circles sit in columns of its half of the sheet, a card names an item row
+and enchantment rows of distinct kinds, a mastery card asks no more circles than its column has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeVar
+
+from pydantic import Field
+
+from rulebook.core.data import DataError, Sourced, Strict
+from rulebook.core.sheet import Layout, RowSpec
+
+
+# -- schemas of the files ------------------------------------------------------------------
+class DieSpec(Sourced):
+    id: str
+    sides: int = Field(ge=2)
+
+
+class ColumnSpec(Sourced):
+    id: str
+    section: Literal["crafting", "research"]
+    dice: list[str] = Field(min_length=1)
+
+
+class CardSpec(Sourced):
+    """A customer card: an item and the enchantments it must carry."""
+
+    name: str
+    item: str
+    enchantments: list[str] = Field(min_length=1, max_length=2)
+
+
+class MasterySpec(Sourced):
+    """A mastery (certification) card: mark ``circles`` circles in ``column``.
+
+    ``master`` is the higher value (scored by the first seat(s) to meet it), ``apprentice`` the
+    lower one (everyone later, and the solo player).
+    """
+
+    name: str
+    column: str
+    circles: int = Field(ge=1)
+    master: int = Field(ge=0)
+    apprentice: int = Field(ge=0)
+
+
+class MasteriesFile(Strict):
+    material: list[MasterySpec] = Field(min_length=1)
+    energy: list[MasterySpec] = Field(min_length=1)
+
+
+class SheetRowData(Protocol):
+    """What the engine reads of a game's row schema."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def category(self) -> str: ...
+    @property
+    def circles(self) -> dict[str, int]: ...
+
+
+# -- compiled content ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A customer card as the engine uses it."""
+
+    index: int
+    name: str
+    item: str
+    category: str  # the item row's category
+    enchantments: tuple[str, ...]
+    value: int  # the card's coins or stars
+    mask: int  # circles of the item row and its enchantment rows
+    kind: str  # which deck: "order", "customer", "connoisseur"
+
+    @property
+    def double(self) -> bool:
+        return len(self.enchantments) == 2
+
+
+@dataclass(frozen=True, slots=True)
+class Mastery:
+    index: int
+    kind: str  # material or energy
+    name: str
+    column: int
+    circles: int
+    master: int
+    apprentice: int
+
+
+C = TypeVar("C", bound=Card)
+
+
+def build_layout(
+    dice: Sequence[DieSpec],
+    columns: Sequence[ColumnSpec],
+    rows: Sequence[SheetRowData],
+    values: Sequence[int],
+    crafting_categories: Iterable[str],
+) -> Layout:
+    """Check the sheet (dice of the columns, circles in their half) and build its layout."""
+    die_ids = [d.id for d in dice]
+    if len(set(die_ids)) != len(die_ids):
+        raise DataError("sheet: duplicate die ids")
+    cols = {c.id: c for c in columns}
+    for c in columns:
+        unknown = set(c.dice) - set(die_ids)
+        if unknown:
+            raise DataError(f"sheet: column {c.id} takes unknown dice {sorted(unknown)}")
+    if len({r.id for r in rows}) != len(rows):
+        raise DataError("sheet: duplicate row ids")
+    crafting_rows = set(crafting_categories)
+    for r in rows:
+        for cid in r.circles:
+            if cid not in cols:
+                raise DataError(f"sheet: row {r.id} has a circle in unknown column {cid}")
+            if (cols[cid].section == "crafting") != (r.category in crafting_rows):
+                raise DataError(f"sheet: row {r.id} has a circle in the other half of the sheet")
+    return Layout(
+        [(c.id, c.dice, c.section == "crafting") for c in columns],
+        [
+            RowSpec(r.id, r.name, r.category, r.category, v, r.circles)
+            for r, v in zip(rows, values, strict=True)
+        ],
+    )
+
+
+def compile_cards(
+    specs: Sequence[tuple[CardSpec, int, str]],
+    layout: Layout,
+    items: Iterable[str],
+    enchantments: Iterable[str],
+    make: Callable[..., C],
+) -> tuple[C, ...]:
+    """Customer cards from ``(spec, value, deck kind)``: each names one item row and
+    enchantment rows of distinct categories (a prefix and a suffix at most)."""
+    item_kinds, enchantment_kinds = tuple(items), tuple(enchantments)
+
+    def row_mask(row_id: str, kinds: tuple[str, ...], where: str) -> tuple[int, str]:
+        row = layout.row_by_id.get(row_id)
+        if row is None or row.category not in kinds:
+            raise DataError(f"{where}: {row_id!r} is not a {' or '.join(kinds)} row")
+        return row.mask, row.category
+
+    out = []
+    for i, (spec, value, kind) in enumerate(specs):
+        where = f"cards: {spec.name}"
+        mask, category = row_mask(spec.item, item_kinds, where)
+        seen = []
+        for e in spec.enchantments:
+            m, ekind = row_mask(e, enchantment_kinds, where)
+            mask |= m
+            seen.append(ekind)
+        if len(set(seen)) != len(seen):
+            raise DataError(f"{where} has two enchantments of one kind")
+        out.append(
+            make(i, spec.name, spec.item, category, tuple(spec.enchantments), value, mask, kind)
+        )
+    return tuple(out)
+
+
+def compile_masteries(
+    files: MasteriesFile, layout: Layout, sections: Mapping[str, str]
+) -> tuple[tuple[Mastery, ...], tuple[Mastery, ...]]:
+    """The Material and Energy cards; ``sections`` maps column ids to their half."""
+
+    def of(kind: str, specs: list[MasterySpec], section: str) -> tuple[Mastery, ...]:
+        out = []
+        for i, m in enumerate(specs):
+            if sections.get(m.column) != section:
+                raise DataError(f"masteries: {m.name} needs a {section} column, not {m.column}")
+            column = layout.column_by_id[m.column]
+            if m.circles > column.mask.bit_count():
+                raise DataError(f"masteries: {m.name} asks more circles than {m.column} has")
+            if m.apprentice > m.master:
+                raise DataError(f"masteries: {m.name}: the lower value exceeds the higher")
+            out.append(Mastery(i, kind, m.name, column.index, m.circles, m.master, m.apprentice))
+        return tuple(out)
+
+    return (
+        of("material", files.material, "crafting"),
+        of("energy", files.energy, "research"),
+    )

@@ -1,0 +1,614 @@
+"""The roll-and-write sheet engine: one round flow for the dice roll-and-write games.
+
+Merchants of Magick and its prototype Ye Olde Magick Shoppe share all of this: four dice
+rolled each round; every seat at once spends results on circles of its sheet (a die may mark a
+circle only in a column that lists it, crafting circles take a result ``>=`` the circle and
+research circles one ``<=`` it); two results a round, more through the Extra Dice boxes; a row
+is complete when all its circles are marked; a line of customer cards per seat, claimed when
+their item and enchantment rows are complete, replaced face-down, rotated clockwise at the end
+of the round (solo: shifted left) and then turned face-up; two mastery (certification) cards
+scored at the end of each round, the higher value by the first seat(s), the lower one later
+(solo: only the lower one); the game ends after the last round.
+
+A game subclasses :class:`SheetState` and supplies only its differences: how a result is
+modified and paid for (:meth:`SheetState._reach`, :meth:`SheetState._pay`), what completing a
+row gives (:meth:`SheetState._row_completed`), its setup, scoring and extra views.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from rulebook.core.errors import IllegalAction
+from rulebook.core.game import Game, Setup
+from rulebook.core.rollwrite.content import Card, Mastery
+from rulebook.core.sheet import Circle, Layout, Row, has_all, rotate_clockwise, shift_left
+from rulebook.core.state import Action, State
+
+CRAFTING = "crafting"  # the simultaneous crafting (and research) phase
+OVER = "over"
+
+SS = TypeVar("SS", bound="SheetState")
+
+
+class SheetContent(Protocol):
+    """What the engine reads of a game's compiled content."""
+
+    @property
+    def dice(self) -> tuple[str, ...]: ...
+    @property
+    def sides(self) -> tuple[int, ...]: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def cards(self) -> Sequence[Card]: ...
+    @property
+    def material(self) -> Sequence[Mastery]: ...
+    @property
+    def energy(self) -> Sequence[Mastery]: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def results_per_round(self) -> int: ...
+    @property
+    def extra_dice_costs(self) -> Sequence[int]: ...
+
+
+# -- actions ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Spend(Action):
+    """Spend this round's result of ``die`` to mark ``circle`` ("row/column").
+
+    The result is modified by exactly as much as the circle needs, paid as the game says;
+    beyond the round's free results, the next Extra Dice box is marked. A result is never
+    modified beyond what the chosen circle needs: it would change nothing on the sheet.
+    """
+
+    die: str
+    circle: str
+
+    def __str__(self) -> str:
+        return f"{self.die} {self.circle}"
+
+
+@dataclass(frozen=True, slots=True)
+class FreeMark(Action):
+    """Mark any circle for free (when a game grants free marks)."""
+
+    circle: str
+
+    def __str__(self) -> str:
+        return f"free {self.circle}"
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    """End your crafting phase for this round (unused results are lost)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+DONE = Done()
+
+
+class Moves:
+    """Every action of a sheet, built once per content and shared by all states."""
+
+    def __init__(self, layout: Layout, dice: Sequence[str], free_marks: bool) -> None:
+        self.spend = {
+            (d, circle.index): Spend(die, circle.id)
+            for d, die in enumerate(dice)
+            for circle in layout.by_die.get(die, ())
+        }
+        self.free = [FreeMark(circle.id) for circle in layout.circles]
+        #: where each move acts: (die index, circle) for spends, circle for free marks
+        self.spend_target = {a: (d, layout.circles[i]) for (d, i), a in self.spend.items()}
+        self.free_target = {a: layout.circles[i] for i, a in enumerate(self.free)}
+        self.by_text: dict[str, Action] = {"done": DONE}
+        for a in (*self.spend.values(), *(self.free if free_marks else ())):
+            self.by_text[str(a)] = a
+        #: per die index: (circle bit, threshold, crafting?, action) for legal-move generation
+        self.options: list[list[tuple[int, int, bool, Spend]]] = [
+            [
+                (circle.bit, circle.threshold, circle.at_least, self.spend[(d, circle.index)])
+                for circle in layout.by_die.get(die, ())
+            ]
+            for d, die in enumerate(dice)
+        ]
+        self.vocabulary: tuple[Action, ...] = (
+            DONE,
+            *self.spend.values(),
+            *(self.free if free_marks else ()),
+        )
+
+
+def _hashable(action: Action) -> bool:
+    """Whether a move can be looked up (a hand-built one may hold lists or dicts)."""
+    try:
+        hash(action)
+    except TypeError:
+        return False
+    return True
+
+
+# -- state -----------------------------------------------------------------------------------
+class SheetState(State):
+    """A roll-and-write sheet game. Customer lines hold card numbers: ``n`` face-up, ``~n``
+    (negative) face-down; the first ``shop_size`` cards of a line are the shoppe, the rest
+    (solo) are waiting. The deck is a list whose last card is the top; its first ``deck_seen``
+    cards were seen by everyone when they were put back at the bottom."""
+
+    #: the game's words: what the cards are called in views, what their value is counted in,
+    #: and the names of a mastery card's two values
+    LINE = "customers"
+    VALUE = "stars"
+    SIDES = ("higher", "lower")
+    #: whether the game grants free marks (then "free row/column" moves exist)
+    FREE_MARKS = False
+
+    content: SheetContent
+    moves: Moves
+    solo: bool
+    round: int
+    phase: str
+    dice: tuple[int, ...]
+    marks: list[int]
+    extra_used: list[int]
+    spent: list[int]
+    results: list[int]
+    done: list[bool]
+    free_marks: list[int]
+    lines: list[list[int]]
+    shop_size: int
+    claimed: list[list[int]]
+    mastery_cards: tuple[int, int]
+    mastery_master: list[bool]
+    mastery_scored: list[list[int]]
+    deck: list[int]
+    deck_seen: int
+    discards: list[int]
+    _current: tuple[int, ...] | None
+
+    def __init__(self, game: Game, setup: Setup, content: SheetContent, moves: Moves) -> None:
+        super().__init__(game, setup)
+        self.content = content
+        self.moves = moves
+        n = setup.players
+        self.solo = setup.variant == "solo"
+        self.round = 1
+        self.phase = CRAFTING
+        self.marks = [0] * n
+        self.extra_used = [0] * n
+        self.spent = [0] * n
+        self.results = [0] * n
+        self.done = [False] * n
+        self.free_marks = [0] * n
+        self.claimed = [[] for _ in range(n)]
+        self.mastery_scored = [[-1, -1] for _ in range(n)]
+        self.mastery_master = [True, True]
+        self.discards = []
+        self.deck = []
+        self.deck_seen = 0
+        self._current = None
+
+    # -- what each game supplies ---------------------------------------------------------------
+    @abstractmethod
+    def _reach(self, p: int, extra: int) -> tuple[int, int]:
+        """How far ``p`` can move a result up and down after paying ``extra`` for an Extra Die
+        (negative when the Extra Die cannot be paid)."""
+
+    @abstractmethod
+    def _pay(self, p: int, change: int, extra: int) -> None:
+        """Pay for a result moved by ``change`` (signed) and an Extra Die costing ``extra``."""
+
+    @abstractmethod
+    def _cannot_pay(self, p: int, action: Spend, value: int, change: int, extra: int) -> str:
+        """Why ``p`` cannot pay for ``action`` (the IllegalAction message)."""
+
+    @abstractmethod
+    def _row_completed(self, p: int, row: Row) -> None:
+        """What completing ``row`` gives ``p`` (its bonus), before customers are claimed."""
+
+    def _cost_text(self, p: int, value: int, change: int, extra: int) -> str:
+        """The cost of a move for menus (empty when free)."""
+        return ""
+
+    def _seat_view(self, p: int) -> dict[str, Any]:
+        """The game's own part of a seat's public view."""
+        return {}
+
+    def _copy_into(self, new: SheetState) -> None:
+        """Copy the game's own fields into a fresh clone."""
+
+    def _snapshot_extra(self) -> dict[str, Any]:
+        return {}
+
+    # -- setup helpers ---------------------------------------------------------------------------
+    def _draw(self) -> int:
+        card = self.deck.pop()
+        self.deck_seen = min(self.deck_seen, len(self.deck))
+        return card
+
+    def _start(self) -> None:
+        """Call at the end of a game's ``__init__``, once the setup is done."""
+        self._start_round()
+
+    # -- round flow ----------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        """Roll all four dice; then everyone crafts and researches at once."""
+        self.dice = self.chance.roll(self.content.sides)
+        n = self.num_players
+        self.spent = [0] * n
+        self.results = [0] * n
+        self.done = [False] * n
+        self._current = None
+        self.phase = CRAFTING
+
+    def _end_crafting(self) -> None:
+        """Masteries are scored after every round; the customers move after every round but
+        the last (nothing follows it)."""
+        self._mastery_phase()
+        if self.round >= self.content.rounds:
+            self.phase = OVER
+            self._current = None
+            return
+        self._customer_phase()
+        self.round += 1
+        self._start_round()
+
+    def mastery_card(self, k: int) -> Mastery:
+        c = self.content
+        return c.material[self.mastery_cards[0]] if k == 0 else c.energy[self.mastery_cards[1]]
+
+    def mastery_value(self, k: int) -> int:
+        """What mastery card ``k`` (0 material, 1 energy) pays now; solo: the lower value."""
+        card = self.mastery_card(k)
+        return card.master if self.mastery_master[k] and not self.solo else card.apprentice
+
+    def _mastery_phase(self) -> None:
+        """Everyone meeting a card this round scores its current value; once scored, the card
+        pays its lower value. Each seat scores each card once."""
+        layout = self.content.layout
+        for k in range(2):
+            card = self.mastery_card(k)
+            mask = layout.columns[card.column].mask
+            value = self.mastery_value(k)
+            scored = False
+            for p in range(self.num_players):
+                met = (self.marks[p] & mask).bit_count() >= card.circles
+                if self.mastery_scored[p][k] < 0 and met:
+                    self.mastery_scored[p][k] = value
+                    scored = True
+            if scored:
+                self.mastery_master[k] = False
+
+    def _customer_phase(self) -> None:
+        """Customers move one seat clockwise (solo: shift left, the leftmost leaves, a face-up
+        card joins at the right); then face-down cards are turned face-up.
+
+        Decision: a card that arrives face-up (or is turned up) in a shoppe whose sheet already
+        completes it is claimed at once, as at "the moment item and enchantments are complete".
+        """
+        if self.solo:
+            incoming = self._draw() if self.deck else None
+            line, left = shift_left(self.lines[0], incoming)
+            if left is not None:
+                self.discards.append(left if left >= 0 else ~left)
+            self.lines = [line]
+        else:
+            self.lines = rotate_clockwise(self.lines)
+        for line in self.lines:
+            for i, card in enumerate(line):
+                if card < 0:
+                    line[i] = ~card
+        for p in range(self.num_players):
+            self._claim(p)
+
+    # -- marking and its consequences ----------------------------------------------------------
+    def _mark(self, p: int, circle: Circle) -> None:
+        """Mark a circle; a completed row gives its bonus and claims customers."""
+        layout = self.content.layout
+        marks = self.marks[p] = self.marks[p] | circle.bit
+        row = layout.rows[circle.row]
+        if marks & row.mask != row.mask:
+            return
+        self._row_completed(p, row)
+        self._claim(p)
+        if marks == layout.all_mask:
+            self.free_marks[p] = 0  # nothing left to mark
+
+    def _claim(self, p: int) -> None:
+        """Claim every face-up card in the shoppe whose item and enchantments are complete;
+        each is replaced face-down from the deck (none if the deck is empty)."""
+        cards = self.content.cards
+        line = self.lines[p]
+        marks = self.marks[p]
+        i = 0
+        while i < min(self.shop_size, len(line)):
+            card = line[i]
+            if card >= 0 and has_all(marks, cards[card].mask):
+                self.claimed[p].append(card)
+                if self.deck:
+                    line[i] = ~self._draw()
+                else:
+                    del line[i]
+                    continue
+            i += 1
+
+    # -- the protocol --------------------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        if self._current is None:
+            self._current = (
+                tuple(p for p in range(self.num_players) if not self.done[p])
+                if self.phase == CRAFTING
+                else ()
+            )
+        return self._current
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def _extra_cost(self, p: int) -> int | None:
+        """What the next result costs as an Extra Die, or None if no box is left."""
+        if self.results[p] < self.content.results_per_round:
+            return 0
+        costs = self.content.extra_dice_costs
+        used = self.extra_used[p]
+        return costs[used] if used < len(costs) else None
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self.phase != CRAFTING or not 0 <= player < self.num_players or self.done[player]:
+            return []
+        marks = self.marks[player]
+        if self.free_marks[player]:
+            return [a for i, a in enumerate(self.moves.free) if not marks >> i & 1]
+        actions: list[Action] = [DONE]
+        extra = self._extra_cost(player)
+        if extra is None:
+            return actions
+        up, down = self._reach(player, extra)
+        if up < 0 or down < 0:
+            return actions
+        spent = self.spent[player]
+        dice = self.dice
+        for d, options in enumerate(self.moves.options):
+            if spent >> d & 1:
+                continue
+            value = dice[d]
+            for bit, threshold, at_least, action in options:
+                if marks & bit:
+                    continue
+                if at_least:
+                    if threshold - value <= up:
+                        actions.append(action)
+                elif value - threshold <= down:
+                    actions.append(action)
+        return actions
+
+    def parse_action(self, player: int, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalAction(f"{text!r} is not a move")
+        action = self.moves.by_text.get(" ".join(text.lower().split()))
+        if action is None:
+            free = ", 'free divine/wild' (a free mark)" if self.FREE_MARKS else ""
+            raise IllegalAction(
+                f"{text!r} is not a move; moves look like 'd6 greaves/steel' (spend a result)"
+                f"{free} or 'done'"
+            )
+        return action
+
+    def action_vocabulary(self) -> tuple[Action, ...]:
+        return self.moves.vocabulary
+
+    def _apply(self, player: int, action: Action) -> None:
+        if type(action) is Spend:
+            target = self.moves.spend_target.get(action) if _hashable(action) else None
+            if target is None:
+                raise IllegalAction(f"{action}: the {action.die} cannot mark {action.circle}")
+            self._spend(player, action, *target)
+        elif type(action) is FreeMark and self.FREE_MARKS:
+            circle = self.moves.free_target.get(action) if _hashable(action) else None
+            if circle is None:
+                raise IllegalAction(f"{action}: there is no circle {action.circle}")
+            if not self.free_marks[player]:
+                raise IllegalAction("you have no free mark to make")
+            if self.marks[player] & circle.bit:
+                raise IllegalAction(f"{circle.id} is already marked")
+            self.free_marks[player] -= 1
+            self._mark(player, circle)
+        elif type(action) is Done:
+            if self.free_marks[player]:
+                raise IllegalAction("make your free mark first")
+            self._finish(player)
+            return
+        else:
+            raise IllegalAction(f"{action!r} is not a {self.game.title} move")
+        if not self.free_marks[player] and self._out_of_results(player):
+            self._finish(player)
+
+    def _spend(self, p: int, action: Spend, die: int, circle: Circle) -> None:
+        if self.free_marks[p]:
+            raise IllegalAction("make your free mark first")
+        if self.spent[p] >> die & 1:
+            raise IllegalAction(f"you already spent the {action.die} this round")
+        if self.marks[p] & circle.bit:
+            raise IllegalAction(f"{circle.id} is already marked")
+        extra = self._extra_cost(p)
+        if extra is None:
+            raise IllegalAction("all Extra Dice are used: no more results this round")
+        value = self.dice[die]
+        change = circle.change_needed(value)
+        up, down = self._reach(p, extra)
+        if up < 0 or down < 0 or change > up or -change > down:
+            raise IllegalAction(self._cannot_pay(p, action, value, change, extra))
+        self._pay(p, change, extra)
+        if self.results[p] >= self.content.results_per_round:
+            self.extra_used[p] += 1
+        self.results[p] += 1
+        self.spent[p] |= 1 << die
+        self._mark(p, circle)
+
+    def _out_of_results(self, p: int) -> bool:
+        """Whether ``p`` can spend no further result this round (all spent, or no Extra Die)."""
+        if self.results[p] >= len(self.dice):
+            return True
+        extra = self._extra_cost(p)
+        if extra is None:
+            return True
+        up, down = self._reach(p, extra)
+        return up < 0 or down < 0
+
+    def _finish(self, p: int) -> None:
+        self.done[p] = True
+        self._current = None
+        if all(self.done):
+            self._end_crafting()
+
+    def explain(self, player: int, action: Action) -> str:
+        """The move with what it costs, for menus: ``d6 greaves/steel (5+2: 2 potions)``."""
+        target = self.moves.spend_target.get(action) if type(action) is Spend else None
+        if target is None:
+            return str(action)
+        die, circle = target
+        value = self.dice[die]
+        change = circle.change_needed(value)
+        cost = self._cost_text(player, value, change, self._extra_cost(player) or 0)
+        return f"{action} ({cost})" if cost else str(action)
+
+    # -- views -----------------------------------------------------------------------------------
+    def card_view(self, card: int) -> dict[str, Any]:
+        if card < 0:
+            return {"face_down": True}
+        o = self.content.cards[card]
+        return {
+            "name": o.name,
+            "item": o.item,
+            "enchantments": list(o.enchantments),
+            self.VALUE: o.value,
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything on the table is public but the deck's order and face-down cards."""
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(f"no seat {player}")
+        c = self.content
+        layout = c.layout
+        cards = c.cards
+        seats = []
+        for p in range(self.num_players):
+            line = self.lines[p]
+            breakdown = self.score_breakdown(p)
+            seat = {
+                "marked": [ci.id for ci in layout.circles if self.marks[p] & ci.bit],
+                "completed": [r.id for r in layout.completed_rows(self.marks[p])],
+                "extra_dice_used": self.extra_used[p],
+                "results_spent": [d for i, d in enumerate(c.dice) if self.spent[p] >> i & 1],
+                "done": self.done[p],
+                self.LINE: [self.card_view(o) for o in line[: self.shop_size]],
+                "waiting": [self.card_view(o) for o in line[self.shop_size :]],
+                "claimed": [cards[o].name for o in self.claimed[p]],
+                "masteries": [v if v >= 0 else None for v in self.mastery_scored[p]],
+                "score": sum(breakdown.values()),
+                "breakdown": breakdown,
+            }
+            seat.update(self._seat_view(p))
+            seats.append(seat)
+        obs: dict[str, Any] = {
+            "game": self.setup.game,
+            "variant": self.setup.variant,
+            "you": player,
+            "round": self.round,
+            "rounds": c.rounds,
+            "phase": self.phase,
+            "current_players": list(self.current_players()),
+            "dice": dict(zip(c.dice, self.dice, strict=True)),
+            "masteries": [
+                {
+                    "kind": card.kind,
+                    "name": card.name,
+                    "column": layout.columns[card.column].id,
+                    "circles": card.circles,
+                    "side": self.SIDES[0 if self.mastery_master[k] and not self.solo else 1],
+                    "value": self.mastery_value(k),
+                }
+                for k, card in enumerate((self.mastery_card(0), self.mastery_card(1)))
+            ],
+            "deck": {
+                "cards": len(self.deck),
+                "known_bottom": [cards[o].name for o in self.deck[: self.deck_seen]],
+            },
+            "discards": [cards[o].name for o in self.discards],
+            "seats": seats,
+        }
+        if self.phase == OVER:
+            obs["winners"] = self.winners()
+        return obs
+
+    # -- copies and hidden information ---------------------------------------------------------
+    def clone(self: SS) -> SS:
+        new = type(self).__new__(type(self))
+        self._copy_base(new)
+        new.content = self.content
+        new.moves = self.moves
+        new.solo = self.solo
+        new.round = self.round
+        new.phase = self.phase
+        new.dice = self.dice
+        new.marks = self.marks.copy()
+        new.extra_used = self.extra_used.copy()
+        new.spent = self.spent.copy()
+        new.results = self.results.copy()
+        new.done = self.done.copy()
+        new.free_marks = self.free_marks.copy()
+        new.lines = [line.copy() for line in self.lines]
+        new.shop_size = self.shop_size
+        new.claimed = [c.copy() for c in self.claimed]
+        new.mastery_cards = self.mastery_cards
+        new.mastery_master = self.mastery_master.copy()
+        new.mastery_scored = [m.copy() for m in self.mastery_scored]
+        new.deck = self.deck.copy()
+        new.deck_seen = self.deck_seen
+        new.discards = self.discards.copy()
+        new._current = None
+        self._copy_into(new)
+        return new
+
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled."""
+        hidden = self.deck[self.deck_seen :]
+        slots = [(p, i) for p, line in enumerate(self.lines) for i, o in enumerate(line) if o < 0]
+        hidden += [~self.lines[p][i] for p, i in slots]
+        rng.shuffle(hidden)
+        for p, i in slots:
+            self.lines[p][i] = ~hidden.pop()
+        self.deck[self.deck_seen :] = hidden
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "setup": self.setup.to_dict(),
+            "chance": (self.chance.seed, self.chance.draws),
+            "history": [(p, str(a)) for p, a in self.history],
+            "round": self.round,
+            "phase": self.phase,
+            "dice": self.dice,
+            "marks": self.marks.copy(),
+            "extra_used": self.extra_used.copy(),
+            "spent": self.spent.copy(),
+            "results": self.results.copy(),
+            "done": self.done.copy(),
+            "free_marks": self.free_marks.copy(),
+            "lines": [line.copy() for line in self.lines],
+            "claimed": [c.copy() for c in self.claimed],
+            "mastery_cards": self.mastery_cards,
+            "mastery_master": self.mastery_master.copy(),
+            "mastery_scored": [m.copy() for m in self.mastery_scored],
+            "deck": self.deck.copy(),
+            "deck_seen": self.deck_seen,
+            "discards": self.discards.copy(),
+            **self._snapshot_extra(),
+        }
