@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
+from rulebook.core.rollwrite.bots import add_progress
 
 if TYPE_CHECKING:
     from rulebook.merchants_of_magick.rules import MerchantsState
@@ -30,16 +31,7 @@ def evaluate(state: State, player: int) -> float:
     value += POTION * s.potions[player] + FREE_MARK * s.free_marks[player]
     if s.is_terminal():
         return value
-    for row in c.layout.rows:
-        have = (marks & row.mask).bit_count()
-        total = row.mask.bit_count()
-        if have < total:
-            value += ROW_PROGRESS * (row.value + POTION) * have / total
-    for card in s.lines[player][: s.shop_size]:
-        if card >= 0:
-            order = c.orders[card]
-            done = (marks & order.mask).bit_count() / order.mask.bit_count()
-            value += ORDER_PROGRESS * order.coins * done
+    value = add_progress(value, s, player, ROW_PROGRESS, POTION, ORDER_PROGRESS)
     adv = c.adventurers[s.adventurer[player]]
     for k in range(3):
         if not s.adventurer_done[player] >> k & 1:

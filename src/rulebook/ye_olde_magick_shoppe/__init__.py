@@ -1,0 +1,29 @@
+"""Ye Olde Magick Shoppe v0.7.2 (rulebook ``002_b27f334b14e381b8.txt``): 1-8 players, solo."""
+
+from rulebook.core import Game, Setup, Variant, register
+from rulebook.ye_olde_magick_shoppe.bots import evaluate
+from rulebook.ye_olde_magick_shoppe.render import render
+from rulebook.ye_olde_magick_shoppe.rules import Done, ShoppeState, Spend
+
+
+def _create(setup: Setup) -> ShoppeState:
+    return ShoppeState(GAME, setup)
+
+
+GAME = register(
+    Game(
+        name="ye-olde-magick-shoppe",
+        title="Ye Olde Magick Shoppe",
+        rulebook="002_b27f334b14e381b8.txt",
+        variants=(
+            Variant("solo", 1, 1, "Solo variant: 4 customers and 2 waiting, lower certification"),
+            Variant("standard", 2, 8, "2-8 players, the Customer Circle rotates clockwise"),
+        ),
+        create=_create,
+        evaluate=evaluate,
+        render=render,
+        description="The prototype of Merchants of Magick: craft, research, claim customers.",
+    )
+)
+
+__all__ = ["GAME", "Done", "ShoppeState", "Spend"]

@@ -1,0 +1,35 @@
+"""Ye Olde Magick Shoppe bot knowledge: a hand-written evaluation of a seat's position.
+
+Used by the game-agnostic greedy and search agents (``rulebook.agents``). Stars already scored
+count fully; unused Bonus Modifiers by their current value; unfinished rows and customers by
+the share of them done, weighted by what they will bring.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rulebook.core import State
+from rulebook.core.rollwrite.bots import add_progress
+
+if TYPE_CHECKING:
+    from rulebook.ye_olde_magick_shoppe.rules import ShoppeState
+
+#: weights of the evaluation (hand-tuned)
+MODIFIER = 0.35  # per point of change an unused Bonus Modifier is worth
+ROW_PROGRESS = 0.7
+ROW_BONUS = 0.5  # the Bonus Modifier a completed row circles
+CUSTOMER_PROGRESS = 0.5
+CHARM_LEVEL = 1.0  # per step of Bonus Modifier Value
+
+
+def evaluate(state: State, player: int) -> float:
+    """Heuristic value of ``state`` for ``player``: stars plus weighted progress."""
+    s = cast("ShoppeState", state)
+    value = float(sum(s.score_breakdown(player).values()))
+    if s.is_terminal():
+        return value
+    for kind in (0, 1):
+        value += MODIFIER * s.bonus[player][kind] * s.modifier_value(player, kind)
+        value += CHARM_LEVEL * s.level[player][kind]
+    return add_progress(value, s, player, ROW_PROGRESS, ROW_BONUS, CUSTOMER_PROGRESS)

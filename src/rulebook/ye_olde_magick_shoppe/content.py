@@ -1,0 +1,190 @@
+"""Ye Olde Magick Shoppe content, read from ``data/*.toml`` and validated on load.
+
+The files hold the player sheet (``sheet.toml``: dice, columns, rows with their stars, Bonus
+kinds, Charms and Glyphs), the Customer and Connoisseur decks (``customers.toml``), the six
+Certification cards (``certifications.toml``) and the rules' numbers (``game.toml``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.rollwrite import (
+    Card,
+    CardSpec,
+    ColumnSpec,
+    DieSpec,
+    MasteriesFile,
+    Mastery,
+    build_layout,
+    compile_cards,
+    compile_masteries,
+)
+from rulebook.core.sheet import Layout
+
+PACKAGE = "rulebook.ye_olde_magick_shoppe.data"
+ITEM_CATEGORIES = ("gear", "weapon", "armor")
+ENCHANTMENT_CATEGORIES = ("prefix", "suffix")
+#: the two kinds of Bonus Modifier: minus (down-triangle) and plus (up-triangle)
+KINDS = ("minus", "plus")
+Kind = Literal["minus", "plus"]
+
+
+# -- schemas of the files --------------------------------------------------------------------
+class SheetRow(Sourced):
+    id: str
+    name: str
+    category: Literal["gear", "weapon", "armor", "prefix", "suffix", "charm", "glyph"]
+    stars: int = Field(ge=0)
+    circles: dict[str, int] = Field(min_length=1)
+    #: the Bonus Modifier completing the row circles
+    bonus: Kind
+    #: Charms: the Bonus Modifier Value they advance ("circle next (-) modifier value")
+    advances: Kind | None = None
+    #: Glyphs: the item category they score, and the stars per item crafted
+    glyph_category: Literal["gear", "weapon", "armor"] | None = None
+    glyph_stars: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _kinds(self) -> SheetRow:
+        if (self.category == "charm") != (self.advances is not None):
+            raise ValueError(f"row {self.id}: exactly the Charms advance a Bonus Modifier Value")
+        if (self.category == "glyph") != (self.glyph_category is not None):
+            raise ValueError(f"row {self.id}: exactly the Glyphs name an item category")
+        return self
+
+
+class SheetFile(Strict):
+    dice: list[DieSpec] = Field(min_length=1)
+    columns: list[ColumnSpec] = Field(min_length=1)
+    rows: list[SheetRow] = Field(min_length=1)
+
+
+class CustomerSpec(CardSpec):
+    stars: int = Field(ge=0)
+
+
+class CustomersFile(Strict):
+    customers: list[CustomerSpec] = Field(min_length=1)
+    connoisseurs: list[CustomerSpec] = Field(min_length=1)
+
+
+class RulesSpec(Sourced):
+    rounds: int = Field(ge=1)
+    results_per_round: int = Field(ge=1)
+    extra_dice: int = Field(ge=0)
+    connoisseurs_per_player: int = Field(ge=0)
+    solo_waiting: int = Field(ge=0)
+    minus_values: list[int] = Field(min_length=1)
+    plus_values: list[int] = Field(min_length=1)
+    customers_per_player: dict[int, int]
+
+
+class GameFile(Strict):
+    rules: RulesSpec
+
+    @model_validator(mode="after")
+    def _counts(self) -> GameFile:
+        if sorted(self.rules.customers_per_player) != list(range(1, 9)):
+            raise ValueError("customers_per_player must give 1 to 8 players")
+        if any(v < 1 for v in (*self.rules.minus_values, *self.rules.plus_values)):
+            raise ValueError("Bonus Modifier Values must be at least 1")
+        return self
+
+
+# -- compiled content ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Content:
+    dice: tuple[str, ...]
+    sides: tuple[int, ...]
+    layout: Layout
+    rows: tuple[SheetRow, ...]  # data of each layout row, same order
+    cards: tuple[Card, ...]  # the Customers, then the Connoisseurs
+    customers: tuple[int, ...]  # card numbers of the Customer deck
+    connoisseurs: tuple[int, ...]  # card numbers of the Connoisseur deck
+    material: tuple[Mastery, ...]
+    energy: tuple[Mastery, ...]
+    rules: RulesSpec
+    #: per kind (minus, plus): its Bonus Modifier Values, in track order
+    values: tuple[tuple[int, ...], tuple[int, ...]]
+    #: per row: the kind of Bonus Modifier it gives (0 minus, 1 plus)
+    bonus_kind: tuple[int, ...]
+    #: per row: the kind whose value a Charm advances, or -1
+    advances: tuple[int, ...]
+
+    # what the shared sheet engine reads
+    @property
+    def rounds(self) -> int:
+        return self.rules.rounds
+
+    @property
+    def results_per_round(self) -> int:
+        return self.rules.results_per_round
+
+    @property
+    def extra_dice_costs(self) -> tuple[int, ...]:
+        """Extra Dice cost nothing but their box."""
+        return (0,) * self.rules.extra_dice
+
+
+def compile_content(
+    sheet: SheetFile, customers: CustomersFile, certifications: MasteriesFile, game: GameFile
+) -> Content:
+    """Check cross-references between the files and build the runtime tables."""
+    layout = build_layout(
+        sheet.dice, sheet.columns, sheet.rows, [r.stars for r in sheet.rows], ITEM_CATEGORIES
+    )
+    cards = compile_cards(
+        [(c, c.stars, "customer") for c in customers.customers]
+        + [(c, c.stars, "connoisseur") for c in customers.connoisseurs],
+        layout,
+        ITEM_CATEGORIES,
+        ENCHANTMENT_CATEGORIES,
+        Card,
+    )
+    n = len(customers.customers)
+    for card in cards[n:]:
+        if not card.double:
+            raise DataError(f"customers: the Connoisseur {card.name} needs two enchantments")
+    for card in cards[:n]:
+        if card.double:
+            raise DataError(f"customers: the Customer {card.name} has one enchantment only")
+    r = game.rules
+    most = max(r.customers_per_player[p] * p for p in range(2, 9))
+    if n < most + r.solo_waiting or len(customers.connoisseurs) < 8 * r.connoisseurs_per_player:
+        raise DataError("customers: too few cards to deal 8 players")
+    material, energy = compile_masteries(
+        certifications, layout, {c.id: c.section for c in sheet.columns}
+    )
+    return Content(
+        dice=tuple(d.id for d in sheet.dice),
+        sides=tuple(d.sides for d in sheet.dice),
+        layout=layout,
+        rows=tuple(sheet.rows),
+        cards=cards,
+        customers=tuple(range(n)),
+        connoisseurs=tuple(range(n, len(cards))),
+        material=material,
+        energy=energy,
+        rules=r,
+        values=(tuple(r.minus_values), tuple(r.plus_values)),
+        bonus_kind=tuple(KINDS.index(row.bonus) for row in sheet.rows),
+        advances=tuple(
+            -1 if row.advances is None else KINDS.index(row.advances) for row in sheet.rows
+        ),
+    )
+
+
+@cached
+def content() -> Content:
+    """The game's content from its data files (read and checked once per process)."""
+    return compile_content(
+        load(SheetFile, PACKAGE, "sheet.toml"),
+        load(CustomersFile, PACKAGE, "customers.toml"),
+        load(MasteriesFile, PACKAGE, "certifications.toml"),
+        load(GameFile, PACKAGE, "game.toml"),
+    )

@@ -1,0 +1,184 @@
+"""Ye Olde Magick Shoppe v0.7.2: every rule of the rulebook (``002_b27f334b14e381b8.txt``).
+
+Round Flow: the four dice are rolled; all players at once spend two dice (more with Extra
+Dice) on Crafting and Spell Research (:class:`Spend`) and end their round (:class:`Done`);
+Certifications are scored; the Customer Circle rotates and face-down cards are flipped. The
+game ends after the 10th round.
+
+The round flow, the sheet, the Customer Circle and the Certifications are the shared
+roll-and-write engine (:mod:`rulebook.core.rollwrite`); this module holds what is this game's
+own: Bonus Modifiers and their values (Bonus Modifiers, Charms), free Extra Dice, the
+Connoisseurs of the setup, Glyph scoring and the scoring. Rules decisions where the text is
+silent are marked ``Decision:`` and listed in docs/ye-olde-magick-shoppe.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulebook.core import Game, Setup
+from rulebook.core.data import cached
+from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
+from rulebook.core.sheet import Row
+from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, KINDS, Content, content
+
+__all__ = ["Done", "ShoppeState", "Spend", "moves"]
+
+
+@cached
+def moves() -> Moves:
+    c = content()
+    return Moves(c.layout, c.dice, free_marks=False)
+
+
+def _count(change: int, value: int) -> int:
+    """How many Bonus Modifiers worth ``value`` each move a result by ``change`` (ceil)."""
+    return -(-change // value)
+
+
+class ShoppeState(SheetState):
+    """A game of Ye Olde Magick Shoppe, 1 (solo variant) to 8 players.
+
+    ``bonus[p]`` holds seat ``p``'s circled, unused Bonus Modifiers per kind (minus, plus);
+    ``level[p]`` the Bonus Modifier Value circled on each track (0 = the first value).
+
+    Decision: a result is changed with the fewest Bonus Modifiers of the kind that helps (plus
+    for a crafting circle, minus for a research one) reaching the circle; more, or the other
+    kind, would change nothing on the sheet.
+    """
+
+    LINE = "customers"
+    VALUE = "stars"
+    SIDES = ("higher", "lower")
+
+    content: Content
+    bonus: list[list[int]]
+    level: list[list[int]]
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup, content(), moves())
+        n = setup.players
+        self.bonus = [[0, 0] for _ in range(n)]
+        self.level = [[0, 0] for _ in range(n)]
+        self._set_up()
+        self._start()
+
+    # -- SETUP -----------------------------------------------------------------------------------
+    def _set_up(self) -> None:
+        """Shuffle the Customer and Connoisseur decks; deal 3 Customers (1-2 players) or 2
+        (3-8) and a Connoisseur at the far right to each player; draw one Material and one
+        Energy Mastery; the other Connoisseurs go back to the box.
+
+        Solo: the shoppe is those 4 cards; 2 more Customers wait face-up to its right.
+        """
+        c, n = self.content, self.num_players
+        rng = self.chance.rng()
+        self.deck = list(c.customers)
+        rng.shuffle(self.deck)
+        connoisseurs = list(c.connoisseurs)
+        rng.shuffle(connoisseurs)
+        k = c.rules.connoisseurs_per_player
+        customers = c.rules.customers_per_player[n]
+        self.shop_size = customers + k
+        self.lines = [
+            [*(self._draw() for _ in range(customers)), *connoisseurs[p * k : (p + 1) * k]]
+            for p in range(n)
+        ]
+        if self.solo:
+            self.lines[0] += [self._draw() for _ in range(c.rules.solo_waiting)]
+        self.mastery_cards = (rng.randrange(len(c.material)), rng.randrange(len(c.energy)))
+
+    # -- Bonus Modifiers -------------------------------------------------------------------------
+    def modifier_value(self, p: int, kind: int) -> int:
+        """What one Bonus Modifier of ``kind`` (0 minus, 1 plus) is worth to ``p`` now."""
+        return self.content.values[kind][self.level[p][kind]]
+
+    def _reach(self, p: int, extra: int) -> tuple[int, int]:
+        """Plus modifiers raise a result, minus ones lower it (Extra Dice cost nothing)."""
+        bonus = self.bonus[p]
+        return bonus[1] * self.modifier_value(p, 1), bonus[0] * self.modifier_value(p, 0)
+
+    def _pay(self, p: int, change: int, extra: int) -> None:
+        if change > 0:
+            self.bonus[p][1] -= _count(change, self.modifier_value(p, 1))
+        elif change < 0:
+            self.bonus[p][0] -= _count(-change, self.modifier_value(p, 0))
+
+    def _cannot_pay(self, p: int, action: Spend, value: int, change: int, extra: int) -> str:
+        kind = 1 if change > 0 else 0
+        each = self.modifier_value(p, kind)
+        return (
+            f"{action} needs {value}{change:+d}: {_count(abs(change), each)} {KINDS[kind]} Bonus "
+            f"Modifier(s) at {each} each; you have {self.bonus[p][kind]}"
+        )
+
+    def _cost_text(self, p: int, value: int, change: int, extra: int) -> str:
+        if not change:
+            return ""
+        kind = 1 if change > 0 else 0
+        count = _count(abs(change), self.modifier_value(p, kind))
+        return f"{value}{change:+d}: {count} {KINDS[kind]} modifier{'s' if count > 1 else ''}"
+
+    def _row_completed(self, p: int, row: Row) -> None:
+        """Circle the row's Bonus Modifier; a Charm also circles the next Bonus Modifier Value
+        of its kind (Charms)."""
+        c = self.content
+        self.bonus[p][c.bonus_kind[row.index]] += 1
+        kind = c.advances[row.index]
+        if kind >= 0:
+            self.level[p][kind] = min(self.level[p][kind] + 1, len(c.values[kind]) - 1)
+
+    # -- End of the Game and Scoring ---------------------------------------------------------------
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """Stars for items crafted, spells researched, Customers and Connoisseurs claimed,
+        Certifications earned, and the Glyphs' stars per item of their category (so far)."""
+        c = self.content
+        marks = self.marks[player]
+        items = spells = glyphs = 0
+        crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
+        for row in c.layout.rows:
+            if marks & row.mask == row.mask:
+                if row.category in crafted:
+                    items += row.value
+                    crafted[row.category] += 1
+                else:
+                    spells += row.value
+        for row in c.layout.rows:
+            glyph = c.rows[row.index]
+            if glyph.glyph_category is not None and marks & row.mask == row.mask:
+                glyphs += glyph.glyph_stars * crafted[glyph.glyph_category]
+        return {
+            "items": items,
+            "spells": spells,
+            "customers": sum(c.cards[o].value for o in self.claimed[player]),
+            "certifications": sum(max(v, 0) for v in self.mastery_scored[player]),
+            "glyphs": glyphs,
+        }
+
+    def scores(self) -> list[int]:
+        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+
+    def tiebreak(self, player: int) -> tuple[int, ...]:
+        """Ties: "the winner is the player who claimed the most customers".
+
+        Decision: a tie there too is shared.
+        """
+        return (len(self.claimed[player]),)
+
+    # -- views and copies ------------------------------------------------------------------------
+    def _seat_view(self, p: int) -> dict[str, Any]:
+        return {
+            "bonus_modifiers": dict(zip(KINDS, self.bonus[p], strict=True)),
+            "bonus_values": {
+                "minus": -self.modifier_value(p, 0),
+                "plus": self.modifier_value(p, 1),
+            },
+        }
+
+    def _copy_into(self, new: SheetState) -> None:
+        assert isinstance(new, ShoppeState)
+        new.bonus = [b.copy() for b in self.bonus]
+        new.level = [v.copy() for v in self.level]
+
+    def _snapshot_extra(self) -> dict[str, Any]:
+        return {"bonus": [b.copy() for b in self.bonus], "level": [v.copy() for v in self.level]}
