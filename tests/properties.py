@@ -26,6 +26,7 @@ import rulebook
 from rulebook import Action, IllegalAction, RulebookError, State
 from rulebook.core import Setup
 from rulebook.merchants_of_magick import MerchantsState
+from rulebook.ye_olde_magick_shoppe import ShoppeState
 
 #: used when a game's hooks give no move bound: any real game ends far sooner
 DEFAULT_MAX_MOVES_PER_SEAT = 100_000
@@ -127,7 +128,7 @@ def _mom_max_moves(setup: Setup) -> int:
 
 
 def _mom_check_final(state: State) -> None:
-    assert isinstance(state, MerchantsState)
+    assert isinstance(state, MerchantsState | ShoppeState)
     assert state.round == 10, f"the game ended in round {state.round}, not after round 10"
     assert state.phase == "over"
 
@@ -135,6 +136,8 @@ def _mom_check_final(state: State) -> None:
 #: per-game hooks; a game not listed gets :class:`GameHooks` defaults
 HOOKS: dict[str, GameHooks] = {
     "merchants-of-magick": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
+    # the same round flow: at most 4 results and "done" per seat and round, no free marks
+    "ye-olde-magick-shoppe": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
 }
 
 

@@ -1,0 +1,302 @@
+"""Ye Olde Magick Shoppe: the rulebook's worked examples and its rules, one test each.
+
+States are built with ``new_game`` and then arranged (dice, sheet marks, customers) to match
+each example; moves are made only through ``State.apply``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import rulebook
+from rulebook import IllegalAction
+from rulebook.ye_olde_magick_shoppe.content import content
+from rulebook.ye_olde_magick_shoppe.rules import ShoppeState
+
+GAME = "ye-olde-magick-shoppe"
+C = content()
+LAYOUT = C.layout
+MINUS, PLUS = 0, 1
+
+
+def new(players: int = 2, seed: int = 0) -> ShoppeState:
+    state = rulebook.new_game(GAME, players=players, seed=seed)
+    assert isinstance(state, ShoppeState)
+    return state
+
+
+def set_dice(state: ShoppeState, **values: int) -> None:
+    dice = dict(zip(C.dice, state.dice, strict=True))
+    dice.update(values)
+    state.dice = tuple(dice[d] for d in C.dice)
+
+
+def mark(state: ShoppeState, player: int, *circles: str) -> None:
+    for cid in circles:
+        state.marks[player] |= LAYOUT.circle_by_id[cid].bit
+
+
+def complete(state: ShoppeState, player: int, *rows: str) -> None:
+    for rid in rows:
+        state.marks[player] |= LAYOUT.row_by_id[rid].mask
+
+
+def card(name: str) -> int:
+    return next(o.index for o in C.cards if o.name == name)
+
+
+def moves(state: ShoppeState, player: int) -> set[str]:
+    return {str(a) for a in state.legal_actions(player)}
+
+
+def finish_round(state: ShoppeState) -> None:
+    for p in list(state.current_players()):
+        state.apply(p, "done")
+
+
+# -- the text's data -------------------------------------------------------------------------
+def test_decks_and_certifications_as_printed() -> None:
+    assert sum(o.kind == "customer" for o in C.cards) == 40
+    assert sum(o.kind == "connoisseur" for o in C.cards) == 16
+    assert all(o.double for o in C.cards if o.kind == "connoisseur")
+    assert card("Vorpal Sword") in C.customers
+    assert card("Everlasting Waterskin of the Dragons") in C.connoisseurs
+    boxes = {m.name: (LAYOUT.columns[m.column].id, m.circles) for m in (*C.material, *C.energy)}
+    assert boxes == {
+        "Steel Material Mastery": ("steel", 4),
+        "Wood Material Mastery": ("wood", 5),
+        "Leather Material Mastery": ("leather", 6),
+        "Elemental Energy Mastery": ("elemental", 6),
+        "Arcane Energy Mastery": ("arcane", 5),
+        "Wild Energy Mastery": ("wild", 4),
+    }
+    assert len(LAYOUT.rows) == 30
+    assert [LAYOUT.columns[c].id for c in (0, 1, 2)] == ["steel", "wood", "leather"]
+
+
+# -- worked examples of the rulebook ----------------------------------------------------------
+def test_example_six_on_a_d10() -> None:
+    """Spell Research example: a 6 on a d10 may mark the Waterskin's Leather >= 3 or Shocking's
+    Arcane <= 10, not Everlasting's Elemental <= 1 nor the Torch's Wood >= 3."""
+    state = new()
+    set_dice(state, d10=6)
+    legal = {m.split()[1] for m in moves(state, 0) if m.startswith("d10 ")}
+    assert {"waterskin/leather", "shocking/arcane"} <= legal
+    assert "everlasting/elemental" not in legal
+    assert "torch/wood" not in legal
+    expected = {
+        c.id
+        for c in LAYOUT.circles
+        if LAYOUT.columns[c.column].id in ("leather", "elemental", "arcane")
+        and (c.threshold <= 6 if c.at_least else c.threshold >= 6)
+    }
+    assert legal == expected
+    for bad in ("d10 everlasting/elemental", "d10 torch/wood"):
+        before = state.snapshot()
+        with pytest.raises(IllegalAction):
+            state.apply(0, bad)
+        assert state.snapshot() == before
+
+
+def test_example_d6_four_with_two_plus_two_modifiers_marks_the_sword_steel_eight() -> None:
+    """Bonus Modifiers example: with only Spell Research Efficiency complete the plus modifiers
+    are worth +2; two of them turn a d6 4 into 8 for the Sword's Steel >= 8 box."""
+    state = new()
+    complete(state, 0, "spell-research-efficiency")
+    state.level[0] = [0, 1]
+    state.bonus[0] = [0, 3]
+    set_dice(state, d6=4)
+    assert LAYOUT.circle_by_id["sword/steel"].threshold == 8
+    assert state.observation(0)["seats"][0]["bonus_values"]["plus"] == 2
+    action = state.parse_action(0, "d6 sword/steel")
+    assert state.explain(0, action) == "d6 sword/steel (4+4: 2 plus modifiers)"
+    state.apply(0, action)
+    assert state.marks[0] & LAYOUT.circle_by_id["sword/steel"].bit
+    assert state.bonus[0] == [0, 1]  # two crossed out
+
+
+def test_example_two_extra_dice_spend_all_four() -> None:
+    """Extra Dice example: marking 2 Extra Dice boxes spends all 4 dice of the round."""
+    state = new()
+    set_dice(state, d6=6, d8=8, d10=1, d12=1)
+    for move in ("d6 helmet/steel", "d8 cudgel/wood", "d10 shocking/elemental"):
+        state.apply(0, move)
+    assert state.extra_used[0] == 1
+    state.apply(0, "d12 everlasting/elemental")
+    assert state.extra_used[0] == 2
+    assert 0 not in state.current_players()  # all four dice spent
+
+
+# -- setup -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_setup_customers_and_connoisseur_far_right(players: int) -> None:
+    state = new(players)
+    customers = 3 if players <= 2 else 2
+    assert state.shop_size == customers + 1
+    for line in state.lines:
+        assert [C.cards[o].kind for o in line] == ["customer"] * customers + ["connoisseur"]
+    assert len(state.deck) == 40 - players * customers
+    assert state.observation(0)["masteries"][0]["side"] == "higher"
+
+
+def test_solo_setup_four_in_the_shoppe_and_two_waiting() -> None:
+    state = new(1)
+    assert state.shop_size == 4
+    kinds = [C.cards[o].kind for o in state.lines[0]]
+    assert kinds == ["customer"] * 3 + ["connoisseur"] + ["customer"] * 2
+    obs = state.observation(0)["seats"][0]
+    assert len(obs["customers"]) == 4 and len(obs["waiting"]) == 2
+
+
+# -- Bonus Modifiers and Charms ---------------------------------------------------------------
+def test_crafting_rows_give_minus_research_rows_plus_usable_on_the_next_die() -> None:
+    state = new()
+    set_dice(state, d6=5, d8=1, d10=9, d12=12)
+    state.apply(0, "d6 helmet/steel")  # completes the Helmet: a minus modifier
+    assert state.bonus[0] == [1, 0]
+    assert state.score_breakdown(0)["items"] == C.rows[LAYOUT.row_by_id["helmet"].index].stars
+    # the minus modifier lowers the d12's 12 to 11 at once: Fiery's Wild <= 11
+    assert "d12 fiery/wild" in moves(state, 0)
+    state.apply(0, "d12 fiery/wild")
+    assert state.bonus[0] == [0, 0]
+    mark(state, 1, "everlasting/wild")
+    state.apply(1, "d8 everlasting/elemental")  # completes a spell: a plus modifier
+    assert state.bonus[1] == [0, 1]
+
+
+def test_modifiers_help_one_way_only() -> None:
+    state = new()
+    set_dice(state, d12=12, d6=1)
+    state.bonus[0] = [0, 5]  # plus modifiers cannot lower a result
+    assert "d12 fiery/wild" not in moves(state, 0)
+    state.bonus[0] = [5, 0]  # minus modifiers cannot raise one
+    assert "d6 helmet/steel" not in moves(state, 0)
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="plus Bonus"):
+        state.apply(0, "d6 helmet/steel")
+    assert state.snapshot() == before
+
+
+def test_charms_advance_the_bonus_modifier_value() -> None:
+    state = new()
+    assert state.modifier_value(0, MINUS) == 1 and state.modifier_value(0, PLUS) == 1
+    mark(state, 0, "crafting-efficiency/arcane")
+    set_dice(state, d10=10)
+    state.apply(0, "d10 crafting-efficiency/elemental")
+    assert state.level[0] == [1, 0] and state.modifier_value(0, MINUS) == 2
+    state.apply(0, "done")
+    finish_round(state)
+    mark(state, 0, "crafting-proficiency/wild")
+    set_dice(state, d8=4)
+    state.apply(0, "d8 crafting-proficiency/elemental")
+    assert state.modifier_value(0, MINUS) == 3
+    assert state.observation(0)["seats"][0]["bonus_values"] == {"minus": -3, "plus": 1}
+
+
+# -- customers -------------------------------------------------------------------------------
+def test_claim_when_item_and_enchantments_complete_replace_face_down() -> None:
+    state = new()
+    sword = card("Vorpal Sword")
+    state.lines[0][0] = sword
+    complete(state, 0, "vorpal")
+    mark(state, 0, "sword/wood", "sword/leather")
+    state.bonus[0] = [0, 2]
+    set_dice(state, d6=6)
+    deck = len(state.deck)
+    state.apply(0, "d6 sword/steel")
+    assert state.claimed[0] == [sword]
+    assert state.lines[0][0] < 0 and len(state.deck) == deck - 1
+    assert state.score_breakdown(0)["customers"] == C.cards[sword].value
+    assert state.observation(1)["seats"][0]["customers"][0] == {"face_down": True}
+
+
+def test_connoisseur_needs_both_enchantments() -> None:
+    state = new()
+    conn = card("Shocking Sword of the Elves")
+    state.lines[0][-1] = conn
+    complete(state, 0, "sword", "shocking")
+    finish_round(state)
+    assert conn not in state.claimed[0]
+    state.lines[0].append(conn)
+    state.shop_size += 1
+    complete(state, 0, "of-the-elves")
+    finish_round(state)
+    assert conn in state.claimed[0]
+
+
+def test_customer_circle_rotates_and_face_down_cards_flip() -> None:
+    state = new(3)
+    before = [line.copy() for line in state.lines]
+    state.lines[1][0] = ~state.lines[1][0]
+    finish_round(state)
+    for p in range(3):
+        assert state.lines[p] == [*before[p][1:], before[(p - 1) % 3][0]]
+    assert all(o >= 0 for line in state.lines for o in line)
+
+
+def test_solo_line_shifts_left_and_draws_face_up() -> None:
+    state = new(1)
+    line = state.lines[0].copy()
+    top = state.deck[-1]
+    finish_round(state)
+    assert state.lines[0] == [*line[1:], top]
+    assert state.discards == [line[0]]
+
+
+# -- Certifications, end and scoring ------------------------------------------------------------
+def _steel(state: ShoppeState, p: int, k: int) -> None:
+    mark(state, p, *[c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "steel"][:k])
+
+
+def test_certification_first_players_same_round_higher_later_lower() -> None:
+    state = new(3)
+    state.mastery_cards = (next(m.index for m in C.material if m.name.startswith("Steel")), 0)
+    _steel(state, 0, 4)
+    _steel(state, 1, 4)
+    finish_round(state)
+    assert [state.mastery_scored[p][0] for p in range(3)] == [6, 6, -1]
+    _steel(state, 2, 4)
+    finish_round(state)
+    assert state.mastery_scored[2][0] == 3
+    finish_round(state)
+    assert state.mastery_scored[0][0] == 6  # once each
+    assert state.score_breakdown(0)["certifications"] == 6
+
+
+def test_solo_scores_only_the_lower_value() -> None:
+    state = new(1)
+    state.mastery_cards = (next(m.index for m in C.material if m.name.startswith("Steel")), 0)
+    _steel(state, 0, 4)
+    finish_round(state)
+    assert state.mastery_scored[0][0] == 3
+    assert state.observation(0)["masteries"][0]["side"] == "lower"
+
+
+def test_glyphs_score_per_item_of_their_category() -> None:
+    state = new()
+    complete(state, 0, "waterskin", "torch", "sword")
+    assert state.score_breakdown(0)["glyphs"] == 0
+    complete(state, 0, "gear-discounting")
+    assert state.score_breakdown(0)["glyphs"] == 2
+    complete(state, 0, "weapon-discounting", "armor-discounting")
+    assert state.score_breakdown(0)["glyphs"] == 3
+
+
+def test_game_ends_after_round_ten_and_ties_go_to_most_customers() -> None:
+    state = new()
+    for _ in range(10):
+        assert not state.is_terminal()
+        finish_round(state)
+    assert state.is_terminal() and state.round == 10
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, "done")
+    assert state.scores() == [0, 0] and state.winners() == [0, 1]
+    state.claimed[1] = [0]
+    assert state.tiebreak(1) > state.tiebreak(0)
+
+
+def test_no_free_marks_in_this_game() -> None:
+    state = new()
+    with pytest.raises(IllegalAction):
+        state.apply(0, "free sword/steel")
+    assert not any(str(a).startswith("free") for a in state.action_vocabulary())
