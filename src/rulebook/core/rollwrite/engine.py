@@ -153,6 +153,9 @@ class SheetState(State):
 
     content: SheetContent
     moves: Moves
+    #: results spent each round before Extra Dice, and what each Extra Die box costs
+    free_results: int
+    extra_costs: tuple[int, ...]
     solo: bool
     round: int
     phase: str
@@ -178,6 +181,8 @@ class SheetState(State):
         super().__init__(game, setup)
         self.content = content
         self.moves = moves
+        self.free_results = content.results_per_round
+        self.extra_costs = tuple(content.extra_dice_costs)
         n = setup.players
         self.solo = setup.variant == "solo"
         self.round = 1
@@ -355,9 +360,9 @@ class SheetState(State):
 
     def _extra_cost(self, p: int) -> int | None:
         """What the next result costs as an Extra Die, or None if no box is left."""
-        if self.results[p] < self.content.results_per_round:
+        if self.results[p] < self.free_results:
             return 0
-        costs = self.content.extra_dice_costs
+        costs = self.extra_costs
         used = self.extra_used[p]
         return costs[used] if used < len(costs) else None
 
@@ -447,7 +452,7 @@ class SheetState(State):
         if up < 0 or down < 0 or change > up or -change > down:
             raise IllegalAction(self._cannot_pay(p, action, value, change, extra))
         self._pay(p, change, extra)
-        if self.results[p] >= self.content.results_per_round:
+        if self.results[p] >= self.free_results:
             self.extra_used[p] += 1
         self.results[p] += 1
         self.spent[p] |= 1 << die
@@ -555,6 +560,8 @@ class SheetState(State):
         self._copy_base(new)
         new.content = self.content
         new.moves = self.moves
+        new.free_results = self.free_results
+        new.extra_costs = self.extra_costs
         new.solo = self.solo
         new.round = self.round
         new.phase = self.phase
