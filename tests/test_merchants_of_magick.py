@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import rulebook
+from rollwrite_helpers import complete, finish_round, mark, moves, set_dice
 from rulebook import IllegalAction
 from rulebook.merchants_of_magick.content import content
 from rulebook.merchants_of_magick.rules import MerchantsState
@@ -24,35 +25,8 @@ def new(players: int = 2, seed: int = 0) -> MerchantsState:
     return state
 
 
-def set_dice(state: MerchantsState, **values: int) -> None:
-    dice = dict(zip(C.dice, state.dice, strict=True))
-    dice.update(values)
-    state.dice = tuple(dice[d] for d in C.dice)
-
-
-def mark(state: MerchantsState, player: int, *circles: str) -> None:
-    """Mark circles directly (the sheet as the example starts), with no side effects."""
-    for cid in circles:
-        state.marks[player] |= LAYOUT.circle_by_id[cid].bit
-
-
-def complete(state: MerchantsState, player: int, *rows: str) -> None:
-    for rid in rows:
-        state.marks[player] |= LAYOUT.row_by_id[rid].mask
-
-
 def order(name: str) -> int:
     return next(o.index for o in C.orders if o.name == name)
-
-
-def moves(state: MerchantsState, player: int) -> set[str]:
-    return {str(a) for a in state.legal_actions(player)}
-
-
-def finish_round(state: MerchantsState) -> None:
-    """Every seat still crafting ends its phase: the round's Mastery and Customer phases run."""
-    for p in list(state.current_players()):
-        state.apply(p, "done")
 
 
 # -- worked examples of the rulebook ----------------------------------------------------------

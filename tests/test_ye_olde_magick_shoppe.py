@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import rulebook
+from rollwrite_helpers import complete, finish_round, mark, moves, set_dice
 from rulebook import IllegalAction
 from rulebook.ye_olde_magick_shoppe.content import content
 from rulebook.ye_olde_magick_shoppe.rules import ShoppeState
@@ -25,33 +26,8 @@ def new(players: int = 2, seed: int = 0) -> ShoppeState:
     return state
 
 
-def set_dice(state: ShoppeState, **values: int) -> None:
-    dice = dict(zip(C.dice, state.dice, strict=True))
-    dice.update(values)
-    state.dice = tuple(dice[d] for d in C.dice)
-
-
-def mark(state: ShoppeState, player: int, *circles: str) -> None:
-    for cid in circles:
-        state.marks[player] |= LAYOUT.circle_by_id[cid].bit
-
-
-def complete(state: ShoppeState, player: int, *rows: str) -> None:
-    for rid in rows:
-        state.marks[player] |= LAYOUT.row_by_id[rid].mask
-
-
 def card(name: str) -> int:
     return next(o.index for o in C.cards if o.name == name)
-
-
-def moves(state: ShoppeState, player: int) -> set[str]:
-    return {str(a) for a in state.legal_actions(player)}
-
-
-def finish_round(state: ShoppeState) -> None:
-    for p in list(state.current_players()):
-        state.apply(p, "done")
 
 
 # -- the text's data -------------------------------------------------------------------------

@@ -12,18 +12,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+import rulebook.core.rollwrite as rw
 from rulebook.core.data import DataError, Sourced, Strict, cached, load
-from rulebook.core.rollwrite import (
-    Card,
-    CardSpec,
-    ColumnSpec,
-    DieSpec,
-    MasteriesFile,
-    Mastery,
-    build_layout,
-    compile_cards,
-    compile_masteries,
-)
 from rulebook.core.sheet import Layout
 
 PACKAGE = "rulebook.merchants_of_magick.data"
@@ -43,13 +33,11 @@ class SheetRow(Sourced):
     bonus_coins: int = Field(default=0, ge=0)
 
 
-class SheetFile(Strict):
-    dice: list[DieSpec] = Field(min_length=1)
-    columns: list[ColumnSpec] = Field(min_length=1)
+class SheetFile(rw.SheetFileBase):
     rows: list[SheetRow] = Field(min_length=1)
 
 
-class OrderSpec(CardSpec):
+class OrderSpec(rw.CardSpec):
     coins: int = Field(ge=0)
 
 
@@ -105,7 +93,7 @@ class GameFile(Strict):
 
 # -- compiled content ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Order(Card):
+class Order(rw.Card):
     """An Order card; its value is in Coins."""
 
     @property
@@ -124,52 +112,36 @@ class Adventurer:
 
 
 @dataclass(frozen=True)
-class Content:
-    dice: tuple[str, ...]
-    sides: tuple[int, ...]
-    layout: Layout
+class Content(rw.SheetContentBase):
     rows: tuple[SheetRow, ...]  # data of each layout row, same order
     orders: tuple[Order, ...]
     adventurers: tuple[Adventurer, ...]
-    material: tuple[Mastery, ...]
-    energy: tuple[Mastery, ...]
     rules: RulesSpec
     rewards: RewardsSpec
     solo: SoloSpec
 
-    # what the shared sheet engine reads
     @property
     def cards(self) -> tuple[Order, ...]:
+        """The Order cards, as the sheet engine calls them."""
         return self.orders
-
-    @property
-    def rounds(self) -> int:
-        return self.rules.rounds
-
-    @property
-    def results_per_round(self) -> int:
-        return self.rules.results_per_round
-
-    @property
-    def extra_dice_costs(self) -> list[int]:
-        return self.rules.extra_dice_costs
 
 
 def compile_content(
     sheet: SheetFile,
     orders: OrdersFile,
     adventurers: AdventurersFile,
-    masteries: MasteriesFile,
+    masteries: rw.MasteriesFile,
     game: GameFile,
 ) -> Content:
     """Check cross-references between the files and build the runtime tables."""
     for r in sheet.rows:
         if (r.bonus_category is None) != (r.bonus_coins == 0):
             raise DataError(f"sheet: row {r.id} needs both bonus_category and bonus_coins")
-    layout = build_layout(
-        sheet.dice, sheet.columns, sheet.rows, [r.coins for r in sheet.rows], ITEM_CATEGORIES
+    base = rw.compile_sheet(
+        sheet, sheet.rows, [r.coins for r in sheet.rows], ITEM_CATEGORIES, masteries
     )
-    built_orders = compile_cards(
+    layout: Layout = base["layout"]
+    built_orders = rw.compile_cards(
         [(o, o.coins, "order") for o in orders.orders],
         layout,
         ITEM_CATEGORIES,
@@ -178,10 +150,7 @@ def compile_content(
     )
 
     def row_mask(row_id: str, categories: tuple[str, ...], where: str) -> int:
-        row = layout.row_by_id.get(row_id)
-        if row is None or row.category not in categories:
-            raise DataError(f"{where}: {row_id!r} is not a {' or '.join(categories)} row")
-        return row.mask
+        return rw.row_of(layout, row_id, categories, where).mask
 
     built_adventurers = []
     for i, a in enumerate(adventurers.adventurers):
@@ -200,18 +169,14 @@ def compile_content(
                 (masks[0], masks[1], masks[2]),
             )
         )
-    material, energy = compile_masteries(
-        masteries, layout, {c.id: c.section for c in sheet.columns}
-    )
     return Content(
-        dice=tuple(d.id for d in sheet.dice),
-        sides=tuple(d.sides for d in sheet.dice),
-        layout=layout,
+        **base,
+        rounds=game.rules.rounds,
+        results_per_round=game.rules.results_per_round,
+        extra_dice_costs=tuple(game.rules.extra_dice_costs),
         rows=tuple(sheet.rows),
         orders=built_orders,
         adventurers=tuple(built_adventurers),
-        material=material,
-        energy=energy,
         rules=game.rules,
         rewards=game.adventurer_rewards,
         solo=game.solo,
@@ -225,6 +190,6 @@ def content() -> Content:
         load(SheetFile, PACKAGE, "sheet.toml"),
         load(OrdersFile, PACKAGE, "orders.toml"),
         load(AdventurersFile, PACKAGE, "adventurers.toml"),
-        load(MasteriesFile, PACKAGE, "masteries.toml"),
+        load(rw.MasteriesFile, PACKAGE, "masteries.toml"),
         load(GameFile, PACKAGE, "game.toml"),
     )

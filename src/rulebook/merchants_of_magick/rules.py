@@ -177,9 +177,6 @@ class MerchantsState(SheetState):
             "sponsored_adventurer": adv.coins if self.adventurer_done[player] == 0b111 else 0,
         }
 
-    def scores(self) -> list[int]:
-        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
-
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Ties: most fulfilled Orders, then most Potions; then the victory is shared.
 

@@ -12,19 +12,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+import rulebook.core.rollwrite as rw
 from rulebook.core.data import DataError, Sourced, Strict, cached, load
-from rulebook.core.rollwrite import (
-    Card,
-    CardSpec,
-    ColumnSpec,
-    DieSpec,
-    MasteriesFile,
-    Mastery,
-    build_layout,
-    compile_cards,
-    compile_masteries,
-)
-from rulebook.core.sheet import Layout
 
 PACKAGE = "rulebook.ye_olde_magick_shoppe.data"
 ITEM_CATEGORIES = ("gear", "weapon", "armor")
@@ -58,13 +47,11 @@ class SheetRow(Sourced):
         return self
 
 
-class SheetFile(Strict):
-    dice: list[DieSpec] = Field(min_length=1)
-    columns: list[ColumnSpec] = Field(min_length=1)
+class SheetFile(rw.SheetFileBase):
     rows: list[SheetRow] = Field(min_length=1)
 
 
-class CustomerSpec(CardSpec):
+class CustomerSpec(rw.CardSpec):
     stars: int = Field(ge=0)
 
 
@@ -98,16 +85,11 @@ class GameFile(Strict):
 
 # -- compiled content ------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Content:
-    dice: tuple[str, ...]
-    sides: tuple[int, ...]
-    layout: Layout
+class Content(rw.SheetContentBase):
     rows: tuple[SheetRow, ...]  # data of each layout row, same order
-    cards: tuple[Card, ...]  # the Customers, then the Connoisseurs
+    cards: tuple[rw.Card, ...]  # the Customers, then the Connoisseurs
     customers: tuple[int, ...]  # card numbers of the Customer deck
     connoisseurs: tuple[int, ...]  # card numbers of the Connoisseur deck
-    material: tuple[Mastery, ...]
-    energy: tuple[Mastery, ...]
     rules: RulesSpec
     #: per kind (minus, plus): its Bonus Modifier Values, in track order
     values: tuple[tuple[int, ...], tuple[int, ...]]
@@ -116,35 +98,21 @@ class Content:
     #: per row: the kind whose value a Charm advances, or -1
     advances: tuple[int, ...]
 
-    # what the shared sheet engine reads
-    @property
-    def rounds(self) -> int:
-        return self.rules.rounds
-
-    @property
-    def results_per_round(self) -> int:
-        return self.rules.results_per_round
-
-    @property
-    def extra_dice_costs(self) -> tuple[int, ...]:
-        """Extra Dice cost nothing but their box."""
-        return (0,) * self.rules.extra_dice
-
 
 def compile_content(
-    sheet: SheetFile, customers: CustomersFile, certifications: MasteriesFile, game: GameFile
+    sheet: SheetFile, customers: CustomersFile, certifications: rw.MasteriesFile, game: GameFile
 ) -> Content:
     """Check cross-references between the files and build the runtime tables."""
-    layout = build_layout(
-        sheet.dice, sheet.columns, sheet.rows, [r.stars for r in sheet.rows], ITEM_CATEGORIES
+    base = rw.compile_sheet(
+        sheet, sheet.rows, [r.stars for r in sheet.rows], ITEM_CATEGORIES, certifications
     )
-    cards = compile_cards(
+    cards = rw.compile_cards(
         [(c, c.stars, "customer") for c in customers.customers]
         + [(c, c.stars, "connoisseur") for c in customers.connoisseurs],
-        layout,
+        base["layout"],
         ITEM_CATEGORIES,
         ENCHANTMENT_CATEGORIES,
-        Card,
+        rw.Card,
     )
     n = len(customers.customers)
     for card in cards[n:]:
@@ -157,19 +125,15 @@ def compile_content(
     most = max(r.customers_per_player[p] * p for p in range(2, 9))
     if n < most + r.solo_waiting or len(customers.connoisseurs) < 8 * r.connoisseurs_per_player:
         raise DataError("customers: too few cards to deal 8 players")
-    material, energy = compile_masteries(
-        certifications, layout, {c.id: c.section for c in sheet.columns}
-    )
     return Content(
-        dice=tuple(d.id for d in sheet.dice),
-        sides=tuple(d.sides for d in sheet.dice),
-        layout=layout,
+        **base,
+        rounds=r.rounds,
+        results_per_round=r.results_per_round,
+        extra_dice_costs=(0,) * r.extra_dice,  # Extra Dice cost nothing but their box
         rows=tuple(sheet.rows),
         cards=cards,
         customers=tuple(range(n)),
         connoisseurs=tuple(range(n, len(cards))),
-        material=material,
-        energy=energy,
         rules=r,
         values=(tuple(r.minus_values), tuple(r.plus_values)),
         bonus_kind=tuple(KINDS.index(row.bonus) for row in sheet.rows),
@@ -185,6 +149,6 @@ def content() -> Content:
     return compile_content(
         load(SheetFile, PACKAGE, "sheet.toml"),
         load(CustomersFile, PACKAGE, "customers.toml"),
-        load(MasteriesFile, PACKAGE, "certifications.toml"),
+        load(rw.MasteriesFile, PACKAGE, "certifications.toml"),
         load(GameFile, PACKAGE, "game.toml"),
     )

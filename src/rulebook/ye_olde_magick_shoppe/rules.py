@@ -155,9 +155,6 @@ class ShoppeState(SheetState):
             "glyphs": glyphs,
         }
 
-    def scores(self) -> list[int]:
-        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
-
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Ties: "the winner is the player who claimed the most customers".
 

@@ -12,9 +12,13 @@ from rulebook.core.rollwrite.content import (
     MasteriesFile,
     Mastery,
     MasterySpec,
+    SheetContentBase,
+    SheetFileBase,
     build_layout,
     compile_cards,
     compile_masteries,
+    compile_sheet,
+    row_of,
 )
 from rulebook.core.rollwrite.engine import (
     CRAFTING,
@@ -43,9 +47,13 @@ __all__ = [
     "MasterySpec",
     "Moves",
     "SheetContent",
+    "SheetContentBase",
+    "SheetFileBase",
     "SheetState",
     "Spend",
     "build_layout",
     "compile_cards",
     "compile_masteries",
+    "compile_sheet",
+    "row_of",
 ]

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import Field
 
 from rulebook.core.data import DataError, Sourced, Strict
-from rulebook.core.sheet import Layout, RowSpec
+from rulebook.core.sheet import Layout, Row, RowSpec
 
 
 # -- schemas of the files ------------------------------------------------------------------
@@ -50,6 +50,13 @@ class MasterySpec(Sourced):
     circles: int = Field(ge=1)
     master: int = Field(ge=0)
     apprentice: int = Field(ge=0)
+
+
+class SheetFileBase(Strict):
+    """A sheet file: its dice and columns; each game adds its own ``rows`` schema."""
+
+    dice: list[DieSpec] = Field(min_length=1)
+    columns: list[ColumnSpec] = Field(min_length=1)
 
 
 class MasteriesFile(Strict):
@@ -103,6 +110,42 @@ class Mastery:
 C = TypeVar("C", bound=Card)
 
 
+@dataclass(frozen=True)
+class SheetContentBase:
+    """The compiled content every sheet game has (what the engine reads); a game's
+    ``Content`` derives from it and adds its own tables."""
+
+    dice: tuple[str, ...]
+    sides: tuple[int, ...]
+    layout: Layout
+    material: tuple[Mastery, ...]
+    energy: tuple[Mastery, ...]
+    rounds: int
+    results_per_round: int
+    extra_dice_costs: tuple[int, ...]
+
+
+def compile_sheet(
+    sheet: SheetFileBase,
+    rows: Sequence[SheetRowData],
+    values: Sequence[int],
+    crafting_categories: Iterable[str],
+    masteries: MasteriesFile,
+) -> dict[str, Any]:
+    """The dice, layout and mastery cards of a :class:`SheetContentBase` (as keywords)."""
+    layout = build_layout(sheet.dice, sheet.columns, rows, values, crafting_categories)
+    material, energy = compile_masteries(
+        masteries, layout, {c.id: c.section for c in sheet.columns}
+    )
+    return {
+        "dice": tuple(d.id for d in sheet.dice),
+        "sides": tuple(d.sides for d in sheet.dice),
+        "layout": layout,
+        "material": material,
+        "energy": energy,
+    }
+
+
 def build_layout(
     dice: Sequence[DieSpec],
     columns: Sequence[ColumnSpec],
@@ -137,6 +180,14 @@ def build_layout(
     )
 
 
+def row_of(layout: Layout, row_id: str, kinds: Sequence[str], where: str) -> Row:
+    """The row ``row_id``, which must be of one of the categories ``kinds``."""
+    row = layout.row_by_id.get(row_id)
+    if row is None or row.category not in kinds:
+        raise DataError(f"{where}: {row_id!r} is not a {' or '.join(kinds)} row")
+    return row
+
+
 def compile_cards(
     specs: Sequence[tuple[CardSpec, int, str]],
     layout: Layout,
@@ -147,22 +198,16 @@ def compile_cards(
     """Customer cards from ``(spec, value, deck kind)``: each names one item row and
     enchantment rows of distinct categories (a prefix and a suffix at most)."""
     item_kinds, enchantment_kinds = tuple(items), tuple(enchantments)
-
-    def row_mask(row_id: str, kinds: tuple[str, ...], where: str) -> tuple[int, str]:
-        row = layout.row_by_id.get(row_id)
-        if row is None or row.category not in kinds:
-            raise DataError(f"{where}: {row_id!r} is not a {' or '.join(kinds)} row")
-        return row.mask, row.category
-
     out = []
     for i, (spec, value, kind) in enumerate(specs):
         where = f"cards: {spec.name}"
-        mask, category = row_mask(spec.item, item_kinds, where)
+        item = row_of(layout, spec.item, item_kinds, where)
+        mask, category = item.mask, item.category
         seen = []
         for e in spec.enchantments:
-            m, ekind = row_mask(e, enchantment_kinds, where)
-            mask |= m
-            seen.append(ekind)
+            row = row_of(layout, e, enchantment_kinds, where)
+            mask |= row.mask
+            seen.append(row.category)
         if len(set(seen)) != len(seen):
             raise DataError(f"{where} has two enchantments of one kind")
         out.append(

@@ -474,6 +474,10 @@ class SheetState(State):
         if all(self.done):
             self._end_crafting()
 
+    def scores(self) -> list[int]:
+        """The sum of each seat's scoring categories (:meth:`score_breakdown`)."""
+        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+
     def explain(self, player: int, action: Action) -> str:
         """The move with what it costs, for menus: ``d6 greaves/steel (5+2: 2 potions)``."""
         target = self.moves.spend_target.get(action) if type(action) is Spend else None
