@@ -3,7 +3,23 @@ circles or whole rows with no side effects, list the legal moves, end a round.""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+import rulebook
 from rulebook.core.rollwrite import SheetState
+
+S = TypeVar("S", bound=SheetState)
+
+
+def new_state(cls: type[S], game: str, players: int, seed: int) -> S:
+    state = rulebook.new_game(game, players=players, seed=seed)
+    assert isinstance(state, cls)
+    return state
+
+
+def card_index(state: SheetState, name: str) -> int:
+    """The number of the customer card called ``name``."""
+    return next(o.index for o in state.content.cards if o.name == name)
 
 
 def set_dice(state: SheetState, **values: int) -> None:
@@ -31,3 +47,25 @@ def finish_round(state: SheetState) -> None:
     """Every seat still crafting ends its phase: the end of the round runs."""
     for p in list(state.current_players()):
         state.apply(p, "done")
+
+
+def markable(state: SheetState, columns: tuple[str, ...], value: int) -> set[str]:
+    """The circles of ``columns`` an unmodified ``value`` satisfies (>= crafting, <= research)."""
+    layout = state.content.layout
+    return {
+        c.id
+        for c in layout.circles
+        if layout.columns[c.column].id in columns
+        and (c.threshold <= value if c.at_least else c.threshold >= value)
+    }
+
+
+def check_solo_shift(state: SheetState) -> list[int]:
+    """A solo round's end: every card shifts left, the leftmost leaves, the top card joins.
+    Returns the line before."""
+    line = state.lines[0].copy()
+    top = state.deck[-1]
+    finish_round(state)
+    assert state.lines[0] == [*line[1:], top]
+    assert state.discards == [line[0]]
+    return line

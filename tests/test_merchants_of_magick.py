@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-import rulebook
-from rollwrite_helpers import complete, finish_round, mark, moves, set_dice
+from rollwrite_helpers import (
+    card_index,
+    check_solo_shift,
+    complete,
+    finish_round,
+    mark,
+    markable,
+    moves,
+    new_state,
+    set_dice,
+)
 from rulebook import IllegalAction
 from rulebook.merchants_of_magick.content import content
 from rulebook.merchants_of_magick.rules import MerchantsState
@@ -20,13 +29,11 @@ LAYOUT = C.layout
 
 
 def new(players: int = 2, seed: int = 0) -> MerchantsState:
-    state = rulebook.new_game(GAME, players=players, seed=seed)
-    assert isinstance(state, MerchantsState)
-    return state
+    return new_state(MerchantsState, GAME, players, seed)
 
 
 def order(name: str) -> int:
-    return next(o.index for o in C.orders if o.name == name)
+    return card_index(new(), name)
 
 
 # -- worked examples of the rulebook ----------------------------------------------------------
@@ -36,12 +43,7 @@ def test_example_six_on_a_d10() -> None:
     state = new()
     set_dice(state, d10=6)
     legal = {m.split()[1] for m in moves(state, 0) if m.startswith("d10 ")}
-    expected = {
-        c.id
-        for c in LAYOUT.circles
-        if LAYOUT.columns[c.column].id in ("leather", "elemental", "arcane")
-        and (c.threshold <= 6 if c.at_least else c.threshold >= 6)
-    }
+    expected = markable(state, ("leather", "elemental", "arcane"), 6)
     assert legal == expected
     assert "scroll/wood" not in legal  # 6 > 3, but the d10 may not be used for Wood
     assert {
@@ -334,11 +336,7 @@ def test_no_customer_phase_in_the_last_round_and_game_ends_after_round_ten() -> 
 
 def test_solo_orders_shift_left_and_the_leftmost_is_discarded() -> None:
     state = new(1)
-    line = state.lines[0].copy()
-    top = state.deck[-1]
-    finish_round(state)
-    assert state.lines[0] == [*line[1:], top]
-    assert state.discards == [line[0]]
+    line = check_solo_shift(state)
     assert state.observation(0)["discards"] == [C.orders[line[0]].name]
 
 

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-import rulebook
-from rollwrite_helpers import complete, finish_round, mark, moves, set_dice
+from rollwrite_helpers import (
+    card_index,
+    check_solo_shift,
+    complete,
+    finish_round,
+    mark,
+    markable,
+    moves,
+    new_state,
+    set_dice,
+)
 from rulebook import IllegalAction
 from rulebook.ye_olde_magick_shoppe.content import content
 from rulebook.ye_olde_magick_shoppe.rules import ShoppeState
@@ -21,13 +30,11 @@ MINUS, PLUS = 0, 1
 
 
 def new(players: int = 2, seed: int = 0) -> ShoppeState:
-    state = rulebook.new_game(GAME, players=players, seed=seed)
-    assert isinstance(state, ShoppeState)
-    return state
+    return new_state(ShoppeState, GAME, players, seed)
 
 
 def card(name: str) -> int:
-    return next(o.index for o in C.cards if o.name == name)
+    return card_index(new(), name)
 
 
 # -- the text's data -------------------------------------------------------------------------
@@ -60,12 +67,7 @@ def test_example_six_on_a_d10() -> None:
     assert {"waterskin/leather", "shocking/arcane"} <= legal
     assert "everlasting/elemental" not in legal
     assert "torch/wood" not in legal
-    expected = {
-        c.id
-        for c in LAYOUT.circles
-        if LAYOUT.columns[c.column].id in ("leather", "elemental", "arcane")
-        and (c.threshold <= 6 if c.at_least else c.threshold >= 6)
-    }
+    expected = markable(state, ("leather", "elemental", "arcane"), 6)
     assert legal == expected
     for bad in ("d10 everlasting/elemental", "d10 torch/wood"):
         before = state.snapshot()
@@ -211,12 +213,7 @@ def test_customer_circle_rotates_and_face_down_cards_flip() -> None:
 
 
 def test_solo_line_shifts_left_and_draws_face_up() -> None:
-    state = new(1)
-    line = state.lines[0].copy()
-    top = state.deck[-1]
-    finish_round(state)
-    assert state.lines[0] == [*line[1:], top]
-    assert state.discards == [line[0]]
+    check_solo_shift(new(1))
 
 
 # -- Certifications, end and scoring ------------------------------------------------------------
