@@ -1,0 +1,26 @@
+"""Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
+
+from rulebook.archmagi.bots import evaluate
+from rulebook.archmagi.render import render
+from rulebook.archmagi.rules import ArchmagiState, Move
+from rulebook.core import Game, Setup, Variant, register
+
+
+def _create(setup: Setup) -> ArchmagiState:
+    return ArchmagiState(GAME, setup)
+
+
+GAME = register(
+    Game(
+        name="archmagi",
+        title="Archmagi",
+        rulebook="004_df6d88d5c0362155.txt",
+        variants=(Variant("standard", 2, 4, "2-4 Magi, each dealt at random from the seed"),),
+        create=_create,
+        evaluate=evaluate,
+        render=render,
+        description="Asymmetric deck-builder: build the shared Magic Pool, defeat Monsters.",
+    )
+)
+
+__all__ = ["GAME", "ArchmagiState", "Move"]
