@@ -83,14 +83,6 @@ def moves() -> Moves:
     return Moves(content())
 
 
-def _hashable(action: Action) -> bool:
-    try:
-        hash(action)
-    except TypeError:
-        return False
-    return True
-
-
 def _distinct(names: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
@@ -125,11 +117,13 @@ class ArchmagiState(State):
     monster_decks: list[list[int]]
     paths: list[list[int]]
     stack: list[Task]
+    _texts: list[tuple[int, str]]
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
         self.content = content()
         self.moves = moves()
+        self._texts = []
         self._set_up()
         self._start_turn(0)
         self._run()
@@ -539,7 +533,11 @@ class ArchmagiState(State):
         raise IllegalAction(f"no {name} there")  # pragma: no cover - legality checked first
 
     def _apply(self, player: int, action: Action) -> None:
-        if type(action) is not Move or not _hashable(action):
+        if (
+            type(action) is not Move
+            or not isinstance(action.verb, str)
+            or not isinstance(action.card, str)
+        ):
             raise IllegalAction(f"{action!r} is not an Archmagi move")
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not a legal move now")
@@ -803,6 +801,7 @@ class ArchmagiState(State):
         new.monster_decks = [d.copy() for d in self.monster_decks]
         new.paths = [x.copy() for x in self.paths]
         new.stack = self.stack.copy()
+        new._texts = self._history_texts()
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -824,11 +823,19 @@ class ArchmagiState(State):
         for deck in self.monster_decks:
             rng.shuffle(deck)
 
+    def _history_texts(self) -> list[tuple[int, str]]:
+        """The action log as text, converted once per move (snapshots are taken often)."""
+        texts = self._texts
+        if len(texts) > len(self.history):
+            texts.clear()
+        texts.extend((p, str(a)) for p, a in self.history[len(texts) :])
+        return list(texts)
+
     def snapshot(self) -> dict[str, Any]:
         return {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
-            "history": [(p, str(a)) for p, a in self.history],
+            "history": self._history_texts(),
             "magi": self.magi.copy(),
             "round": self.round,
             "final": self.final,
