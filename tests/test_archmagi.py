@@ -38,6 +38,7 @@ def table(players: int = 4, magi: tuple[str, ...] = ELEMENTS, seed: int = 1) -> 
     s.magi = list(magi[:players])
     s.seat_of = {e: p for p, e in enumerate(s.magi)}
     s.plays = s.magi_of(0).plays
+    s.crystals = [0] * players  # undo the Magi dealt by the seed (a start-of-turn gain)
     assert s.current_players() == (0,) and s.phase == "play" and not s.stack
     return s
 
@@ -126,9 +127,12 @@ def test_flora_plants_instead_of_bottom_actions_and_planted_spells_grow() -> Non
     assert s.turn == 0 and s.crystals[0] == 1
 
 
-def test_lightning_gains_three_plays() -> None:
-    s = table(magi=("lightning", "fire", "water", "flora"))
-    assert s.plays == 3
+def test_lightning_gains_a_crystal_at_the_start_of_its_play_phase() -> None:
+    s = table()  # fire, water, flora, lightning
+    for p in (0, 1, 2):
+        s.apply(p, "end")
+    assert s.turn == 3 and s.crystals[3] == 1 and s.crystals[1] == 0
+    assert len(s.hands[3]) == 3 + 1 and s.plays == 2
 
 
 def test_spend_must_be_payable() -> None:

@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 #: weights of the evaluation (hand-tuned)
 CRYSTAL = 0.3
 SPELL_IN_HAND = 0.2
-PLANTED = 0.35
+PLANTED = 0.6
 PLAY = 0.15
+#: an own Spell drafted into the Magic Pool, by Round (it comes back to build the Pool)
+DRAFTED = (0.0, 0.6, 0.4, 0.2, 0.0)
 
 
 def evaluate(state: State, player: int) -> float:
@@ -30,6 +32,8 @@ def evaluate(state: State, player: int) -> float:
     value += late * CRYSTAL * s.crystals[player]
     value += late * SPELL_IN_HAND * min(len(s.hands[player]), 10)
     value += late * PLANTED * len(s.planted[player])
+    drafted = s.content.rules.book_size - len(s.books[player])
+    value += DRAFTED[min(s.round, len(DRAFTED) - 1)] * drafted
     if s.turn == player and s.phase == "play":
         value += PLAY * s.plays
     return value

@@ -98,6 +98,10 @@ class MagiSpec(Sourced):
     ability: str
     #: Plays gained in the Play Phase
     plays: int = Field(ge=0)
+    #: Spells drawn in the Draw Phase
+    draws: int = Field(default=1, ge=0)
+    #: symbols the Magi performs at the start of each of their Play Phases
+    turn_start: list[EffectSpec] = Field(default_factory=list)
     #: Fire: playing an own Spell may perform the Top Action followed by the Bottom Action
     top_then_bottom: bool = False
     #: Flora: a Play may Plant an own Spell; no Play performs an own Bottom Action
@@ -183,6 +187,7 @@ class Content:
     names: tuple[str, ...]  # distinct Spell names, sorted
     monsters: tuple[Monster, ...]
     magi: tuple[MagiSpec, ...]  # in ELEMENTS order
+    turn_start: tuple[tuple[Effect, ...], ...]  # per Magi, in ELEMENTS order
     rules: RulesSpec
 
 
@@ -252,6 +257,7 @@ def compile_content(
         names=tuple(sorted(set(names))),
         monsters=tuple(built),
         magi=tuple(by_element[e] for e in ELEMENTS),
+        turn_start=tuple(_effects(by_element[e].turn_start) for e in ELEMENTS),
         rules=rules,
     )
 

@@ -18,16 +18,32 @@ def _counted(names: list[str]) -> str:
     return ", ".join(f"{n} x{k}" if k > 1 else n for n, k in counts.items()) or "-"
 
 
+#: what each pending decision asks, for the terminal
+ASKS = {
+    "discard": "discard a Spell from your Hand",
+    "limit": "discard down to the hand limit of 10",
+    "plant": "Plant a Spell from your Hand",
+    "uproot": "Uproot a Planted Spell",
+    "search": "Search: take one Spell into your Hand",
+    "return": "put the rest back on the Magic Pool (the last returned lies on top)",
+    "look": "Draft one of the top Spells of your Spell Book",
+    "draft": "Round 4: Draft from your Spell Book, or Draw instead",
+    "may": "you may",
+    "flow": "Flow of Magic: take the discarded Spell of your element, or pass",
+    "pay": "Flow of Magic: discard a Spell to take it",
+}
+
+
 def _choice_text(choice: dict[str, Any], player: int) -> str:
     who = "you" if choice["seat"] == player else f"seat {choice['seat']}"
     kind = choice["kind"]
-    text = f"waiting for {who}: {kind}"
+    text = f"waiting for {who}: {ASKS.get(kind, kind)}"
     if "spell" in choice:
         text += f" ({choice['spell']})"
     if "looking" in choice:
         text += f"; looking at: {', '.join(choice['looking'])}"
     if "effects" in choice:
-        text += f"; you may: {', '.join(choice['effects'])}"
+        text += f": {', '.join(choice['effects'])}"
     return text
 
 

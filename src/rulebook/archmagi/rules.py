@@ -183,13 +183,17 @@ class ArchmagiState(State):
     # -- turn flow (PLAYER TURN) ---------------------------------------------------------------
     def _start_turn(self, p: int) -> None:
         """Draw Phase: draw the top Spell; then the Play Phase's Plays (2 unless the Magi says
-        otherwise). The Flora Magi's Planted Flora Spells perform their Bottom Actions first."""
+        otherwise). The Flora Magi's Planted Flora Spells perform their Bottom Actions first,
+        and a Magi's start-of-turn symbols (authored Lightning ability) come before them."""
         self.turn = p
         self.phase = PLAY
         self.play_area = []
-        self._draw(p, 1)
         magi = self.magi_of(p)
+        self._draw(p, magi.draws)
         self.plays = magi.plays
+        start = self.content.turn_start[ELEMENTS.index(self.magi[p])]
+        if start:
+            self.stack.append(("seq", p, 0, start))
         if magi.planted_bottoms:
             cards = self.content.cards
             for card in reversed(self.planted[p]):
