@@ -38,7 +38,8 @@ def table(players: int = 4, magi: tuple[str, ...] = ELEMENTS, seed: int = 1) -> 
     s.magi = list(magi[:players])
     s.seat_of = {e: p for p, e in enumerate(s.magi)}
     s.plays = s.magi_of(0).plays
-    s.crystals = [0] * players  # undo the Magi dealt by the seed (a start-of-turn gain)
+    s.crystals = [0] * players  # undo what the Magi dealt by the seed did at the start
+    s.stack.clear()
     assert s.current_players() == (0,) and s.phase == "play" and not s.stack
     return s
 
@@ -127,12 +128,16 @@ def test_flora_plants_instead_of_bottom_actions_and_planted_spells_grow() -> Non
     assert s.turn == 0 and s.crystals[0] == 1
 
 
-def test_lightning_gains_a_crystal_at_the_start_of_its_play_phase() -> None:
+def test_lightning_may_discard_for_a_crystal_at_the_start_of_its_play_phase() -> None:
     s = table()  # fire, water, flora, lightning
     for p in (0, 1, 2):
         s.apply(p, "end")
-    assert s.turn == 3 and s.crystals[3] == 1 and s.crystals[1] == 0
-    assert len(s.hands[3]) == 3 + 1 and s.plays == 2
+    assert s.turn == 3 and texts(s, 3) == ["use", "skip"]
+    s.apply(3, "use")
+    assert texts(s, 3) and all(t.startswith("discard ") for t in texts(s, 3))
+    s.apply(3, texts(s, 3)[0])
+    assert s.crystals[3] == 1 and len(s.hands[3]) == 3 + 1 - 1 and s.plays == 2
+    assert "end" in texts(s, 3)
 
 
 def test_spend_must_be_payable() -> None:
