@@ -93,6 +93,15 @@ def test_magi_rotate_with_the_seed() -> None:
     assert firsts == set(ELEMENTS)
 
 
+def test_magi_can_be_chosen() -> None:
+    s = rulebook.new_game(
+        "archmagi", players=2, seed=1, options={"magi": "water,flora,fire,lightning"}
+    )
+    assert isinstance(s, ArchmagiState)
+    assert s.magi == ["water", "flora"]
+    assert {content().cards[x].element for x in s.books[1]} == {"flora"}
+
+
 # -- the Play Phase --------------------------------------------------------------------------
 def test_plays_top_bottom_and_the_magi_abilities() -> None:
     s = table()  # fire, water, flora, lightning

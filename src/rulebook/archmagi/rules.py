@@ -132,13 +132,17 @@ class ArchmagiState(State):
     def _set_up(self) -> None:
         """SETUP 1-5, with the Magi dealt at random from the seed.
 
-        Decision: each seat's Magi is dealt at random (seeded), so simulations rotate the Magi
-        over the seats; with 2-3 players the unused Magi's Spells stay in the box.
+        The ``magi`` option chooses each seat's Magi (SETUP 5: "their chosen color"); by
+        default they are dealt at random from the seed, so simulations rotate the Magi over the
+        seats. With 2-3 players the unused Magi's Spells stay in the box.
         """
         c, n = self.content, self.num_players
         rng = self.chance.rng()
         order = list(ELEMENTS)
         rng.shuffle(order)
+        chosen = self.setup.options.get("magi", "random")
+        if chosen != "random":
+            order = chosen.split(",")
         self.magi = order[:n]
         self.seat_of = {e: p for p, e in enumerate(self.magi)}
         cards = c.cards
