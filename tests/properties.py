@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import rulebook
 from rulebook import Action, IllegalAction, RulebookError, State
+from rulebook.archmagi import ArchmagiState
 from rulebook.core import Setup
 from rulebook.merchants_of_magick import MerchantsState
 from rulebook.ye_olde_magick_shoppe import ShoppeState
@@ -133,11 +134,26 @@ def _mom_check_final(state: State) -> None:
     assert state.phase == "over"
 
 
+def _archmagi_max_moves(setup: Setup) -> int:
+    # every turn draws at least one Spell from a Magic Pool that only Round ends refill, and the
+    # 144 Spells pass through it a bounded number of times: 5,000 moves is far beyond any game
+    return 5_000
+
+
+def _archmagi_check_final(state: State) -> None:
+    assert isinstance(state, ArchmagiState)
+    assert state.round == 4 and state.final, (
+        "the game ended before the Magic Pool of Round 4 ran out"
+    )
+    assert not state.pool and not state.stack
+
+
 #: per-game hooks; a game not listed gets :class:`GameHooks` defaults
 HOOKS: dict[str, GameHooks] = {
     "merchants-of-magick": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
     # the same round flow: at most 4 results and "done" per seat and round, no free marks
     "ye-olde-magick-shoppe": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
+    "archmagi": GameHooks(max_moves=_archmagi_max_moves, check_final=_archmagi_check_final),
 }
 
 

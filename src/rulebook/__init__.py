@@ -26,7 +26,11 @@ from rulebook.core import (
 )
 
 #: the game packages; importing one registers its game
-GAME_PACKAGES = ("rulebook.merchants_of_magick", "rulebook.ye_olde_magick_shoppe")
+GAME_PACKAGES = (
+    "rulebook.merchants_of_magick",
+    "rulebook.ye_olde_magick_shoppe",
+    "rulebook.archmagi",
+)
 for _package in GAME_PACKAGES:
     import_module(_package)
 

@@ -88,21 +88,30 @@ def player_range(low: int, high: int) -> str:
 def list_games() -> None:
     """List the registered games, their variants, player counts and options."""
     table = Table(title="Games", header_style="bold", show_lines=True)
-    for column in ("name", "title", "variants (players)", "options"):
-        table.add_column(column)
+    table.add_column("name", no_wrap=True)  # what users type: never cut
+    table.add_column("title", min_width=19)
+    table.add_column("variants (players)", max_width=16)
+    table.add_column("options", max_width=12)
     for name in rulebook.games():
         game = rulebook.get_game(name)
         variants = "\n".join(
             f"{v.name} ({player_range(v.min_players, v.max_players)})" for v in game.variants
         )
         options = "\n".join(
-            f"{o.name}: {'|'.join(o.choices)} (default {o.default})" for o in game.options
+            f"{o.name}: {_choices(o.choices)} (default {o.default})" for o in game.options
         )
         title = Text(game.title, style="bold")
         if game.description:
             title.append("\n" + game.description, style="dim")
         table.add_row(name, title, variants, options or "-")
     make_console().print(table)
+
+
+def _choices(choices: tuple[str, ...], shown: int = 4) -> str:
+    """An option's choices for the games table: all of a few; else the first and a count."""
+    if len(choices) <= shown:
+        return "|".join(choices)
+    return f"{len(choices)} choices"
 
 
 GameArg = Annotated[

@@ -1,0 +1,38 @@
+"""Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
+
+from itertools import permutations
+
+from rulebook.archmagi.bots import evaluate
+from rulebook.archmagi.content import ELEMENTS
+from rulebook.archmagi.render import render
+from rulebook.archmagi.rules import ArchmagiState, Move
+from rulebook.core import Game, Option, Setup, Variant, register
+
+
+def _create(setup: Setup) -> ArchmagiState:
+    return ArchmagiState(GAME, setup)
+
+
+GAME = register(
+    Game(
+        name="archmagi",
+        title="Archmagi",
+        rulebook="004_df6d88d5c0362155.txt",
+        variants=(Variant("standard", 2, 4, "2-4 Magi, each dealt at random from the seed"),),
+        create=_create,
+        options=(
+            Option(
+                "magi",
+                ("random", *(",".join(order) for order in permutations(ELEMENTS))),
+                "random",
+                description="the Magi of seats 0, 1, 2, 3 (with fewer players the first ones), "
+                "e.g. water,fire,flora,lightning; random: dealt from the seed",
+            ),
+        ),
+        evaluate=evaluate,
+        render=render,
+        description="Asymmetric deck-builder: build the shared Magic Pool, defeat Monsters.",
+    )
+)
+
+__all__ = ["GAME", "ArchmagiState", "Move"]

@@ -1,0 +1,869 @@
+"""Archmagi: every rule of the rulebook (``004_df6d88d5c0362155.txt``).
+
+The turn (PLAYER TURN): Draw Phase, Play Phase (Plays: ``draw``, ``top X``, ``bottom X``, the
+Fire Magi's ``both X``, the Flora Magi's ``plant X``; ``end``), Monster Phase (``defeat M`` or
+``pass``), Discard Phase. Every Action is a list of symbols (SYMBOLS GUIDE) run left to right by
+a small stack machine: a symbol that needs a decision (which Spell to discard, plant, uproot,
+take or put back, whether to use a "you may") stops the machine and the deciding seat becomes
+:meth:`ArchmagiState.current_players`. The Flow of Magic is such a decision: when a Spell of an
+element is discarded by another player, that element's Magi is offered ``take X`` / ``pass`` at
+that moment, and play resumes afterwards.
+
+Rules decisions where the text is silent are marked ``Decision:`` and listed in
+docs/archmagi.md.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from rulebook.archmagi.content import COMMON, ELEMENTS, Content, Effect, MagiSpec, content
+from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.core.data import cached
+
+PLAY = "play"
+MONSTER = "monster"
+DISCARD = "discard"
+OVER = "over"
+
+#: verbs of moves that name a Spell, a Monster, or nothing
+SPELL_VERBS = ("top", "bottom", "both", "plant", "discard", "uproot", "take", "return", "draft")
+PLAIN_VERBS = ("draw", "end", "pass", "use", "skip", "draft")
+#: stack tasks that wait for a decision of their seat
+INPUT = frozenset(
+    {
+        "discard",
+        "plant",
+        "uproot",
+        "search",
+        "return",
+        "look",
+        "draft",
+        "may",
+        "flow",
+        "pay",
+        "limit",
+    }
+)
+
+#: a task of the stack: (kind, seat, number, data)
+Task = tuple[str, int, int, Any]
+
+
+# -- actions ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """A move: a verb, and the Spell or Monster it names (if any): ``top Ember``, ``pass``."""
+
+    verb: str
+    card: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.card}" if self.card else self.verb
+
+
+class Moves:
+    """Every move of the game, built once per content and shared by all states."""
+
+    def __init__(self, c: Content) -> None:
+        self.by_text: dict[str, Move] = {}
+        vocab: list[Move] = [Move(v) for v in PLAIN_VERBS]
+        vocab += [Move(v, n) for v in SPELL_VERBS for n in c.names]
+        vocab += [Move("defeat", m.name) for m in c.monsters]
+        for m in vocab:
+            self.by_text[str(m).lower()] = m
+        self.vocabulary = tuple(vocab)
+        self.name_of = tuple(card.name for card in c.cards)
+
+
+@cached
+def moves() -> Moves:
+    return Moves(content())
+
+
+def _distinct(names: list[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+# -- state -----------------------------------------------------------------------------------
+class ArchmagiState(State):
+    """A game of Archmagi for 2-4 players.
+
+    Cards are indices into ``content.cards``; piles are lists whose last card is the top. Seat
+    ``p`` plays the Magi of element ``magi[p]``.
+    """
+
+    content: Content
+    moves: Moves
+    magi: list[str]
+    seat_of: dict[str, int]
+    round: int
+    final: bool
+    phase: str
+    turn: int
+    plays: int
+    pool: list[int]
+    discard: list[int]
+    exhausted: list[int]
+    books: list[list[int]]
+    hands: list[list[int]]
+    planted: list[list[int]]
+    play_area: list[int]
+    looking: list[int]
+    crystals: list[int]
+    trophies: list[list[int]]
+    monster_decks: list[list[int]]
+    paths: list[list[int]]
+    stack: list[Task]
+    _texts: list[tuple[int, str]]
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup)
+        self.content = content()
+        self.moves = moves()
+        self._texts = []
+        self._set_up()
+        self._start_turn(0)
+        self._run()
+
+    # -- setup (SETUP) -------------------------------------------------------------------------
+    def _set_up(self) -> None:
+        """SETUP 1-5, with the Magi dealt at random from the seed.
+
+        The ``magi`` option chooses each seat's Magi (SETUP 5: "their chosen color"); by
+        default they are dealt at random from the seed, so simulations rotate the Magi over the
+        seats. With 2-3 players the unused Magi's Spells stay in the box.
+        """
+        c, n = self.content, self.num_players
+        rng = self.chance.rng()
+        order = list(ELEMENTS)
+        rng.shuffle(order)
+        chosen = self.setup.options.get("magi", "random")
+        if chosen != "random":
+            order = chosen.split(",")
+        self.magi = order[:n]
+        self.seat_of = {e: p for p, e in enumerate(self.magi)}
+        cards = c.cards
+        self.pool = [
+            i
+            for i, s in enumerate(cards)
+            if (s.set == "round" and s.round == 1 and s.players <= n)
+            or (s.set == "starting" and s.element in self.seat_of)
+        ]
+        rng.shuffle(self.pool)
+        self.monster_decks = []
+        for tier in (1, 2, 3):
+            deck = [i for i, m in enumerate(c.monsters) if m.tier == tier]
+            rng.shuffle(deck)
+            self.monster_decks.append(deck)
+        self.paths = [[], [], []]
+        starting = [i for i, s in enumerate(cards) if s.set == "starting_common"]
+        k = c.rules.starting_hand
+        self.hands = [starting[p * k : (p + 1) * k] for p in range(n)]
+        self.books = []
+        for e in self.magi:
+            book = [i for i, s in enumerate(cards) if s.set == "book" and s.element == e]
+            rng.shuffle(book)
+            self.books.append(book)
+        self.planted = [[] for _ in range(n)]
+        self.crystals = [0] * n
+        self.trophies = [[] for _ in range(n)]
+        self.discard = []
+        self.exhausted = []
+        self.play_area = []
+        self.looking = []
+        self.stack = []
+        self.round = 1
+        self.final = False
+        self.phase = PLAY
+        self.turn = 0
+        self.plays = 0
+
+    def magi_of(self, p: int) -> MagiSpec:
+        return self.content.magi[ELEMENTS.index(self.magi[p])]
+
+    # -- turn flow (PLAYER TURN) ---------------------------------------------------------------
+    def _start_turn(self, p: int) -> None:
+        """Draw Phase: draw the top Spell; then the Play Phase's Plays (2 unless the Magi says
+        otherwise). The Flora Magi's Planted Flora Spells perform their Bottom Actions first,
+        and a Magi's start-of-turn symbols (authored Lightning ability) come before them."""
+        self.turn = p
+        self.phase = PLAY
+        self.play_area = []
+        magi = self.magi_of(p)
+        self._draw(p, magi.draws)
+        self.plays = magi.plays
+        start = self.content.turn_start[ELEMENTS.index(self.magi[p])]
+        if start:
+            self.stack.append(("seq", p, 0, start))
+        if magi.planted_bottoms:
+            cards = self.content.cards
+            for card in reversed(self.planted[p]):
+                if cards[card].element == self.magi[p]:
+                    self.stack.append(("seq", p, 0, cards[card].bottom))
+
+    def _end_turn(self, p: int) -> None:
+        """END OF ROUND 4: the player whose turn it is finishes it, then the game is over."""
+        if self.final:
+            self.phase = OVER
+            return
+        self._start_turn((p + 1) % self.num_players)
+
+    def _discard_phase(self, p: int) -> None:
+        """DISCARD PHASE: the Play Area goes to the discard pile (Commons: Exhausted pile), then
+        the hand limit. Decision: Spells discarded from the Play Area are "discarded" for the
+        Flow of Magic."""
+        self.phase = DISCARD
+        self.stack.append(("end", p, 0, None))
+        self.stack.append(("limit", p, 0, None))
+        area, self.play_area = self.play_area, []
+        offers: list[Task] = []
+        for card in area:
+            offer = self._to_discard(p, card)
+            if offer is not None:
+                offers.append(offer)
+        self.stack.extend(reversed(offers))
+
+    def _monster_options(self, p: int) -> list[int]:
+        """Monsters in the Paths that ``p`` can pay for (Crystals and Spells in Hand)."""
+        monsters = self.content.monsters
+        out = []
+        for path in self.paths:
+            for m in path:
+                cost = monsters[m]
+                if self.crystals[p] >= cost.crystals and len(self.hands[p]) >= cost.spells:
+                    out.append(m)
+        return out
+
+    # -- the Magic Pool and the rounds (END OF ROUND) --------------------------------------------
+    def _end_round(self) -> None:
+        """The Magic Pool has run out: set up the next Round (or mark the last turn).
+
+        Decision: the discard pile of the Magic Pool is shuffled with the next Round's Common
+        Spells into the new Magic Pool (the Exhausted pile stays out), since Drafts feed the
+        discard pile "of the Magic Pool" and the Magic Pool is the deck all players build.
+        """
+        c = self.content
+        if self.round >= c.rules.rounds:
+            self.final = True
+            return
+        tier = self.round - 1
+        deck = self.monster_decks[tier]
+        for _ in range(c.rules.path_size):
+            if deck:
+                self.paths[tier].append(deck.pop())
+        self.round += 1
+        n = self.num_players
+        new = [
+            i
+            for i, s in enumerate(c.cards)
+            if s.set == "round" and s.round == self.round and s.players <= n
+        ]
+        self.pool = self.discard + new
+        self.discard = []
+        self.chance.shuffle(self.pool)
+
+    def _draw(self, p: int, n: int) -> None:
+        """Draw ``n`` Spells from the Magic Pool, one at a time; the Round ends the moment the
+        Pool runs out, even mid-Draw, and the Draw resumes from the next Round's Pool."""
+        for _ in range(n):
+            if not self.pool:
+                return  # only after the last Round ended: nothing left to draw
+            self.hands[p].append(self.pool.pop())
+            if not self.pool:
+                self._end_round()
+
+    def _to_discard(self, p: int, card: int) -> Task | None:
+        """``p`` discards ``card``: Commons are Exhausted; an Elemental Spell goes to the
+        discard pile of the Magic Pool and may Flow to its Magi (returned as a task)."""
+        spell = self.content.cards[card]
+        if spell.element == COMMON:
+            self.exhausted.append(card)
+            return None
+        self.discard.append(card)
+        q = self.seat_of.get(spell.element)
+        if q is None or q == p:
+            return None
+        return ("flow", q, 0, card)
+
+    def _discard_card(self, p: int, card: int) -> None:
+        offer = self._to_discard(p, card)
+        if offer is not None:
+            self.stack.append(offer)
+
+    def _gain(self, p: int, n: int) -> None:
+        """Gain Crystals from the main pile (80 tokens; no more than are left)."""
+        left = self.content.rules.crystals - sum(self.crystals)
+        self.crystals[p] += max(0, min(n, left))
+
+    # -- the effect machine --------------------------------------------------------------------
+    def _affordable(self, p: int, effects: tuple[Effect, ...]) -> bool:
+        """Whether every Spend Crystals of ``effects`` can be paid when it comes (gains before it
+        count). Decision: an Action whose Spend cannot be paid cannot be played; other symbols
+        do as much as they can (Discard 2 with one Spell in Hand discards it)."""
+        have = self.crystals[p]
+        for e in effects:
+            if e.kind == "gain":
+                have += e.n
+            elif e.kind == "spend":
+                have -= e.n
+                if have < 0:
+                    return False
+        return True
+
+    def _may_possible(self, p: int, effects: tuple[Effect, ...]) -> bool:
+        """Decision: a "you may" part can be used only if its costs can be paid in full
+        (Spend, Discard, Uproot), so that it is never a free gain."""
+        if not self._affordable(p, effects):
+            return False
+        hand, planted = len(self.hands[p]), len(self.planted[p])
+        for e in effects:
+            if e.kind == "discard":
+                hand -= e.n
+                if hand < 0:
+                    return False
+            elif e.kind == "uproot":
+                planted -= e.n
+                if planted < 0:
+                    return False
+            elif e.kind in ("draw",):
+                hand += e.n
+            elif e.kind == "plant":
+                hand -= e.n
+                planted += e.n
+        return True
+
+    def _effect(self, p: int, e: Effect) -> None:
+        """Perform one symbol (SYMBOLS GUIDE); symbols that need a decision push a task."""
+        kind = e.kind
+        if kind == "gain":
+            self._gain(p, e.n)
+        elif kind == "spend":
+            self.crystals[p] -= min(e.n, self.crystals[p])
+        elif kind == "draw":
+            self._draw(p, e.n)
+        elif kind == "plays":
+            self.plays += e.n
+        elif kind == "draft":
+            self.stack.append(("draft", p, e.n, None))
+        elif kind == "look_draft":
+            self.stack.append(("look", p, e.n, None))
+        elif kind == "search":
+            k = min(e.n, len(self.pool))
+            if k:
+                self.looking = self.pool[-k:]
+                del self.pool[-k:]
+                self.stack.append(("search", p, 0, None))
+        elif kind in ("discard", "plant", "uproot"):
+            self.stack.append((kind, p, e.n, None))
+        elif kind == "may":
+            self.stack.append(("may", p, 0, e.then))
+        else:  # pragma: no cover - content validation allows no other kind
+            raise ValueError(f"unknown effect {kind}")
+
+    def _drafts_as_draws(self) -> bool:
+        return self.round >= self.content.rules.drafts_as_draws_round
+
+    def _ready(self, task: Task) -> bool:
+        """Whether an input task waits for a decision now (else :meth:`_settle` resolves it)."""
+        kind, p, n, data = task
+        if kind == "limit":
+            return len(self.hands[p]) > self.content.rules.hand_limit
+        if kind == "pay":
+            return bool(self.hands[p])
+        if kind in ("discard", "plant"):
+            return bool(self.hands[p]) and n > 0
+        if kind == "uproot":
+            return bool(self.planted[p]) and n > 0
+        if kind == "flow":
+            return bool(self.hands[p]) or self.magi_of(p).free_flow
+        if kind == "return":
+            return len(self.looking) > 1
+        if kind == "search":
+            return bool(self.looking)
+        if kind == "draft":
+            return n > 0 and bool(self.books[p]) and self._drafts_as_draws()
+        if kind == "look":
+            return bool(self.books[p])
+        if kind == "may":
+            return bool(self._may_possible(p, data))
+        return True
+
+    def _settle(self, task: Task) -> None:
+        """Resolve an input task that needs no decision: a Draft before Round 4 (or a Draw
+        with an empty Spell Book: SPELL BOOK clarification), the last Spell of a Search put
+        back; a discard, plant, uproot or Flow of Magic that cannot happen is skipped."""
+        kind, p, n, _ = task
+        if kind == "return":
+            self.pool.extend(self.looking)
+            self.looking = []
+        elif kind == "draft" and n > 0:
+            if n > 1:
+                self.stack.append(("draft", p, n - 1, None))
+            if self.books[p]:
+                self.discard.append(self.books[p].pop())
+            else:
+                self._draw(p, 1)
+        elif kind == "look":
+            self._draw(p, 1)  # nothing to look at: the Draft is a Draw
+
+    def _run(self) -> None:
+        """Resolve the stack until a seat must decide, then the phases that need no one."""
+        while self.phase != OVER:
+            if self.stack:
+                task = self.stack[-1]
+                kind, p, n, data = task
+                if kind in INPUT:
+                    if self._ready(task):
+                        return
+                    self.stack.pop()
+                    self._settle(task)
+                    continue
+                self.stack.pop()
+                if kind == "seq":
+                    if n < len(data):
+                        self.stack.append(("seq", p, n + 1, data))
+                        self._effect(p, data[n])
+                elif kind == "monster":
+                    self.phase = MONSTER
+                elif kind == "discard_phase":
+                    self._discard_phase(p)
+                elif kind == "end":
+                    self._end_turn(p)
+                continue
+            if self.phase == PLAY:
+                if self.plays > 0:
+                    return
+                self.stack.append(("monster", self.turn, 0, None))
+            elif self.phase == MONSTER:
+                if self._monster_options(self.turn):
+                    return
+                self.stack.append(("discard_phase", self.turn, 0, None))
+            else:  # pragma: no cover - the Discard Phase always ends in an "end" task
+                raise RuntimeError("the Discard Phase left no task")
+
+    # -- the protocol --------------------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        if self.phase == OVER:
+            return ()
+        if self.stack:
+            return (self.stack[-1][1],)
+        return (self.turn,)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def _names(self, cards: list[int]) -> list[str]:
+        name_of = self.moves.name_of
+        return _distinct([name_of[c] for c in cards])
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self.phase == OVER or player not in self.current_players():
+            return []
+        c = self.content
+        if self.stack:
+            kind, p, n, data = self.stack[-1]
+            if kind in ("discard", "limit", "pay"):
+                return [Move("discard", x) for x in self._names(self.hands[p])]
+            if kind == "plant":
+                return [Move("plant", x) for x in self._names(self.hands[p])]
+            if kind == "uproot":
+                return [Move("uproot", x) for x in self._names(self.planted[p])]
+            if kind == "search":
+                return [Move("take", x) for x in self._names(self.looking)]
+            if kind == "return":
+                return [Move("return", x) for x in self._names(self.looking)]
+            if kind == "look":
+                out: list[Action] = [Move("draft", x) for x in self._names(self.books[p][-n:])]
+                if self._drafts_as_draws():
+                    out.append(Move("draw"))
+                return out
+            if kind == "draft":
+                return [Move("draft"), Move("draw")]
+            if kind == "may":
+                return [Move("use"), Move("skip")]
+            if kind == "flow":
+                return [Move("take", self.moves.name_of[data]), Move("pass")]
+            raise RuntimeError(f"no moves for task {kind}")  # pragma: no cover
+        p = self.turn
+        if self.phase == MONSTER:
+            monsters = c.monsters
+            names = _distinct([monsters[m].name for m in self._monster_options(p)])
+            return [*(Move("defeat", x) for x in names), Move("pass")]
+        magi = self.magi_of(p)
+        element = self.magi[p]
+        actions: list[Action] = []
+        if self.pool:
+            actions.append(Move("draw"))
+        cards = c.cards
+        seen: set[str] = set()
+        for card in self.hands[p]:
+            spell = cards[card]
+            if spell.name in seen:
+                continue
+            seen.add(spell.name)
+            if self._affordable(p, spell.top):
+                actions.append(Move("top", spell.name))
+            if spell.element != element:
+                continue
+            if magi.plant_as_play:
+                actions.append(Move("plant", spell.name))
+                continue
+            if self._affordable(p, spell.bottom):
+                actions.append(Move("bottom", spell.name))
+            if magi.top_then_bottom and self._affordable(p, spell.top + spell.bottom):
+                actions.append(Move("both", spell.name))
+        actions.append(Move("end"))
+        return actions
+
+    def parse_action(self, player: int, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalAction(f"{text!r} is not a move")
+        move = self.moves.by_text.get(" ".join(text.lower().split()))
+        if move is None:
+            raise IllegalAction(
+                f"{text!r} is not a move; moves look like 'draw', 'top Ember', 'bottom Ember', "
+                "'defeat Troll', 'discard Ember', 'take Ember', 'pass' or 'end'"
+            )
+        return move
+
+    def action_vocabulary(self) -> tuple[Action, ...]:
+        return self.moves.vocabulary
+
+    def _take(self, pile: list[int], name: str) -> int:
+        """Remove and return the first card called ``name`` from ``pile``."""
+        name_of = self.moves.name_of
+        for i, card in enumerate(pile):
+            if name_of[card] == name:
+                return pile.pop(i)
+        raise IllegalAction(f"no {name} there")  # pragma: no cover - legality checked first
+
+    def _apply(self, player: int, action: Action) -> None:
+        if (
+            type(action) is not Move
+            or not isinstance(action.verb, str)
+            or not isinstance(action.card, str)
+        ):
+            raise IllegalAction(f"{action!r} is not an Archmagi move")
+        if action not in self.legal_actions(player):
+            raise IllegalAction(f"{action} is not a legal move now")
+        if self.stack:
+            self._decide(player, action)
+        elif self.phase == MONSTER:
+            self._monster(player, action)
+        else:
+            self._play(player, action)
+        self._run()
+
+    def _play(self, p: int, move: Move) -> None:
+        """Spend a Play (PLAY PHASE), or end the Play Phase."""
+        verb = move.verb
+        if verb == "end":
+            self.plays = 0
+            return
+        self.plays -= 1
+        if verb == "draw":
+            self._draw(p, 1)
+            return
+        card = self._take(self.hands[p], move.card)
+        spell = self.content.cards[card]
+        if verb == "plant":
+            self.planted[p].append(card)
+            return
+        self.play_area.append(card)
+        if verb in ("bottom", "both"):
+            self.stack.append(("seq", p, 0, spell.bottom))
+        if verb in ("top", "both"):
+            self.stack.append(("seq", p, 0, spell.top))
+
+    def _monster(self, p: int, move: Move) -> None:
+        """MONSTER PHASE: defeat one Monster of one Path (pay, Rewards, Favor, refill), or pass."""
+        self.stack.append(("discard_phase", p, 0, None))
+        if move.verb == "pass":
+            return
+        monsters = self.content.monsters
+        for tier, path in enumerate(self.paths):
+            for i, m in enumerate(path):
+                if monsters[m].name == move.card:
+                    deck = self.monster_decks[tier]
+                    if deck:
+                        path[i] = deck.pop()
+                    else:
+                        del path[i]
+                    monster = monsters[m]
+                    self.crystals[p] -= monster.crystals
+                    self.trophies[p].append(m)
+                    self.stack.append(("seq", p, 0, monster.reward))
+                    if monster.spells:
+                        self.stack.append(("discard", p, monster.spells, None))
+                    return
+
+    def _decide(self, p: int, move: Move) -> None:
+        """A decision inside an Action, a Reward, the hand limit or the Flow of Magic."""
+        kind, _, n, data = self.stack.pop()
+        verb = move.verb
+        hand = self.hands[p]
+        if kind in ("discard", "limit"):
+            card = self._take(hand, move.card)
+            if kind == "discard" and n > 1:
+                self.stack.append(("discard", p, n - 1, None))
+            elif kind == "limit":
+                self.stack.append(("limit", p, 0, None))
+            self._discard_card(p, card)
+        elif kind == "plant":
+            self.planted[p].append(self._take(hand, move.card))
+            if n > 1:
+                self.stack.append(("plant", p, n - 1, None))
+        elif kind == "uproot":
+            card = self._take(self.planted[p], move.card)
+            if n > 1:
+                self.stack.append(("uproot", p, n - 1, None))
+            self._discard_card(p, card)
+        elif kind == "search":
+            hand.append(self._take(self.looking, move.card))
+            if self.looking:
+                self.stack.append(("return", p, 0, None))
+            elif not self.pool:
+                self._end_round()  # Search took the last Spell of the Magic Pool
+        elif kind == "return":
+            self.pool.append(self._take(self.looking, move.card))
+            self.stack.append(("return", p, 0, None))
+        elif kind == "look":
+            book = self.books[p]
+            if verb == "draw":
+                self._draw(p, 1)
+            else:
+                top = book[-n:]
+                card = self._take(top, move.card)
+                book.remove(card)
+                self.discard.append(card)
+            self.chance.shuffle(book)
+        elif kind == "draft":
+            if n > 1:
+                self.stack.append(("draft", p, n - 1, None))
+            if verb == "draw":
+                self._draw(p, 1)
+            else:
+                self.discard.append(self.books[p].pop())
+        elif kind == "may":
+            if verb == "use":
+                self.stack.append(("seq", p, 0, data))
+        elif kind == "flow":
+            if verb == "take":
+                if self.magi_of(p).free_flow:
+                    self.discard.remove(data)
+                    hand.append(data)
+                else:
+                    self.stack.append(("pay", p, 0, data))
+        elif kind == "pay":
+            card = self._take(hand, move.card)
+            self.discard.remove(data)
+            hand.append(data)
+            self._discard_card(p, card)
+
+    # -- scoring (END OF ROUND 4) ----------------------------------------------------------------
+    def favor(self, player: int) -> int:
+        monsters = self.content.monsters
+        return sum(monsters[m].favor for m in self.trophies[player])
+
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """The Favor Points of the Monsters a seat defeated (the only scoring of the game)."""
+        return {"favor": self.favor(player)}
+
+    def scores(self) -> list[int]:
+        return [self.favor(p) for p in range(self.num_players)]
+
+    def tiebreak(self, player: int) -> tuple[int, ...]:
+        """Decision: the text gives no tie-breaker; tied players share the victory."""
+        return ()
+
+    # -- views -----------------------------------------------------------------------------------
+    def _monster_view(self, m: int) -> dict[str, Any]:
+        monster = self.content.monsters[m]
+        return {
+            "name": monster.name,
+            "tier": monster.tier,
+            "crystals": monster.crystals,
+            "spells": monster.spells,
+            "reward": [e.text() for e in monster.reward],
+            "favor": monster.favor,
+        }
+
+    def _choice_view(self, player: int) -> dict[str, Any] | None:
+        """The decision waited for: its kind and seat for everyone; its cards only for the
+        seat deciding (and the Spell offered by the Flow of Magic, which lies face up)."""
+        if not self.stack or self.phase == OVER:
+            return None
+        kind, p, n, data = self.stack[-1]
+        view: dict[str, Any] = {"kind": kind, "seat": p, "count": n}
+        name_of = self.moves.name_of
+        if kind in ("flow", "pay"):
+            view["spell"] = name_of[data]
+        if p == player:
+            if kind in ("search", "return"):
+                view["looking"] = [name_of[c] for c in self.looking]
+            elif kind == "look":
+                view["looking"] = [name_of[c] for c in self.books[p][-n:]]
+            elif kind == "may":
+                view["effects"] = [e.text() for e in data]
+        return view
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Public: piles face up, Paths, Planted areas, Crystals, Favor and the sizes of the
+        hidden piles. Hidden: the order of the Magic Pool, Spell Books and Monster decks, and
+        every Hand but the viewer's own."""
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(f"no seat {player}")
+        name_of = self.moves.name_of
+        seats = []
+        for p in range(self.num_players):
+            magi = self.magi_of(p)
+            seats.append(
+                {
+                    "magi": magi.name,
+                    "element": magi.element,
+                    "crystals": self.crystals[p],
+                    "favor": self.favor(p),
+                    "monsters": [self.content.monsters[m].name for m in self.trophies[p]],
+                    "hand": len(self.hands[p]),
+                    "spell_book": len(self.books[p]),
+                    "planted": [name_of[c] for c in self.planted[p]],
+                }
+            )
+        obs: dict[str, Any] = {
+            "game": self.setup.game,
+            "you": player,
+            "round": self.round,
+            "rounds": self.content.rules.rounds,
+            "last_turn": self.final,
+            "phase": self.phase,
+            "turn": self.turn,
+            "plays": self.plays if self.phase == PLAY else 0,
+            "current_players": list(self.current_players()),
+            "magic_pool": len(self.pool) + len(self.looking),
+            "discard_pile": [name_of[c] for c in self.discard],
+            "exhausted": [name_of[c] for c in self.exhausted],
+            "play_area": [name_of[c] for c in self.play_area],
+            "paths": [[self._monster_view(m) for m in path] for path in self.paths],
+            "monster_decks": [len(d) for d in self.monster_decks],
+            "seats": seats,
+            "hand": [name_of[c] for c in self.hands[player]],
+            "choice": self._choice_view(player),
+        }
+        if self.phase == OVER:
+            obs["winners"] = self.winners()
+        return obs
+
+    def explain(self, player: int, action: Action) -> str:
+        """The move with what it does, for menus: ``top Ember (gain 1 crystal(s))``."""
+        if type(action) is not Move or not action.card:
+            return str(action)
+        c = self.content
+        if action.verb == "defeat":
+            for m in c.monsters:
+                if m.name == action.card:
+                    reward = ", ".join(e.text() for e in m.reward) or "nothing"
+                    return (
+                        f"{action} (pay {m.crystals} crystals, {m.spells} spells; "
+                        f"reward {reward}; {m.favor} favor)"
+                    )
+        spell = next((s for s in c.cards if s.name == action.card), None)
+        if spell is None:
+            return str(action)
+        effects: tuple[Effect, ...] = ()
+        if action.verb == "top":
+            effects = spell.top
+        elif action.verb == "bottom":
+            effects = spell.bottom
+        elif action.verb == "both":
+            effects = spell.top + spell.bottom
+        if not effects:
+            return str(action)
+        return f"{action} ({', '.join(e.text() for e in effects)})"
+
+    # -- copies and hidden information ---------------------------------------------------------
+    def clone(self) -> ArchmagiState:
+        new = ArchmagiState.__new__(ArchmagiState)
+        self._copy_base(new)
+        new.content = self.content
+        new.moves = self.moves
+        new.magi = self.magi
+        new.seat_of = self.seat_of
+        new.round = self.round
+        new.final = self.final
+        new.phase = self.phase
+        new.turn = self.turn
+        new.plays = self.plays
+        new.pool = self.pool.copy()
+        new.discard = self.discard.copy()
+        new.exhausted = self.exhausted.copy()
+        new.books = [b.copy() for b in self.books]
+        new.hands = [h.copy() for h in self.hands]
+        new.planted = [x.copy() for x in self.planted]
+        new.play_area = self.play_area.copy()
+        new.looking = self.looking.copy()
+        new.crystals = self.crystals.copy()
+        new.trophies = [t.copy() for t in self.trophies]
+        new.monster_decks = [d.copy() for d in self.monster_decks]
+        new.paths = [x.copy() for x in self.paths]
+        new.stack = self.stack.copy()
+        new._texts = self._history_texts()
+        return new
+
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """Reshuffle what ``player`` cannot see: the Magic Pool together with the other Hands
+        (sizes kept), the Spell Books (the viewer's own not while they look at its top) and
+        the Monster decks."""
+        others = [p for p in range(self.num_players) if p != player]
+        unknown = self.pool + [c for p in others for c in self.hands[p]]
+        rng.shuffle(unknown)
+        for p in others:
+            k = len(self.hands[p])
+            self.hands[p] = unknown[:k]
+            del unknown[:k]
+        self.pool = unknown
+        looking_own = any(t[0] == "look" and t[1] == player for t in self.stack)
+        for p, book in enumerate(self.books):
+            if p != player or not looking_own:
+                rng.shuffle(book)
+        for deck in self.monster_decks:
+            rng.shuffle(deck)
+
+    def _history_texts(self) -> list[tuple[int, str]]:
+        """The action log as text, converted once per move (snapshots are taken often)."""
+        texts = self._texts
+        if len(texts) > len(self.history):
+            texts.clear()
+        texts.extend((p, str(a)) for p, a in self.history[len(texts) :])
+        return list(texts)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "setup": self.setup.to_dict(),
+            "chance": (self.chance.seed, self.chance.draws),
+            "history": self._history_texts(),
+            "magi": self.magi.copy(),
+            "round": self.round,
+            "final": self.final,
+            "phase": self.phase,
+            "turn": self.turn,
+            "plays": self.plays,
+            "pool": self.pool.copy(),
+            "discard": self.discard.copy(),
+            "exhausted": self.exhausted.copy(),
+            "books": [b.copy() for b in self.books],
+            "hands": [h.copy() for h in self.hands],
+            "planted": [x.copy() for x in self.planted],
+            "play_area": self.play_area.copy(),
+            "looking": self.looking.copy(),
+            "crystals": self.crystals.copy(),
+            "trophies": [t.copy() for t in self.trophies],
+            "monster_decks": [d.copy() for d in self.monster_decks],
+            "paths": [x.copy() for x in self.paths],
+            "stack": [
+                (k, p, n, [e.text() for e in d] if k in ("seq", "may") else d)
+                for k, p, n, d in self.stack
+            ],
+        }

@@ -1,0 +1,388 @@
+"""Archmagi rules tests: setup, the turn, the symbols, the Flow of Magic, the Round ends (the
+end-of-round-mid-Draw and Search-limit clarifications), the end of the game, hidden information.
+
+The rulebook has no worked example with numbers; its clarifications are the examples here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulebook
+from rulebook import IllegalAction
+from rulebook.archmagi.content import ELEMENTS, content
+from rulebook.archmagi.rules import ArchmagiState, Move
+
+
+def card(name: str, nth: int = 0) -> int:
+    """The ``nth`` physical card called ``name``."""
+    ids = [i for i, s in enumerate(content().cards) if s.name == name]
+    return ids[nth]
+
+
+def cards(*names: str) -> list[int]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        out.append(card(n, seen.get(n, 0)))
+        seen[n] = seen.get(n, 0) + 1
+    return out
+
+
+def table(players: int = 4, magi: tuple[str, ...] = ELEMENTS, seed: int = 1) -> ArchmagiState:
+    """A new game whose seats play ``magi`` (in order); seat 0 is in its Play Phase."""
+    s = rulebook.new_game("archmagi", players=players, seed=seed)
+    assert isinstance(s, ArchmagiState)
+    s.magi = list(magi[:players])
+    s.seat_of = {e: p for p, e in enumerate(s.magi)}
+    s.plays = s.magi_of(0).plays
+    s.crystals = [0] * players  # undo what the Magi dealt by the seed did at the start
+    s.stack.clear()
+    assert s.current_players() == (0,) and s.phase == "play" and not s.stack
+    return s
+
+
+def texts(s: ArchmagiState, p: int) -> list[str]:
+    return [str(a) for a in s.legal_actions(p)]
+
+
+# -- content and setup -----------------------------------------------------------------------
+def test_content_matches_the_contents_list() -> None:
+    c = content()
+    sets = [(s.element, s.set, s.round) for s in c.cards]
+    assert sets.count(("common", "starting_common", 0)) == 12
+    for r, want in zip((1, 2, 3, 4), (16, 12, 8, 4), strict=True):
+        assert sets.count(("common", "round", r)) == want
+    for e in ELEMENTS:
+        assert sets.count((e, "book", 0)) == 20
+        assert sets.count((e, "starting", 0)) == 3
+    assert [sum(m.tier == t for m in c.monsters) for t in (1, 2, 3)] == [10, 10, 10]
+    assert [m.element for m in c.magi] == list(ELEMENTS)
+    starting = next(s for s in c.cards if s.set == "starting_common")
+    assert [(e.kind, e.n) for e in starting.top] == [("look_draft", 4)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_setup(players: int) -> None:
+    s = rulebook.new_game("archmagi", players=players, seed=5)
+    assert isinstance(s, ArchmagiState)
+    c = content()
+    assert len(set(s.magi)) == players
+    round1 = sum(1 for x in c.cards if x.set == "round" and x.round == 1 and x.players <= players)
+    assert round1 == {2: 8, 3: 12, 4: 16}[players]
+    # the Magic Pool: Round 1 Commons + 3 Starting Spells per Magi, less seat 0's first Draw
+    assert len(s.pool) == round1 + 3 * players - 1
+    assert all(c.cards[x].set in ("round", "starting") for x in s.pool + s.hands[0][3:])
+    for p in range(players):
+        hand = s.hands[p][:3]
+        assert [c.cards[x].set for x in hand] == ["starting_common"] * 3
+        assert len(s.books[p]) == 20
+        assert {c.cards[x].element for x in s.books[p]} == {s.magi[p]}
+    assert len(s.hands[0]) == 4 and all(len(s.hands[p]) == 3 for p in range(1, players))
+    assert s.paths == [[], [], []] and s.plays == s.magi_of(0).plays
+
+
+def test_magi_rotate_with_the_seed() -> None:
+    firsts = set()
+    for k in range(40):
+        s = rulebook.new_game("archmagi", players=4, seed=k)
+        assert isinstance(s, ArchmagiState)
+        firsts.add(s.magi[0])
+    assert firsts == set(ELEMENTS)
+
+
+def test_magi_can_be_chosen() -> None:
+    s = rulebook.new_game(
+        "archmagi", players=2, seed=1, options={"magi": "water,flora,fire,lightning"}
+    )
+    assert isinstance(s, ArchmagiState)
+    assert s.magi == ["water", "flora"]
+    assert {content().cards[x].element for x in s.books[1]} == {"flora"}
+
+
+# -- the Play Phase --------------------------------------------------------------------------
+def test_plays_top_bottom_and_the_magi_abilities() -> None:
+    s = table()  # fire, water, flora, lightning
+    s.hands[0] = cards("Ember", "Tide Pool", "Crystal Shard")
+    moves = texts(s, 0)
+    assert {"top Ember", "bottom Ember", "both Ember", "top Tide Pool", "top Crystal Shard"} <= set(
+        moves
+    )
+    assert "bottom Tide Pool" not in moves and "both Tide Pool" not in moves
+    s.apply(0, "both Ember")  # Fire: Top (gain 1) followed by Bottom (gain 2)
+    assert s.crystals[0] == 3 and s.plays == 1
+    assert s.play_area == [card("Ember")]
+    s.apply(0, "top Crystal Shard")
+    assert s.crystals[0] == 5
+    # no Plays left: Monster Phase (nothing to defeat in Round 1), Discard Phase, next turn
+    assert s.turn == 1 and s.exhausted == [card("Crystal Shard")]
+    assert card("Ember") in s.discard
+
+
+def test_flora_plants_instead_of_bottom_actions_and_planted_spells_grow() -> None:
+    s = table(magi=("flora", "fire", "water", "lightning"))
+    s.hands[0] = cards("Sprout", "Ember")
+    moves = texts(s, 0)
+    assert "plant Sprout" in moves and "bottom Sprout" not in moves
+    assert "plant Ember" not in moves
+    s.apply(0, "plant Sprout")
+    assert s.planted[0] == [card("Sprout")] and s.plays == 1
+    s.apply(0, "end")
+    for p in (1, 2, 3):
+        while s.turn == p:
+            s.apply(p, "end" if "end" in texts(s, p) else texts(s, p)[-1])
+    # seat 0's next Play Phase starts with the Bottom Action of Sprout: gain 1
+    assert s.turn == 0 and s.crystals[0] == 1
+
+
+def test_lightning_may_discard_for_a_crystal_at_the_start_of_its_play_phase() -> None:
+    s = table()  # fire, water, flora, lightning
+    for p in (0, 1, 2):
+        s.apply(p, "end")
+    assert s.turn == 3 and texts(s, 3) == ["use", "skip"]
+    s.apply(3, "use")
+    assert texts(s, 3) and all(t.startswith("discard ") for t in texts(s, 3))
+    s.apply(3, texts(s, 3)[0])
+    assert s.crystals[3] == 1 and len(s.hands[3]) == 3 + 1 - 1 and s.plays == 2
+    assert "end" in texts(s, 3)
+
+
+def test_spend_must_be_payable() -> None:
+    s = table()
+    s.hands[0] = cards("Inferno")  # top: spend 1, gain 3
+    assert "top Inferno" not in texts(s, 0)
+    with pytest.raises(IllegalAction):
+        s.apply(0, "top Inferno")
+    s.crystals[0] = 1
+    s.apply(0, "top Inferno")
+    assert s.crystals[0] == 3
+
+
+def test_discard_is_mandatory_and_a_choice() -> None:
+    s = table()
+    s.hands[0] = cards("Flame Lash", "Glimmer", "Crystal Shard")
+    s.apply(0, "bottom Flame Lash")  # discard 1, gain 3
+    assert texts(s, 0) == ["discard Glimmer", "discard Crystal Shard"]
+    s.apply(0, "discard Glimmer")
+    assert s.exhausted == [card("Glimmer")] and s.crystals[0] == 3  # a Common is Exhausted
+
+
+def test_you_may_is_optional() -> None:
+    s = table(magi=("flora", "fire", "water", "lightning"))
+    s.hands[0] = cards("Harvest")  # gain 1, you may (uproot 1, gain 3)
+    s.planted[0] = cards("Sprout")
+    s.apply(0, "top Harvest")
+    assert texts(s, 0) == ["use", "skip"]
+    s.apply(0, "use")
+    assert texts(s, 0) == ["uproot Sprout"]
+    s.apply(0, "uproot Sprout")
+    assert s.crystals[0] == 4 and s.planted[0] == [] and card("Sprout") in s.discard
+
+
+def test_look_draft_and_reshuffle() -> None:
+    s = table()
+    s.hands[0] = cards("Call of the Element")
+    top4 = s.books[0][-4:]
+    s.apply(0, "top Call of the Element")
+    names = {content().cards[x].name for x in top4}
+    assert {m.card for m in s.legal_actions(0) if isinstance(m, Move)} == names
+    pick = content().cards[top4[-1]].name
+    s.apply(0, f"draft {pick}")
+    assert len(s.books[0]) == 19 and content().cards[s.discard[-1]].name == pick
+
+
+# -- Flow of Magic ---------------------------------------------------------------------------
+def test_flow_of_magic_interrupts_for_the_element_magi() -> None:
+    s = table()  # seat 1 is the Water Magi (takes without discarding): use Flora at seat 2
+    s.hands[0] = cards("Cinder Trade", "Sprout")  # top: discard 1, gain 2
+    s.hands[2] = cards("Glimmer")
+    s.apply(0, "top Cinder Trade")
+    s.apply(0, "discard Sprout")  # a Flora Spell discarded by another player
+    assert s.current_players() == (2,)
+    assert texts(s, 2) == ["take Sprout", "pass"]
+    assert texts(s, 0) == []
+    s.apply(2, "take Sprout")
+    assert texts(s, 2) == ["discard Glimmer"]
+    s.apply(2, "discard Glimmer")
+    assert s.hands[2] == cards("Sprout") and card("Glimmer") in s.exhausted
+    # play resumes: the rest of Cinder Trade (gain 2), then seat 0 goes on
+    assert s.current_players() == (0,) and s.crystals[0] == 2
+
+
+def test_flow_of_magic_pass_and_water_takes_freely() -> None:
+    s = table()
+    s.hands[0] = cards("Cinder Trade", "Tide Pool")
+    s.apply(0, "top Cinder Trade")
+    s.apply(0, "discard Tide Pool")
+    assert s.current_players() == (1,)
+    hand = list(s.hands[1])
+    s.apply(1, "take Tide Pool")  # Water Magi (authored): no Spell to discard
+    assert s.hands[1] == [*hand, card("Tide Pool")] and s.current_players() == (0,)
+    # passing leaves the Spell in the discard pile
+    s2 = table()
+    s2.hands[0] = cards("Cinder Trade", "Sprout")
+    s2.apply(0, "top Cinder Trade")
+    s2.apply(0, "discard Sprout")
+    s2.apply(2, "pass")
+    assert s2.discard[-1] == card("Sprout") and s2.current_players() == (0,)
+
+
+def test_no_flow_for_own_element_or_an_empty_hand() -> None:
+    s = table()
+    s.hands[0] = cards("Cinder Trade", "Ember")
+    s.apply(0, "top Cinder Trade")
+    s.apply(0, "discard Ember")  # Fire's own Spell
+    assert s.current_players() == (0,) and not s.stack
+    s = table()
+    s.hands[0] = cards("Cinder Trade", "Sprout")
+    s.hands[2] = []
+    s.apply(0, "top Cinder Trade")
+    s.apply(0, "discard Sprout")  # the Flora Magi has nothing to discard for it
+    assert s.current_players() == (0,)
+
+
+# -- Rounds: the clarifications --------------------------------------------------------------
+def test_round_ends_mid_draw_and_the_draw_resumes() -> None:
+    """END OF ROUND: "If the Magic Pool is emptied by a Draw, even if that Draw is incomplete,
+    pause the current player's turn, set up the next Round, then resume that player's Turn,
+    continuing their Draw if needed."""
+    s = table()
+    s.hands[0] = cards("Windfall")  # draw 3
+    last = card("Crystal Shard")
+    s.pool = [last]
+    s.discard = cards("Ember", "Sprout", "Spark")
+    s.apply(0, "top Windfall")
+    assert s.round == 2
+    assert s.hands[0][0] == last and len(s.hands[0]) == 3  # 1 from Round 1, 2 from Round 2
+    assert len(s.paths[0]) == 3 and all(content().monsters[m].tier == 1 for m in s.paths[0])
+    round2 = sum(1 for x in content().cards if x.set == "round" and x.round == 2)
+    assert len(s.pool) + 2 == 3 + round2 and s.discard == []
+    assert s.current_players() == (0,) and s.plays == 1  # the turn goes on
+
+
+def test_search_reveals_no_more_than_the_pool_and_does_not_end_the_round() -> None:
+    """END OF ROUND: Search only reveals up to the Spells in the Pool, and does not end the
+    Round unless only one Spell is left."""
+    s = table()
+    s.hands[0] = cards("Deep Scry")  # search 4
+    s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool")
+    s.apply(0, "top Deep Scry")
+    assert texts(s, 0) == ["take Glimmer", "take Crystal Shard", "take Scrying Pool"]
+    assert s.observation(0)["magic_pool"] == 3 and s.round == 1
+    s.apply(0, "take Crystal Shard")
+    assert texts(s, 0) == ["return Glimmer", "return Scrying Pool"]
+    s.apply(0, "return Glimmer")  # the last one returned lies on top
+    assert s.pool == cards("Glimmer", "Scrying Pool") and s.round == 1
+    assert s.observation(1)["choice"] is None
+
+
+def test_search_of_the_last_spell_ends_the_round() -> None:
+    s = table()
+    s.hands[0] = cards("Deep Scry")
+    s.pool = cards("Glimmer")
+    s.apply(0, "top Deep Scry")
+    s.apply(0, "take Glimmer")
+    assert s.round == 2 and card("Glimmer") in s.hands[0]
+
+
+def test_drafts_as_draws_in_round_4_and_with_an_empty_book() -> None:
+    s = table()
+    s.round = 4
+    s.hands[0] = cards("Firestorm")  # bottom: draft 2
+    s.apply(0, "bottom Firestorm")
+    assert texts(s, 0) == ["draft", "draw"]
+    hand = len(s.hands[0])
+    s.apply(0, "draw")
+    s.apply(0, "draft")
+    assert len(s.hands[0]) == hand + 1 and len(s.books[0]) == 19
+    s = table()
+    s.books[0] = []
+    s.hands[0] = cards("Firestorm")
+    s.apply(0, "bottom Firestorm")  # an empty Spell Book: the Drafts are Draws
+    assert len(s.hands[0]) == 2 and s.current_players() == (0,)
+
+
+def test_the_game_ends_after_the_turn_that_ends_round_4() -> None:
+    s = table()
+    s.round = 4
+    s.hands[0] = cards("Windfall", "Crystal Shard")
+    s.pool = cards("Glimmer")
+    s.apply(0, "top Windfall")  # empties the last Magic Pool: this is the last turn
+    assert s.final and not s.is_terminal() and s.current_players() == (0,)
+    assert "draw" not in texts(s, 0)
+    s.apply(0, "top Crystal Shard")
+    assert s.is_terminal() and s.winners() == [0, 1, 2, 3]
+
+
+# -- Monster and Discard Phases --------------------------------------------------------------
+def test_defeat_a_monster_pays_rewards_and_refills() -> None:
+    s = table()
+    c = content()
+    tier1 = [i for i, m in enumerate(c.monsters) if m.tier == 1]
+    s.paths[0] = [tier1[0], tier1[1], tier1[2]]
+    s.monster_decks[0] = [tier1[3]]
+    goblin = c.monsters[tier1[0]]
+    s.crystals[0] = goblin.crystals
+    s.hands[0] = cards("Glimmer", "Crystal Shard")
+    s.apply(0, "end")
+    assert f"defeat {goblin.name}" in texts(s, 0) and "pass" in texts(s, 0)
+    s.apply(0, f"defeat {goblin.name}")
+    while s.current_players() == (0,) and s.stack:
+        s.apply(0, texts(s, 0)[0])
+    assert s.trophies[0] == [tier1[0]] and s.favor(0) == goblin.favor
+    assert s.paths[0] == [tier1[3], tier1[1], tier1[2]] and s.monster_decks[0] == []
+    assert s.scores()[0] == goblin.favor and s.score_breakdown(0) == {"favor": goblin.favor}
+
+
+def test_hand_limit_of_ten() -> None:
+    s = table()
+    s.hands[0] = cards(
+        *["Glimmer"] * 4, *["Crystal Shard"] * 4, "Ember", "Sprout", "Spark", "Tide Pool"
+    )
+    s.apply(0, "end")
+    assert texts(s, 0) == [
+        "discard Glimmer",
+        "discard Crystal Shard",
+        "discard Ember",
+        "discard Sprout",
+        "discard Spark",
+        "discard Tide Pool",
+    ]
+    s.apply(0, "discard Glimmer")
+    s.apply(0, "discard Ember")
+    assert len(s.hands[0]) == 10 and s.turn == 1
+
+
+# -- hidden information ----------------------------------------------------------------------
+def test_observation_hides_other_hands_books_and_the_pool_order() -> None:
+    s = table()
+    t = s.clone()
+    # swap a Spell of seat 1's Hand with one of the Magic Pool: only seat 1 can tell
+    t.hands[1][0], t.pool[0] = t.pool[0], t.hands[1][0]
+    t.pool.reverse()
+    t.books[2].reverse()
+    assert s.observation(0) == t.observation(0)
+    assert s.observation(1) != t.observation(1)
+    text = str(s.observation(0))
+    assert str(s.setup.seed) not in text or s.setup.seed < 10
+
+
+def test_determinize_keeps_the_view_and_plays_on() -> None:
+    s = rulebook.new_game("archmagi", players=3, seed=11)
+    rng = random.Random(3)
+    for _ in range(40):
+        p = s.current_players()[0]
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    for p in range(3):
+        d = s.determinize(p, random.Random(p))
+        assert d.observation(p) == s.observation(p)
+
+
+def test_greedy_beats_random() -> None:
+    from rulebook.simulate import run
+
+    results = run("archmagi", 2, ["greedy", "random"], games=20, seed=100)
+    greedy = sum(1 for r in results if r.winners == [0])
+    assert greedy >= 15
