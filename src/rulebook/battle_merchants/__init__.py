@@ -1,10 +1,10 @@
 """Battle Merchants (rulebook ``001_44ef98e54b9802c2.txt``): 2-4 players (2: Salesman Steve)."""
 
-from rulebook.core import Game, Setup, Variant, register
 from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.bots import evaluate
 from rulebook.battle_merchants.render import render
 from rulebook.battle_merchants.rules import BattleState
+from rulebook.core import Game, Setup, Variant, register
 
 
 def _create(setup: Setup) -> BattleState:

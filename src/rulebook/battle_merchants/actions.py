@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulebook.battle_merchants.content import Board, Content, content
 from rulebook.core import Action
 from rulebook.core.data import cached
-from rulebook.battle_merchants.content import Board, Content, content
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +119,15 @@ class Moves:
             *self.bonus,
         )
         self.by_text: dict[str, Action] = {str(a): a for a in self.vocabulary}
+        self.text: dict[Action, str] = {a: t for t, a in self.by_text.items()}
+        #: per Region, the Weapons its Battlefields demand ("axe-sword", first race first)
+        self.demands: list[list[str]] = [
+            [
+                "-".join(c.weapons[board.space_at(r, b, side).weapon] for side in (0, 1))
+                for b in range(board.battlefields)
+            ]
+            for r in range(len(board.regions))
+        ]
 
 
 @cached

@@ -369,13 +369,14 @@ def compile_content(
     links: dict[tuple[str, int], tuple[str, int]] = {}
     limits = {"craft": game.rules.face_up_crafts, "kingdom": game.rules.face_up_kingdom}
     for k1, s1, k2, s2 in game.side_board.links:
-        a, b = (k1, s1 - 1), (k2, s2 - 1)
-        for kind, slot in (a, b):
+        one: tuple[str, int] = (k1, s1 - 1)
+        two: tuple[str, int] = (k2, s2 - 1)
+        for kind, slot in (one, two):
             if not 0 <= slot < limits[kind]:
                 raise DataError(f"side_board: no {kind} space {slot + 1}")
-        if a in links or b in links or a == b:
+        if one in links or two in links or one == two:
             raise DataError("side_board: a space is linked twice")
-        links[a], links[b] = b, a
+        links[one], links[two] = two, one
     return Content(
         races=tuple(races),
         weapons=tuple(weapons),

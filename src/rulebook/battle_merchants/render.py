@@ -13,13 +13,11 @@ from rulebook.core import State
 _TOKEN = {"none": " ", "fire": "F", "lock": "L"}
 
 
-def _weapon(side: dict[str, Any]) -> str:
-    w = side["weapon"]
-    demand = side["demands"]
-    if w is None:
+def _weapon(demand: str, weapon: str | None) -> str:
+    if weapon is None:
         return f"[dim]{demand}[/]"
-    mark = "V-" if w["vorpal"] else ""
-    return f"[bold]{mark}{demand}[/]:{w['owner']}"
+    owner, _, vorpal = weapon.partition(" ")
+    return f"[bold]{'V-' if vorpal else ''}{demand}[/]:{owner}"
 
 
 def region_table(region: dict[str, Any]) -> Table:
@@ -31,9 +29,10 @@ def region_table(region: dict[str, Any]) -> Table:
     table.add_column(a)
     table.add_column("token", justify="center")
     table.add_column(b)
-    for i, bf in enumerate(region["battlefields"]):
-        x, y = bf["sides"]
-        table.add_row(str(i + 1), _weapon(x), _TOKEN[bf["token"]], _weapon(y))
+    for i, (bf, demand) in enumerate(zip(region["battlefields"], region["demands"], strict=True)):
+        x, y = bf["weapons"]
+        dx, dy = demand.split("-")
+        table.add_row(str(i + 1), _weapon(dx, x), _TOKEN[bf["token"]], _weapon(dy, y))
     return table
 
 
@@ -86,8 +85,10 @@ def render(state: State, player: int) -> RenderableType:
     ]
     if "steve" in obs:
         parts.append(
-            Text(f"Salesman Steve sells next to: {obs['steve']['next']} "
-                 f"(order {', '.join(obs['steve']['races'])})")
+            Text(
+                f"Salesman Steve sells next to: {obs['steve']['next']} "
+                f"(order {', '.join(obs['steve']['races'])})"
+            )
         )
     parts.append(seats)
     if obs["step"] == "over":

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulebook.core import Action, Game, IllegalAction, Setup, State
 from rulebook.battle_merchants.actions import (
     DONE,
     PASS,
@@ -31,6 +30,7 @@ from rulebook.battle_merchants.actions import (
     moves,
 )
 from rulebook.battle_merchants.content import Board, Content, KingdomCard, Space, content
+from rulebook.core import Action, Game, IllegalAction, Setup, State
 
 # steps of a turn
 TURN = "turn"  # choose the action
@@ -801,30 +801,29 @@ class BattleState(State):
             )
         names = [c.colours[p] for p in range(self.num_players)] + ["steve"]
         regions = []
+        fields = board.battlefields
         for r, name in enumerate(board.regions):
-            fields = []
-            for b in range(board.battlefields):
-                bf = r * board.battlefields + b
-                pair = []
-                for side in (0, 1):
-                    s = board.spaces[bf * 2 + side]
-                    code = self.spaces[s.index]
-                    pair.append(
-                        {
-                            "space": s.id,
-                            "demands": weapons[s.weapon],
-                            "weapon": None
+            battlefields = []
+            for bf in range(r * fields, (r + 1) * fields):
+                codes = self.spaces[2 * bf], self.spaces[2 * bf + 1]
+                battlefields.append(
+                    {
+                        "token": ("none", "fire", "lock")[self.tokens[bf]],
+                        "weapons": [
+                            None
                             if code == EMPTY
-                            else {"owner": names[code >> 1], "vorpal": bool(code & 1)},
-                        }
-                    )
-                fields.append({"token": ("none", "fire", "lock")[self.tokens[bf]], "sides": pair})
+                            else names[code >> 1] + (" vorpal" if code & 1 else "")
+                            for code in codes
+                        ],
+                    }
+                )
             regions.append(
                 {
                     "name": name,
                     "races": [c.races[x] for x in board.region_races[r]],
+                    "demands": list(self.demands[r]),
                     "region_tile_on_board": self.region_on_board[r],
-                    "battlefields": fields,
+                    "battlefields": battlefields,
                 }
             )
         obs: dict[str, Any] = {
@@ -870,6 +869,11 @@ class BattleState(State):
             obs["winners"] = self.winners()
             obs["year_end"] = self.year_end
         return obs
+
+    @property
+    def demands(self) -> list[list[str]]:
+        """Per Region: the Weapons each Battlefield demands, "axe-sword" (first race first)."""
+        return self.moves.demands
 
     def _kingdom_view(self, card: int) -> dict[str, Any]:
         k = self.content.kingdom[card]
@@ -974,10 +978,11 @@ class BattleState(State):
 
     def snapshot(self) -> dict[str, Any]:
         d = self.__dict__
+        texts = self.moves.text
         snap: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
-            "history": [(p, str(a)) for p, a in self.history],
+            "history": [(p, texts[a]) for p, a in self.history],
         }
         for name in self._SCALARS[4:]:
             snap[name] = d[name]
