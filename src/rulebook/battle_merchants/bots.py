@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from rulebook.battle_merchants.rules import BattleState
 
 #: weights of the evaluation (hand-tuned)
-SUPPLY_SHARE = 0.8  # of a Weapon's sale value, for one still in the supply
+SUPPLY_SHARE = 0.9  # of a Weapon's sale value, for one still in the supply with a buyer
+UNSOLD_SHARE = 0.9  # of its End Value, for one beyond what open Weapon Spaces demand
+SPARE_BUYERS = 1  # spaces of a Weapon type expected to open beyond those open now
 LEVEL = 0.8  # per Craft Level while Seasons remain, up to the Vorpal level
 COIN = 0.6  # per forge discount coin, per Season left
 TILE = 1.2  # per Reward Tile, per Season left
@@ -33,8 +35,21 @@ def evaluate(state: State, player: int) -> float:
     left = len(c.rules.seasons) - s.season
     chart = c.chart
     supply = s.supply[player]
-    value += SUPPLY_SHARE * chart.sell_standard * sum(supply[0::2])
-    value += SUPPLY_SHARE * chart.sell_vorpal * sum(supply[1::2])
+    open_spaces = [0] * len(c.weapons)
+    for sp in s.board.spaces:
+        if s.open_for_sale(sp.index):
+            open_spaces[sp.weapon] += 1
+    for w in range(len(c.weapons)):
+        # Weapons beyond what the open spaces can take are worth their End Value at best
+        buyers = open_spaces[w] + SPARE_BUYERS
+        for vorpal, sell, end in (
+            (1, chart.sell_vorpal, chart.end_vorpal),
+            (0, chart.sell_standard, chart.end_standard),
+        ):
+            have = supply[2 * w + vorpal]
+            sold = min(have, buyers)
+            buyers -= sold
+            value += SUPPLY_SHARE * sell * sold + UNSOLD_SHARE * end * (have - sold)
     vorpal = c.rules.vorpal_level
     value += LEVEL * sum(min(level, vorpal + 1) for level in s.levels[player]) * min(left, 2)
     value += COIN * sum(s.coins[player]) * left
