@@ -896,7 +896,13 @@ class BattleState(State):
                 return f"{action} ({cost} gold)"
             if type(action) is Sell:
                 s = self.board.spaces[self.moves.index[action] >> 1]
-                return f"{action} ({self.sale_value(player, s, action.vorpal)} gold)"
+                weapon = c.weapons[s.weapon]
+                return f"{action} ({weapon}, {self.sale_value(player, s, action.vorpal)} gold)"
+            if type(action) is Bonus:
+                s = self.board.spaces[self.moves.index[action] >> 1]
+                cost = self.forge_cost(player, s.weapon, action.vorpal)
+                value = self.sale_value(player, s, action.vorpal)
+                return f"{action} ({c.weapons[s.weapon]}: forge {cost}, sell {value} gold)"
         except (IndexError, ValueError, KeyError):
             pass
         return str(action)
