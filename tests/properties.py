@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 import rulebook
 from rulebook import Action, IllegalAction, RulebookError, State
-from rulebook.core import Setup
 from rulebook.battle_merchants import BattleState
+from rulebook.core import Setup
 from rulebook.merchants_of_magick import MerchantsState
 
 #: used when a game's hooks give no move bound: any real game ends far sooner
