@@ -104,6 +104,8 @@ class Moves:
         #: sell[space * 2 + vorpal], bonus[space * 2 + vorpal]
         self.sell = [Sell(s.id, bool(v)) for s in board.spaces for v in (0, 1)]
         self.bonus = [Bonus(s.id, bool(v)) for s in board.spaces for v in (0, 1)]
+        #: per Weapon Space: ``weapon * 2``, the supply index of its Standard Weapon
+        self.space_weapon = [s.weapon * 2 for s in board.spaces]
         #: each move -> its index in its list
         self.index: dict[Action, int] = {}
         for group in (self.learn, self.kingdom, self.forge, self.sell, self.bonus):

@@ -189,13 +189,7 @@ class BattleState(State):
     def forge_cost(self, p: int, weapon: int, vorpal: bool) -> int:
         """Forge cost: 5 (Standard) or 15 (Vorpal), less the coins on your matching Craft Cards
         and Kingdom discounts, never below 0 (Forge Weapons)."""
-        chart = self.content.chart
-        cost = chart.forge_vorpal if vorpal else chart.forge_standard
-        cost -= self.coins[p][weapon]
-        for card in self._effects(p, "forge_discount"):
-            if card.quality is None or card.quality == int(vorpal):
-                cost -= card.amount
-        return max(cost, 0)
+        return self._forge_costs(p)[2 * weapon + int(vorpal)]
 
     def can_forge(self, p: int, weapon: int, vorpal: bool) -> bool:
         need = self.content.rules.vorpal_level if vorpal else 1
@@ -588,21 +582,48 @@ class BattleState(State):
 
     def _sales(self, p: int, out: list[Action]) -> None:
         supply = self.supply[p]
+        if not any(supply):
+            return
         sell = self.moves.sell
-        for s in self.board.spaces:
-            if self.open_for_sale(s.index):
-                base = s.weapon * 2
-                if supply[base]:
-                    out.append(sell[s.index * 2])
-                if supply[base + 1]:
-                    out.append(sell[s.index * 2 + 1])
+        spaces, tokens = self.spaces, self.tokens
+        for i, w in enumerate(self.moves.space_weapon):
+            if spaces[i] == EMPTY and tokens[i >> 1] != LOCK:
+                if supply[w]:
+                    out.append(sell[2 * i])
+                if supply[w + 1]:
+                    out.append(sell[2 * i + 1])
 
     def _forges(self, p: int, out: list[Action], free: bool) -> None:
         gold = self.gold[p]
-        for w in range(len(self.content.weapons)):
-            for v in (False, True) if not free else (False,):
-                if self.can_forge(p, w, v) and (free or self.forge_cost(p, w, v) <= gold):
-                    out.append(self.moves.forge[w * 2 + v])
+        levels = self.levels[p]
+        vorpal_level = self.content.rules.vorpal_level
+        forge = self.moves.forge
+        costs = None if free else self._forge_costs(p)
+        for w, level in enumerate(levels):
+            if level < 1:
+                continue
+            if costs is None:
+                out.append(forge[2 * w])
+                continue
+            if costs[2 * w] <= gold:
+                out.append(forge[2 * w])
+            if level >= vorpal_level and costs[2 * w + 1] <= gold:
+                out.append(forge[2 * w + 1])
+
+    def _forge_costs(self, p: int) -> list[int]:
+        """Forge cost of every Weapon and quality, as ``forge_cost`` gives it."""
+        chart = self.content.chart
+        std, vor = chart.forge_standard, chart.forge_vorpal
+        for card in self._effects(p, "forge_discount"):
+            if card.quality is None or card.quality == 0:
+                std -= card.amount
+            if card.quality is None or card.quality == 1:
+                vor -= card.amount
+        out = []
+        for coins in self.coins[p]:
+            out.append(max(std - coins, 0))
+            out.append(max(vor - coins, 0))
+        return out
 
     def forge_limit(self, p: int) -> int:
         return self.content.rules.forge_limit + sum(
