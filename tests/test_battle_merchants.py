@@ -42,7 +42,10 @@ def put(state: BattleState, sid: str, owner: int, vorpal: bool = False) -> None:
 
 
 def offer_kingdom(state: BattleState, name: str) -> None:
-    state.kingdom_pool = [kingdom_card(name)]
+    card = kingdom_card(name)
+    state.kingdom_pool = [card]
+    if card in state.kingdom_deck:
+        state.kingdom_deck.remove(card)
 
 
 def bf(state: BattleState, sid: str) -> int:
@@ -587,3 +590,22 @@ def test_greedy_and_random_games_finish(players: int) -> None:
         moves += 1
         assert moves < 5000
     assert s.season == 3
+
+
+@pytest.mark.parametrize("card", [k.name for k in content().kingdom])
+def test_every_kingdom_card_can_be_taken(card: str) -> None:
+    """Each card pays or costs its gold and goes where its duration says."""
+    k = content().kingdom[kingdom_card(card)]
+    players = min(k.players)
+    s = new(players=players)
+    s.season = 3
+    s.gold[0] = 20
+    s.supply[0][AXE * 2] = 1
+    offer_kingdom(s, card)
+    s.apply(0, "kingdom 1")
+    assert s.gold[0] == 20 + k.gold
+    assert (k.index in s.kingdom_cards[0]) == (k.duration in ("permanent", "end"))
+    assert (k.index in s.kingdom_discard) == (k.duration == "immediate")
+    assert (k.index in s.kingdom_pool) == (k.duration == "final")
+    expected = {"free_craft": "free-craft", "free_forge": "free-forge", "sell_twice": "sell"}
+    assert s.step == expected.get(k.effect, "turn")
