@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import rulebook
 from rulebook import Action, IllegalAction, RulebookError, State
 from rulebook.archmagi import ArchmagiState
+from rulebook.battle_merchants import BattleState
 from rulebook.core import Setup
 from rulebook.merchants_of_magick import MerchantsState
 from rulebook.ye_olde_magick_shoppe import ShoppeState
@@ -148,12 +149,26 @@ def _archmagi_check_final(state: State) -> None:
     assert not state.pool and not state.stack
 
 
+def _bm_max_moves(setup: Setup) -> int:
+    # 4 Seasons; within one, at most 10 rounds of turns pass without a sale (then war breaks
+    # out) and at most 48 sales fill the board; a turn is at most 6 moves (learn/kingdom +
+    # free card, up to 4 forges + done, 2 sales + done).
+    return 4 * 49 * 10 * setup.players * 6
+
+
+def _bm_check_final(state: State) -> None:
+    assert isinstance(state, BattleState)
+    assert state.season == 3, f"the game ended in Season {state.season}, not after Winter"
+    assert state.step == "over"
+
+
 #: per-game hooks; a game not listed gets :class:`GameHooks` defaults
 HOOKS: dict[str, GameHooks] = {
     "merchants-of-magick": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
     # the same round flow: at most 4 results and "done" per seat and round, no free marks
     "ye-olde-magick-shoppe": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
     "archmagi": GameHooks(max_moves=_archmagi_max_moves, check_final=_archmagi_check_final),
+    "battle-merchants": GameHooks(max_moves=_bm_max_moves, check_final=_bm_check_final),
 }
 
 

@@ -30,6 +30,7 @@ GAME_PACKAGES = (
     "rulebook.merchants_of_magick",
     "rulebook.ye_olde_magick_shoppe",
     "rulebook.archmagi",
+    "rulebook.battle_merchants",
 )
 for _package in GAME_PACKAGES:
     import_module(_package)

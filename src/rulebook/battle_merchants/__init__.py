@@ -1,0 +1,44 @@
+"""Battle Merchants (rulebook ``001_44ef98e54b9802c2.txt``): 2-4 players (2: Salesman Steve)."""
+
+from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
+from rulebook.battle_merchants.bots import evaluate
+from rulebook.battle_merchants.render import render
+from rulebook.battle_merchants.rules import BattleState
+from rulebook.core import Game, Setup, Variant, register
+
+
+def _create(setup: Setup) -> BattleState:
+    return BattleState(GAME, setup)
+
+
+GAME = register(
+    Game(
+        name="battle-merchants",
+        title="Battle Merchants",
+        rulebook="001_44ef98e54b9802c2.txt",
+        variants=(
+            Variant(
+                "standard",
+                2,
+                4,
+                "2-4 players; with 2, the side board and Salesman Steve join automatically",
+            ),
+        ),
+        create=_create,
+        evaluate=evaluate,
+        render=render,
+        description="Forge and sell Weapons to warring races over four Seasons of battles.",
+    )
+)
+
+__all__ = [
+    "GAME",
+    "BattleState",
+    "Bonus",
+    "Done",
+    "Forge",
+    "Learn",
+    "Pass",
+    "Sell",
+    "TakeKingdom",
+]

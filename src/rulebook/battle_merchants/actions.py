@@ -1,0 +1,143 @@
+"""Battle Merchants moves (Player Turns): one action a turn, split into small steps.
+
+A turn is one move for Learn One Craft, Sell One Weapon, Take One Kingdom Card and the Craft
+Bonus action (Forge and Sell One Weapon); Forge Up to Three Weapons is one ``forge`` move per
+Weapon, the first of which chooses the action, then ``done`` (or the limit) ends it. Kingdom
+Cards that give more (ExtraCrafty, Free Samples, Drive the Workers, Desperate Times) continue
+the same turn with ``learn`` / ``forge`` / ``sell`` moves and ``done``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulebook.battle_merchants.content import Board, Content, content
+from rulebook.core import Action
+from rulebook.core.data import cached
+
+
+@dataclass(frozen=True, slots=True)
+class Learn(Action):
+    """Learn One Craft: take the face-up Craft Card in space ``slot`` (1 = first)."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"learn {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Forge(Action):
+    """Forge one Weapon (Standard or Vorpal) into your supply."""
+
+    weapon: str
+    vorpal: bool
+
+    def __str__(self) -> str:
+        return f"forge {'vorpal ' if self.vorpal else ''}{self.weapon}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sell(Action):
+    """Sell One Weapon: place a Weapon of yours on the Weapon Space ``space``."""
+
+    space: str
+    vorpal: bool
+
+    def __str__(self) -> str:
+        return f"sell {'vorpal ' if self.vorpal else ''}{self.space}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus(Action):
+    """Forge and Sell One Weapon (Craft Bonus action): forge the Weapon ``space`` demands and
+    sell it there at once."""
+
+    space: str
+    vorpal: bool
+
+    def __str__(self) -> str:
+        return f"bonus {'vorpal ' if self.vorpal else ''}{self.space}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeKingdom(Action):
+    """Take One Kingdom Card: the face-up Kingdom Card in space ``slot`` (1 = first)."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"kingdom {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    """Stop: forge no more Weapons / make no more sales / take no free card this turn."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """No action is possible: the turn passes (rules decision, see docs)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+DONE = Done()
+PASS = Pass()
+
+#: the most face-up Kingdom Cards there can be: three plus a Final card that stays
+MAX_KINGDOM_SLOTS = 4
+
+
+class Moves:
+    """Every action of one board side, built once and shared by all states."""
+
+    def __init__(self, c: Content, board: Board) -> None:
+        self.learn = [Learn(i + 1) for i in range(c.rules.face_up_crafts)]
+        self.kingdom = [TakeKingdom(i + 1) for i in range(MAX_KINGDOM_SLOTS)]
+        #: forge[w * 2 + vorpal]
+        self.forge = [Forge(w, bool(v)) for w in c.weapons for v in (0, 1)]
+        #: sell[space * 2 + vorpal], bonus[space * 2 + vorpal]
+        self.sell = [Sell(s.id, bool(v)) for s in board.spaces for v in (0, 1)]
+        self.bonus = [Bonus(s.id, bool(v)) for s in board.spaces for v in (0, 1)]
+        #: per Weapon Space: ``weapon * 2``, the supply index of its Standard Weapon
+        self.space_weapon = [s.weapon * 2 for s in board.spaces]
+        #: each move -> its index in its list
+        self.index: dict[Action, int] = {}
+        for group in (self.learn, self.kingdom, self.forge, self.sell, self.bonus):
+            for i, a in enumerate(group):
+                self.index[a] = i
+        self.vocabulary: tuple[Action, ...] = (
+            DONE,
+            PASS,
+            *self.learn,
+            *self.kingdom,
+            *self.forge,
+            *self.sell,
+            *self.bonus,
+        )
+        self.by_text: dict[str, Action] = {str(a): a for a in self.vocabulary}
+        self.text: dict[Action, str] = {a: t for t, a in self.by_text.items()}
+        #: per Region, the Weapons its Battlefields demand ("axe-sword", first race first)
+        self.demands: list[list[str]] = [
+            [
+                "-".join(c.weapons[board.space_at(r, b, side).weapon] for side in (0, 1))
+                for b in range(board.battlefields)
+            ]
+            for r in range(len(board.regions))
+        ]
+
+
+@cached
+def _all_moves() -> dict[int, Moves]:
+    c = content()
+    return {n: Moves(c, board) for n, board in c.boards.items()}
+
+
+def moves(players: int) -> Moves:
+    """The moves of the board side used by ``players`` players."""
+    return _all_moves()[players]

@@ -1,0 +1,1021 @@
+"""Battle Merchants: every rule of the rulebook (``001_44ef98e54b9802c2.txt``).
+
+The game runs over four Seasons of clockwise turns (Player Turns); each turn is one action
+(see :mod:`rulebook.battle_merchants.actions` for how an action splits into moves). When the
+third Demand Token reaches the Season Area every other player takes one last turn, then the
+Season ends (Season's End: Time For War!): battles, repairs and the cleanup; after Winter comes
+the Year's End scoring. With 2 players the side board and Salesman Steve apply (2-player Game
+Rules).
+
+Rules decisions where the text is silent are marked ``Decision:`` in the docstrings below and
+listed in docs/battle-merchants.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rulebook.battle_merchants.actions import (
+    DONE,
+    PASS,
+    Bonus,
+    Done,
+    Forge,
+    Learn,
+    Moves,
+    Pass,
+    Sell,
+    TakeKingdom,
+    moves,
+)
+from rulebook.battle_merchants.content import Board, Content, KingdomCard, Space, content
+from rulebook.core import Action, Game, IllegalAction, Setup, State
+
+# steps of a turn
+TURN = "turn"  # choose the action
+FORGING = "forge"  # Forge Up to Three Weapons, after the first Weapon
+SELLING = "sell"  # a second sale (Drive the Workers, Desperate Times)
+FREE_CRAFT = "free-craft"  # ExtraCrafty: take a Craft Card for free
+FREE_FORGE = "free-forge"  # Free Samples: forge one Standard Weapon for free
+OVER = "over"
+
+# Demand Token states, per Battlefield
+GONE, FIRE, LOCK = 0, 1, 2
+EMPTY = -1
+
+
+def _hashable(action: Action) -> bool:
+    try:
+        hash(action)
+    except TypeError:
+        return False
+    return True
+
+
+class BattleState(State):
+    """A game of Battle Merchants for 2 to 4 players.
+
+    Weapons in a supply are counted per ``weapon * 2 + vorpal``. A Weapon Space holds ``EMPTY``
+    or ``owner * 2 + vorpal``, where owner ``n`` (the number of players) is Salesman Steve.
+    Face-up card spaces hold a card number or ``EMPTY`` (a gap closed at the next turn's start).
+    Decks are lists whose last card is the top.
+    """
+
+    content: Content
+    board: Board
+    moves: Moves
+    two: bool
+    steve: int
+    season: int
+    step: str
+    current: int
+    count: int  # Weapons forged / sales made in this action
+    penalty: int  # gold less per sale (Desperate Times)
+    last_kind: str  # the kind of the last action taken (2-player cleanup)
+    gold: list[int]
+    supply: list[list[int]]
+    crafts: list[list[int]]
+    levels: list[list[int]]
+    coins: list[list[int]]
+    race_tiles: list[list[int]]
+    region_tiles: list[list[int]]
+    kingdom_cards: list[list[int]]
+    defeated: list[list[int]]
+    reward_spaces: list[list[bool]]
+    region_on_board: list[bool]
+    bonus_owner: list[int]
+    bonus_up: list[bool]
+    spaces: list[int]
+    tokens: list[int]
+    season_area: int
+    tokens_discarded: int
+    ending_after: int
+    turns_since_sale: int
+    craft_pool: list[int]
+    kingdom_pool: list[int]
+    spring_deck: list[int]
+    autumn_deck: list[int]
+    boxed: int
+    kingdom_deck: list[int]
+    kingdom_discard: list[int]
+    craft_discard: list[int]
+    steve_races: list[int]
+    steve_cube: int
+    year_end: list[dict[str, int]]
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup)
+        c = self.content = content()
+        n = setup.players
+        self.board = c.boards[n]
+        self.moves = moves(n)
+        self.two = n == 2
+        self.steve = n
+        self.season = 0
+        self.step = TURN
+        self.count = 0
+        self.penalty = 0
+        self.last_kind = ""
+        w = len(c.weapons)
+        self.gold = [c.rules.start_gold] * n
+        self.supply = [[0] * (2 * w) for _ in range(n)]
+        self.crafts = [[] for _ in range(n)]
+        self.levels = [[0] * w for _ in range(n)]
+        self.coins = [[0] * w for _ in range(n)]
+        self.race_tiles = [[0] * len(c.races) for _ in range(n)]
+        self.region_tiles = [[0] * len(self.board.regions) for _ in range(n)]
+        for p in range(n):
+            for weapon in c.mat_crafts[p]:
+                self.levels[p][weapon] += 1
+            self.race_tiles[p][c.mat_reward[n][p]] += 1
+        self.kingdom_cards = [[] for _ in range(n)]
+        self.defeated = [[0, 0] for _ in range(n)]
+        self.reward_spaces = [[r in self.board.races] * n for r in range(len(c.races))]
+        self.region_on_board = [True] * len(self.board.regions)
+        self.bonus_owner = [EMPTY] * w
+        self.bonus_up = [False] * w
+        self.spaces = [EMPTY] * len(self.board.spaces)
+        fields = self.board.battlefields
+        self.tokens = [FIRE if i % fields == 0 else LOCK for i in range(len(self.spaces) // 2)]
+        self.season_area = 0
+        self.tokens_discarded = 0
+        self.ending_after = EMPTY
+        self.turns_since_sale = 0
+        self.craft_discard = []
+        self.kingdom_discard = []
+        self.boxed = 0
+        self.year_end = []
+        self._set_up()
+        self._start_turn()
+
+    # -- setup (Setup; Setting Up For 2) ---------------------------------------------------------
+    def _set_up(self) -> None:
+        """Build the Kingdom deck from piles A-D filtered by player count (A on top, the single
+        D at the bottom), shuffle the Craft decks, place Steve's tiles, pick the start player.
+
+        Decision: nobody has sold a Weapon to an Orc before the game, so the start player is
+        random ("determine the start player randomly").
+        """
+        c, n = self.content, self.num_players
+        rng = self.chance.rng()
+        deck: list[int] = []
+        for pile in "DCBA":  # the deck's last card is its top
+            cards = [k.index for k in c.kingdom if k.pile == pile and n in k.players]
+            rng.shuffle(cards)
+            deck += cards
+        self.kingdom_deck = deck
+        self.spring_deck = [k.index for k in c.crafts if k.deck == "spring_summer"]
+        self.autumn_deck = [k.index for k in c.crafts if k.deck == "autumn_winter"]
+        rng.shuffle(self.spring_deck)
+        rng.shuffle(self.autumn_deck)
+        self.craft_pool = []
+        self.kingdom_pool = []
+        self.steve_races = list(self.board.races) if self.two else []
+        rng.shuffle(self.steve_races)
+        self.steve_cube = 0
+        self.current = rng.randrange(n)
+
+    # -- small helpers ---------------------------------------------------------------------------
+    @property
+    def craft_deck(self) -> list[int]:
+        """Spring/Summer Craft deck in the first two Seasons, then Autumn/Winter."""
+        return self.spring_deck if self.season < 2 else self.autumn_deck
+
+    def _effects(self, p: int, effect: str) -> list[KingdomCard]:
+        k = self.content.kingdom
+        return [k[i] for i in self.kingdom_cards[p] if k[i].effect == effect]
+
+    def forge_cost(self, p: int, weapon: int, vorpal: bool) -> int:
+        """Forge cost: 5 (Standard) or 15 (Vorpal), less the coins on your matching Craft Cards
+        and Kingdom discounts, never below 0 (Forge Weapons)."""
+        return self._forge_costs(p)[2 * weapon + int(vorpal)]
+
+    def can_forge(self, p: int, weapon: int, vorpal: bool) -> bool:
+        need = self.content.rules.vorpal_level if vorpal else 1
+        return self.levels[p][weapon] >= need
+
+    def learn_cost(self, p: int, card: int) -> int:
+        """Free, or x1 / x2 times your Levels in that Weapon (Craft Cards)."""
+        k = self.content.crafts[card]
+        return k.multiplier * self.levels[p][k.weapon]
+
+    def kingdom_limit(self) -> int:
+        return self.content.rules.kingdom_limit[self.season]
+
+    def can_take_kingdom(self, p: int, card: int) -> bool:
+        """Permanent and End cards need room under the Season's limit; a card showing negative
+        gold needs that gold (Take Kingdom Card)."""
+        k = self.content.kingdom[card]
+        if k.duration in ("permanent", "end") and len(self.kingdom_cards[p]) >= (
+            self.kingdom_limit()
+        ):
+            return False
+        return self.gold[p] + k.gold >= 0
+
+    def open_for_sale(self, space: int) -> bool:
+        """A Weapon may go on an empty space whose Battlefield has no Demand Token or a face-up
+        one (Regions and Battlefields)."""
+        return self.spaces[space] == EMPTY and self.tokens[space >> 1] != LOCK
+
+    def battle_level(self, owner: int, weapon: int) -> int:
+        return self.levels[owner][weapon] + sum(
+            k.amount for k in self._effects(owner, "battle_level")
+        )
+
+    def sale_value(self, p: int, space: Space, vorpal: bool) -> int:
+        """Base Sell Value + 1 per matching race / Region Reward Tile (+ Kingdom bonuses)."""
+        chart = self.content.chart
+        value = chart.sell_vorpal if vorpal else chart.sell_standard
+        value += self.race_tiles[p][space.race] + self.region_tiles[p][space.region]
+        for k in self._effects(p, "sale_bonus"):
+            if (k.race is None or k.race == space.race) and (
+                k.quality is None or k.quality == int(vorpal)
+            ):
+                value += k.amount
+        return max(value - self.penalty, 0)
+
+    # -- turn flow -------------------------------------------------------------------------------
+    def _start_turn(self) -> None:
+        """Turn over Craft and Kingdom Cards up to five and three (no re-shuffle). With 2
+        players the side board's cards slide down to fill gaps first (Kingdom and Craft Cards
+        in the 2-player Game)."""
+        rules = self.content.rules
+        self.craft_pool = [x for x in self.craft_pool if x != EMPTY]
+        self.kingdom_pool = [x for x in self.kingdom_pool if x != EMPTY]
+        deck = self.craft_deck
+        while len(self.craft_pool) < rules.face_up_crafts and deck:
+            self.craft_pool.append(deck.pop())
+        while len(self.kingdom_pool) < rules.face_up_kingdom and self.kingdom_deck:
+            self.kingdom_pool.append(self.kingdom_deck.pop())
+        self.step = TURN
+        self.count = 0
+        self.penalty = 0
+
+    def _end_turn(self, kind: str) -> None:
+        """The turn ends; the Season ends after the last of the final turns.
+
+        Decision: after ``stall_rounds`` full rounds of turns with no Weapon sold by anyone,
+        war breaks out as if the Season had been triggered (a stuck table cannot play on).
+        """
+        self.last_kind = kind
+        n = self.num_players
+        last = self.current
+        self.turns_since_sale += 1
+        if last == self.ending_after or (
+            self.turns_since_sale >= self.content.rules.stall_rounds * n
+        ):
+            self._end_season(last)
+            if self.step == OVER:
+                return
+        else:
+            self.current = (last + 1) % n
+        self._start_turn()
+
+    # -- the Season's end (Season's End: Time For War!) -----------------------------------------
+    def _end_season(self, last: int) -> None:
+        """Battles, repairs, then the cleanup (or the Year's End after Winter); the player who
+        triggered the end (to the left of the last player) starts the next Season."""
+        self._battles()
+        self._repairs()
+        rules = self.content.rules
+        if self.season == len(rules.seasons) - 1:
+            self._year_end()
+            return
+        self._cleanup()
+        self.season += 1
+        self.season_area = 0
+        self.ending_after = EMPTY
+        self.turns_since_sale = 0
+        self.current = (last + 1) % self.num_players
+
+    def _battles(self) -> None:
+        """Every Battlefield with two facing Weapons fights (Battles): Vorpal beats Standard,
+        else the higher Craft Level of the sellers in their Weapon wins, else a tie (both
+        removed, 1 gold to each owner). Steve's Weapons lose to any player's Weapon.
+
+        Decision: two of Steve's Weapons facing each other tie (both go to the supply, no gold).
+        """
+        rules = self.content.rules
+        steve = self.steve
+        for a in range(0, len(self.spaces), 2):
+            x, y = self.spaces[a], self.spaces[a + 1]
+            if x == EMPTY or y == EMPTY:
+                continue
+            ox, oy = x >> 1, y >> 1
+            if ox == steve and oy == steve:
+                winner = 0
+            elif ox == steve:
+                winner = -1
+            elif oy == steve:
+                winner = 1
+            elif (x & 1) != (y & 1):
+                winner = 1 if x & 1 else -1
+            else:
+                lx = self.battle_level(ox, self.board.spaces[a].weapon)
+                ly = self.battle_level(oy, self.board.spaces[a + 1].weapon)
+                winner = (lx > ly) - (lx < ly)
+            if winner == 0:
+                for owner in (ox, oy):
+                    if owner != steve:
+                        self.gold[owner] += rules.tie_gold
+                self.spaces[a] = self.spaces[a + 1] = EMPTY
+            else:
+                win, lose = (a, a + 1) if winner > 0 else (a + 1, a)
+                self.defeated[self.spaces[win] >> 1][self.spaces[lose] & 1] += 1
+                self.spaces[lose] = EMPTY
+
+    def _repairs(self) -> None:
+        """Two gold per Weapon a player owns on the board (Repairs), plus Kingdom bonuses."""
+        rules = self.content.rules
+        n = self.num_players
+        owned = [0] * (n + 1)
+        for code in self.spaces:
+            if code != EMPTY:
+                owned[code >> 1] += 1
+        for p in range(n):
+            per = rules.repair_gold + sum(k.amount for k in self._effects(p, "repair_bonus"))
+            self.gold[p] += per * owned[p]
+
+    def _cleanup(self) -> None:
+        """End of Season Cleanup. 3-4 players: the face-up Kingdom Cards are discarded (Final
+        cards stay) and the face-up Craft Cards too. 2 players: nothing is discarded, unless
+        the last action was neither Learn Craft nor Take Kingdom Card: then the cards in
+        Kingdom space 1 and Craft space 1 go (Slush Fund never). After Summer the rest of the
+        Spring/Summer deck leaves the game. Craft Bonus cards flip up; Reward spaces refill.
+
+        Decision: in the 2-player game the side board's Spring/Summer cards stay on it into
+        Autumn (only the refills come from the Autumn/Winter deck).
+        """
+        c = self.content
+        self.craft_pool = [x for x in self.craft_pool if x != EMPTY]
+        self.kingdom_pool = [x for x in self.kingdom_pool if x != EMPTY]
+        if not self.two:
+            final = [k for k in self.kingdom_pool if c.kingdom[k].duration == "final"]
+            self.kingdom_discard += [k for k in self.kingdom_pool if k not in final]
+            self.kingdom_pool = final
+            self.craft_discard += self.craft_pool
+            self.craft_pool = []
+        elif self.last_kind not in ("learn", "kingdom"):
+            if self.kingdom_pool and c.kingdom[self.kingdom_pool[0]].duration != "final":
+                self.kingdom_discard.append(self.kingdom_pool.pop(0))
+            if self.craft_pool:
+                self.craft_discard.append(self.craft_pool.pop(0))
+        if self.season == 1:  # end of Summer
+            self.boxed += len(self.spring_deck)
+            self.spring_deck = []
+        self.bonus_up = [owner != EMPTY for owner in self.bonus_owner]
+        for race in self.board.races:
+            self.reward_spaces[race] = [True] * self.num_players
+
+    def _year_end(self) -> None:
+        """Year's End: unsold Weapons at End Value; Defeated Weapons bonus (Vorpal 2, Standard
+        1; 15 and 7 gold, 2 players 7 only); End Kingdom Cards.
+
+        Decision: players tied for a place each get that place's gold and the next place is
+        skipped; a Defeated total of 0 earns nothing.
+        """
+        c = self.content
+        rules, chart = c.rules, c.chart
+        n = self.num_players
+        parts: list[dict[str, int]] = [{} for _ in range(n)]
+        for p in range(n):
+            std = sum(self.supply[p][0::2])
+            vor = sum(self.supply[p][1::2])
+            parts[p]["unsold_weapons"] = std * chart.end_standard + vor * chart.end_vorpal
+        totals = [self.defeated_total(p) for p in range(n)]
+        prizes = rules.defeated_bonus_2p if self.two else rules.defeated_bonus
+        bonus = [0] * n
+        place = 0
+        for value in sorted(set(totals), reverse=True):
+            if value <= 0 or place >= len(prizes):
+                break
+            tied = [p for p in range(n) if totals[p] == value]
+            for p in tied:
+                bonus[p] = prizes[place]
+            place += len(tied)
+        on_board = self._on_board()
+        for p in range(n):
+            parts[p]["defeated_weapons"] = bonus[p]
+            end = 0
+            for k in self._effects_end(p):
+                end += self._end_card_gold(p, k, on_board)
+            parts[p]["end_cards"] = end
+            self.gold[p] += sum(parts[p].values())
+        self.year_end = parts
+        self.step = OVER
+
+    def _effects_end(self, p: int) -> list[KingdomCard]:
+        k = self.content.kingdom
+        return [k[i] for i in self.kingdom_cards[p] if k[i].duration == "end"]
+
+    def _end_card_gold(self, p: int, k: KingdomCard, on_board: list[list[int]]) -> int:
+        """What an End Kingdom Card pays at the Year's End."""
+        if k.effect == "end_flat":
+            return k.amount
+        if k.effect == "end_per_defeated":
+            count = self.defeated_total(p)
+        elif k.effect == "end_per_reward":
+            count = sum(self.race_tiles[p]) + sum(self.region_tiles[p])
+        elif k.effect == "end_per_craft_card":
+            count = len(self.crafts[p])
+        elif k.effect == "end_per_unsold":
+            count = sum(self.supply[p])
+        else:  # end_per_board_weapon
+            count = sum(on_board[p])
+        return k.amount * (count // k.per)
+
+    def defeated_total(self, p: int) -> int:
+        rules = self.content.rules
+        std, vor = self.defeated[p]
+        return std * rules.defeated_standard + vor * rules.defeated_vorpal
+
+    def _on_board(self) -> list[list[int]]:
+        """Per seat: [Standard, Vorpal] Weapons it owns on the board."""
+        counts = [[0, 0] for _ in range(self.num_players)]
+        for code in self.spaces:
+            if code != EMPTY and code >> 1 < self.num_players:
+                counts[code >> 1][code & 1] += 1
+        return counts
+
+    # -- selling (Selling Weapons; Salesman Steve) -----------------------------------------------
+    def _sell(self, p: int, space: Space, vorpal: bool) -> None:
+        """Place the Weapon, take the gold, then the Reward Tile of your colour (one per race
+        per Season: the space refills only at the cleanup), then check the Demand Token; with
+        2 players Steve sells after every sale."""
+        self.spaces[space.index] = p * 2 + int(vorpal)
+        self.gold[p] += self.sale_value(p, space, vorpal)
+        if self.reward_spaces[space.race][p]:
+            self.reward_spaces[space.race][p] = False
+            self.race_tiles[p][space.race] += 1
+        self._check_token(space)
+        self.turns_since_sale = 0
+        if self.two:
+            self._steve_sells(space)
+
+    def _check_token(self, space: Space) -> None:
+        """A face-up Demand Token with Weapons on both sides goes to the Season Area, and the
+        next Battlefield's token flips face-up.
+
+        Decision: a token flipped face-up between two Weapons already placed (by Steve, who
+        ignores locks) leaves at once in the same way.
+        """
+        bf = space.index >> 1
+        if self.tokens[bf] != FIRE or EMPTY in (self.spaces[2 * bf], self.spaces[2 * bf + 1]):
+            return
+        self.tokens[bf] = GONE
+        if self.ending_after == EMPTY:
+            self.season_area += 1
+            if self.season_area >= self.content.rules.season_tokens:
+                self.ending_after = (self.current - 1) % self.num_players
+        else:
+            self.tokens_discarded += 1  # the Season is ending: "no further effect"
+        if space.battlefield + 1 < self.board.battlefields and self.tokens[bf + 1] == LOCK:
+            self.tokens[bf + 1] = FIRE
+            self._check_token(self.board.spaces[2 * (bf + 1)])
+
+    def steve_target(self, sold: Space) -> Space | None:
+        """Where Steve sells next: the lowest open space of his race (locks ignored); ties go
+        to the first such row clockwise from the row just sold to. None if the race is full."""
+        race = self.steve_races[self.steve_cube]
+        board = self.board
+        rows = len(board.rows)
+        best: tuple[int, int] | None = None
+        target = None
+        for row, row_spaces in enumerate(board.rows):
+            if board.row_race[row] != race:
+                continue
+            for b, s in enumerate(row_spaces):
+                if self.spaces[s] == EMPTY:
+                    key = (b, (row - sold.row) % rows)
+                    if best is None or key < best:
+                        best, target = key, s
+                    break
+        return None if target is None else board.spaces[target]
+
+    def _steve_sells(self, sold: Space) -> None:
+        """Salesman Steve sells a Standard Weapon (no owner, no gold), then his cube moves."""
+        target = self.steve_target(sold)
+        if target is not None:
+            self.spaces[target.index] = self.steve * 2
+            self._check_token(target)
+        self.steve_cube = (self.steve_cube + 1) % len(self.steve_races)
+
+    # -- cards -----------------------------------------------------------------------------------
+    def _take_slot(self, pool: list[int], kind: str, slot: int) -> None:
+        """Take the card in a face-up space; with 2 players discard the linked card (never
+        Slush Fund: Final cards stay). A Final card taken stays in its space.
+
+        Decision: using Slush Fund still discards the Craft Card linked to its space.
+        """
+        c = self.content
+        card = pool[slot]
+        if not (kind == "kingdom" and c.kingdom[card].duration == "final"):
+            pool[slot] = EMPTY
+        if not self.two:
+            return
+        link = c.links.get((kind, slot))
+        if link is None:
+            return
+        other_pool = self.craft_pool if link[0] == "craft" else self.kingdom_pool
+        if link[1] >= len(other_pool) or other_pool[link[1]] == EMPTY:
+            return
+        other = other_pool[link[1]]
+        if link[0] == "kingdom":
+            if c.kingdom[other].duration == "final":
+                return
+            self.kingdom_discard.append(other)
+        else:
+            self.craft_discard.append(other)
+        other_pool[link[1]] = EMPTY
+
+    def _learn(self, p: int, slot: int, free: bool) -> None:
+        """Learn One Craft: pay, gain its Levels and coins; the first to Level 6 takes the Craft
+        Bonus card (Mastering a Craft)."""
+        card = self.craft_pool[slot]
+        k = self.content.crafts[card]
+        if not free:
+            self.gold[p] -= self.learn_cost(p, card)
+        self._take_slot(self.craft_pool, "craft", slot)
+        self.crafts[p].append(card)
+        self.levels[p][k.weapon] += k.levels
+        self.coins[p][k.weapon] += k.coins
+        if (
+            self.levels[p][k.weapon] >= self.content.rules.bonus_level
+            and self.bonus_owner[k.weapon] == EMPTY
+        ):
+            self.bonus_owner[k.weapon] = p
+            self.bonus_up[k.weapon] = True
+
+    def _take_kingdom(self, p: int, slot: int) -> str:
+        """Take One Kingdom Card: collect or pay its gold, then apply it. Returns the next
+        step of the turn (TURN when the turn is over)."""
+        c = self.content
+        card = self.kingdom_pool[slot]
+        k = c.kingdom[card]
+        self._take_slot(self.kingdom_pool, "kingdom", slot)
+        self.gold[p] += k.gold
+        if k.duration in ("permanent", "end"):
+            self.kingdom_cards[p].append(card)
+        elif k.duration == "immediate":
+            self.kingdom_discard.append(card)
+        if k.effect == "free_craft":
+            return FREE_CRAFT if any(x != EMPTY for x in self.craft_pool) else TURN
+        if k.effect == "free_forge":
+            return FREE_FORGE
+        if k.effect == "sell_twice":
+            self.penalty = k.amount
+            return SELLING
+        if k.effect == "region_tile" and k.region in self.board.regions:
+            r = self.board.regions.index(k.region)
+            if self.region_on_board[r]:
+                self.region_on_board[r] = False
+                self.region_tiles[p][r] += 1
+        return TURN
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        return () if self.step == OVER else (self.current,)
+
+    def is_terminal(self) -> bool:
+        return self.step == OVER
+
+    def _sales(self, p: int, out: list[Action]) -> None:
+        supply = self.supply[p]
+        if not any(supply):
+            return
+        sell = self.moves.sell
+        spaces, tokens = self.spaces, self.tokens
+        for i, w in enumerate(self.moves.space_weapon):
+            if spaces[i] == EMPTY and tokens[i >> 1] != LOCK:
+                if supply[w]:
+                    out.append(sell[2 * i])
+                if supply[w + 1]:
+                    out.append(sell[2 * i + 1])
+
+    def _forges(self, p: int, out: list[Action], free: bool) -> None:
+        gold = self.gold[p]
+        levels = self.levels[p]
+        vorpal_level = self.content.rules.vorpal_level
+        forge = self.moves.forge
+        costs = None if free else self._forge_costs(p)
+        for w, level in enumerate(levels):
+            if level < 1:
+                continue
+            if costs is None:
+                out.append(forge[2 * w])
+                continue
+            if costs[2 * w] <= gold:
+                out.append(forge[2 * w])
+            if level >= vorpal_level and costs[2 * w + 1] <= gold:
+                out.append(forge[2 * w + 1])
+
+    def _forge_costs(self, p: int) -> list[int]:
+        """Forge cost of every Weapon and quality, as ``forge_cost`` gives it."""
+        chart = self.content.chart
+        std, vor = chart.forge_standard, chart.forge_vorpal
+        for card in self._effects(p, "forge_discount"):
+            if card.quality is None or card.quality == 0:
+                std -= card.amount
+            if card.quality is None or card.quality == 1:
+                vor -= card.amount
+        out = []
+        for coins in self.coins[p]:
+            out.append(max(std - coins, 0))
+            out.append(max(vor - coins, 0))
+        return out
+
+    def forge_limit(self, p: int) -> int:
+        return self.content.rules.forge_limit + sum(
+            k.amount for k in self._effects(p, "forge_limit")
+        )
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self.step == OVER or player != self.current:
+            return []
+        p = player
+        out: list[Action] = []
+        step = self.step
+        if step == FORGING:
+            if self.count < self.forge_limit(p):
+                self._forges(p, out, free=False)
+            out.append(DONE)
+            return out
+        if step == SELLING:
+            if self.count < 2:
+                self._sales(p, out)
+            out.append(DONE)
+            return out
+        if step == FREE_CRAFT:
+            out += [self.moves.learn[i] for i, x in enumerate(self.craft_pool) if x != EMPTY]
+            out.append(DONE)
+            return out
+        if step == FREE_FORGE:
+            self._forges(p, out, free=True)
+            out.append(DONE)
+            return out
+        gold = self.gold[p]
+        for i, card in enumerate(self.craft_pool):
+            if card != EMPTY and self.learn_cost(p, card) <= gold:
+                out.append(self.moves.learn[i])
+        self._forges(p, out, free=False)
+        self._sales(p, out)
+        for i, card in enumerate(self.kingdom_pool):
+            if card != EMPTY and self.can_take_kingdom(p, card):
+                out.append(self.moves.kingdom[i])
+        for w, owner in enumerate(self.bonus_owner):
+            if owner != p or not self.bonus_up[w]:
+                continue
+            for v in (False, True):
+                if not self.can_forge(p, w, v) or self.forge_cost(p, w, v) > gold:
+                    continue
+                for s in self.board.spaces:
+                    if s.weapon == w and self.open_for_sale(s.index):
+                        out.append(self.moves.bonus[s.index * 2 + v])
+        if not out:
+            out.append(PASS)
+        return out
+
+    def parse_action(self, player: int, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalAction(f"{text!r} is not a move")
+        action = self.moves.by_text.get(" ".join(text.lower().split()))
+        if action is None:
+            raise IllegalAction(
+                f"{text!r} is not a move; moves look like 'learn 2', 'forge axe', "
+                "'forge vorpal mace', 'sell desert/orc/1', 'sell vorpal desert/orc/1', "
+                "'kingdom 1', 'bonus desert/orc/1', 'done' or 'pass'"
+            )
+        return action
+
+    def action_vocabulary(self) -> tuple[Action, ...]:
+        return self.moves.vocabulary
+
+    def _apply(self, player: int, action: Action) -> None:
+        """Check the move completely (raising before any change), then perform it."""
+        if not _hashable(action) or (
+            action not in self.moves.index and type(action) not in (Done, Pass)
+        ):
+            raise IllegalAction(f"{action!r} is not a Battle Merchants move")
+        if action not in self.legal_actions(player):
+            raise IllegalAction(f"{action} is not legal now ({self._why_not(player, action)})")
+        p = player
+        step = self.step
+        if type(action) is Pass:
+            self._end_turn("pass")
+        elif type(action) is Done:
+            self._end_turn("forge" if step == FORGING else "kingdom")
+        elif type(action) is Learn:
+            self._learn(p, action.slot - 1, free=step == FREE_CRAFT)
+            self._end_turn("kingdom" if step == FREE_CRAFT else "learn")
+        elif type(action) is Forge:
+            self._forge(p, action, step)
+        elif type(action) is Sell:
+            index = self.moves.index[action] >> 1
+            self.supply[p][self.board.spaces[index].weapon * 2 + action.vorpal] -= 1
+            self._sell(p, self.board.spaces[index], action.vorpal)
+            if step == SELLING:
+                self.count += 1
+                if self.count >= 2:
+                    self._end_turn("kingdom")
+            else:
+                self._end_turn("sell")
+        elif type(action) is TakeKingdom:
+            nxt = self._take_kingdom(p, action.slot - 1)
+            if nxt == TURN:
+                self._end_turn("kingdom")
+            else:
+                self.step = nxt
+                self.count = 0
+        elif type(action) is Bonus:
+            space = self.board.spaces[self.moves.index[action] >> 1]
+            self.gold[p] -= self.forge_cost(p, space.weapon, action.vorpal)
+            self.bonus_up[space.weapon] = False
+            self._sell(p, space, action.vorpal)
+            self._end_turn("bonus")
+
+    def _forge(self, p: int, action: Forge, step: str) -> None:
+        w = self.content.weapons.index(action.weapon)
+        if step == FREE_FORGE:
+            self.supply[p][w * 2] += 1
+            self._end_turn("kingdom")
+            return
+        self.gold[p] -= self.forge_cost(p, w, action.vorpal)
+        self.supply[p][w * 2 + action.vorpal] += 1
+        self.count += 1
+        self.step = FORGING
+        if self.count >= self.forge_limit(p):
+            self._end_turn("forge")
+
+    def _why_not(self, p: int, action: Action) -> str:
+        if p != self.current:
+            return f"it is seat {self.current}'s turn"
+        if self.step != TURN:
+            return f"finish the current action first ({self.step} step)"
+        if type(action) in (Sell, Bonus):
+            return "no such Weapon to sell, or that Weapon Space is taken or locked"
+        if type(action) is Forge:
+            return "not enough Craft or gold"
+        if type(action) in (Learn, TakeKingdom):
+            return "no card there, not enough gold, or at the Kingdom Card limit"
+        return "not now"
+
+    # -- scoring (Year's End) --------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        return list(self.gold)
+
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """Gold: what was earned during the Seasons, then the three Year's End parts."""
+        parts = (
+            self.year_end[player]
+            if self.year_end
+            else {"unsold_weapons": 0, "defeated_weapons": 0, "end_cards": 0}
+        )
+        return {"seasons": self.gold[player] - sum(parts.values()), **parts}
+
+    def tiebreak(self, player: int) -> tuple[int, ...]:
+        """Ties: 2 gold per Standard and 3 per Vorpal Weapon owned on the board; then shared."""
+        rules = self.content.rules
+        std, vor = self._on_board()[player]
+        return (std * rules.tiebreak_standard + vor * rules.tiebreak_vorpal,)
+
+    # -- views -----------------------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything is public ("Everything you have ... is public") except the order of the
+        decks and which Spring/Summer cards went back to the box."""
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(f"no seat {player}")
+        c = self.content
+        board = self.board
+        weapons = c.weapons
+        crafts = c.crafts
+        seats = []
+        on_board = self._on_board()
+        for p in range(self.num_players):
+            seats.append(
+                {
+                    "colour": c.colours[p],
+                    "gold": self.gold[p],
+                    "supply": {
+                        f"{'vorpal ' if v else ''}{weapons[w]}": self.supply[p][w * 2 + v]
+                        for w in range(len(weapons))
+                        for v in (0, 1)
+                        if self.supply[p][w * 2 + v]
+                    },
+                    "levels": dict(zip(weapons, self.levels[p], strict=True)),
+                    "discounts": dict(zip(weapons, self.coins[p], strict=True)),
+                    "craft_cards": [crafts[k].label(weapons) for k in self.crafts[p]],
+                    "reward_tiles": {
+                        **{c.races[r]: t for r, t in enumerate(self.race_tiles[p]) if t},
+                        **{board.regions[r]: t for r, t in enumerate(self.region_tiles[p]) if t},
+                    },
+                    "kingdom_cards": [c.kingdom[k].name for k in self.kingdom_cards[p]],
+                    "defeated": {"standard": self.defeated[p][0], "vorpal": self.defeated[p][1]},
+                    "on_board": {"standard": on_board[p][0], "vorpal": on_board[p][1]},
+                    "craft_bonus": [
+                        {"weapon": weapons[w], "face_up": self.bonus_up[w]}
+                        for w, o in enumerate(self.bonus_owner)
+                        if o == p
+                    ],
+                    "score": self.gold[p],
+                }
+            )
+        names = [c.colours[p] for p in range(self.num_players)] + ["steve"]
+        regions = []
+        fields = board.battlefields
+        for r, name in enumerate(board.regions):
+            battlefields = []
+            for bf in range(r * fields, (r + 1) * fields):
+                codes = self.spaces[2 * bf], self.spaces[2 * bf + 1]
+                battlefields.append(
+                    {
+                        "token": ("none", "fire", "lock")[self.tokens[bf]],
+                        "weapons": [
+                            None
+                            if code == EMPTY
+                            else names[code >> 1] + (" vorpal" if code & 1 else "")
+                            for code in codes
+                        ],
+                    }
+                )
+            regions.append(
+                {
+                    "name": name,
+                    "races": [c.races[x] for x in board.region_races[r]],
+                    "demands": list(self.demands[r]),
+                    "region_tile_on_board": self.region_on_board[r],
+                    "battlefields": battlefields,
+                }
+            )
+        obs: dict[str, Any] = {
+            "game": self.setup.game,
+            "you": player,
+            "season": c.rules.seasons[self.season],
+            "step": self.step,
+            "current_players": list(self.current_players()),
+            "kingdom_limit": self.kingdom_limit(),
+            "season_area": self.season_area,
+            "season_ending": self.ending_after != EMPTY,
+            "tokens_discarded": self.tokens_discarded,
+            "reward_spaces": {
+                c.races[r]: [names[p] for p in range(self.num_players) if self.reward_spaces[r][p]]
+                for r in board.races
+            },
+            "craft_cards": [
+                None if k == EMPTY else crafts[k].label(weapons) for k in self.craft_pool
+            ],
+            "kingdom_cards": [
+                None if k == EMPTY else self._kingdom_view(k) for k in self.kingdom_pool
+            ],
+            "craft_bonus_available": [
+                weapons[w] for w, o in enumerate(self.bonus_owner) if o == EMPTY
+            ],
+            "decks": {
+                "craft": len(self.craft_deck),
+                "autumn_winter": len(self.autumn_deck),
+                "kingdom": len(self.kingdom_deck),
+                "boxed": self.boxed,
+            },
+            "kingdom_discard": [c.kingdom[k].name for k in self.kingdom_discard],
+            "craft_discard": [crafts[k].label(weapons) for k in self.craft_discard],
+            "regions": regions,
+            "seats": seats,
+        }
+        if self.two:
+            obs["steve"] = {
+                "races": [c.races[r] for r in self.steve_races],
+                "next": c.races[self.steve_races[self.steve_cube]],
+            }
+        if self.step == OVER:
+            obs["winners"] = self.winners()
+            obs["year_end"] = self.year_end
+        return obs
+
+    @property
+    def demands(self) -> list[list[str]]:
+        """Per Region: the Weapons each Battlefield demands, "axe-sword" (first race first)."""
+        return self.moves.demands
+
+    def _kingdom_view(self, card: int) -> dict[str, Any]:
+        k = self.content.kingdom[card]
+        return {"name": k.name, "duration": k.duration, "gold": k.gold, "text": k.text}
+
+    def explain(self, player: int, action: Action) -> str:
+        """The move with its card, cost or gold, for menus."""
+        c = self.content
+        try:
+            if type(action) is Learn and self.craft_pool[action.slot - 1] != EMPTY:
+                card = self.craft_pool[action.slot - 1]
+                cost = 0 if self.step == FREE_CRAFT else self.learn_cost(player, card)
+                return f"{action}: {c.crafts[card].label(c.weapons)} for {cost} gold"
+            if type(action) is TakeKingdom and self.kingdom_pool[action.slot - 1] != EMPTY:
+                k = c.kingdom[self.kingdom_pool[action.slot - 1]]
+                return f"{action}: {k.name} ({k.duration}, {k.gold:+d} gold)"
+            if type(action) is Forge:
+                w = c.weapons.index(action.weapon)
+                cost = 0 if self.step == FREE_FORGE else self.forge_cost(player, w, action.vorpal)
+                return f"{action} ({cost} gold)"
+            if type(action) is Sell:
+                s = self.board.spaces[self.moves.index[action] >> 1]
+                weapon = c.weapons[s.weapon]
+                return f"{action} ({weapon}, {self.sale_value(player, s, action.vorpal)} gold)"
+            if type(action) is Bonus:
+                s = self.board.spaces[self.moves.index[action] >> 1]
+                cost = self.forge_cost(player, s.weapon, action.vorpal)
+                value = self.sale_value(player, s, action.vorpal)
+                return f"{action} ({c.weapons[s.weapon]}: forge {cost}, sell {value} gold)"
+        except (IndexError, ValueError, KeyError):
+            pass
+        return str(action)
+
+    # -- copies and hidden information -----------------------------------------------------------
+    _LISTS = (
+        "gold",
+        "region_on_board",
+        "bonus_owner",
+        "bonus_up",
+        "spaces",
+        "tokens",
+        "craft_pool",
+        "kingdom_pool",
+        "spring_deck",
+        "autumn_deck",
+        "kingdom_deck",
+        "kingdom_discard",
+        "craft_discard",
+        "steve_races",
+    )
+    _NESTED = (
+        "supply",
+        "crafts",
+        "levels",
+        "coins",
+        "race_tiles",
+        "region_tiles",
+        "kingdom_cards",
+        "defeated",
+        "reward_spaces",
+    )
+    _SCALARS = (
+        "content",
+        "board",
+        "moves",
+        "two",
+        "steve",
+        "season",
+        "step",
+        "current",
+        "count",
+        "penalty",
+        "last_kind",
+        "season_area",
+        "tokens_discarded",
+        "ending_after",
+        "turns_since_sale",
+        "boxed",
+        "steve_cube",
+    )
+
+    def clone(self) -> BattleState:
+        new = BattleState.__new__(BattleState)
+        self._copy_base(new)
+        d = self.__dict__
+        nd = new.__dict__
+        for name in self._SCALARS:
+            nd[name] = d[name]
+        for name in self._LISTS:
+            nd[name] = d[name].copy()
+        for name in self._NESTED:
+            nd[name] = [x.copy() for x in d[name]]
+        nd["year_end"] = [dict(x) for x in self.year_end]
+        return new
+
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """The decks are reshuffled; the Kingdom deck within its piles (A above B above C)."""
+        c = self.content
+        deck = self.kingdom_deck
+        for pile in "ABCD":
+            where = [i for i, k in enumerate(deck) if c.kingdom[k].pile == pile]
+            cards = [deck[i] for i in where]
+            rng.shuffle(cards)
+            for i, k in zip(where, cards, strict=True):
+                deck[i] = k
+        rng.shuffle(self.spring_deck)
+        rng.shuffle(self.autumn_deck)
+
+    def snapshot(self) -> dict[str, Any]:
+        d = self.__dict__
+        texts = self.moves.text
+        snap: dict[str, Any] = {
+            "setup": self.setup.to_dict(),
+            "chance": (self.chance.seed, self.chance.draws),
+            "history": [(p, texts[a]) for p, a in self.history],
+        }
+        for name in self._SCALARS[4:]:
+            snap[name] = d[name]
+        for name in self._LISTS:
+            snap[name] = d[name].copy()
+        for name in self._NESTED:
+            snap[name] = [x.copy() for x in d[name]]
+        snap["year_end"] = [dict(x) for x in self.year_end]
+        return snap
