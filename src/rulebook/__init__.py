@@ -26,7 +26,7 @@ from rulebook.core import (
 )
 
 #: the game packages; importing one registers its game
-GAME_PACKAGES = ("rulebook.merchants_of_magick",)
+GAME_PACKAGES = ("rulebook.merchants_of_magick", "rulebook.pandoria_merchants")
 for _package in GAME_PACKAGES:
     import_module(_package)
 
