@@ -23,10 +23,10 @@ STYLE = {
 }
 SEAT_STYLE = ("bold red", "bold cyan", "bold green", "bold magenta")
 LEGEND = (
-    "W wood  C crystal  K craft  G gold  T city   1-4 a seat's Worker   ~ lake  S Ship space "
-    "(S2: seat 2's Ship)   # Swamp\nafter a symbol: * pre-printed  @ Starting space  "
-    "x enclosed and scored  a Artifact   Hexes are named column + row (C7); even rows sit "
-    "half a hex to the right."
+    "W wood  C crystal  K craft  G gold  T city   1-4 a seat's Worker   # Swamp   ~ lake\n"
+    "S Ship space (S2: seat 2's Ship)   .3 empty hex of Territory 3 (solo)\n"
+    "after a symbol: * pre-printed  @ Starting space  x enclosed and scored  a Artifact\n"
+    "Hexes are named column + row (C7); even rows sit half a hex to the right."
 )
 
 
@@ -37,23 +37,22 @@ def map_text(obs: dict[str, Any]) -> Text:
     out = Text()
     out.append("     " + "".join(f"{c:<4}" for c in m["columns"]) + "\n", style="bold")
     for r, row in enumerate(m["rows"]):
-        if not any(sym for sym, _ in row):
-            continue
         out.append(f"{r + 1:>3}  ", style="bold")
         if r % 2 == 1:
             out.append("  ")
-        for col, (sym, mark) in enumerate(row):
+        for col in range(len(row) // 2):
+            sym, mark = row[2 * col], row[2 * col + 1]
             if sym.isdigit():
                 style = SEAT_STYLE[(int(sym) - 1) % 4]
-            elif sym.startswith("S") and len(sym) > 1:
-                style = SEAT_STYLE[(int(sym[1:]) - 1) % 4]
+            elif sym == "S" and mark.isdigit():
+                style = SEAT_STYLE[(int(mark) - 1) % 4]
             else:
                 style = STYLE.get(sym, "")
             if mark == "x":
                 style = "dim"
-            cell = f"{sym}{mark}"
-            if territories and territories[r][col] and sym == ".":
-                cell = f".{territories[r][col]}"
+            cell = sym + mark
+            if territories and sym == ".":
+                cell = "." + territories[r][col]
             out.append(f"{cell:<4}", style=style)
         out.append("\n")
     return out
@@ -89,11 +88,11 @@ def render(state: State, player: int) -> RenderableType:
                 f"used {seat['used_spells']}",
             )
             continue
-        tracks = " ".join(f"{k[:2]}{v}" for k, v in seat["tracks"].items())
-        cards = ", ".join(
-            f"{cid}{'' if st == 'owned' else ' [' + st + ']'}"
-            for cid, st in seat["cards"].items()
-            if st not in ("none", "crossed", "cast")
+        tracks = " ".join(f"{k} {v}" for k, v in seat["tracks"].items())
+        cards = "; ".join(
+            f"{state}: {', '.join(ids)}"
+            for state, ids in seat["cards"].items()
+            if ids and state in ("owned", "built", "monument")
         )
         extra = f"artifacts {seat['artifacts']}"
         if seat["relics"] or seat["monuments"]:

@@ -30,6 +30,8 @@ BONUS_BUILDING = ("saw-mill", "tower", "workshop", "treasury")
 # card states on a Realm sheet
 NONE, OWNED, CAST, BUILT, MONUMENT, CROSSED = 0, 1, 2, 3, 4, 5
 
+CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
+
 # phases
 SETUP = "setup"  # choose the starting card
 WILD = "wild"  # choose what a "?" die shows
@@ -83,7 +85,7 @@ class Move(Action):
     arg: str = ""
 
     def __str__(self) -> str:
-        return f"{self.verb} {self.arg}" if self.arg else self.verb
+        return f"{self.verb} {self.arg}" if self.arg else str(self.verb)
 
 
 PASS = Move("pass")
@@ -749,7 +751,11 @@ class PandoriaState(State):
         return Move(verb, arg)
 
     def _apply(self, player: int, action: Action) -> None:
-        if type(action) is not Move:
+        if (
+            type(action) is not Move
+            or not isinstance(action.verb, str)
+            or not isinstance(action.arg, str)
+        ):
             raise IllegalAction(f"{action!r} is not a Pandoria Merchants move")
         try:
             hash(action)
@@ -1075,34 +1081,38 @@ class PandoriaState(State):
         return self.is_terminal() and self.scores()[0] > self.trolls_total()
 
     # -- views -------------------------------------------------------------------------------
-    def _cell(self, h: int) -> list[str]:
+    def _row_text(self, r: int) -> str:
+        """One map row as 2 characters a hex: symbol then mark (see render.LEGEND)."""
         b = self.board
-        bit = 1 << h
-        if not b.exists >> h & 1:
-            return ["", ""]
-        if not b.land & bit:
-            if h in self.ships:
-                return [f"S{self.ships[h] + 1}", ""]
-            return ["S" if h in b.lake_of else "~", ""]
-        if self.swamp & bit:
-            sym = "#"
-        elif self.res[h] >= 0:
-            sym = "WCKGT"[self.res[h]]
-        else:
-            sym = "."
-            for p, w in enumerate(self.workers):
-                if w & bit:
-                    sym = str(p + 1)
-        mark = ""
-        if b.starts_mask & bit:
-            mark = "@"
-        elif b.preprinted_mask & bit:
-            mark = "*"
-        if self.scored & bit:
-            mark = "x"
-        if self.artifacts.get(h):
-            mark = "a"
-        return [sym, mark]
+        cells = []
+        for h in range(r * b.width, (r + 1) * b.width):
+            bit = 1 << h
+            mark = " "
+            if not b.land & bit:
+                if h in self.ships:
+                    cells.append(f"S{self.ships[h] + 1}")
+                else:
+                    cells.append("S " if h in b.lake_of else "~ ")
+                continue
+            if self.swamp & bit:
+                sym = "#"
+            elif self.res[h] >= 0:
+                sym = "WCKGT"[self.res[h]]
+                if b.starts_mask & bit:
+                    mark = "@"
+                elif b.preprinted_mask & bit:
+                    mark = "*"
+                if self.scored & bit:
+                    mark = "x"
+                if h in self.artifacts:
+                    mark = "a"
+            else:
+                sym = "."
+                for p, w in enumerate(self.workers):
+                    if w & bit:
+                        sym = str(p + 1)
+            cells.append(sym + mark)
+        return "".join(cells)
 
     def observation(self, player: int) -> dict[str, Any]:
         """Everything is public: the map and every Realm sheet. Only future dice are unknown."""
@@ -1110,12 +1120,13 @@ class PandoriaState(State):
             raise IllegalAction(f"no seat {player}")
         b = self.board
         c = self.c
-        grid = [[self._cell(r * b.width + col) for col in range(b.width)] for r in range(b.height)]
+        grid = [self._row_text(r) for r in range(b.height)]
         seats = []
         for p in range(self.num_players):
+            breakdown = self.score_breakdown(p)
             seat: dict[str, Any] = {
-                "score": sum(self.score_breakdown(p).values()),
-                "breakdown": self.score_breakdown(p),
+                "score": sum(breakdown.values()),
+                "breakdown": breakdown,
                 "workers": [b.names[h] for h in bits(self.workers[p])],
                 "ships": [b.names[h] for h, q in self.ships.items() if q == p],
             }
@@ -1126,11 +1137,11 @@ class PandoriaState(State):
                 seat["used_spells"] = self.used_spells[p]
             else:
                 seat["tracks"] = dict(zip(RESOURCES, self.tracks[p], strict=True))
+                states = self.cards[p]
                 seat["cards"] = {
-                    card.id: ("none", "owned", "cast", "built", "monument", "crossed")[
-                        self.cards[p][card.index]
-                    ]
-                    for card in c.cards
+                    name: [card.id for card in c.cards if states[card.index] == code]
+                    for code, name in enumerate(CARD_STATES)
+                    if code != NONE
                 }
                 seat["artifacts"] = self.held_artifacts[p]
                 seat["relics"] = list(self.relics_won[p])
@@ -1151,7 +1162,8 @@ class PandoriaState(State):
                 "columns": [chr(ord("A") + i) for i in range(b.width)],
                 "rows": grid,
                 "territories": [
-                    list(b.territory[r * b.width : (r + 1) * b.width]) for r in range(b.height)
+                    "".join(str(t) for t in b.territory[r * b.width : (r + 1) * b.width])
+                    for r in range(b.height)
                 ]
                 if self.solo
                 else [],
