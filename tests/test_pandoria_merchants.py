@@ -22,7 +22,6 @@ from rulebook.pandoria_merchants.rules import (
     CRAFT,
     CRYSTAL,
     DRAW,
-    GOLD,
     OWNED,
     WILD,
     WOOD,
