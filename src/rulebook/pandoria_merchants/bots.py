@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
-from rulebook.pandoria_merchants.board import bits
+from rulebook.pandoria_merchants.board import CITY, bits
 
 if TYPE_CHECKING:
     from rulebook.pandoria_merchants.rules import PandoriaState
@@ -20,12 +20,12 @@ RESOURCE = 0.45
 BUILDING = 2.0
 ARTIFACT = 0.6
 OPEN_AREA = 0.35
-RIVAL = 0.25
+RIVAL = 0.5
 
 
 def _potential(s: PandoriaState, player: int) -> float:
-    """Open areas next to Workers: size x own Workers, more the fewer empty hexes remain
-    around them; the same for rivals counts against."""
+    """Open areas next to Workers: size x own Workers (family: plus the Guild bonus), more
+    the fewer empty hexes remain around them; rivals' shares count a little against."""
     b = s.board
     unscored = ~s.scored
     mine = s.workers[player]
@@ -36,6 +36,8 @@ def _potential(s: PandoriaState, player: int) -> float:
     around = 0
     for h in bits(mine | others):
         around |= b.nbr[h]
+    guild = s.guild[player] if s.family else -1
+    rival = RIVAL / max(1, s.num_players - 1)
     value = 0.0
     seen = 0
     for h in bits(around & unscored):
@@ -45,12 +47,13 @@ def _potential(s: PandoriaState, player: int) -> float:
         area = b.area(s.kinds[k] & unscored, h)
         seen |= area
         border = b.border(area)
+        own = (border & mine).bit_count()
+        worth = float(own) + (1.0 if own and k == guild else 0.0)
+        worth -= rival * (border & others).bit_count()
+        if not s.family:
+            worth *= 1.0 if k == CITY else 0.6
         openings = (border & s.empty).bit_count()
-        size = area.bit_count()
-        closeness = 1.0 / (1 + openings)
-        value += (
-            size * closeness * ((border & mine).bit_count() - RIVAL * (border & others).bit_count())
-        )
+        value += area.bit_count() * worth / (1 + openings)
     return OPEN_AREA * value
 
 

@@ -23,8 +23,8 @@ STYLE = {
 }
 SEAT_STYLE = ("bold red", "bold cyan", "bold green", "bold magenta")
 LEGEND = (
-    "W wood  C crystal  K craft  G gold  T city   1-4 a seat's Worker   # Swamp   ~ lake\n"
-    "S Ship space (S2: seat 2's Ship)   .3 empty hex of Territory 3 (solo)\n"
+    "W wood  C crystal  K craft  G gold  T city   0-3 a seat's Worker   # Swamp   ~ lake\n"
+    "S Ship space (S1: seat 1's Ship)   .3 empty hex of Territory 3 (solo)\n"
     "after a symbol: * pre-printed  @ Starting space  x enclosed and scored  a Artifact\n"
     "Hexes are named column + row (C7); even rows sit half a hex to the right."
 )
@@ -43,9 +43,9 @@ def map_text(obs: dict[str, Any]) -> Text:
         for col in range(len(row) // 2):
             sym, mark = row[2 * col], row[2 * col + 1]
             if sym.isdigit():
-                style = SEAT_STYLE[(int(sym) - 1) % 4]
+                style = SEAT_STYLE[int(sym) % 4]
             elif sym == "S" and mark.isdigit():
-                style = SEAT_STYLE[(int(mark) - 1) % 4]
+                style = SEAT_STYLE[int(mark) % 4]
             else:
                 style = STYLE.get(sym, "")
             if mark == "x":
@@ -63,7 +63,7 @@ def render(state: State, player: int) -> RenderableType:
     obs = state.observation(player)
     head = Text.assemble(
         (f"Round {obs['round']}", "bold"),
-        f"   seat {obs['turn'] + 1} to act ({obs['phase']})",
+        f"   seat {obs['turn']} to act ({obs['phase']})",
         "   dice: ",
         (" + ".join(obs["dice"]), "bold cyan"),
     )
@@ -78,7 +78,7 @@ def render(state: State, player: int) -> RenderableType:
     for name in ("seat", "VP", "resources", "cards / spells", "extra"):
         seats.add_column(name)
     for p, seat in enumerate(obs["seats"]):
-        label = Text(f"{p + 1}{' (you)' if p == player else ''}", style=SEAT_STYLE[p % 4])
+        label = Text(f"{p}{' (you)' if p == player else ''}", style=SEAT_STYLE[p % 4])
         if obs["variant"] == "family":
             seats.add_row(
                 label,

@@ -177,6 +177,8 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
+        #: the action log as text (what ``snapshot`` shows), kept as moves are made
+        self._texts: list[tuple[int, str]] = []
         if self.family:
             self._begin_turn()
         else:
@@ -765,6 +767,7 @@ class PandoriaState(State):
             raise IllegalAction(f"{action} is not a legal move now ({self.phase}); type 'moves'")
         self._legal = None
         self._do(player, action)
+        self._texts.append((player, str(action)))
 
     # -- performing moves ----------------------------------------------------------------------
     def _hex(self, action: Move) -> int:
@@ -1090,7 +1093,7 @@ class PandoriaState(State):
             mark = " "
             if not b.land & bit:
                 if h in self.ships:
-                    cells.append(f"S{self.ships[h] + 1}")
+                    cells.append(f"S{self.ships[h]}")
                 else:
                     cells.append("S " if h in b.lake_of else "~ ")
                 continue
@@ -1110,7 +1113,7 @@ class PandoriaState(State):
                 sym = "."
                 for p, w in enumerate(self.workers):
                     if w & bit:
-                        sym = str(p + 1)
+                        sym = str(p)
             cells.append(sym + mark)
         return "".join(cells)
 
@@ -1219,6 +1222,7 @@ class PandoriaState(State):
 
     # -- copies --------------------------------------------------------------------------------
     _LISTS = (
+        "_texts",
         "res",
         "kinds",
         "workers",
@@ -1257,14 +1261,15 @@ class PandoriaState(State):
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
-            "history": [(p, str(a)) for p, a in self.history],
+            "history": self._texts.copy(),
         }
+        nested = self._NESTED
         for key, value in self.__dict__.items():
-            if key in skip:
+            if key in skip or key == "_texts":
                 continue
-            if isinstance(value, list):
-                value = [v.copy() if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = dict(value)
+            if key in nested:
+                value = [v.copy() for v in value]
+            elif type(value) is list or type(value) is dict:
+                value = value.copy()
             out[key] = value
         return out
