@@ -477,3 +477,36 @@ def test_illegal_moves_change_nothing() -> None:
         with pytest.raises(IllegalAction):
             s.apply(0, text)
     assert s.snapshot() == before
+
+
+# -- the terminal ------------------------------------------------------------------------------
+def test_cli_plays_with_typed_coordinates_and_the_solo_level() -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    state = solo("expert", seed=4)
+    first = str(state.legal_actions(0)[0])  # the starting card
+    state.apply(0, first)
+    while state.phase != DRAW:
+        state.apply(0, state.legal_actions(0)[0])
+    typed = str(state.legal_actions(0)[0]).lower()  # "wood c3" is read as "wood C3"
+    result = CliRunner().invoke(
+        app,
+        ["play", NAME, "-p", "1", "--variant", "solo", "--level", "expert", "--seed", "4"],
+        input=f"{first}\n" + "1\n" * (len(state.history) - 1) + f"{typed}\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Territory 1" in result.output and "A   B   C" in result.output
+    assert "not a legal move" not in result.output and "is not a move" not in result.output
+
+
+def test_menus_show_costs() -> None:
+    s = on(board(". ."))
+    s.tracks[0] = [5, 5, 5, 5]
+    s.phase, s._legal = BUY, None
+    from rulebook.pandoria_merchants.rules import Move
+
+    assert s.explain(0, Move("buy", "ship/statue")).startswith("buy ship/statue (3 gold")
+    s.cards[0][card("ship/statue")] = OWNED
+    assert s.explain(0, Move("build", "ship/statue")) == "build ship/statue (statue: 3 wood)"

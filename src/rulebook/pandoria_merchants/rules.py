@@ -1220,6 +1220,29 @@ class PandoriaState(State):
                 obs["solo"]["won"] = self.solo_won()
         return obs
 
+    def explain(self, player: int, action: Action) -> str:
+        """The move as menus show it, with what it costs: ``buy ship/statue (3 gold)``."""
+        text = str(action)
+        if type(action) is not Move or not isinstance(action.arg, str):
+            return text
+        card = self.c.card_by_id.get(action.arg)
+        if card is None or self.family:
+            return text
+        strength = f" {card.power}" if card.spell in self.c.default_power else ""
+        if action.verb == "cast":
+            crystals = 0 if self.phase == SPELL else self.spell_cost(player, card)
+            return f"{text} ({card.spell}{strength}: {crystals} crystal)"
+        if action.verb == "build":
+            wood = 0 if self.free_wood else self.build_cost(player, card)
+            return f"{text} ({card.building}: {wood} wood)"
+        if action.verb in ("buy", "take", "start"):
+            gold = self.gold_cost(player, card) if action.verb == "buy" else 0
+            return f"{text} ({gold} gold; Spell {card.spell}{strength}, Building {card.building})"
+        if action.verb == "monument":
+            wood, _, craft, _ = self.monument_cost(player, card)
+            return f"{text} ({wood} wood, {craft} craft)"
+        return text
+
     # -- copies --------------------------------------------------------------------------------
     _LISTS = (
         "_texts",
