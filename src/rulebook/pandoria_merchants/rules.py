@@ -1280,19 +1280,25 @@ class PandoriaState(State):
         """Nothing is hidden: the sheets are public and future dice come from the chance."""
 
     def snapshot(self) -> dict[str, Any]:
+        """Every field, with the long ones as text (cheap to copy and compare)."""
         skip = {"game", "setup", "chance", "history", "c", "board", "_legal", "determinized"}
+        skip |= {"_texts", "res", "cards"}
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
-            "history": self._texts.copy(),
+            "history": "\n".join(f"{p} {t}" for p, t in self._texts),
+            "res": bytes(r + 1 for r in self.res),
+            "cards": tuple("".join(map(str, cards)) for cards in self.cards),
         }
         nested = self._NESTED
         for key, value in self.__dict__.items():
-            if key in skip or key == "_texts":
+            if key in skip:
                 continue
             if key in nested:
-                value = [v.copy() for v in value]
-            elif type(value) is list or type(value) is dict:
-                value = value.copy()
+                value = tuple(tuple(v) for v in value)
+            elif type(value) is list:
+                value = tuple(value)
+            elif type(value) is dict:
+                value = tuple(sorted(value.items()))
             out[key] = value
         return out
