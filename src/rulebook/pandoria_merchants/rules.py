@@ -1126,11 +1126,8 @@ class PandoriaState(State):
         grid = [self._row_text(r) for r in range(b.height)]
         seats = []
         for p in range(self.num_players):
-            breakdown = self.score_breakdown(p)
             seat: dict[str, Any] = {
-                "score": sum(breakdown.values()),
-                "breakdown": breakdown,
-                "workers": [b.names[h] for h in bits(self.workers[p])],
+                "score": sum(self.score_breakdown(p).values()),
                 "ships": [b.names[h] for h, q in self.ships.items() if q == p],
             }
             if self.family:
@@ -1142,9 +1139,10 @@ class PandoriaState(State):
                 seat["tracks"] = dict(zip(RESOURCES, self.tracks[p], strict=True))
                 states = self.cards[p]
                 seat["cards"] = {
-                    name: [card.id for card in c.cards if states[card.index] == code]
+                    name: ids
                     for code, name in enumerate(CARD_STATES)
                     if code != NONE
+                    and (ids := [card.id for card in c.cards if states[card.index] == code])
                 }
                 seat["artifacts"] = self.held_artifacts[p]
                 seat["relics"] = list(self.relics_won[p])
