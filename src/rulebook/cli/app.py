@@ -88,15 +88,20 @@ def player_range(low: int, high: int) -> str:
 def list_games() -> None:
     """List the registered games, their variants, player counts and options."""
     table = Table(title="Games", header_style="bold", show_lines=True)
-    for column in ("name", "title", "variants (players)", "options"):
-        table.add_column(column)
+    # names and titles are never cut or wrapped (commands take the name); options wrap
+    table.add_column("name", no_wrap=True)
+    table.add_column(
+        "title", min_width=max(len(rulebook.get_game(n).title) for n in rulebook.games())
+    )
+    table.add_column("variants", no_wrap=True)
+    table.add_column("options", max_width=15)
     for name in rulebook.games():
         game = rulebook.get_game(name)
         variants = "\n".join(
             f"{v.name} ({player_range(v.min_players, v.max_players)})" for v in game.variants
         )
         options = "\n".join(
-            f"{o.name}: {'|'.join(o.choices)} (default {o.default})" for o in game.options
+            f"{o.name}: {', '.join(o.choices)} (default {o.default})" for o in game.options
         )
         title = Text(game.title, style="bold")
         if game.description:
