@@ -28,6 +28,7 @@ from rulebook.archmagi import ArchmagiState
 from rulebook.battle_merchants import BattleState
 from rulebook.core import Setup
 from rulebook.merchants_of_magick import MerchantsState
+from rulebook.pandoria_merchants import PandoriaState
 from rulebook.ye_olde_magick_shoppe import ShoppeState
 
 #: used when a game's hooks give no move bound: any real game ends far sooner
@@ -162,6 +163,22 @@ def _bm_check_final(state: State) -> None:
     assert state.step == "over"
 
 
+def _pandoria_max_moves(setup: Setup) -> int:
+    # every turn draws at least one symbol on the map (else the end is triggered): at most
+    # one turn per land hex (140) plus a round; a turn takes at most ~15 moves
+    return (140 + 2 * setup.players) * 15 + 50
+
+
+def _pandoria_check_final(state: State) -> None:
+    assert isinstance(state, PandoriaState)
+    assert state.phase == "over"
+    if state.solo:
+        assert len(state.finished) == 8 and len(state.trolls) == 8, "not all 8 Territories"
+    else:
+        assert state.end_triggered, "the game ended without its end condition"
+        assert state.turn == state.num_players - 1, "the last round was not finished"
+
+
 #: per-game hooks; a game not listed gets :class:`GameHooks` defaults
 HOOKS: dict[str, GameHooks] = {
     "merchants-of-magick": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
@@ -169,6 +186,9 @@ HOOKS: dict[str, GameHooks] = {
     "ye-olde-magick-shoppe": GameHooks(max_moves=_mom_max_moves, check_final=_mom_check_final),
     "archmagi": GameHooks(max_moves=_archmagi_max_moves, check_final=_archmagi_check_final),
     "battle-merchants": GameHooks(max_moves=_bm_max_moves, check_final=_bm_check_final),
+    "pandoria-merchants": GameHooks(
+        max_moves=_pandoria_max_moves, check_final=_pandoria_check_final
+    ),
 }
 
 

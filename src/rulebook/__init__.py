@@ -31,6 +31,7 @@ GAME_PACKAGES = (
     "rulebook.ye_olde_magick_shoppe",
     "rulebook.archmagi",
     "rulebook.battle_merchants",
+    "rulebook.pandoria_merchants",
 )
 for _package in GAME_PACKAGES:
     import_module(_package)

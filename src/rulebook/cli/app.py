@@ -89,9 +89,9 @@ def list_games() -> None:
     """List the registered games, their variants, player counts and options."""
     table = Table(title="Games", header_style="bold", show_lines=True)
     table.add_column("name", no_wrap=True)  # what users type: never cut
-    table.add_column("title", min_width=19)
-    table.add_column("variants (players)", max_width=16)
-    table.add_column("options", max_width=12)
+    table.add_column("title", ratio=3)
+    table.add_column("variants (players)", min_width=14)
+    table.add_column("options", ratio=2)
     for name in rulebook.games():
         game = rulebook.get_game(name)
         variants = "\n".join(
@@ -110,7 +110,7 @@ def list_games() -> None:
 def _choices(choices: tuple[str, ...], shown: int = 4) -> str:
     """An option's choices for the games table: all of a few; else the first and a count."""
     if len(choices) <= shown:
-        return "|".join(choices)
+        return ", ".join(choices)
     return f"{len(choices)} choices"
 
 

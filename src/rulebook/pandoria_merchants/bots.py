@@ -1,0 +1,72 @@
+"""Pandoria Merchants bot knowledge: a hand-written evaluation of a seat's position.
+
+Used by the game-agnostic greedy agent. VP count fully; Resources on the tracks, Buildings
+and Artifacts by what they tend to bring; open areas next to the seat's Workers by their size,
+weighted by how nearly they are enclosed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rulebook.core import State
+from rulebook.pandoria_merchants.board import CITY, bits
+
+if TYPE_CHECKING:
+    from rulebook.pandoria_merchants.rules import PandoriaState
+
+#: weights of the evaluation (hand-tuned)
+RESOURCE = 0.45
+BUILDING = 2.0
+ARTIFACT = 0.6
+OPEN_AREA = 0.35
+RIVAL = 0.5
+
+
+def _potential(s: PandoriaState, player: int) -> float:
+    """Open areas next to Workers: size x own Workers (family: plus the Guild bonus), more
+    the fewer empty hexes remain around them; rivals' shares count a little against."""
+    b = s.board
+    unscored = ~s.scored
+    mine = s.workers[player]
+    others = 0
+    for p, w in enumerate(s.workers):
+        if p != player:
+            others |= w
+    around = 0
+    for h in bits(mine | others):
+        around |= b.nbr[h]
+    guild = s.guild[player] if s.family else -1
+    rival = RIVAL / max(1, s.num_players - 1)
+    value = 0.0
+    seen = 0
+    for h in bits(around & unscored):
+        k = s.res[h]
+        if k < 0 or seen >> h & 1:
+            continue
+        area = b.area(s.kinds[k] & unscored, h)
+        seen |= area
+        border = b.border(area)
+        own = (border & mine).bit_count()
+        worth = float(own) + (1.0 if own and k == guild else 0.0)
+        worth -= rival * (border & others).bit_count()
+        if not s.family:
+            worth *= 1.0 if k == CITY else 0.6
+        openings = (border & s.empty).bit_count()
+        value += area.bit_count() * worth / (1 + openings)
+    return OPEN_AREA * value
+
+
+def evaluate(state: State, player: int) -> float:
+    """Heuristic value of ``state`` for ``player``."""
+    s = cast("PandoriaState", state)
+    value = float(sum(s.score_breakdown(player).values()))
+    if s.is_terminal():
+        return value
+    if not s.family:
+        value += RESOURCE * sum(s.tracks[player])
+        value += BUILDING * sum(1 for st in s.cards[player] if st == 3)
+        value += ARTIFACT * s.held_artifacts[player]
+    else:
+        value += 0.8 * len(s.held[player])
+    return value + _potential(s, player)

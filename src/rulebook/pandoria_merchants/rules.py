@@ -1,0 +1,1302 @@
+"""Pandoria Merchants: every rule of the rulebook (``003_85552cb3b950eabe.txt``).
+
+A turn (Player turn 1-5) is a chain of small moves, so each step's list stays short:
+``choose KIND`` for a "?" die, ``KIND HEX`` for each Resource, ``worker HEX``, then one of
+``cast``/``build``/``relic``/``monument`` or ``pass`` (3.), Spell targets, automatic scoring
+of every enclosed area (4.) and ``buy CARD`` or ``pass`` (5.). The family version claims a
+Spell from the Archive instead of buying (``claim ROOM``); the solo version adds the Trolls'
+claims and the Bridges between Territories.
+
+Rules decisions where the text is silent are marked ``Decision:`` and listed in
+docs/pandoria-merchants.md.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.pandoria_merchants.board import CITY, KINDS, Board, bits
+from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
+
+# tracks (Realm sheet): indices into KINDS
+WOOD, CRYSTAL, CRAFT, GOLD = 0, 1, 2, 3
+RESOURCES = KINDS[:4]
+BONUS_BUILDING = ("saw-mill", "tower", "workshop", "treasury")
+
+# card states on a Realm sheet
+NONE, OWNED, CAST, BUILT, MONUMENT, CROSSED = 0, 1, 2, 3, 4, 5
+
+CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
+
+# phases
+SETUP = "setup"  # choose the starting card
+WILD = "wild"  # choose what a "?" die shows
+DRAW = "draw"  # 2.1 Resources, 2.2 Worker
+ACTION = "action"  # 3. Spell, Building, Relic or Monument
+SPELL = "spell"  # the targets of the Spell being cast
+BUY = "buy"  # 5. Buy a Card
+CLAIM = "claim"  # family 5. Spell Archive
+TROLL_COLUMN = "trolls-column"
+TROLL_ELEMENT = "trolls-element"
+BRIDGE = "bridge"
+OVER = "over"
+
+STANDARD_VP = ("cities", "overflow", "store", "shrine", "academy", "relics", "monuments")
+CITIES, OVERFLOW, STORE, SHRINE, ACADEMY, RELICS, MONUMENTS = range(7)
+FAMILY_VP = ("areas", "guild")
+AREAS, GUILD = range(2)
+
+HEX_TEXT = re.compile(r"^[A-Z]\d{1,2}$")
+HEX_VERBS = frozenset((*KINDS, "worker", "ship", "swamp", "rage", "bridge"))
+VERBS = frozenset(
+    (
+        *HEX_VERBS,
+        "start",
+        "choose",
+        "skip",
+        "cast",
+        "build",
+        "relic",
+        "monument",
+        "pass",
+        "conjure",
+        "take",
+        "buy",
+        "claim",
+        "trolls",
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Every move of the game: a verb and at most one argument (a hex, a card, a kind...).
+
+    Texts: ``wood C7``, ``worker D7``, ``choose gold``, ``cast rage/tower``, ``buy ship/statue``,
+    ``relic 2``, ``monument bank/...``, ``claim 1a``, ``trolls column-3``, ``bridge E2``,
+    ``skip``, ``pass``.
+    """
+
+    verb: str
+    arg: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.arg}" if self.arg else str(self.verb)
+
+
+PASS = Move("pass")
+SKIP = Move("skip")
+
+
+def _pop(mask: int) -> int:
+    return mask.bit_count()
+
+
+class PandoriaState(State):
+    """A game of Pandoria Merchants: standard (2-4), family (2-4) or solo (1, vs the Trolls)."""
+
+    c: Content
+    board: Board
+    _legal: list[Move] | None
+
+    # -- setup (Preparation) -------------------------------------------------------------------
+    def __init__(self, game: Game, setup: Setup, board: Board | None = None) -> None:
+        super().__init__(game, setup)
+        c = self.c = content()
+        n = setup.players
+        self.mode = setup.variant
+        self.solo = self.mode == "solo"
+        self.family = self.mode == "family"
+        self.level = setup.options.get("level", "")
+        self.board = board if board is not None else c.boards[0 if self.solo else n]
+        b = self.board
+        self.res = [-1] * (b.width * b.height)
+        self.kinds = [0] * len(KINDS)
+        for h, k in (*b.preprinted.items(), *b.starts.items()):
+            self.res[h] = k
+            self.kinds[k] |= 1 << h
+        self.empty = b.land & ~b.preprinted_mask & ~b.starts_mask
+        self.swamp = 0
+        self.workers = [0] * n
+        self.ships: dict[int, int] = {}
+        self.scored = 0
+        self.near = 0  # hexes adjacent to a drawn Resource or Worker
+        self.anchor_extra = b.border(b.starts_mask)  # adjacent to a Starting space
+        self.zone = b.land
+        self.artifacts: dict[int, int] = {}
+        self.pre_enclosed = 0
+        t = c.tracks
+        self.tracks = [[t.start] * 4 for _ in range(n)]
+        self.vp = [[0] * (len(FAMILY_VP) if self.family else len(STANDARD_VP)) for _ in range(n)]
+        self.cards = [[NONE] * len(c.cards) for _ in range(n)]
+        self.held_artifacts = [0] * n
+        counted = max(n, 2)  # solo: "Set up as in the 2-player game"
+        self.relic_left = [[mp <= counted for _, mp in row] for _, row in c.relics]
+        self.monument_left = [mp <= counted for _, mp in c.monuments]
+        self.relics_won: list[list[int]] = [[] for _ in range(n)]
+        self.monuments_won: list[list[int]] = [[] for _ in range(n)]
+        self.blocked = 0  # columns with an X at the bottom
+        # family version
+        self.guild = [c.guilds[p][1] for p in range(n)] if self.family else []
+        self.rooms = [r.index for r in c.rooms if r.min_players <= n] if self.family else []
+        self.taken = [0] * len(c.rooms)
+        self.held: list[list[str]] = [[] for _ in range(n)]
+        self.used_spells = [0] * n
+        # solo version
+        self.territory = c.first_territory if self.solo else 0
+        if self.solo:
+            self.zone = b.territories[self.territory]
+        self.finished: list[int] = []
+        self.my_territory: list[int] = []
+        self.trolls: list[int] = []
+        self.troll_columns: list[int] = []
+        self.troll_claims: list[str] = []
+        self.vp_start = 0
+        self.troll_gain = 0
+        # turn
+        self.turn = 0
+        self.round = 1
+        self.phase = SETUP
+        self.dice = [-1, -1]
+        self.both_wild = False
+        self.item = 0
+        self.r1 = self.r2 = -1
+        self.r1_anchored = False
+        self.touched = 0
+        self.spell = ""
+        self.power = 0
+        self.spell_left = 0
+        self.spell_hex = -1
+        self.free_wood = False
+        self.rage_hex = -1
+        self.rage_extra = 0
+        self.enclosed_now = 0
+        self.end_triggered = False
+        self._legal = None
+        #: the action log as text (what ``snapshot`` shows), kept as moves are made
+        self._texts: list[tuple[int, str]] = []
+        if self.family:
+            self._begin_turn()
+        else:
+            self._enter(SETUP)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def hex_name(self, h: int) -> str:
+        return self.board.names[h]
+
+    def built(self, p: int, building: str) -> int:
+        """How many built (circled, not recycled) Buildings of that name ``p`` has."""
+        cards = self.cards[p]
+        return sum(1 for i in self.c.building_cards[building] if cards[i] == BUILT)
+
+    def _anchor(self) -> int:
+        """Where a Resource may be drawn to meet 2.1's requirement (with the zone's free hexes)."""
+        return (self.near | self.anchor_extra) & self.empty & self.zone
+
+    def _free(self) -> int:
+        return self.empty & self.zone
+
+    def _pair_ok(self, h: int, free: int, anchor: int) -> bool:
+        """Whether a Resource on ``h`` can be followed by a second one and a Worker (2.1, 2.2)."""
+        nbr = self.board.nbr
+        hb = 1 << h
+        rest = free & ~hb
+        for r2 in bits(nbr[h] & rest):
+            b2 = 1 << r2
+            if (hb | b2) & anchor and (nbr[h] | nbr[r2]) & rest & ~b2:
+                return True
+        return False
+
+    def _first_hexes(self) -> tuple[list[int], list[int]]:
+        """Hexes for the first Resource: those with a complete turn after them, and those
+        that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
+        free = self._free()
+        anchor = self._anchor()
+        spread = 0
+        nbr = self.board.nbr
+        for a in bits(anchor):
+            spread |= nbr[a]
+        cand = (anchor | spread) & free
+        full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
+        return full, list(bits(cand))
+
+    def full_turn_fits(self) -> bool:
+        """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on)."""
+        return bool(self._first_hexes()[0])
+
+    def _need(self, p: int, need: list[int]) -> int | None:
+        """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
+        if ``p`` cannot pay it."""
+        t = self.tracks[p]
+        rate = self.c.tracks.market_rate if self.built(p, "market") else self.c.tracks.craft_rate
+        crafts = need[CRAFT]
+        for r in (WOOD, CRYSTAL, GOLD):
+            short = need[r] - t[r]
+            if short > 0:
+                crafts += short * rate
+        return crafts if crafts <= t[CRAFT] else None
+
+    def _pay(self, p: int, need: list[int]) -> None:
+        crafts = self._need(p, need)
+        assert crafts is not None
+        t = self.tracks[p]
+        for r in (WOOD, CRYSTAL, GOLD):
+            t[r] -= min(need[r], t[r])
+        t[CRAFT] -= crafts
+
+    @staticmethod
+    def _cost(resource: int, amount: int) -> list[int]:
+        need = [0, 0, 0, 0]
+        need[resource] = amount
+        return need
+
+    def spell_cost(self, p: int, card: Card) -> int:
+        """Wizardry: 1 Crystal less (but always 1)."""
+        return max(1, card.crystals - self.built(p, "wizardry"))
+
+    def build_cost(self, p: int, card: Card) -> int:
+        """Carpenter: 1 Wood less (but always 1)."""
+        return max(1, card.wood - self.built(p, "carpenter"))
+
+    def monument_cost(self, p: int, card: Card) -> list[int]:
+        """1 Craft + 5 Wood minus the recycled Building's Wood (min 1); Carpenter 1 less.
+
+        Decision: a Carpenter being recycled no longer lowers the cost.
+        """
+        t = self.c.tracks
+        carpenters = self.built(p, "carpenter") - (card.building == "carpenter")
+        wood = 0 if self.free_wood else max(1, t.monument_wood - card.wood - carpenters)
+        return [wood, 0, t.monument_craft, 0]
+
+    def gold_cost(self, p: int, card: Card) -> int:
+        """Bank: 1 Gold less (but always at least 1)."""
+        return max(1, card.gold - self.built(p, "bank"))
+
+    def _buyable(self, card: Card) -> bool:
+        return not self.blocked >> card.column & 1
+
+    def _relic_value(self, kind: int) -> int | None:
+        for value_left, (value, _) in zip(
+            self.relic_left[kind], self.c.relics[kind][1], strict=True
+        ):
+            if value_left:
+                return value
+        return None
+
+    def _monument_value(self) -> int | None:
+        for left, (value, _) in zip(self.monument_left, self.c.monuments, strict=True):
+            if left:
+                return value
+        return None
+
+    def vp_total(self, p: int) -> int:
+        return sum(self.vp[p])
+
+    # -- turn flow ---------------------------------------------------------------------------
+    def _enter(self, phase: str) -> None:
+        """Go to ``phase``; steps with nothing to choose resolve by themselves."""
+        while True:
+            self.phase = phase
+            self._legal = None
+            options = self._options()
+            if phase == ACTION and options == [PASS]:
+                self._after_action()
+                return
+            if phase == BUY and options == [PASS]:
+                self._end_turn()
+                return
+            if options:
+                self._legal = options
+                return
+            if phase == DRAW:
+                self.item += 1
+                if self.item > 2:
+                    self._finish_draw()
+                    return
+                continue
+            if phase == SPELL:
+                self._after_action()
+                return
+            if phase in (CLAIM, BUY):
+                self._end_turn()
+                return
+            if phase == TROLL_COLUMN:
+                phase = TROLL_ELEMENT
+                continue
+            if phase == TROLL_ELEMENT:
+                self._close_territory()
+                return
+            if phase == BRIDGE:
+                self._game_over()
+                return
+            raise AssertionError(f"no move in phase {phase}")  # pragma: no cover
+
+    def _begin_turn(self) -> None:
+        """1. Roll 2 Resource Dice (after checking that anything can be drawn at all).
+
+        Decision: when no Resource can be drawn anywhere any more, the end of the game is
+        triggered as by the threshold (the round is finished), so every game ends.
+        """
+        self.touched = 0
+        self.enclosed_now = 0
+        self.r1 = self.r2 = -1
+        self.r1_anchored = False
+        self.item = 0
+        self.rage_hex = -1
+        self.rage_extra = 0
+        self.spell = ""
+        self.free_wood = False
+        self.dice = [-1, -1]
+        if not self._anchor():
+            self.end_triggered = True
+            self._enter(ACTION)
+            return
+        faces = self.c.faces
+        rolled = self.chance.roll((len(faces), len(faces)))
+        self.dice = [faces[rolled[0] - 1], faces[rolled[1] - 1]]
+        self.both_wild = self.dice == [-1, -1]
+        self._enter(WILD if -1 in self.dice else DRAW)
+
+    def _finish_draw(self) -> None:
+        nbr = self.board.nbr
+        for h in bits(self.touched):
+            self.near |= nbr[h]
+        self._enter(ACTION)
+
+    def _after_action(self) -> None:
+        """4. Score enclosed areas, then 5. buy a card (family: claim a Spell)."""
+        self._score()
+        self.rage_hex = -1
+        if self.family:
+            self._enter(CLAIM if self.enclosed_now else BUY)
+            return
+        needed = self.c.tracks.solo_buy_after_areas if self.solo else 1
+        if self.enclosed_now >= needed:
+            self._enter(BUY)
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """Poorhouse, then the end-of-game check and the next player (solo: the Territory)."""
+        p = self.turn
+        if not self.family and self.built(p, "poorhouse"):
+            t = self.tracks[p]
+            for r in range(4):
+                if t[r] == 0:
+                    t[r] = 1
+        if self.solo:
+            if self.full_turn_fits():
+                self._begin_turn()
+            else:
+                self._finish_territory()
+            return
+        if self.pre_enclosed >= self.c.end_needed[self.num_players]:
+            self.end_triggered = True
+        if self.family and self._level3_exhausted():
+            self.end_triggered = True
+        if self.end_triggered and p == self.num_players - 1:
+            self._game_over()
+            return
+        self.turn = (p + 1) % self.num_players
+        if self.turn == 0:
+            self.round += 1
+        self._begin_turn()
+
+    def _game_over(self) -> None:
+        self.phase = OVER
+        self._legal = []
+
+    def _level3_exhausted(self) -> bool:
+        rooms = [self.c.rooms[r] for r in self.rooms if self.c.rooms[r].level == 3]
+        return all(self.taken[r.index] >= len(r.spells) for r in rooms)
+
+    # -- 4. scoring ----------------------------------------------------------------------------
+    def _score(self) -> None:
+        """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
+        touched = self.touched
+        if not touched:
+            return
+        b = self.board
+        unscored = ~self.scored
+        look = (touched | b.border(touched)) & unscored
+        seen = 0
+        for h in bits(look):
+            k = self.res[h]
+            if k < 0 or seen >> h & 1:
+                continue
+            area = b.area(self.kinds[k] & unscored, h)
+            seen |= area
+            border = b.border(area)
+            if border & self.empty:
+                continue
+            self._score_area(area, border, k)
+
+    def _score_area(self, area: int, border: int, kind: int) -> None:
+        b = self.board
+        self.enclosed_now += 1
+        self.scored |= area
+        self.pre_enclosed += _pop(area & b.preprinted_mask)
+        found = [h for h in self.artifacts if area >> h & 1]
+        for h in found:  # Collect Artifacts: only the player who encloses
+            self.held_artifacts[self.turn] += self.artifacts.pop(h)
+        size = _pop(area)
+        lakes = b.geo_border(area) if self.ships else 0
+        for p in range(self.num_players):
+            count = _pop(border & self.workers[p])
+            for ship, q in self.ships.items():
+                if q == p and lakes & b.lake_of[ship]:
+                    count += 1
+            if p == self.turn and self.rage_hex >= 0 and border >> self.rage_hex & 1:
+                count += self.rage_extra
+            if count:
+                self._earn(p, kind, size, count)
+
+    def _earn(self, p: int, kind: int, size: int, workers: int) -> None:
+        """Resources x Workers; Buildings' bonuses per space (not multiplied); family: 1 VP per
+        Resource and the Guild bonus."""
+        t = self.c.tracks
+        if self.family:
+            self.vp[p][AREAS] += size * workers
+            if self.guild[p] == kind:
+                self.vp[p][GUILD] += size
+            return
+        if kind == CITY:
+            self.vp[p][CITIES] += size * workers + t.statue_vp * size * self.built(p, "statue")
+            return
+        bonus = t.bonus_per_space * size * self.built(p, BONUS_BUILDING[kind])
+        self.gain(p, kind, size * workers + bonus)
+
+    def gain(self, p: int, resource: int, amount: int) -> None:
+        """Add to a track; over the maximum of 5 every 2 give 1 VP (Store: 2 VP each time).
+
+        Decision: an odd Resource left over beyond the maximum is lost.
+        """
+        t = self.c.tracks
+        total = self.tracks[p][resource] + amount
+        if total > t.maximum:
+            self.vp[p][OVERFLOW] += (total - t.maximum) // t.overflow_per_vp
+            self.vp[p][STORE] += t.store_vp * self.built(p, "store")
+            total = t.maximum
+        self.tracks[p][resource] = total
+
+    # -- options -----------------------------------------------------------------------------
+    def _options(self) -> list[Move]:
+        phase = self.phase
+        p = self.turn
+        if phase == SETUP:
+            return [Move("start", self.c.cards[i].id) for i in self.c.starting]
+        if phase == WILD:
+            return self._wild_options()
+        if phase == DRAW:
+            return self._draw_options()
+        if phase == ACTION:
+            return self._action_options(p)
+        if phase == SPELL:
+            return self._spell_options(p)
+        if phase == BUY:
+            if self.family:
+                return []
+            cards = self.cards[p]
+            gold = [
+                Move("buy", card.id)
+                for card in self.c.cards
+                if cards[card.index] == NONE
+                and self._buyable(card)
+                and self._need(p, self._cost(GOLD, self.gold_cost(p, card))) is not None
+            ]
+            return [PASS, *gold]
+        if phase == CLAIM:
+            return [Move("claim", self.c.rooms[r].id) for r in self._claimable()]
+        if phase == TROLL_COLUMN:
+            return [
+                Move("trolls", f"column-{col + 1}")
+                for col in range(self.c.columns)
+                if col not in self.troll_columns
+            ]
+        if phase == TROLL_ELEMENT:
+            k = len(self.finished)
+            if not self.c.solo.troll_relics_from <= k < self.c.solo.territories:
+                return []
+            return [Move("trolls", name) for name in self._troll_elements()]
+        if phase == BRIDGE:
+            return [Move("bridge", self.hex_name(h)) for h in self._bridges()]
+        return []
+
+    def _wild_options(self) -> list[Move]:
+        """A "?" is any Resource but the one on the other die; with two "?" both are free."""
+        dice = self.dice
+        others = [d for d in dice if d >= 0]
+        allowed = [k for k in range(len(KINDS)) if self.both_wild or k not in others]
+        return [Move("choose", KINDS[k]) for k in allowed]
+
+    def _draw_options(self) -> list[Move]:
+        """2.1 and 2.2, one symbol at a time. A step offers only hexes from which the rest of
+        the turn (2 Resources + 1 Worker) can still be drawn; only when none is left may the
+        player forfeit (``skip``) what no longer fits.
+
+        Decision: the forfeit rule ("less than 3 empty hex spaces adjacent to each other") is
+        read as "the full 2 + 1 no longer fits"; then each symbol is drawn where the rules
+        allow it alone, or skipped.
+        """
+        free = self._free()
+        anchor = self._anchor()
+        nbr = self.board.nbr
+        name = self.board.names
+        if self.item == 0:
+            full, local = self._first_hexes()
+            kinds = sorted(set(self.dice))
+            hexes = full or local
+            moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
+            return moves if full or not moves else [*moves, SKIP]
+        if self.item == 1:
+            kinds = [self.dice[1]] if self.r1 >= 0 else sorted(set(self.dice))
+            if self.r1 >= 0:
+                cand = nbr[self.r1] & free
+                if not self.r1_anchored:
+                    cand &= anchor
+                base = nbr[self.r1]
+            else:
+                cand = anchor
+                base = 0
+            full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
+            hexes = full or list(bits(cand))
+            moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
+            return moves if full or not moves else [*moves, SKIP]
+        around = 0
+        for h in (self.r1, self.r2):
+            if h >= 0:
+                around |= nbr[h]
+        return [Move("worker", name[h]) for h in bits(around & free)]
+
+    def _action_options(self, p: int) -> list[Move]:
+        """3. One of Spell / Building / Relic / Monument, or nothing."""
+        moves = [PASS]
+        if self.family:
+            for spell in sorted(set(self.held[p])):
+                fs = self._family_spell(spell)
+                if self._has_target(p, fs.spell):
+                    moves.append(Move("cast", spell))
+            return moves
+        cards = self.cards[p]
+        for card in self.c.cards:
+            state = cards[card.index]
+            if state == OWNED:
+                crystals = self._cost(CRYSTAL, self.spell_cost(p, card))
+                if self._has_target(p, card.spell, card) and self._need(p, crystals) is not None:
+                    moves.append(Move("cast", card.id))
+                if self._need(p, self._cost(WOOD, self.build_cost(p, card))) is not None:
+                    moves.append(Move("build", card.id))
+            elif state == BUILT and self._can_monument(p, card):
+                moves.append(Move("monument", card.id))
+        for kind, (artifacts, _) in enumerate(self.c.relics):
+            if (
+                self.held_artifacts[p] >= artifacts
+                and self.tracks[p][CRAFT] >= self.c.tracks.relic_craft
+                and self._relic_value(kind) is not None
+            ):
+                moves.append(Move("relic", str(artifacts)))
+        return moves
+
+    def _can_monument(self, p: int, card: Card) -> bool:
+        return (
+            self._monument_value() is not None
+            and self._need(p, self.monument_cost(p, card)) is not None
+        )
+
+    def _family_spell(self, name: str) -> FamilySpell:
+        for room in self.c.rooms:
+            for fs in room.spells:
+                if fs.name == name:
+                    return fs
+        raise IllegalAction(f"no Spell {name!r} in the Archive")
+
+    def _clone_hexes(self, p: int) -> int:
+        around = 0
+        nbr = self.board.nbr
+        for w in bits(self.workers[p]):
+            around |= nbr[w]
+        return around & self._free()
+
+    def _has_target(self, p: int, spell: str, card: Card | None = None) -> bool:
+        """Whether the Spell can do anything now (a Spell without one is not offered)."""
+        if spell == "acquire":
+            return any(self.cards[p][c.index] == NONE and self._buyable(c) for c in self.c.cards)
+        if spell == "clone":
+            return bool(self._clone_hexes(p))
+        if spell == "conjure":
+            return True
+        if spell == "construct":
+            return any(
+                (self.cards[p][c.index] == OWNED and c is not card)
+                or (
+                    self.cards[p][c.index] == BUILT
+                    and self._monument_value() is not None
+                    and self.tracks[p][CRAFT] >= self.c.tracks.monument_craft
+                )
+                for c in self.c.cards
+            )
+        if spell == "muster":
+            return bool(self._anchor())
+        if spell == "rage":
+            return bool(self.workers[p])
+        if spell == "ship":
+            return any(s not in self.ships for s in self.board.ships)
+        if spell in ("swamp", "terrain"):
+            return bool(self.near & self._free())
+        raise AssertionError(spell)  # pragma: no cover
+
+    def _spell_options(self, p: int) -> list[Move]:
+        spell = self.spell
+        name = self.board.names
+        free = self._free()
+        if spell == "acquire":
+            return [
+                Move("take", c.id)
+                for c in self.c.cards
+                if self.cards[p][c.index] == NONE and self._buyable(c)
+            ]
+        if spell == "clone":
+            return [Move("worker", name[h]) for h in bits(self._clone_hexes(p))]
+        if spell == "conjure":
+            return [Move("conjure", r) for r in RESOURCES]
+        if spell == "construct":
+            moves = [Move("build", c.id) for c in self.c.cards if self.cards[p][c.index] == OWNED]
+            moves += [
+                Move("monument", c.id)
+                for c in self.c.cards
+                if self.cards[p][c.index] == BUILT and self._can_monument(p, c)
+            ]
+            return moves
+        if spell == "muster":
+            return [Move("worker", name[h]) for h in bits(self._anchor())]
+        if spell == "rage":
+            return [Move("rage", name[h]) for h in bits(self.workers[p])]
+        if spell == "ship":
+            return [Move("ship", name[s]) for s in self.board.ships if s not in self.ships]
+        if spell == "swamp":
+            if self.spell_left <= 0:
+                return []
+            if self.spell_hex < 0:
+                return [Move("swamp", name[h]) for h in bits(self.near & free)]
+            second = self.board.nbr[self.spell_hex] & free
+            return [*(Move("swamp", name[h]) for h in bits(second)), SKIP] if second else []
+        if spell == "terrain":
+            if -1 in self.dice:
+                return self._wild_options()
+            if self.spell_left <= 0:
+                return []
+            kinds = sorted(set(self.dice))
+            return [Move(KINDS[k], name[h]) for h in bits(self.near & free) for k in kinds]
+        raise AssertionError(spell)  # pragma: no cover
+
+    def _claimable(self) -> list[int]:
+        """Rooms of the lowest level that still holds Spells, with Spells left."""
+        rooms = self.c.rooms
+        left = [r for r in self.rooms if self.taken[r] < len(rooms[r].spells)]
+        if not left:
+            return []
+        level = min(rooms[r].level for r in left)
+        return [r for r in left if rooms[r].level == level]
+
+    def _troll_elements(self) -> list[str]:
+        out = []
+        for kind, (artifacts, _) in enumerate(self.c.relics):
+            if self._relic_value(kind) is not None:
+                out.append(f"relic-{artifacts}")
+        if self._monument_value() is not None:
+            out.append("monument")
+        return out
+
+    def _bridges(self) -> list[int]:
+        """Bridge ends in undiscovered Territories, from any finished Territory."""
+        b = self.board
+        ends = set()
+        for x, y in b.bridges:
+            for here, there in ((x, y), (y, x)):
+                if b.territory[here] in self.finished and b.territory[there] not in self.finished:
+                    ends.add(there)
+        return sorted(ends)
+
+    # -- the protocol --------------------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.turn,)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def _legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = self._options()
+        return self._legal
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self.phase == OVER or player != self.turn:
+            return []
+        return list(self._legal_moves())
+
+    def parse_action(self, player: int, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalAction(f"{text!r} is not a move")
+        parts = text.split()
+        if not 1 <= len(parts) <= 2 or parts[0].lower() not in VERBS:
+            raise IllegalAction(
+                f"{text!r} is not a move; moves look like 'wood C7', 'worker D7', "
+                "'choose gold', 'cast rage/tower', 'buy ship/statue', 'pass' (type 'moves')"
+            )
+        verb = parts[0].lower()
+        arg = parts[1] if len(parts) == 2 else ""
+        arg = arg.upper() if verb in HEX_VERBS and HEX_TEXT.match(arg.upper()) else arg.lower()
+        return Move(verb, arg)
+
+    def _apply(self, player: int, action: Action) -> None:
+        if (
+            type(action) is not Move
+            or not isinstance(action.verb, str)
+            or not isinstance(action.arg, str)
+        ):
+            raise IllegalAction(f"{action!r} is not a Pandoria Merchants move")
+        try:
+            hash(action)
+        except TypeError:
+            raise IllegalAction(f"{action!r} is not a move") from None
+        if action not in self._legal_moves():
+            raise IllegalAction(f"{action} is not a legal move now ({self.phase}); type 'moves'")
+        self._legal = None
+        self._do(player, action)
+        self._texts.append((player, str(action)))
+
+    # -- performing moves ----------------------------------------------------------------------
+    def _hex(self, action: Move) -> int:
+        return self.board.index[action.arg]
+
+    def _card(self, action: Move) -> Card:
+        return self.c.card_by_id[action.arg]
+
+    def _do(self, p: int, a: Move) -> None:
+        verb = a.verb
+        phase = self.phase
+        if phase == SETUP:
+            self._own(p, self._card(a))
+            if p + 1 < self.num_players:
+                self.turn = p + 1
+                self._enter(SETUP)
+            else:
+                self.turn = 0
+                self._begin_turn()
+        elif phase == WILD:
+            self.dice[self.dice.index(-1)] = KINDS.index(a.arg)
+            self._enter(WILD if -1 in self.dice else DRAW)
+        elif phase == DRAW:
+            self._do_draw(p, a)
+        elif phase == ACTION:
+            self._do_action(p, a)
+        elif phase == SPELL:
+            self._do_spell(p, a)
+        elif phase == BUY:
+            if verb == "buy":
+                card = self._card(a)
+                self._pay(p, self._cost(GOLD, self.gold_cost(p, card)))
+                self._own(p, card)
+            self._end_turn()
+        elif phase == CLAIM:
+            room = next(r for r in self.c.rooms if r.id == a.arg)
+            self.held[p].append(room.spells[self.taken[room.index]].name)
+            self.taken[room.index] += 1
+            self._end_turn()
+        elif phase == TROLL_COLUMN:
+            self._troll_column(int(a.arg.split("-")[1]) - 1)
+            self._enter(TROLL_ELEMENT)
+        elif phase == TROLL_ELEMENT:
+            self._troll_claim(a.arg)
+            self._close_territory()
+        elif phase == BRIDGE:
+            h = self._hex(a)
+            self.territory = self.board.territory[h]
+            self.zone = self.board.territories[self.territory]
+            self.anchor_extra = 1 << h  # "Start on the space ... connected to that bridge"
+            self.vp_start = self.vp_total(0)
+            self._begin_turn()
+
+    def _own(self, p: int, card: Card) -> None:
+        """Circle a card; all 3 of a column bought blocks it for everyone (Blocking Cards)."""
+        self.cards[p][card.index] = OWNED
+        column = [c.index for c in self.c.cards if c.column == card.column]
+        if all(self.cards[p][i] not in (NONE, CROSSED) for i in column):
+            self.blocked |= 1 << card.column
+
+    def _place(self, h: int, kind: int) -> None:
+        self.res[h] = kind
+        self.kinds[kind] |= 1 << h
+        self.empty &= ~(1 << h)
+        self.touched |= 1 << h
+
+    def _do_draw(self, p: int, a: Move) -> None:
+        if a.verb == "skip":
+            self.item += 1
+        elif a.verb == "worker":
+            h = self._hex(a)
+            self.workers[p] |= 1 << h
+            self.empty &= ~(1 << h)
+            self.touched |= 1 << h
+            self.item = 3
+        else:
+            h = self._hex(a)
+            kind = KINDS.index(a.verb)
+            if self.item == 0:
+                self.r1_anchored = bool(self._anchor() >> h & 1)
+                self._place(h, kind)
+                self.r1 = h
+                if self.dice[0] != kind:
+                    self.dice.reverse()  # the other die is the second Resource
+            else:
+                self._place(h, kind)
+                self.r2 = h
+                if self.r1 >= 0 and self.dice[0] == self.dice[1] and not self.family:
+                    # Draw Artifacts: doubles put one between the two spaces
+                    self.artifacts[self.r1] = self.artifacts.get(self.r1, 0) + 1
+            self.item += 1
+        if self.item > 2:
+            self._finish_draw()
+        else:
+            self._enter(DRAW)
+
+    def _academy(self, p: int) -> None:
+        self.vp[p][ACADEMY] += self.c.tracks.academy_vp * self.built(p, "academy")
+
+    def _do_action(self, p: int, a: Move) -> None:
+        verb = a.verb
+        if verb == "pass":
+            self._after_action()
+            return
+        if verb == "relic":
+            self._make_relic(p, int(a.arg))
+            self._after_action()
+            return
+        if self.family:
+            self.held[p].remove(a.arg)
+            self.used_spells[p] += 1
+            fs = self._family_spell(a.arg)
+            self._start_spell(fs.spell, fs.power)
+            return
+        card = self._card(a)
+        if verb == "cast":
+            self._pay(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
+            self.cards[p][card.index] = CAST
+            self.vp[p][SHRINE] += self.c.tracks.shrine_vp * self.built(p, "shrine")
+            self._start_spell(card.spell, card.power)
+            return
+        if verb == "build":
+            self._build(p, card)
+        else:
+            self._monument(p, card)
+        self._after_action()
+
+    def _build(self, p: int, card: Card) -> None:
+        """3.2: pay Wood (Construct: none), circle the Building, cross out the Spell.
+
+        Decision: the Academy scores for later Buildings, Monuments and Relics, not itself.
+        """
+        if not self.free_wood:
+            self._pay(p, self._cost(WOOD, self.build_cost(p, card)))
+        self._academy(p)
+        self.cards[p][card.index] = BUILT
+
+    def _monument(self, p: int, card: Card) -> None:
+        """3.4: cross out a Building, pay, circle the highest remaining Monument."""
+        self._pay(p, self.monument_cost(p, card))
+        self.cards[p][card.index] = MONUMENT
+        value = self._monument_value()
+        assert value is not None
+        self.monument_left[self.monument_left.index(True)] = False
+        self.monuments_won[p].append(value)
+        self.vp[p][MONUMENTS] += value
+        self._academy(p)
+
+    def _make_relic(self, p: int, artifacts: int) -> None:
+        """3.3: cross out 2 or 3 Artifacts, pay 1 Craft, circle the highest remaining Relic."""
+        kind = next(i for i, (n, _) in enumerate(self.c.relics) if n == artifacts)
+        value = self._relic_value(kind)
+        assert value is not None
+        self.held_artifacts[p] -= artifacts
+        self.tracks[p][CRAFT] -= self.c.tracks.relic_craft
+        self.relic_left[kind][self.relic_left[kind].index(True)] = False
+        self.relics_won[p].append(value)
+        self.vp[p][RELICS] += value
+        self._academy(p)
+
+    def _start_spell(self, spell: str, power: int) -> None:
+        self.spell = spell
+        self.power = power
+        self.spell_left = power
+        self.spell_hex = -1
+        self.free_wood = spell == "construct"
+        if spell == "terrain":
+            faces = self.c.faces
+            rolled = self.chance.roll((len(faces),) * power)
+            self.dice = [faces[r - 1] for r in rolled]
+            self.both_wild = all(d == -1 for d in self.dice)
+        self._enter(SPELL)
+
+    def _do_spell(self, p: int, a: Move) -> None:
+        """The Spell Index, one target at a time."""
+        spell = self.spell
+        verb = a.verb
+        done = True
+        if spell == "acquire":
+            self._own(p, self._card(a))
+        elif spell in ("clone", "muster"):
+            h = self._hex(a)
+            self.workers[p] |= 1 << h
+            self.empty &= ~(1 << h)
+            self.touched |= 1 << h
+            self.near |= self.board.nbr[h]
+        elif spell == "conjure":
+            self.tracks[p][RESOURCES.index(a.arg)] = self.c.tracks.maximum
+        elif spell == "construct":
+            card = self._card(a)
+            if verb == "build":
+                self._build(p, card)
+            else:
+                self._monument(p, card)
+        elif spell == "rage":
+            self.rage_hex = self._hex(a)
+            self.rage_extra = self.power - 1
+        elif spell == "ship":
+            self.ships[self._hex(a)] = p
+        elif spell == "swamp":
+            if verb == "skip":
+                self.spell_left = 0
+            else:
+                h = self._hex(a)
+                self.swamp |= 1 << h
+                self.empty &= ~(1 << h)
+                self.touched |= 1 << h
+                self.spell_hex = h
+                self.spell_left -= 1
+            done = False
+        elif spell == "terrain":
+            if verb == "choose":
+                self.dice[self.dice.index(-1)] = KINDS.index(a.arg)
+            else:
+                h = self._hex(a)
+                kind = KINDS.index(verb)
+                self.dice.remove(kind)
+                self._place(h, kind)
+                self.near |= self.board.nbr[h]
+                self.spell_left -= 1
+            done = False
+        self.free_wood = False if done else self.free_wood
+        if done:
+            self._after_action()
+        else:
+            self._enter(SPELL)
+
+    # -- solo: Territories and Trolls ----------------------------------------------------------
+    def _finish_territory(self) -> None:
+        """Territory is finished: write its points, then the Trolls claim (from the 3rd: a
+        column; from the 4th: a Relic or Monument), then a Bridge leads on."""
+        self.my_territory.append(self.vp_total(0) - self.vp_start)
+        self.finished.append(self.territory)
+        self.troll_gain = 0
+        k = len(self.finished)
+        solo = self.c.solo
+        if k == solo.territories:  # "After the 8th Territory, there are 3 elements"
+            for name in self._troll_elements()[: solo.final_elements]:
+                self._troll_claim(name)
+        if k >= solo.troll_columns_from:
+            self._enter(TROLL_COLUMN)
+        else:
+            self._close_territory()
+
+    def _troll_column(self, col: int) -> None:
+        """The Trolls claim a column: X at its bottom; 1 VP per card crossed out."""
+        self.troll_columns.append(col)
+        self.blocked |= 1 << col
+        for card in self.c.cards:
+            if card.column == col and self.cards[0][card.index] == NONE:
+                self.cards[0][card.index] = CROSSED
+                self.troll_gain += 1
+
+    def _troll_claim(self, name: str) -> None:
+        """The Trolls claim the highest remaining Relic of one type, or Monument."""
+        if name == "monument":
+            value = self._monument_value()
+            assert value is not None
+            self.monument_left[self.monument_left.index(True)] = False
+        else:
+            kind = next(i for i, (n, _) in enumerate(self.c.relics) if f"relic-{n}" == name)
+            value = self._relic_value(kind)
+            assert value is not None
+            self.relic_left[kind][self.relic_left[kind].index(True)] = False
+        self.troll_claims.append(name)
+        self.troll_gain += value
+
+    def troll_table(self) -> list[int]:
+        """The scoring table with the chosen level's values for the last 2 Territories."""
+        last = self.c.solo.last[self.level or "beginner"]
+        return [*self.c.solo.table, *last]
+
+    def _close_territory(self) -> None:
+        """Victory Points for the Trolls: the table's value minus your score (Decision: never
+        below 0), plus the cards, Relics and Monument they claimed."""
+        k = len(self.finished)
+        base = max(0, self.troll_table()[k - 1] - self.my_territory[-1])
+        self.trolls.append(base + self.troll_gain)
+        self.troll_gain = 0
+        if k >= self.c.solo.territories:
+            self._game_over()
+        else:
+            self._enter(BRIDGE)
+
+    def trolls_total(self) -> int:
+        return sum(self.trolls)
+
+    # -- scoring (End of Game and Final Score) -------------------------------------------------
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """Crown VP by source plus the final conversions (what they would give now, while the
+        game runs): Resources 2:1 each, 1 per unused card, 1 per remaining Artifact.
+        Family: 1 VP per Resource scored and the Guild bonus."""
+        vp = self.vp[player]
+        if self.family:
+            return dict(zip(FAMILY_VP, vp, strict=True))
+        out = dict(zip(STANDARD_VP, vp, strict=True))
+        rate = self.c.tracks.overflow_per_vp
+        out["resources"] = sum(t // rate for t in self.tracks[player])
+        out["unused_cards"] = sum(1 for s in self.cards[player] if s == OWNED)
+        out["artifacts"] = self.held_artifacts[player]
+        return out
+
+    def scores(self) -> list[int]:
+        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+
+    def tiebreak(self, player: int) -> tuple[int, ...]:
+        """Standard and solo: the highest Monument built; family: most unused Spells."""
+        if self.family:
+            return (len(self.held[player]),)
+        return (max(self.monuments_won[player], default=0),)
+
+    def solo_won(self) -> bool:
+        """Solo: "If you have more total points than the Trolls, you win!" """
+        return self.is_terminal() and self.scores()[0] > self.trolls_total()
+
+    # -- views -------------------------------------------------------------------------------
+    def _row_text(self, r: int) -> str:
+        """One map row as 2 characters a hex: symbol then mark (see render.LEGEND)."""
+        b = self.board
+        cells = []
+        for h in range(r * b.width, (r + 1) * b.width):
+            bit = 1 << h
+            mark = " "
+            if not b.land & bit:
+                if h in self.ships:
+                    cells.append(f"S{self.ships[h]}")
+                else:
+                    cells.append("S " if h in b.lake_of else "~ ")
+                continue
+            if self.swamp & bit:
+                sym = "#"
+            elif self.res[h] >= 0:
+                sym = "WCKGT"[self.res[h]]
+                if b.starts_mask & bit:
+                    mark = "@"
+                elif b.preprinted_mask & bit:
+                    mark = "*"
+                if self.scored & bit:
+                    mark = "x"
+                if h in self.artifacts:
+                    mark = "a"
+            else:
+                sym = "."
+                for p, w in enumerate(self.workers):
+                    if w & bit:
+                        sym = str(p)
+            cells.append(sym + mark)
+        return "".join(cells)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything is public: the map and every Realm sheet. Only future dice are unknown."""
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(f"no seat {player}")
+        b = self.board
+        c = self.c
+        grid = [self._row_text(r) for r in range(b.height)]
+        seats = []
+        for p in range(self.num_players):
+            seat: dict[str, Any] = {
+                "score": sum(self.score_breakdown(p).values()),
+                "ships": [b.names[h] for h, q in self.ships.items() if q == p],
+            }
+            if self.family:
+                seat["guild"] = c.guilds[p][0]
+                seat["guild_resource"] = KINDS[c.guilds[p][1]]
+                seat["spells"] = sorted(self.held[p])
+                seat["used_spells"] = self.used_spells[p]
+            else:
+                seat["tracks"] = dict(zip(RESOURCES, self.tracks[p], strict=True))
+                states = self.cards[p]
+                seat["cards"] = {
+                    name: ids
+                    for code, name in enumerate(CARD_STATES)
+                    if code != NONE
+                    and (ids := [card.id for card in c.cards if states[card.index] == code])
+                }
+                seat["artifacts"] = self.held_artifacts[p]
+                seat["relics"] = list(self.relics_won[p])
+                seat["monuments"] = list(self.monuments_won[p])
+            seats.append(seat)
+        obs: dict[str, Any] = {
+            "game": self.setup.game,
+            "variant": self.mode,
+            "you": player,
+            "turn": self.turn,
+            "round": self.round,
+            "phase": self.phase,
+            "current_players": list(self.current_players()),
+            "dice": ["?" if d < 0 else KINDS[d] for d in self.dice],
+            "spell": self.spell if self.phase == SPELL else "",
+            "columns": self.c.columns,
+            "map": {
+                "columns": [chr(ord("A") + i) for i in range(b.width)],
+                "rows": grid,
+                "territories": [
+                    "".join(str(t) for t in b.territory[r * b.width : (r + 1) * b.width])
+                    for r in range(b.height)
+                ]
+                if self.solo
+                else [],
+            },
+            "artifacts_on_map": {b.names[h]: n for h, n in self.artifacts.items()},
+            "pre_printed_enclosed": self.pre_enclosed,
+            "end_triggered": self.end_triggered,
+            "seats": seats,
+        }
+        if not self.solo:
+            obs["end_needed"] = c.end_needed[self.num_players]
+        if not self.family:
+            obs["blocked_columns"] = [
+                col + 1 for col in range(c.columns) if self.blocked >> col & 1
+            ]
+            obs["relics_left"] = {
+                f"relic-{n}": [
+                    v for (v, _), left in zip(row, self.relic_left[k], strict=True) if left
+                ]
+                for k, (n, row) in enumerate(c.relics)
+            }
+            obs["monuments_left"] = [
+                v for (v, _), left in zip(c.monuments, self.monument_left, strict=True) if left
+            ]
+        else:
+            obs["archive"] = [
+                {
+                    "room": c.rooms[r].id,
+                    "level": c.rooms[r].level,
+                    "spells": [fs.name for fs in c.rooms[r].spells],
+                    "taken": self.taken[r],
+                }
+                for r in self.rooms
+            ]
+        if self.solo:
+            obs["solo"] = {
+                "level": self.level,
+                "territory": self.territory,
+                "finished": list(self.finished),
+                "your_territory_scores": list(self.my_territory),
+                "troll_scores": list(self.trolls),
+                "troll_columns": [col + 1 for col in self.troll_columns],
+                "troll_claims": list(self.troll_claims),
+                "table": self.troll_table(),
+                "trolls_total": self.trolls_total(),
+                "territory_points_now": self.vp_total(0) - self.vp_start,
+            }
+        if self.phase == OVER:
+            obs["winners"] = self.winners()
+            if self.solo:
+                obs["solo"]["won"] = self.solo_won()
+        return obs
+
+    def explain(self, player: int, action: Action) -> str:
+        """The move as menus show it, with what it costs: ``buy ship/statue (3 gold)``."""
+        text = str(action)
+        if type(action) is not Move or not isinstance(action.arg, str):
+            return text
+        card = self.c.card_by_id.get(action.arg)
+        if card is None or self.family:
+            return text
+        strength = f" {card.power}" if card.spell in self.c.default_power else ""
+        if action.verb == "cast":
+            crystals = 0 if self.phase == SPELL else self.spell_cost(player, card)
+            return f"{text} ({card.spell}{strength}: {crystals} crystal)"
+        if action.verb == "build":
+            wood = 0 if self.free_wood else self.build_cost(player, card)
+            return f"{text} ({card.building}: {wood} wood)"
+        if action.verb in ("buy", "take", "start"):
+            gold = self.gold_cost(player, card) if action.verb == "buy" else 0
+            return f"{text} ({gold} gold; Spell {card.spell}{strength}, Building {card.building})"
+        if action.verb == "monument":
+            wood, _, craft, _ = self.monument_cost(player, card)
+            return f"{text} ({wood} wood, {craft} craft)"
+        return text
+
+    # -- copies --------------------------------------------------------------------------------
+    _LISTS = (
+        "_texts",
+        "res",
+        "kinds",
+        "workers",
+        "held_artifacts",
+        "monument_left",
+        "taken",
+        "used_spells",
+        "finished",
+        "my_territory",
+        "trolls",
+        "troll_columns",
+        "troll_claims",
+        "dice",
+    )
+    _NESTED = ("tracks", "vp", "cards", "relic_left", "relics_won", "monuments_won", "held")
+    _DICTS = ("ships", "artifacts")
+
+    def clone(self) -> PandoriaState:
+        new = PandoriaState.__new__(PandoriaState)
+        new.__dict__.update(self.__dict__)
+        self._copy_base(new)
+        d = new.__dict__
+        for name in self._LISTS:
+            d[name] = d[name].copy()
+        for name in self._NESTED:
+            d[name] = [x.copy() for x in d[name]]
+        for name in self._DICTS:
+            d[name] = d[name].copy()
+        return new
+
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """Nothing is hidden: the sheets are public and future dice come from the chance."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every field, with the long ones as text (cheap to copy and compare)."""
+        skip = {"game", "setup", "chance", "history", "c", "board", "_legal", "determinized"}
+        skip |= {"_texts", "res", "cards"}
+        out: dict[str, Any] = {
+            "setup": self.setup.to_dict(),
+            "chance": (self.chance.seed, self.chance.draws),
+            "history": "\n".join(f"{p} {t}" for p, t in self._texts),
+            "res": bytes(r + 1 for r in self.res),
+            "cards": tuple("".join(map(str, cards)) for cards in self.cards),
+        }
+        nested = self._NESTED
+        for key, value in self.__dict__.items():
+            if key in skip:
+                continue
+            if key in nested:
+                value = tuple(tuple(v) for v in value)
+            elif type(value) is list:
+                value = tuple(value)
+            elif type(value) is dict:
+                value = tuple(sorted(value.items()))
+            out[key] = value
+        return out

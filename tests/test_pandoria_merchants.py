@@ -1,0 +1,512 @@
+"""Pandoria Merchants: the rulebook's worked example, enclosure on hand-made maps, and rules.
+
+Hand-made maps are text grids compiled with :func:`build_board` (the same code that compiles
+``data/maps.toml``); states on them are arranged directly, then moves go through ``apply``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulebook
+from rulebook import IllegalAction
+from rulebook.pandoria_merchants import GAME
+from rulebook.pandoria_merchants.board import KINDS, Board, build_board, enclosed
+from rulebook.pandoria_merchants.content import content
+from rulebook.pandoria_merchants.rules import (
+    ACTION,
+    BUILT,
+    BUY,
+    CRAFT,
+    CRYSTAL,
+    DRAW,
+    OWNED,
+    WILD,
+    WOOD,
+    PandoriaState,
+)
+
+C = content()
+LETTERS = {"W": "wood", "C": "crystal", "K": "craft", "G": "gold", "T": "city"}
+NAME = "pandoria-merchants"
+
+
+def board(*rows: str, starts: dict[str, str] | None = None, rows_used: int | None = None) -> Board:
+    return build_board([r.split() for r in rows], LETTERS, starts or {}, rows_used)
+
+
+def on(b: Board, players: int = 2, variant: str = "standard") -> PandoriaState:
+    """A fresh state on a hand-made board, past setup, at the start of seat 0's turn."""
+    state = PandoriaState(GAME, GAME.setup(players, 0, variant), board=b)
+    state.phase = ACTION
+    state.turn = 0
+    return state
+
+
+def draw(s: PandoriaState, hex_name: str, kind: str) -> None:
+    h = s.board.index[hex_name]
+    s.res[h] = KINDS.index(kind)
+    s.kinds[KINDS.index(kind)] |= 1 << h
+    s.empty &= ~(1 << h)
+    s.near |= s.board.nbr[h]
+    s._legal = None
+
+
+def worker(s: PandoriaState, seat: int, hex_name: str) -> None:
+    h = s.board.index[hex_name]
+    s.workers[seat] |= 1 << h
+    s.empty &= ~(1 << h)
+    s.near |= s.board.nbr[h]
+    s._legal = None
+
+
+def area_of(s: PandoriaState, hex_name: str) -> int:
+    h = s.board.index[hex_name]
+    return s.board.area(s.kinds[s.res[h]], h)
+
+
+def is_enclosed(s: PandoriaState, hex_name: str) -> bool:
+    return enclosed(s.board, area_of(s, hex_name), s.empty)
+
+
+def card(card_id: str) -> int:
+    return C.card_by_id[card_id].index
+
+
+def to_worker_step(s: PandoriaState, seat: int, drawn: str) -> None:
+    """Seat ``seat`` has just drawn its Resources (the last one on ``drawn``): Worker next."""
+    s.turn = seat
+    s.phase = DRAW
+    s.item = 2
+    s.r1 = s.board.index[drawn]
+    s.r2 = -1
+    s.touched = 1 << s.r1
+    s._legal = None
+
+
+# -- the worked example (4. Score any Enclosed Areas) ------------------------------------------
+WORKED = ("~ C C .", ". W . .", ". . . .")  # crystal area B1-C1; A1 a lake
+
+
+def worked_example(tower: bool) -> tuple[PandoriaState, list[tuple[int, int, int]]]:
+    s = on(board(*WORKED))
+    worker(s, 0, "A2")  # Jeff
+    worker(s, 1, "D1")  # Bernd
+    draw(s, "B2", "wood")  # Jeff's Resource this turn, next to C2
+    if tower:
+        s.cards[0][card("rage/tower")] = BUILT
+    s.tracks = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    gains: list[tuple[int, int, int]] = []
+    original = s.gain
+
+    def record(p: int, resource: int, amount: int) -> None:
+        gains.append((p, resource, amount))
+        original(p, resource, amount)
+
+    s.gain = record  # type: ignore[method-assign]
+    to_worker_step(s, 0, "B2")
+    assert not is_enclosed(s, "B1")
+    s.apply(0, "worker C2")  # Jeff's second Worker closes the crystal area
+    return s, gains
+
+
+def test_worked_example_jeff_4_crystals_bernd_2() -> None:
+    """ "Jeff (J) enclosed the crystal-area, so he gets 4 crystals (2 crystals x 2 workers)
+    and Bernd (B) gets 2 crystals.\""""
+    s, gains = worked_example(tower=False)
+    assert (0, CRYSTAL, 4) in gains and (1, CRYSTAL, 2) in gains
+    assert s.tracks[0][CRYSTAL] == 4 and s.tracks[1][CRYSTAL] == 2
+    assert s.scored == area_of(s, "B1")
+
+
+def test_worked_example_with_the_tower_jeff_gets_4_more() -> None:
+    """ "With the Tower e.g. Jeff would get 4 crystals more!" (2 per Crystal space, not
+    multiplied by Workers); over the maximum of 5, every 2 give 1 VP."""
+    s, gains = worked_example(tower=True)
+    assert (0, CRYSTAL, 8) in gains and (1, CRYSTAL, 2) in gains
+    assert s.tracks[0][CRYSTAL] == 5 and s.vp[0][1] == 1  # 8 = 5 + 3 over: 1 VP
+
+
+# -- enclosure on hand-made maps ---------------------------------------------------------------
+def test_enclosure_by_the_edge_of_the_map() -> None:
+    s = on(board("C . .", ". . .", ". . ."))
+    assert not is_enclosed(s, "A1")
+    draw(s, "B1", "wood")
+    assert not is_enclosed(s, "A1")
+    worker(s, 0, "A2")  # A1's neighbours: B1, A2 and the edge
+    assert is_enclosed(s, "A1")
+
+
+def test_enclosure_by_lakes() -> None:
+    s = on(board("~ ~ ~", "~ G ~", "~ . ~"))
+    assert not is_enclosed(s, "B2")
+    draw(s, "B3", "wood")
+    assert is_enclosed(s, "B2")
+
+
+def test_enclosure_grows_through_same_resources_only() -> None:
+    s = on(board("C C . .", ". . . .", ". . . ."))
+    draw(s, "C1", "crystal")
+    assert area_of(s, "A1").bit_count() == 3
+    draw(s, "D1", "wood")
+    for h in ("A2", "B2"):
+        worker(s, 0, h)
+    assert not is_enclosed(s, "A1")  # C2 is still empty next to C1
+    draw(s, "C2", "gold")  # another Resource is a wall
+    assert is_enclosed(s, "A1")
+
+
+def test_a_river_is_a_boundary_only_with_fewer_than_4_players() -> None:
+    rows = ("C . .", ". . .", ". . .")
+    two = on(board(*rows, rows_used=1))  # the river under row 1 with 2-3 players
+    four = on(board(*rows), players=4)
+    for s in (two, four):
+        draw(s, "B1", "wood")
+    assert is_enclosed(two, "A1")
+    assert not is_enclosed(four, "A1")
+    # the real map: with 2 players rows 5-10 do not exist, with 4 they do
+    assert C.boards[2].rows_used == 4 and C.boards[3].rows_used == 7 and C.boards[4].rows_used == 10
+
+
+def test_swamp_spaces_are_walls() -> None:
+    s = on(board("C . .", ". . .", ". . ."))
+    draw(s, "B1", "wood")
+    worker(s, 0, "B2")
+    assert not is_enclosed(s, "A1")
+    h = s.board.index["A2"]
+    s.swamp |= 1 << h
+    s.empty &= ~(1 << h)
+    assert is_enclosed(s, "A1")
+
+
+def test_workers_and_other_resources_are_walls() -> None:
+    s = on(board(". G .", ". . .", ". . ."))
+    for h, k in (("A1", "city"), ("C1", "wood")):
+        draw(s, h, k)
+    worker(s, 0, "B2")
+    assert not is_enclosed(s, "B1")
+    worker(s, 1, "A2")
+    assert is_enclosed(s, "B1")
+
+
+def test_solo_rivers_cut_adjacency_between_territories() -> None:
+    b = build_board([r.split() for r in ("1C 1. 2.", "1. 1. 2.")], LETTERS, {})
+    a1, b1, c1 = (b.index[h] for h in ("A1", "B1", "C1"))
+    assert b.nbr[b1] >> a1 & 1 and not b.nbr[b1] >> c1 & 1
+    assert b.geo[b1] >> c1 & 1  # still touching on the sheet
+
+
+def test_only_the_encloser_collects_artifacts() -> None:
+    s = on(board("~ C C .", ". W . .", ". . . ."))
+    s.artifacts[s.board.index["B1"]] = 1
+    worker(s, 0, "A2")
+    worker(s, 1, "D1")
+    draw(s, "B2", "wood")
+    to_worker_step(s, 1, "B2")  # Bernd closes the area: the Artifact is his
+    s.apply(1, "worker C2")
+    assert s.held_artifacts == [0, 1]
+
+
+def test_ship_worker_scores_areas_next_to_its_lake() -> None:
+    """Ship: the Worker scores any area adjacent to that lake."""
+    s = on(board("~ S ~", "C . .", ". . ."))
+    s.ships[s.board.index["B1"]] = 1
+    draw(s, "B2", "wood")
+    draw(s, "A3", "gold")
+    s.tracks = [[0] * 4, [0] * 4]
+    to_worker_step(s, 0, "A3")
+    s.apply(0, "worker B3")  # closes A2 (crystal): B3 for seat 0, the Ship for seat 1
+    assert s.tracks[0][CRYSTAL] == 1 and s.tracks[1][CRYSTAL] == 1
+
+
+def test_rage_doubles_a_worker_this_turn() -> None:
+    s, _ = worked_example(tower=False)
+    assert s.tracks[0][CRYSTAL] == 4
+    s2 = on(board(*WORKED))
+    worker(s2, 0, "A2")
+    worker(s2, 1, "D1")
+    draw(s2, "B2", "wood")
+    s2.tracks = [[0] * 4, [0] * 4]
+    s2.rage_hex, s2.rage_extra = s2.board.index["A2"], 1  # Rage (2) on A2
+    to_worker_step(s2, 0, "B2")
+    s2.apply(0, "worker C2")
+    assert s2.tracks[0][CRYSTAL] == 5 and s2.vp[0][1] == 0  # 6: capped at 5, 1 lost
+
+
+# -- turn rules --------------------------------------------------------------------------------
+def test_wild_die_is_any_resource_but_the_other_die() -> None:
+    s = rulebook.new_game(NAME, players=2, seed=1)
+    assert isinstance(s, PandoriaState)
+    s.phase, s.dice, s.both_wild, s._legal = WILD, [-1, CRYSTAL], False, None
+    assert {str(a) for a in s.legal_actions(s.turn)} == {
+        "choose wood",
+        "choose craft",
+        "choose gold",
+        "choose city",
+    }
+    s.dice, s.both_wild, s._legal = [-1, -1], True, None
+    s.apply(s.turn, "choose gold")
+    assert "choose gold" in {str(a) for a in s.legal_actions(s.turn)}  # both "?": same allowed
+
+
+def test_first_resource_must_touch_a_drawn_symbol_or_a_starting_space() -> None:
+    s = on(board(". . . . . .", ". . . . . .", ". . . . . @", ". . . . . .", starts={"F3": "gold"}))
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    hexes = {str(a).split()[1] for a in s.legal_actions(0)}
+    # adjacent to F3, or next to such a hex (the other Resource then touches F3)
+    assert "A1" not in hexes and "E3" in hexes and "D3" in hexes
+    s.apply(0, "wood D3")  # not touching F3 itself: the crystal must
+    assert {str(a) for a in s.legal_actions(0)} == {"crystal E3"}  # next to D3 and F3
+
+
+def test_doubles_draw_an_artifact() -> None:
+    s = on(board(". . . .", ". . . .", ". . . @", starts={"D3": "gold"}))
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, WOOD], None
+    s.apply(0, "wood C3")
+    s.apply(0, str(s.legal_actions(0)[0]))
+    assert sum(s.artifacts.values()) == 1
+
+
+def test_forfeit_only_when_two_plus_one_no_longer_fit() -> None:
+    s = on(board(". . .", "~ @ ~", "~ ~ ~", starts={"B2": "gold"}))
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    assert "skip" not in {str(a) for a in s.legal_actions(0)}
+    s2 = on(board(". ~ ~", "~ ~ ~", "~ ~ @", starts={"C3": "gold"}))
+    s2.near = s2.board.nbr[s2.board.index["A1"]] | (1 << s2.board.index["A1"])
+    s2.phase, s2.item, s2.dice, s2._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    moves = {str(a) for a in s2.legal_actions(0)}
+    assert moves == {"wood A1", "crystal A1", "skip"}
+
+
+def test_tracks_cap_at_5_and_every_2_over_give_1_vp_store_2() -> None:
+    s = on(board(". ."))
+    s.tracks[0] = [1, 1, 1, 1]
+    s.gain(0, WOOD, 6)  # 7: 2 over
+    assert s.tracks[0][WOOD] == 5 and s.vp[0][1] == 1
+    s.cards[0][card("construct/store")] = BUILT
+    s.gain(0, WOOD, 3)
+    assert s.vp[0][1] == 2 and s.vp[0][2] == 2
+
+
+def test_crafts_pay_only_the_shortfall_2_to_1_market_1_to_1() -> None:
+    s = on(board(". ."))
+    s.tracks[0] = [0, 0, 4, 2]
+    need = [0, 0, 0, 3]
+    assert s._need(0, need) == 2
+    s._pay(0, need)
+    assert s.tracks[0] == [0, 0, 2, 0]
+    s.tracks[0] = [0, 0, 1, 2]
+    assert s._need(0, need) is None
+    s.cards[0][card("conjure/market")] = BUILT
+    assert s._need(0, need) == 1
+
+
+def test_buying_all_three_of_a_column_blocks_it() -> None:
+    s = on(board(". ."))
+    for cid in ("acquire/bank", "rage/tower"):
+        s.cards[0][card(cid)] = OWNED
+    s.tracks[0] = [5, 5, 5, 5]
+    s.phase, s.turn, s._legal = BUY, 0, None
+    s.apply(0, "buy swamp/treasury")
+    assert s.blocked >> 1 & 1
+    s.turn, s.phase, s._legal = 1, BUY, None
+    s.tracks[1] = [5, 5, 5, 5]
+    assert not {str(a) for a in s.legal_actions(1)} & {
+        "buy acquire/bank",
+        "buy rage/tower",
+        "buy swamp/treasury",
+    }
+
+
+def test_bank_carpenter_wizardry_lower_costs_but_never_below_1() -> None:
+    s = on(board(". ."))
+    c = C.card_by_id
+    assert s.gold_cost(0, c["acquire/bank"]) == 2
+    s.cards[0][card("acquire/bank")] = BUILT
+    assert s.gold_cost(0, c["swamp/treasury"]) == 3 and s.gold_cost(0, c["muster/saw-mill"]) == 1
+    s.cards[0][card("terrain/carpenter")] = BUILT
+    assert s.build_cost(0, c["ship/statue"]) == 2
+    s.cards[0][card("terrain/wizardry")] = BUILT
+    assert s.spell_cost(0, c["muster/saw-mill"]) == 1 and s.spell_cost(0, c["rage/academy"]) == 1
+
+
+def test_monument_costs_1_craft_and_5_minus_the_buildings_wood() -> None:
+    s = on(board(". ."))
+    s.cards[0][card("rage/academy")] = BUILT  # Academy: 3 Wood
+    s.tracks[0] = [2, 0, 1, 0]
+    s.phase, s._legal = ACTION, None
+    s.apply(0, "monument rage/academy")
+    assert s.tracks[0] == [0, 0, 0, 0]
+    assert s.monuments_won[0] == [10] and s.monument_left[0] is False
+    # the next player gets the next highest
+    assert s._monument_value() == 8
+
+
+def test_relic_takes_artifacts_and_a_craft_highest_remaining() -> None:
+    s = on(board(". ."))
+    s.held_artifacts[0] = 3
+    s.tracks[0][CRAFT] = 1
+    s.phase, s._legal = ACTION, None
+    s.apply(0, "relic 3")
+    assert s.relics_won[0] == [10] and s.held_artifacts[0] == 0 and s.tracks[0][CRAFT] == 0
+
+
+def test_relics_and_monuments_crossed_out_by_player_count() -> None:
+    two = rulebook.new_game(NAME, players=2, seed=0)
+    four = rulebook.new_game(NAME, players=4, seed=0)
+    assert isinstance(two, PandoriaState) and isinstance(four, PandoriaState)
+    assert sum(two.monument_left) < sum(four.monument_left)
+    assert sum(map(sum, two.relic_left)) < sum(map(sum, four.relic_left))
+
+
+def test_buy_only_after_enclosing() -> None:
+    s = on(board(". . .", ". . .", ". . ."))
+    s.tracks[0] = [5, 5, 5, 5]
+    s.phase, s._legal = ACTION, None
+    s._after_action()
+    assert s.phase != BUY
+
+
+def test_end_threshold_then_the_round_is_finished() -> None:
+    s = rulebook.new_game(NAME, players=3, seed=2)
+    assert isinstance(s, PandoriaState)
+    for p in range(3):
+        s.apply(p, s.legal_actions(p)[0])
+    s.pre_enclosed = 7
+    assert s.turn == 0
+    rng = random.Random(0)
+    seen = set()
+    while not s.is_terminal():
+        seen.add(s.turn)
+        p = s.current_players()[0]
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    assert seen == {0, 1, 2} and s.round == 1
+
+
+def test_final_scoring_conversions() -> None:
+    s = on(board(". ."))
+    s.tracks[0] = [3, 5, 1, 4]
+    s.cards[0][card("ship/statue")] = OWNED
+    s.held_artifacts[0] = 2
+    b = s.score_breakdown(0)
+    assert (b["resources"], b["unused_cards"], b["artifacts"]) == (1 + 2 + 0 + 2, 1, 2)
+
+
+# -- family version ----------------------------------------------------------------------------
+def test_family_guilds_and_one_vp_per_resource() -> None:
+    s = on(board(*WORKED), variant="family")
+    assert s.guild == [KINDS.index("craft"), KINDS.index("gold")]  # Artisans, Goldsmiths
+    s.guild[0] = CRYSTAL  # as the Alchemists
+    worker(s, 0, "A2")
+    worker(s, 1, "D1")
+    draw(s, "B2", "wood")
+    to_worker_step(s, 0, "B2")
+    s.apply(0, "worker C2")
+    assert s.vp[0] == [4, 2] and s.vp[1] == [2, 0]
+    assert s.phase == "claim"
+    assert {str(a) for a in s.legal_actions(0)} == {"claim 1a", "claim 1b"}  # 2 players
+    s.apply(0, "claim 1b")
+    assert s.held[0] == ["clone"]
+
+
+def test_family_archive_levels_and_early_end() -> None:
+    s = rulebook.new_game(NAME, players=2, seed=0, variant="family")
+    assert isinstance(s, PandoriaState)
+    for r in s.rooms:
+        room = C.rooms[r]
+        if room.level < 3:
+            s.taken[r] = len(room.spells)
+    assert {C.rooms[r].id for r in s._claimable()} == {"3a", "3b"}
+    for r in s._claimable():
+        s.taken[r] = len(C.rooms[r].spells)
+    assert s._level3_exhausted()
+
+
+# -- solo version ------------------------------------------------------------------------------
+def solo(level: str = "beginner", seed: int = 0) -> PandoriaState:
+    s = rulebook.new_game(NAME, players=1, seed=seed, variant="solo", options={"level": level})
+    assert isinstance(s, PandoriaState)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("level", "last"), [("beginner", [60, 70]), ("intermediate", [65, 80]), ("expert", [70, 100])]
+)
+def test_solo_levels(level: str, last: list[int]) -> None:
+    assert solo(level).troll_table()[-2:] == last
+
+
+def test_solo_must_draw_two_plus_one_and_buy_after_two_areas() -> None:
+    s = solo()
+    s.apply(0, s.legal_actions(0)[0])
+    rng = random.Random(1)
+    while len(s.finished) == 0:
+        assert "skip" not in {str(a) for a in s.legal_actions(0)}
+        if s.phase == BUY:
+            assert s.enclosed_now >= 2
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    assert s.finished == [1] and len(s.my_territory) == 1
+    assert s.phase == "bridge" and not s.full_turn_fits()  # 2 + 1 no longer fit
+
+
+def test_solo_whole_game_trolls_claim_columns_and_elements() -> None:
+    s = solo("expert", seed=3)
+    rng = random.Random(3)
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    assert len(s.finished) == 8 and len(s.trolls) == 8
+    assert len(s.troll_columns) == 6  # after Territories 3-8
+    # from the 4th: one element a Territory, three after the 8th
+    assert len(s.troll_claims) <= 4 + 3
+    table = s.troll_table()
+    for k in range(8):
+        assert s.trolls[k] >= max(0, table[k] - s.my_territory[k])
+    assert s.scores()[0] == sum(s.my_territory) + sum(
+        v
+        for key, v in s.score_breakdown(0).items()
+        if key in ("resources", "unused_cards", "artifacts")
+    )
+
+
+def test_illegal_moves_change_nothing() -> None:
+    s = rulebook.new_game(NAME, players=2, seed=5)
+    before = s.snapshot()
+    for text in ("wood Z99", "buy nothing", "cast", "worker A1", "pass pass pass"):
+        with pytest.raises(IllegalAction):
+            s.apply(0, text)
+    assert s.snapshot() == before
+
+
+# -- the terminal ------------------------------------------------------------------------------
+def test_cli_plays_with_typed_coordinates_and_the_solo_level() -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    state = solo("expert", seed=4)
+    first = str(state.legal_actions(0)[0])  # the starting card
+    state.apply(0, first)
+    while state.phase != DRAW:
+        state.apply(0, state.legal_actions(0)[0])
+    typed = str(state.legal_actions(0)[0]).lower()  # "wood c3" is read as "wood C3"
+    result = CliRunner().invoke(
+        app,
+        ["play", NAME, "-p", "1", "--variant", "solo", "--level", "expert", "--seed", "4"],
+        input=f"{first}\n" + "1\n" * (len(state.history) - 1) + f"{typed}\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Territory 1" in result.output and "A   B   C" in result.output
+    assert "not a legal move" not in result.output and "is not a move" not in result.output
+
+
+def test_menus_show_costs() -> None:
+    s = on(board(". ."))
+    s.tracks[0] = [5, 5, 5, 5]
+    s.phase, s._legal = BUY, None
+    from rulebook.pandoria_merchants.rules import Move
+
+    assert s.explain(0, Move("buy", "ship/statue")).startswith("buy ship/statue (3 gold")
+    s.cards[0][card("ship/statue")] = OWNED
+    assert s.explain(0, Move("build", "ship/statue")) == "build ship/statue (statue: 3 wood)"
