@@ -89,26 +89,25 @@ def list_games() -> None:
     """List the registered games, their variants, player counts and options."""
     table = Table(title="Games", header_style="bold", show_lines=True)
     table.add_column("name", no_wrap=True)  # what users type: never cut
-    table.add_column("title", ratio=3)
-    table.add_column("variants (players)", min_width=14)
-    table.add_column("options", ratio=2)
+    table.add_column("game and options")
+    table.add_column("variants (players)", no_wrap=True)
     for name in rulebook.games():
         game = rulebook.get_game(name)
         variants = "\n".join(
             f"{v.name} ({player_range(v.min_players, v.max_players)})" for v in game.variants
         )
-        options = "\n".join(
-            f"{o.name}: {_choices(o.choices)} (default {o.default})" for o in game.options
-        )
-        title = Text(game.title, style="bold")
+        about = Text(game.title, style="bold")
         if game.description:
-            title.append("\n" + game.description, style="dim")
-        table.add_row(name, title, variants, options or "-")
+            about.append("\n" + game.description, style="dim")
+        for o in game.options:
+            only = f"; {', '.join(o.variants)} only" if o.variants else ""
+            about.append(f"\noption {o.name}: {_choices(o.choices)} (default {o.default}{only})")
+        table.add_row(name, about, variants)
     make_console().print(table)
 
 
 def _choices(choices: tuple[str, ...], shown: int = 4) -> str:
-    """An option's choices for the games table: all of a few; else the first and a count."""
+    """An option's choices for the games table: all of a few, else how many there are."""
     if len(choices) <= shown:
         return ", ".join(choices)
     return f"{len(choices)} choices"
