@@ -462,8 +462,8 @@ def test_permanent_kingdom_effects() -> None:
         kingdom_card("Armorers' Guild"),
         kingdom_card("Night Shift"),
     ]
-    assert s.forge_cost(0, AXE, False) == 4
-    assert s.forge_cost(0, AXE, True) == 12
+    assert s.forge_cost(0, AXE, False) == 5
+    assert s.forge_cost(0, AXE, True) == 15 - 3 - 2
     orc = space(s, "desert/orc/1")
     assert s.sale_value(0, orc, False) == 6 + 1 + 1  # printed Orc tile + contract
     assert s.sale_value(0, orc, True) == 18 + 1 + 1 + 2
@@ -567,12 +567,45 @@ def test_observation_hides_deck_order() -> None:
     assert "kingdom_deck" not in str(s.observation(1))
 
 
-def test_stalled_season_ends() -> None:
-    s = new()
-    s.turns_since_sale = content().rules.stall_rounds * 4 - 1
-    s.apply(0, "forge axe")
-    s.apply(0, "done")
-    assert s.season == 1 and s.current == 1
+def test_a_season_without_sales_goes_on_while_anyone_can_act() -> None:
+    """The text ends a Season only with the third Demand Token: rounds without a sale do not."""
+    s = new(players=2)
+    s.gold = [1000, 1000]
+    for _ in range(40):  # 20 rounds of forging, no sale
+        p = s.current
+        s.apply(p, "forge axe" if p == 0 else "forge mace")
+        s.apply(p, "done")
+    assert s.season == 0
+
+
+def test_a_frozen_table_goes_to_war() -> None:
+    """Decision: when every player in turn can only pass, nothing can ever change, so war
+    breaks out (the Season ends); the player after the last to pass starts the next one."""
+    s = new(players=3)
+    s.gold = [0, 0, 0]
+    s.craft_pool = [craft_card(AXE, 2, 2, 0)] * 5
+    s.levels = [[1, 1, 1, 1] for _ in range(3)]
+    s.kingdom_pool = []
+    s.kingdom_deck = []
+    assert [str(a) for a in s.legal_actions(0)] == ["pass"]
+    s.apply(0, "pass")
+    s.apply(1, "pass")
+    assert s.season == 0
+    s.apply(2, "pass")
+    assert s.season == 1 and s.current == 0
+
+
+def test_standard_weapons_never_forge_for_free_from_the_data() -> None:
+    """Every Forge discount a player can hold together (all Craft coins of one Weapon and every
+    Kingdom discount) leaves a Standard Weapon costing gold: a free Weapon would be free gold
+    (its End Value) on every Forge action, an endless loop that never sells."""
+    c = content()
+    for w in range(len(c.weapons)):
+        coins = sum(k.coins for k in c.crafts if k.weapon == w)
+        cards = sum(
+            k.amount for k in c.kingdom if k.effect == "forge_discount" and k.quality != 1
+        )
+        assert c.chart.forge_standard - coins - cards >= 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

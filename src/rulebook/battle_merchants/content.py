@@ -145,7 +145,6 @@ class RulesSpec(Sourced):
     defeated_bonus_2p: list[int]
     tiebreak_standard: int = Field(ge=0)
     tiebreak_vorpal: int = Field(ge=0)
-    stall_rounds: int = Field(ge=1)
 
     @model_validator(mode="after")
     def _limits(self) -> RulesSpec:

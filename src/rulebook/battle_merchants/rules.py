@@ -91,7 +91,7 @@ class BattleState(State):
     season_area: int
     tokens_discarded: int
     ending_after: int
-    turns_since_sale: int
+    passes: int  # passes in a row: a full round of them means the table is frozen
     craft_pool: list[int]
     kingdom_pool: list[int]
     spring_deck: list[int]
@@ -141,7 +141,7 @@ class BattleState(State):
         self.season_area = 0
         self.tokens_discarded = 0
         self.ending_after = EMPTY
-        self.turns_since_sale = 0
+        self.passes = 0
         self.craft_discard = []
         self.kingdom_discard = []
         self.boxed = 0
@@ -255,16 +255,17 @@ class BattleState(State):
     def _end_turn(self, kind: str) -> None:
         """The turn ends; the Season ends after the last of the final turns.
 
-        Decision: after ``stall_rounds`` full rounds of turns with no Weapon sold by anyone,
-        war breaks out as if the Season had been triggered (a stuck table cannot play on).
+        Decision: the text ends a Season only with the third Demand Token, and a table can
+        freeze before that (every player broke, at the Kingdom Card limit, nothing to sell):
+        ``pass`` is legal only when no action is, and passing changes nothing, so when every
+        player in turn has passed the table can never change again. Then war breaks out as if
+        the Season had been triggered. A Season in which anyone can still act goes on.
         """
         self.last_kind = kind
         n = self.num_players
         last = self.current
-        self.turns_since_sale += 1
-        if last == self.ending_after or (
-            self.turns_since_sale >= self.content.rules.stall_rounds * n
-        ):
+        self.passes = self.passes + 1 if kind == "pass" else 0
+        if last == self.ending_after or self.passes >= n:
             self._end_season(last)
             if self.step == OVER:
                 return
@@ -286,7 +287,7 @@ class BattleState(State):
         self.season += 1
         self.season_area = 0
         self.ending_after = EMPTY
-        self.turns_since_sale = 0
+        self.passes = 0
         self.current = (last + 1) % self.num_players
 
     def _battles(self) -> None:
@@ -449,7 +450,6 @@ class BattleState(State):
             self.reward_spaces[space.race][p] = False
             self.race_tiles[p][space.race] += 1
         self._check_token(space)
-        self.turns_since_sale = 0
         if self.two:
             self._steve_sells(space)
 
@@ -971,7 +971,7 @@ class BattleState(State):
         "season_area",
         "tokens_discarded",
         "ending_after",
-        "turns_since_sale",
+        "passes",
         "boxed",
         "steve_cube",
     )
