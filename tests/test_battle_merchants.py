@@ -602,9 +602,7 @@ def test_standard_weapons_never_forge_for_free_from_the_data() -> None:
     c = content()
     for w in range(len(c.weapons)):
         coins = sum(k.coins for k in c.crafts if k.weapon == w)
-        cards = sum(
-            k.amount for k in c.kingdom if k.effect == "forge_discount" and k.quality != 1
-        )
+        cards = sum(k.amount for k in c.kingdom if k.effect == "forge_discount" and k.quality != 1)
         assert c.chart.forge_standard - coins - cards >= 1
 
 
@@ -642,3 +640,35 @@ def test_every_kingdom_card_can_be_taken(card: str) -> None:
     assert (k.index in s.kingdom_pool) == (k.duration == "final")
     expected = {"free_craft": "free-craft", "free_forge": "free-forge", "sell_twice": "sell"}
     assert s.step == expected.get(k.effect, "turn")
+
+
+# -- the terminal view ---------------------------------------------------------------------------
+def _screen(state: BattleState, seat: int) -> str:
+    from rich.console import Console
+
+    from rulebook.battle_merchants.render import render
+
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(render(state, seat))
+    return console.export_text()
+
+
+def test_view_fits_80_columns_and_says_what_cards_do() -> None:
+    s = new(players=2)
+    s.kingdom_pool = [kingdom_card("Night Shift"), kingdom_card("ExtraCrafty")]
+    text = _screen(s, 0)
+    assert "…" not in text  # no Weapon or race name cut short
+    assert "hammer" in text and "hobgoblin" in text
+    assert "Forge up to 4 Weapons" in text
+    assert "take a face-up Craft Card for free" in text
+    # 2 players: the side board's black lines, and what a move discards with it
+    assert "kingdom 1 - craft 1" in text
+    assert "discards" in s.explain(0, s.moves.kingdom[0])
+    assert "Reward Tiles" in text
+
+
+def test_every_kingdom_card_has_a_card_text() -> None:
+    from rulebook.battle_merchants.content import card_text
+
+    for k in content().kingdom:
+        assert card_text(k, content()) and "why" not in card_text(k, content())

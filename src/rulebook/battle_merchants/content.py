@@ -242,6 +242,39 @@ class Content:
     links: dict[tuple[str, int], tuple[str, int]]  # side-board space -> linked space (0-based)
 
 
+_PLURAL = {"dwarf": "Dwarves", "elf": "Elves"}
+
+
+def card_text(k: KingdomCard, c: Content) -> str:
+    """What a Kingdom Card does, in words (its gold, shown apart, is paid when it is taken)."""
+    amount, per = k.amount, k.per
+    quality = {None: "", 0: "Standard ", 1: "Vorpal "}[k.quality]
+    race = "" if k.race is None else _PLURAL.get(c.races[k.race], c.races[k.race].title() + "s")
+    each = f"{amount} gold per" if per == 1 else f"{amount} gold per {per}"
+    texts = {
+        "gold": "take the gold"
+        + (" as your action; stays in the pool for good" if k.duration == "final" else ""),
+        "sale_bonus": f"+{amount} gold on every {quality}sale" + (f" to {race}" if race else ""),
+        "forge_discount": f"{quality}Weapons cost {amount} gold less to Forge",
+        "battle_level": f"your Weapons fight as if your Craft Level were {amount} higher",
+        "repair_bonus": f"+{amount} gold per Weapon of yours on the board at every Repairs",
+        "forge_limit": f"Forge up to {c.rules.forge_limit + amount} Weapons per Forge action",
+        "free_craft": "then take a face-up Craft Card for free",
+        "sell_twice": "then make up to two sales"
+        + (f", each {amount} gold less" if amount else "")
+        + " (with 2 players Steve sells after each)",
+        "free_forge": "then Forge one Standard Weapon of a Craft you have, for free",
+        "region_tile": f"take the {(k.region or '').title()} Reward Tile if it is on the board",
+        "end_flat": f"at the Year's End: {amount:+d} gold",
+        "end_per_defeated": f"at the Year's End: {each} point of your Defeated Weapons",
+        "end_per_reward": f"at the Year's End: {each} Reward Tile on your mat",
+        "end_per_craft_card": f"at the Year's End: {each} Craft Cards you hold",
+        "end_per_unsold": f"at the Year's End: {each} unsold Weapon",
+        "end_per_board_weapon": f"at the Year's End: {each} Weapon of yours on the board",
+    }
+    return texts[k.effect]
+
+
 def _index(names: list[str] | tuple[str, ...], name: str, what: str) -> int:
     try:
         return list(names).index(name)

@@ -23,7 +23,7 @@ def _weapon(demand: str, weapon: str | None) -> str:
 def region_table(region: dict[str, Any]) -> Table:
     """One Region: its Battlefields from the centre outwards, the two races facing."""
     a, b = region["races"]
-    tile = " (Region tile on board)" if region["region_tile_on_board"] else ""
+    tile = " [Region tile]" if region["region_tile_on_board"] else ""
     table = Table(title=f"{region['name']}{tile}", box=None, header_style="bold", pad_edge=False)
     table.add_column("#", justify="right")
     table.add_column(a)
@@ -47,14 +47,19 @@ def render(state: State, player: int) -> RenderableType:
         f"   decks: craft {obs['decks']['craft']}, kingdom {obs['decks']['kingdom']}",
     )
     board = Table.grid(padding=(0, 3))
-    board.add_row(*(region_table(r) for r in obs["regions"]))
+    tables = [region_table(r) for r in obs["regions"]]
+    for i in range(0, len(tables), 2):  # two Regions a row: fits 80 columns
+        board.add_row(*tables[i : i + 2])
     crafts = ", ".join(
         f"{i + 1}: {label}" for i, label in enumerate(obs["craft_cards"]) if label is not None
     )
-    kingdom = ", ".join(
-        f"{i + 1}: {k['name']} ({k['duration']}, {k['gold']:+d})"
+    kingdom = "".join(
+        f"\n  {i + 1}: {k['name']} ({k['duration']}, {k['gold']:+d} gold): {k['text']}"
         for i, k in enumerate(obs["kingdom_cards"])
         if k is not None
+    )
+    rewards = "; ".join(
+        f"{race}: {', '.join(colours) or '-'}" for race, colours in obs["reward_spaces"].items()
     )
     seats = Table(title="Merchants", header_style="bold")
     for name in ("seat", "gold", "supply", "levels (discount)", "tiles", "kingdom", "defeated"):
@@ -81,8 +86,11 @@ def render(state: State, player: int) -> RenderableType:
         head,
         board,
         Text(f"Craft Cards: {crafts or '-'}"),
-        Text(f"Kingdom Cards: {kingdom or '-'}"),
+        Text(f"Kingdom Cards:{kingdom or ' -'}"),
+        Text(f"Reward Tiles left this Season (race: colours): {rewards}"),
     ]
+    if "side_board_links" in obs:
+        parts.append(Text(f"Side board lines: {', '.join(obs['side_board_links'])}"))
     if "steve" in obs:
         parts.append(
             Text(

@@ -29,7 +29,14 @@ from rulebook.battle_merchants.actions import (
     TakeKingdom,
     moves,
 )
-from rulebook.battle_merchants.content import Board, Content, KingdomCard, Space, content
+from rulebook.battle_merchants.content import (
+    Board,
+    Content,
+    KingdomCard,
+    Space,
+    card_text,
+    content,
+)
 from rulebook.core import Action, Game, IllegalAction, Setup, State
 
 # steps of a turn
@@ -882,6 +889,11 @@ class BattleState(State):
             "seats": seats,
         }
         if self.two:
+            lines: list[str] = []
+            for (a, x), (b, y) in c.links.items():  # each line twice, first as written
+                if f"{b} {y + 1} - {a} {x + 1}" not in lines:
+                    lines.append(f"{a} {x + 1} - {b} {y + 1}")
+            obs["side_board_links"] = lines
             obs["steve"] = {
                 "races": [c.races[r] for r in self.steve_races],
                 "next": c.races[self.steve_races[self.steve_cube]],
@@ -898,7 +910,12 @@ class BattleState(State):
 
     def _kingdom_view(self, card: int) -> dict[str, Any]:
         k = self.content.kingdom[card]
-        return {"name": k.name, "duration": k.duration, "gold": k.gold, "text": k.text}
+        return {
+            "name": k.name,
+            "duration": k.duration,
+            "gold": k.gold,
+            "text": card_text(k, self.content),
+        }
 
     def explain(self, player: int, action: Action) -> str:
         """The move with its card, cost or gold, for menus."""
@@ -907,10 +924,16 @@ class BattleState(State):
             if type(action) is Learn and self.craft_pool[action.slot - 1] != EMPTY:
                 card = self.craft_pool[action.slot - 1]
                 cost = 0 if self.step == FREE_CRAFT else self.learn_cost(player, card)
-                return f"{action}: {c.crafts[card].label(c.weapons)} for {cost} gold"
+                return (
+                    f"{action}: {c.crafts[card].label(c.weapons)} for {cost} gold"
+                    + self._linked(("craft", action.slot - 1))
+                )
             if type(action) is TakeKingdom and self.kingdom_pool[action.slot - 1] != EMPTY:
                 k = c.kingdom[self.kingdom_pool[action.slot - 1]]
-                return f"{action}: {k.name} ({k.duration}, {k.gold:+d} gold)"
+                return (
+                    f"{action}: {k.name} ({k.duration}, {k.gold:+d} gold): {card_text(k, c)}"
+                    + self._linked(("kingdom", action.slot - 1))
+                )
             if type(action) is Forge:
                 w = c.weapons.index(action.weapon)
                 cost = 0 if self.step == FREE_FORGE else self.forge_cost(player, w, action.vorpal)
@@ -927,6 +950,24 @@ class BattleState(State):
         except (IndexError, ValueError, KeyError):
             pass
         return str(action)
+
+    def _linked(self, where: tuple[str, int]) -> str:
+        """With 2 players: the card a take discards with it (its black line), for menus."""
+        c = self.content
+        link = c.links.get(where) if self.two else None
+        if link is None:
+            return ""
+        pool = self.craft_pool if link[0] == "craft" else self.kingdom_pool
+        if link[1] >= len(pool) or pool[link[1]] == EMPTY:
+            return ""
+        card = pool[link[1]]
+        if link[0] == "kingdom":
+            if c.kingdom[card].duration == "final":
+                return ""
+            name = c.kingdom[card].name
+        else:
+            name = c.crafts[card].label(c.weapons)
+        return f"; discards {link[0]} {link[1] + 1} ({name})"
 
     # -- copies and hidden information -----------------------------------------------------------
     _LISTS = (
