@@ -6,6 +6,8 @@ each example; moves are made only through ``State.apply``.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from rollwrite_helpers import (
@@ -273,3 +275,41 @@ def test_no_free_marks_in_this_game() -> None:
     with pytest.raises(IllegalAction):
         state.apply(0, "free sword/steel")
     assert not any(str(a).startswith("free") for a in state.action_vocabulary())
+
+
+# -- the terminal view and the bots -------------------------------------------------------------
+def test_menu_says_when_a_move_marks_an_extra_dice_box() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=8, d10=1, d12=12)
+    first = state.parse_action(0, "d6 helmet/steel")
+    assert state.explain(0, first) == "d6 helmet/steel"
+    state.apply(0, first)
+    state.apply(0, "d8 cudgel/wood")
+    third = state.parse_action(0, "d10 shocking/elemental")
+    assert state.explain(0, third) == "d10 shocking/elemental (Extra Dice box 1/5)"
+    fourth = state.parse_action(0, "d12 fiery/wild")
+    assert state.explain(0, fourth) == "d12 fiery/wild (12-1: 1 minus modifier; Extra Dice box 1/5)"
+
+
+def _text(state: ShoppeState, player: int) -> str:
+    from rich.console import Console
+
+    from rulebook.ye_olde_magick_shoppe.render import render
+
+    console = Console(width=120, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(render(state, player))
+    return console.export_text()
+
+
+def test_view_explains_bonus_modifiers_charms_glyphs_and_certification_progress() -> None:
+    state = new()
+    state.mastery_cards = (next(m.index for m in C.material if m.name.startswith("Steel")), 0)
+    _steel(state, 1, 3)
+    complete(state, 0, "waterskin", "torch", "gear-discounting")
+    state.bonus[0] = [2, 1]
+    state.level[0] = [1, 0]
+    text = " ".join(_text(state, 0).split())
+    assert "2 minus (-2 each), 1 plus (+1 each)" in text
+    assert "Gear Discounting: 1 star per Gear crafted (2 now)" in text
+    assert "Crafting Efficiency: circle the next minus value" in text
+    assert "steel 3/4" in text  # seat 1's progress towards the Steel Material Mastery
