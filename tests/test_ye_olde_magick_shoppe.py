@@ -313,3 +313,29 @@ def test_view_explains_bonus_modifiers_charms_glyphs_and_certification_progress(
     assert "Gear Discounting: 1 star per Gear crafted (2 now)" in text
     assert "Crafting Efficiency: circle the next minus value" in text
     assert "steel 3/4" in text  # seat 1's progress towards the Steel Material Mastery
+
+
+def test_with_the_deck_out_a_claimed_space_stays_empty_and_moves_with_the_circle() -> None:
+    """Cards move one space clockwise; when no customer is left to replace a claimed one, its
+    space stays empty and travels around the table like a card (the shoppe does not shrink
+    for good)."""
+    state = new(3)
+    sword = card("Vorpal Sword")
+    others = [o for o in C.customers if o != sword][:8]
+    a, c, d, e, f, g, h, i = others
+    state.lines = [[a, sword, c], [d, e, f], [g, h, i]]
+    state.deck.clear()
+    complete(state, 0, "vorpal")
+    mark(state, 0, "sword/wood", "sword/leather")
+    state.bonus[0] = [0, 2]
+    set_dice(state, d6=6)
+    state.apply(0, "d6 sword/steel")
+    assert state.claimed[0] == [sword]
+    assert state.observation(1)["seats"][0]["customers"][1] == {"empty": True}
+    finish_round(state)  # seat 0 passes a to seat 1 and receives g from seat 2
+    assert [len(line) for line in state.lines] == [3, 3, 3]
+    assert state.lines[0][1:] == [c, g] and state.lines[1] == [e, f, a]
+    finish_round(state)  # the empty space is passed on to seat 1, at its far right
+    assert state.lines[0] == [c, g, h] and state.lines[1][:2] == [f, a]
+    assert state.observation(0)["seats"][1]["customers"][2] == {"empty": True}
+    assert "(empty)" in " ".join(_text(state, 0).split())

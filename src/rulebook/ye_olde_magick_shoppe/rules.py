@@ -50,6 +50,10 @@ class ShoppeState(SheetState):
     LINE = "customers"
     VALUE = "stars"
     SIDES = ("higher", "lower")
+    #: Decision: with the Customer deck out, a claimed customer's space stays empty and moves
+    #: one space clockwise each round like the cards ("All Customer cards are shifted clockwise
+    #: one space"), so no shoppe shrinks for good
+    KEEP_EMPTY_SPACES = True
 
     content: Content
     bonus: list[list[int]]
