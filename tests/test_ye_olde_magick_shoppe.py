@@ -339,3 +339,38 @@ def test_with_the_deck_out_a_claimed_space_stays_empty_and_moves_with_the_circle
     assert state.lines[0] == [c, g, h] and state.lines[1][:2] == [f, a]
     assert state.observation(0)["seats"][1]["customers"][2] == {"empty": True}
     assert "(empty)" in " ".join(_text(state, 0).split())
+
+
+#: the printed sheet's thresholds per row (END of the rulebook), in print order; the Sword's
+#: first circle is the Bonus Modifiers example's "Steel >= 8" (printed ">= 6")
+PRINTED = {
+    "waterskin": [3], "torch": [3], "backpack": [1, 6], "ladder": [7, 1], "grimoire": [5, 4, 4],
+    "slingshot": [7], "cudgel": [6], "shuriken": [4], "longbow": [8, 6], "sword": [8, 5, 4],
+    "bracers": [9], "helmet": [5], "shield": [3, 9], "greaves": [7, 5], "full-plate": [8, 2, 8],
+    "fiery": [6, 11], "shocking": [2, 10], "everlasting": [1, 9], "vorpal": [12, 2, 7],
+    "of-the-elves": [11, 10], "of-the-dwarves": [8, 4], "of-the-titans": [7, 4],
+    "of-the-dragons": [3, 9, 2], "crafting-efficiency": [10, 8], "crafting-proficiency": [4, 8],
+    "spell-research-efficiency": [5, 6], "spell-research-proficiency": [7, 6],
+    "gear-discounting": [3, 5], "weapon-discounting": [3, 5], "armor-discounting": [1, 3],
+}  # fmt: skip
+
+
+def test_sheet_thresholds_and_dice_as_printed() -> None:
+    assert {
+        row.id: [LAYOUT.circles[i].threshold for i in row.circles] for row in LAYOUT.rows
+    } == PRINTED
+    dice = {col.id: set(col.dice) for col in LAYOUT.columns}
+    # "d6 can be used to craft Steel, Wood, or Leather. d10 can be used to craft Leather, or
+    # research Elemental and Arcane energies. The only die [...] in the Wild column is the d12."
+    assert {c for c, d in dice.items() if "d6" in d} == {"steel", "wood", "leather"}
+    assert {c for c, d in dice.items() if "d10" in d} == {"leather", "elemental", "arcane"}
+    assert dice["wild"] == {"d12"}
+    # the HOW TO PLAY checkbox table (Everlasting's <= 1: the d10 example's Elemental)
+    columns = {c.id: LAYOUT.columns[c.column].id for c in LAYOUT.circles}
+    assert {cid for cid in columns if cid.split("/")[0] in ("backpack", "vorpal")} == {
+        "backpack/steel", "backpack/leather", "vorpal/elemental", "vorpal/arcane", "vorpal/wild"
+    }  # fmt: skip
+    assert "everlasting/elemental" in columns and "of-the-elves/wild" in columns
+    kinds = {row.id: C.bonus_kind[row.index] for row in LAYOUT.rows}
+    assert all(kinds[r.id] == (MINUS if r.category in ("gear", "weapon", "armor") else PLUS)
+               for r in LAYOUT.rows)  # fmt: skip
