@@ -6,6 +6,8 @@ each example; moves are made only through ``State.apply``.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from rollwrite_helpers import (
@@ -273,3 +275,102 @@ def test_no_free_marks_in_this_game() -> None:
     with pytest.raises(IllegalAction):
         state.apply(0, "free sword/steel")
     assert not any(str(a).startswith("free") for a in state.action_vocabulary())
+
+
+# -- the terminal view and the bots -------------------------------------------------------------
+def test_menu_says_when_a_move_marks_an_extra_dice_box() -> None:
+    state = new()
+    set_dice(state, d6=6, d8=8, d10=1, d12=12)
+    first = state.parse_action(0, "d6 helmet/steel")
+    assert state.explain(0, first) == "d6 helmet/steel"
+    state.apply(0, first)
+    state.apply(0, "d8 cudgel/wood")
+    third = state.parse_action(0, "d10 shocking/elemental")
+    assert state.explain(0, third) == "d10 shocking/elemental (Extra Dice box 1/5)"
+    fourth = state.parse_action(0, "d12 fiery/wild")
+    assert state.explain(0, fourth) == "d12 fiery/wild (12-1: 1 minus modifier; Extra Dice box 1/5)"
+
+
+def _text(state: ShoppeState, player: int) -> str:
+    from rich.console import Console
+
+    from rulebook.ye_olde_magick_shoppe.render import render
+
+    console = Console(width=120, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(render(state, player))
+    return console.export_text()
+
+
+def test_view_explains_bonus_modifiers_charms_glyphs_and_certification_progress() -> None:
+    state = new()
+    state.mastery_cards = (next(m.index for m in C.material if m.name.startswith("Steel")), 0)
+    _steel(state, 1, 3)
+    complete(state, 0, "waterskin", "torch", "gear-discounting")
+    state.bonus[0] = [2, 1]
+    state.level[0] = [1, 0]
+    text = " ".join(_text(state, 0).split())
+    assert "2 minus (-2 each), 1 plus (+1 each)" in text
+    assert "Gear Discounting: 1 star per Gear crafted (2 now)" in text
+    assert "Crafting Efficiency: circle the next minus value" in text
+    assert "steel 3/4" in text  # seat 1's progress towards the Steel Material Mastery
+
+
+def test_with_the_deck_out_a_claimed_space_stays_empty_and_moves_with_the_circle() -> None:
+    """Cards move one space clockwise; when no customer is left to replace a claimed one, its
+    space stays empty and travels around the table like a card (the shoppe does not shrink
+    for good)."""
+    state = new(3)
+    sword = card("Vorpal Sword")
+    others = [o for o in C.customers if o != sword][:8]
+    a, c, d, e, f, g, h, i = others
+    state.lines = [[a, sword, c], [d, e, f], [g, h, i]]
+    state.deck.clear()
+    complete(state, 0, "vorpal")
+    mark(state, 0, "sword/wood", "sword/leather")
+    state.bonus[0] = [0, 2]
+    set_dice(state, d6=6)
+    state.apply(0, "d6 sword/steel")
+    assert state.claimed[0] == [sword]
+    assert state.observation(1)["seats"][0]["customers"][1] == {"empty": True}
+    finish_round(state)  # seat 0 passes a to seat 1 and receives g from seat 2
+    assert [len(line) for line in state.lines] == [3, 3, 3]
+    assert state.lines[0][1:] == [c, g] and state.lines[1] == [e, f, a]
+    finish_round(state)  # the empty space is passed on to seat 1, at its far right
+    assert state.lines[0] == [c, g, h] and state.lines[1][:2] == [f, a]
+    assert state.observation(0)["seats"][1]["customers"][2] == {"empty": True}
+    assert "(empty)" in " ".join(_text(state, 0).split())
+
+
+#: the printed sheet's thresholds per row (END of the rulebook), in print order; the Sword's
+#: first circle is the Bonus Modifiers example's "Steel >= 8" (printed ">= 6")
+PRINTED = {
+    "waterskin": [3], "torch": [3], "backpack": [1, 6], "ladder": [7, 1], "grimoire": [5, 4, 4],
+    "slingshot": [7], "cudgel": [6], "shuriken": [4], "longbow": [8, 6], "sword": [8, 5, 4],
+    "bracers": [9], "helmet": [5], "shield": [3, 9], "greaves": [7, 5], "full-plate": [8, 2, 8],
+    "fiery": [6, 11], "shocking": [2, 10], "everlasting": [1, 9], "vorpal": [12, 2, 7],
+    "of-the-elves": [11, 10], "of-the-dwarves": [8, 4], "of-the-titans": [7, 4],
+    "of-the-dragons": [3, 9, 2], "crafting-efficiency": [10, 8], "crafting-proficiency": [4, 8],
+    "spell-research-efficiency": [5, 6], "spell-research-proficiency": [7, 6],
+    "gear-discounting": [3, 5], "weapon-discounting": [3, 5], "armor-discounting": [1, 3],
+}  # fmt: skip
+
+
+def test_sheet_thresholds_and_dice_as_printed() -> None:
+    assert {
+        row.id: [LAYOUT.circles[i].threshold for i in row.circles] for row in LAYOUT.rows
+    } == PRINTED
+    dice = {col.id: set(col.dice) for col in LAYOUT.columns}
+    # "d6 can be used to craft Steel, Wood, or Leather. d10 can be used to craft Leather, or
+    # research Elemental and Arcane energies. The only die [...] in the Wild column is the d12."
+    assert {c for c, d in dice.items() if "d6" in d} == {"steel", "wood", "leather"}
+    assert {c for c, d in dice.items() if "d10" in d} == {"leather", "elemental", "arcane"}
+    assert dice["wild"] == {"d12"}
+    # the HOW TO PLAY checkbox table (Everlasting's <= 1: the d10 example's Elemental)
+    columns = {c.id: LAYOUT.columns[c.column].id for c in LAYOUT.circles}
+    assert {cid for cid in columns if cid.split("/")[0] in ("backpack", "vorpal")} == {
+        "backpack/steel", "backpack/leather", "vorpal/elemental", "vorpal/arcane", "vorpal/wild"
+    }  # fmt: skip
+    assert "everlasting/elemental" in columns and "of-the-elves/wild" in columns
+    kinds = {row.id: C.bonus_kind[row.index] for row in LAYOUT.rows}
+    assert all(kinds[r.id] == (MINUS if r.category in ("gear", "weapon", "armor") else PLUS)
+               for r in LAYOUT.rows)  # fmt: skip

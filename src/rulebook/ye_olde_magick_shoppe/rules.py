@@ -50,6 +50,10 @@ class ShoppeState(SheetState):
     LINE = "customers"
     VALUE = "stars"
     SIDES = ("higher", "lower")
+    #: Decision: with the Customer deck out, a claimed customer's space stays empty and moves
+    #: one space clockwise each round like the cards ("All Customer cards are shifted clockwise
+    #: one space"), so no shoppe shrinks for good
+    KEEP_EMPTY_SPACES = True
 
     content: Content
     bonus: list[list[int]]
@@ -113,11 +117,17 @@ class ShoppeState(SheetState):
         )
 
     def _cost_text(self, p: int, value: int, change: int, extra: int) -> str:
-        if not change:
-            return ""
-        kind = 1 if change > 0 else 0
-        count = _count(abs(change), self.modifier_value(p, kind))
-        return f"{value}{change:+d}: {count} {KINDS[kind]} modifier{'s' if count > 1 else ''}"
+        """The Bonus Modifiers a move crosses out, and the Extra Dice box it marks (a result
+        beyond the round's two)."""
+        parts = []
+        if change:
+            kind = 1 if change > 0 else 0
+            count = _count(abs(change), self.modifier_value(p, kind))
+            s = "s" if count > 1 else ""
+            parts.append(f"{value}{change:+d}: {count} {KINDS[kind]} modifier{s}")
+        if self.results[p] >= self.free_results:
+            parts.append(f"Extra Dice box {self.extra_used[p] + 1}/{len(self.extra_costs)}")
+        return "; ".join(parts)
 
     def _row_completed(self, p: int, row: Row) -> None:
         """Circle the row's Bonus Modifier; a Charm also circles the next Bonus Modifier Value

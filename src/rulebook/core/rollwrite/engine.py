@@ -31,6 +31,9 @@ from rulebook.core.state import Action, State
 
 CRAFTING = "crafting"  # the simultaneous crafting (and research) phase
 OVER = "over"
+#: an empty space of a customer line (a claimed card with no card left to replace it), in
+#: games that keep such spaces (:attr:`SheetState.KEEP_EMPTY_SPACES`)
+EMPTY = -(1 << 20)
 
 SS = TypeVar("SS", bound="SheetState")
 
@@ -150,6 +153,9 @@ class SheetState(State):
     SIDES = ("higher", "lower")
     #: whether the game grants free marks (then "free row/column" moves exist)
     FREE_MARKS = False
+    #: when the deck is out, a claimed card's space stays empty (:data:`EMPTY`) and moves on
+    #: with the line like a card (True), or the line closes up (False)
+    KEEP_EMPTY_SPACES = False
 
     content: SheetContent
     moves: Moves
@@ -302,14 +308,14 @@ class SheetState(State):
         if self.solo:
             incoming = self._draw() if self.deck else None
             line, left = shift_left(self.lines[0], incoming)
-            if left is not None:
+            if left is not None and left != EMPTY:
                 self.discards.append(left if left >= 0 else ~left)
             self.lines = [line]
         else:
             self.lines = rotate_clockwise(self.lines)
         for line in self.lines:
             for i, card in enumerate(line):
-                if card < 0:
+                if card < 0 and card != EMPTY:
                     line[i] = ~card
         for p in range(self.num_players):
             self._claim(p)
@@ -329,7 +335,8 @@ class SheetState(State):
 
     def _claim(self, p: int) -> None:
         """Claim every face-up card in the shoppe whose item and enchantments are complete;
-        each is replaced face-down from the deck (none if the deck is empty)."""
+        each is replaced face-down from the deck; with the deck out its space is left empty
+        or closed up (:attr:`KEEP_EMPTY_SPACES`)."""
         cards = self.content.cards
         line = self.lines[p]
         marks = self.marks[p]
@@ -340,6 +347,8 @@ class SheetState(State):
                 self.claimed[p].append(card)
                 if self.deck:
                     line[i] = ~self._draw()
+                elif self.KEEP_EMPTY_SPACES:
+                    line[i] = EMPTY
                 else:
                     del line[i]
                     continue
@@ -491,6 +500,8 @@ class SheetState(State):
 
     # -- views -----------------------------------------------------------------------------------
     def card_view(self, card: int) -> dict[str, Any]:
+        if card == EMPTY:
+            return {"empty": True}
         if card < 0:
             return {"face_down": True}
         o = self.content.cards[card]
@@ -592,7 +603,12 @@ class SheetState(State):
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled."""
         hidden = self.deck[self.deck_seen :]
-        slots = [(p, i) for p, line in enumerate(self.lines) for i, o in enumerate(line) if o < 0]
+        slots = [
+            (p, i)
+            for p, line in enumerate(self.lines)
+            for i, o in enumerate(line)
+            if o < 0 and o != EMPTY
+        ]
         hidden += [~self.lines[p][i] for p, i in slots]
         rng.shuffle(hidden)
         for p, i in slots:

@@ -53,6 +53,8 @@ def sheet_table(
 
 
 def card_text(card: dict[str, Any], value: str) -> str:
+    if card.get("empty"):
+        return "(empty)"
     if card.get("face_down"):
         return "(face down)"
     return f"{card['name']} ({card[value]})"
