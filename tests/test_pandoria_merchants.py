@@ -462,12 +462,59 @@ def test_solo_whole_game_trolls_claim_columns_and_elements() -> None:
     assert len(s.troll_claims) <= 4 + 3
     table = s.troll_table()
     for k in range(8):
-        assert s.trolls[k] >= max(0, table[k] - s.my_territory[k])
+        assert s.trolls[k] >= table[k] - s.my_territory[k]
     assert s.scores()[0] == sum(s.my_territory) + sum(
         v
         for key, v in s.score_breakdown(0).items()
         if key in ("resources", "unused_cards", "artifacts")
     )
+
+
+def test_troll_score_is_the_table_minus_yours_even_below_zero() -> None:
+    """ "The Trolls score points shown for that Territory in the table minus your score for
+    that Territory": beating the table's value takes points off the Trolls."""
+    s = solo()
+    s.vp[0][0] = s.troll_table()[0] + 14  # 14 more than the table in Territory 1
+    s._finish_territory()
+    assert s.my_territory == [s.troll_table()[0] + 14]
+    assert s.trolls == [-14] and s.trolls_total() == -14
+    assert s.phase == "bridge"
+
+
+def _greedy_choice(s: PandoriaState) -> str:
+    from rulebook.agents.greedy import GreedyAgent
+
+    return str(GreedyAgent(0).act(s, 0))
+
+
+def test_greedy_solo_gives_the_trolls_as_little_as_it_can() -> None:
+    """Greedy play in solo counts the Trolls' points: it gives them the column it owns most
+    of, and the lowest of the Relics and Monuments they may claim."""
+    s = solo()
+    s.apply(0, s.legal_actions(0)[0])
+    for k in range(3):  # three Territories finished; column 4 fully bought
+        s.finished.append(k + 1)
+        s.my_territory.append(0)
+        s.trolls.append(0)
+    for card in C.cards:
+        if card.column == 3:
+            s.cards[0][card.index] = OWNED
+    s.phase = "trolls-column"
+    s._legal = None
+    for _ in range(5):
+        assert _greedy_choice(s) == "trolls column-4"
+    s.apply(0, "trolls column-4")
+    assert s.phase == "trolls-column" or s.phase == "bridge"
+    s.finished.append(4)
+    s.my_territory.append(0)
+    s.phase = "trolls-element"
+    s._legal = None
+    lowest = min(
+        [("monument", s._monument_value())]
+        + [(f"relic-{n}", s._relic_value(k)) for k, (n, _) in enumerate(C.relics)],
+        key=lambda e: e[1] or 99,
+    )[0]
+    assert _greedy_choice(s) == f"trolls {lowest}"
 
 
 def test_illegal_moves_change_nothing() -> None:

@@ -1041,10 +1041,11 @@ class PandoriaState(State):
         return [*self.c.solo.table, *last]
 
     def _close_territory(self) -> None:
-        """Victory Points for the Trolls: the table's value minus your score (Decision: never
-        below 0), plus the cards, Relics and Monument they claimed."""
+        """Victory Points for the Trolls: "points shown for that Territory in the table minus
+        your score for that Territory" (as written: below 0 when you beat the table), plus the
+        cards, Relics and Monument they claimed."""
         k = len(self.finished)
-        base = max(0, self.troll_table()[k - 1] - self.my_territory[-1])
+        base = self.troll_table()[k - 1] - self.my_territory[-1]
         self.trolls.append(base + self.troll_gain)
         self.troll_gain = 0
         if k >= self.c.solo.territories:
