@@ -557,3 +557,34 @@ def test_menus_show_costs() -> None:
     assert s.explain(0, Move("buy", "ship/statue")).startswith("buy ship/statue (3 gold")
     s.cards[0][card("ship/statue")] = OWNED
     assert s.explain(0, Move("build", "ship/statue")) == "build ship/statue (statue: 3 wood)"
+
+
+def _rendered(s: PandoriaState) -> str:
+    from rich.console import Console
+
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(GAME.render(s, 0))
+    return console.export_text()
+
+
+def test_view_shows_the_realm_sheet_and_the_solo_bridges() -> None:
+    """A player sees every card's price and costs (not only when buying), blocked columns,
+    and in solo where the Bridges are."""
+    s = solo()
+    text = _rendered(s)
+    assert "Realm sheet" in text and "ship/statue" in text and "3g 1c 3w" in text
+    assert "Bridges: " in text and "E4-F5" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_solo_end_says_who_won_against_the_trolls() -> None:
+    """The solo game's end names the result against the Trolls (not "Winners: [0]")."""
+    s = solo(seed=2)
+    rng = random.Random(2)
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    obs = s.observation(0)
+    expected = "You beat the Trolls" if s.solo_won() else "The Trolls win"
+    assert obs["rating"].startswith(expected)
+    text = _rendered(s)
+    assert expected in text and "Winners" not in text

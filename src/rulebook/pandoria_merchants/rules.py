@@ -1190,6 +1190,17 @@ class PandoriaState(State):
             obs["monuments_left"] = [
                 v for (v, _), left in zip(c.monuments, self.monument_left, strict=True) if left
             ]
+            obs["realm"] = [
+                {
+                    "column": card.column + 1,
+                    "card": card.id,
+                    "gold": card.gold,
+                    "crystals": card.crystals,
+                    "wood": card.wood,
+                    "power": card.power if card.spell in c.default_power else 0,
+                }
+                for card in c.cards
+            ]
         else:
             obs["archive"] = [
                 {
@@ -1212,11 +1223,18 @@ class PandoriaState(State):
                 "table": self.troll_table(),
                 "trolls_total": self.trolls_total(),
                 "territory_points_now": self.vp_total(0) - self.vp_start,
+                "bridges": [f"{b.names[x]}-{b.names[y]}" for x, y in b.bridges],
             }
         if self.phase == OVER:
             obs["winners"] = self.winners()
             if self.solo:
-                obs["solo"]["won"] = self.solo_won()
+                won = obs["solo"]["won"] = self.solo_won()
+                me, trolls = self.scores()[0], self.trolls_total()
+                obs["rating"] = (
+                    f"You beat the Trolls, {me} to {trolls}!"
+                    if won
+                    else f"The Trolls win, {trolls} to {me}."
+                )
         return obs
 
     def explain(self, player: int, action: Action) -> str:
