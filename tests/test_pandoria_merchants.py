@@ -424,6 +424,27 @@ def test_family_archive_levels_and_early_end() -> None:
     assert s._level3_exhausted()
 
 
+def test_family_archive_room_is_filled_before_another_is_chosen() -> None:
+    """ "Choose one of the rooms on the first level ... The next turn areas are enclosed, that
+    player writes their initial on the next Spell in that room. When all the Spells in a room
+    have been taken, the next player to win a Spell can choose another room on the same
+    level." """
+    s = rulebook.new_game(NAME, players=4, seed=0, variant="family")
+    assert isinstance(s, PandoriaState)
+    s.phase, s._legal = "claim", None
+    assert {str(a) for a in s.legal_actions(0)} == {"claim 1a", "claim 1b", "claim 1c", "claim 1d"}
+    s.apply(0, "claim 1b")
+    room = next(r for r in C.rooms if r.id == "1b")
+    for seat in (1, 2):
+        s.phase, s.turn, s._legal = "claim", seat, None
+        assert [str(a) for a in s.legal_actions(seat)] == ["claim 1b"]
+        s.apply(seat, "claim 1b")
+    assert s.taken[room.index] == len(room.spells) == 3
+    assert s.held[0] == ["clone"] and s.held[1] == ["terrain"] and s.held[2] == ["rage"]
+    s.phase, s.turn, s._legal = "claim", 3, None
+    assert {str(a) for a in s.legal_actions(3)} == {"claim 1a", "claim 1c", "claim 1d"}
+
+
 # -- solo version ------------------------------------------------------------------------------
 def solo(level: str = "beginner", seed: int = 0) -> PandoriaState:
     s = rulebook.new_game(NAME, players=1, seed=seed, variant="solo", options={"level": level})

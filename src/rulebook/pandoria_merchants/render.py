@@ -120,11 +120,11 @@ def render(state: State, player: int) -> RenderableType:
     parts.append(seats)
     if obs["variant"] == "family":
         rooms = "  ".join(
-            f"{r['room']}: "
+            f"{r['room']}{'*' if r['filling'] else ''}: "
             + ", ".join(s if i >= r["taken"] else "-" for i, s in enumerate(r["spells"]))
             for r in obs["archive"]
         )
-        parts.append(Text(f"Spell Archive  {rooms}"))
+        parts.append(Text(f"Spell Archive (* the room being filled)  {rooms}"))
     else:
         parts.append(realm_text(obs))
         parts.append(

@@ -144,6 +144,7 @@ class PandoriaState(State):
         self.guild = [c.guilds[p][1] for p in range(n)] if self.family else []
         self.rooms = [r.index for r in c.rooms if r.min_players <= n] if self.family else []
         self.taken = [0] * len(c.rooms)
+        self.open_room = -1  # the Archive room being filled (family)
         self.held: list[list[str]] = [[] for _ in range(n)]
         self.used_spells = [0] * n
         # solo version
@@ -694,8 +695,12 @@ class PandoriaState(State):
         raise AssertionError(spell)  # pragma: no cover
 
     def _claimable(self) -> list[int]:
-        """Rooms of the lowest level that still holds Spells, with Spells left."""
+        """5. Spell Archive: the room being filled until its Spells are all taken ("The next
+        turn areas are enclosed, that player writes their initial on the next Spell in that
+        room"); then any room with Spells left on the lowest such level."""
         rooms = self.c.rooms
+        if self.open_room >= 0 and self.taken[self.open_room] < len(rooms[self.open_room].spells):
+            return [self.open_room]
         left = [r for r in self.rooms if self.taken[r] < len(rooms[r].spells)]
         if not left:
             return []
@@ -806,6 +811,7 @@ class PandoriaState(State):
             room = next(r for r in self.c.rooms if r.id == a.arg)
             self.held[p].append(room.spells[self.taken[room.index]].name)
             self.taken[room.index] += 1
+            self.open_room = room.index
             self._end_turn()
         elif phase == TROLL_COLUMN:
             self._troll_column(int(a.arg.split("-")[1]) - 1)
@@ -1208,6 +1214,7 @@ class PandoriaState(State):
                     "level": c.rooms[r].level,
                     "spells": [fs.name for fs in c.rooms[r].spells],
                     "taken": self.taken[r],
+                    "filling": r == self.open_room,
                 }
                 for r in self.rooms
             ]
