@@ -609,3 +609,25 @@ def test_solo_end_says_who_won_against_the_trolls() -> None:
     assert obs["rating"].startswith(expected)
     text = _rendered(s)
     assert expected in text and "Winners" not in text
+
+
+def test_solo_bridges_must_end_on_empty_hexes() -> None:
+    """A new Territory starts on the Bridge's space, so a Bridge may not end on a pre-printed
+    space (the data check rejects it)."""
+    from rulebook.core.data import DataError, load
+    from rulebook.pandoria_merchants.content import (
+        PACKAGE,
+        GameFile,
+        MapsFile,
+        RealmFile,
+        compile_content,
+    )
+
+    maps = load(MapsFile, PACKAGE, "maps.toml")
+    realm = load(RealmFile, PACKAGE, "realm.toml")
+    game = load(GameFile, PACKAGE, "game.toml")
+    compile_content(maps, realm, game)
+    solo = maps.solo.model_copy(update={"bridges": [*maps.solo.bridges, ("E5", "F5")]})
+    maps = maps.model_copy(update={"solo": solo})  # E5 is a pre-printed City
+    with pytest.raises(DataError, match="empty hexes"):
+        compile_content(maps, realm, game)
