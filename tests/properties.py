@@ -165,8 +165,11 @@ def _bm_check_final(state: State) -> None:
 
 def _pandoria_max_moves(setup: Setup) -> int:
     # every turn draws at least one symbol on the map (else the end is triggered): at most
-    # one turn per land hex (140) plus a round; a turn takes at most ~15 moves
-    return (140 + 2 * setup.players) * 15 + 50
+    # one turn per land hex plus a round; a turn takes at most ~15 moves
+    from rulebook.pandoria_merchants.content import content
+
+    board = content().boards[0 if setup.variant == "solo" else setup.players]
+    return (board.land.bit_count() + 2 * setup.players) * 15 + 50
 
 
 def _pandoria_check_final(state: State) -> None:

@@ -424,6 +424,27 @@ def test_family_archive_levels_and_early_end() -> None:
     assert s._level3_exhausted()
 
 
+def test_family_archive_room_is_filled_before_another_is_chosen() -> None:
+    """ "Choose one of the rooms on the first level ... The next turn areas are enclosed, that
+    player writes their initial on the next Spell in that room. When all the Spells in a room
+    have been taken, the next player to win a Spell can choose another room on the same
+    level." """
+    s = rulebook.new_game(NAME, players=4, seed=0, variant="family")
+    assert isinstance(s, PandoriaState)
+    s.phase, s._legal = "claim", None
+    assert {str(a) for a in s.legal_actions(0)} == {"claim 1a", "claim 1b", "claim 1c", "claim 1d"}
+    s.apply(0, "claim 1b")
+    room = next(r for r in C.rooms if r.id == "1b")
+    for seat in (1, 2):
+        s.phase, s.turn, s._legal = "claim", seat, None
+        assert [str(a) for a in s.legal_actions(seat)] == ["claim 1b"]
+        s.apply(seat, "claim 1b")
+    assert s.taken[room.index] == len(room.spells) == 3
+    assert s.held[0] == ["clone"] and s.held[1] == ["terrain"] and s.held[2] == ["rage"]
+    s.phase, s.turn, s._legal = "claim", 3, None
+    assert {str(a) for a in s.legal_actions(3)} == {"claim 1a", "claim 1c", "claim 1d"}
+
+
 # -- solo version ------------------------------------------------------------------------------
 def solo(level: str = "beginner", seed: int = 0) -> PandoriaState:
     s = rulebook.new_game(NAME, players=1, seed=seed, variant="solo", options={"level": level})
@@ -462,12 +483,59 @@ def test_solo_whole_game_trolls_claim_columns_and_elements() -> None:
     assert len(s.troll_claims) <= 4 + 3
     table = s.troll_table()
     for k in range(8):
-        assert s.trolls[k] >= max(0, table[k] - s.my_territory[k])
+        assert s.trolls[k] >= table[k] - s.my_territory[k]
     assert s.scores()[0] == sum(s.my_territory) + sum(
         v
         for key, v in s.score_breakdown(0).items()
         if key in ("resources", "unused_cards", "artifacts")
     )
+
+
+def test_troll_score_is_the_table_minus_yours_even_below_zero() -> None:
+    """ "The Trolls score points shown for that Territory in the table minus your score for
+    that Territory": beating the table's value takes points off the Trolls."""
+    s = solo()
+    s.vp[0][0] = s.troll_table()[0] + 14  # 14 more than the table in Territory 1
+    s._finish_territory()
+    assert s.my_territory == [s.troll_table()[0] + 14]
+    assert s.trolls == [-14] and s.trolls_total() == -14
+    assert s.phase == "bridge"
+
+
+def _greedy_choice(s: PandoriaState) -> str:
+    from rulebook.agents.greedy import GreedyAgent
+
+    return str(GreedyAgent(0).act(s, 0))
+
+
+def test_greedy_solo_gives_the_trolls_as_little_as_it_can() -> None:
+    """Greedy play in solo counts the Trolls' points: it gives them the column it owns most
+    of, and the lowest of the Relics and Monuments they may claim."""
+    s = solo()
+    s.apply(0, s.legal_actions(0)[0])
+    for k in range(3):  # three Territories finished; column 4 fully bought
+        s.finished.append(k + 1)
+        s.my_territory.append(0)
+        s.trolls.append(0)
+    for card in C.cards:
+        if card.column == 3:
+            s.cards[0][card.index] = OWNED
+    s.phase = "trolls-column"
+    s._legal = None
+    for _ in range(5):
+        assert _greedy_choice(s) == "trolls column-4"
+    s.apply(0, "trolls column-4")
+    assert s.phase == "trolls-column" or s.phase == "bridge"
+    s.finished.append(4)
+    s.my_territory.append(0)
+    s.phase = "trolls-element"
+    s._legal = None
+    lowest = min(
+        [("monument", s._monument_value())]
+        + [(f"relic-{n}", s._relic_value(k)) for k, (n, _) in enumerate(C.relics)],
+        key=lambda e: e[1] or 99,
+    )[0]
+    assert _greedy_choice(s) == f"trolls {lowest}"
 
 
 def test_illegal_moves_change_nothing() -> None:
@@ -510,3 +578,56 @@ def test_menus_show_costs() -> None:
     assert s.explain(0, Move("buy", "ship/statue")).startswith("buy ship/statue (3 gold")
     s.cards[0][card("ship/statue")] = OWNED
     assert s.explain(0, Move("build", "ship/statue")) == "build ship/statue (statue: 3 wood)"
+
+
+def _rendered(s: PandoriaState) -> str:
+    from rich.console import Console
+
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(GAME.render(s, 0))
+    return console.export_text()
+
+
+def test_view_shows_the_realm_sheet_and_the_solo_bridges() -> None:
+    """A player sees every card's price and costs (not only when buying), blocked columns,
+    and in solo where the Bridges are."""
+    s = solo()
+    text = _rendered(s)
+    assert "Realm sheet" in text and "ship/statue" in text and "3g 1c 3w" in text
+    assert "Bridges: " in text and "E4-F5" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_solo_end_says_who_won_against_the_trolls() -> None:
+    """The solo game's end names the result against the Trolls (not "Winners: [0]")."""
+    s = solo(seed=2)
+    rng = random.Random(2)
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    obs = s.observation(0)
+    expected = "You beat the Trolls" if s.solo_won() else "The Trolls win"
+    assert obs["rating"].startswith(expected)
+    text = _rendered(s)
+    assert expected in text and "Winners" not in text
+
+
+def test_solo_bridges_must_end_on_empty_hexes() -> None:
+    """A new Territory starts on the Bridge's space, so a Bridge may not end on a pre-printed
+    space (the data check rejects it)."""
+    from rulebook.core.data import DataError, load
+    from rulebook.pandoria_merchants.content import (
+        PACKAGE,
+        GameFile,
+        MapsFile,
+        RealmFile,
+        compile_content,
+    )
+
+    maps = load(MapsFile, PACKAGE, "maps.toml")
+    realm = load(RealmFile, PACKAGE, "realm.toml")
+    game = load(GameFile, PACKAGE, "game.toml")
+    compile_content(maps, realm, game)
+    solo = maps.solo.model_copy(update={"bridges": [*maps.solo.bridges, ("E5", "F5")]})
+    maps = maps.model_copy(update={"solo": solo})  # E5 is a pre-printed City
+    with pytest.raises(DataError, match="empty hexes"):
+        compile_content(maps, realm, game)

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 #: weights of the evaluation (hand-tuned)
 RESOURCE = 0.45
-BUILDING = 2.0
+BUILDING = 3.0
+CARD = 1.5  # an unused card, on top of its 1 VP at the end: a Spell or Building to come
 ARTIFACT = 0.6
 OPEN_AREA = 0.35
 RIVAL = 0.5
@@ -57,15 +58,29 @@ def _potential(s: PandoriaState, player: int) -> float:
     return OPEN_AREA * value
 
 
+def _trolls(s: PandoriaState) -> float:
+    """Solo: the Trolls' points so far, their claims pending in this Territory and what the
+    current Territory's table value would give them now (the player wins by beating them)."""
+    total = float(s.trolls_total() + s.troll_gain)
+    k = len(s.trolls)
+    if k < s.c.solo.territories and not s.is_terminal():
+        here = s.my_territory[k] if len(s.my_territory) > k else s.vp_total(0) - s.vp_start
+        total += s.troll_table()[k] - here
+    return total
+
+
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``."""
     s = cast("PandoriaState", state)
     value = float(sum(s.score_breakdown(player).values()))
+    if s.solo:
+        value -= _trolls(s)
     if s.is_terminal():
         return value
     if not s.family:
         value += RESOURCE * sum(s.tracks[player])
         value += BUILDING * sum(1 for st in s.cards[player] if st == 3)
+        value += CARD * sum(1 for st in s.cards[player] if st == 1)
         value += ARTIFACT * s.held_artifacts[player]
     else:
         value += 0.8 * len(s.held[player])

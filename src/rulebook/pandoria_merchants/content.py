@@ -301,6 +301,13 @@ def compile_content(maps: MapsFile, realm: RealmFile, game: GameFile) -> Content
                 linked |= {ta, tb}
     if linked != set(terrs):
         raise DataError("maps: the Bridges must join every Territory")
+    printed = solo.preprinted_mask | solo.starts_mask
+    for a, b in solo.bridges:
+        if printed >> a & 1 or printed >> b & 1:
+            raise DataError(
+                f"maps: Bridge {solo.names[a]}-{solo.names[b]} must end on empty hexes "
+                "(a new Territory starts on the Bridge's space)"
+            )
 
     cards = []
     for i, spec in enumerate(realm.cards):

@@ -58,6 +58,25 @@ def map_text(obs: dict[str, Any]) -> Text:
     return out
 
 
+def realm_text(obs: dict[str, Any]) -> Table:
+    """The Realm sheet's cards, a row a column: Spell / Building, then the card's Gold price,
+    the Spell's Crystals and the Building's Wood; X marks a blocked column."""
+    table = Table(title="Realm sheet (g gold price, c spell crystals, w building wood)")
+    for name in ("column", "card 1", "card 2", "card 3"):
+        table.add_column(name)
+    blocked = set(obs["blocked_columns"])
+    for col in sorted({c["column"] for c in obs["realm"]}):
+        cells = [
+            f"{c['card']}{' ' + str(c['power']) if c['power'] else ''}\n"
+            f"{c['gold']}g {c['crystals']}c {c['wood']}w"
+            for c in obs["realm"]
+            if c["column"] == col
+        ]
+        label = f"{col}{' start' if col == 1 else ''}{' X' if col in blocked else ''}"
+        table.add_row(label, *cells)
+    return table
+
+
 def render(state: State, player: int) -> RenderableType:
     """The table as ``player`` sees it: the map, the dice, every Realm sheet (or Guild)."""
     obs = state.observation(player)
@@ -101,12 +120,13 @@ def render(state: State, player: int) -> RenderableType:
     parts.append(seats)
     if obs["variant"] == "family":
         rooms = "  ".join(
-            f"{r['room']}: "
+            f"{r['room']}{'*' if r['filling'] else ''}: "
             + ", ".join(s if i >= r["taken"] else "-" for i, s in enumerate(r["spells"]))
             for r in obs["archive"]
         )
-        parts.append(Text(f"Spell Archive  {rooms}"))
+        parts.append(Text(f"Spell Archive (* the room being filled)  {rooms}"))
     else:
+        parts.append(realm_text(obs))
         parts.append(
             Text(
                 f"Blocked columns: {obs['blocked_columns'] or '-'}   Relics left: "
@@ -120,14 +140,13 @@ def render(state: State, player: int) -> RenderableType:
                 f"Territory {s['territory']} (points here: {s['territory_points_now']})  "
                 f"your scores {s['your_territory_scores']}  Trolls {s['troll_scores']} "
                 f"(total {s['trolls_total']})  table {s['table']}  Troll columns "
-                f"{s['troll_columns']}  claims {s['troll_claims']}"
+                f"{s['troll_columns']}  claims {s['troll_claims']}\n"
+                f"Bridges: {' '.join(s['bridges'])}"
             )
         )
     if obs["phase"] == "over":
-        parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
         if "solo" in obs:
-            won = obs["solo"]["won"]
-            parts.append(
-                Text("You beat the Trolls!" if won else "The Trolls win.", style="bold magenta")
-            )
+            parts.append(Text(f"Game over. {obs['rating']}", style="bold magenta"))
+        else:
+            parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
     return Group(*parts)

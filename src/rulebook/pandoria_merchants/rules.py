@@ -144,6 +144,7 @@ class PandoriaState(State):
         self.guild = [c.guilds[p][1] for p in range(n)] if self.family else []
         self.rooms = [r.index for r in c.rooms if r.min_players <= n] if self.family else []
         self.taken = [0] * len(c.rooms)
+        self.open_room = -1  # the Archive room being filled (family)
         self.held: list[list[str]] = [[] for _ in range(n)]
         self.used_spells = [0] * n
         # solo version
@@ -694,8 +695,12 @@ class PandoriaState(State):
         raise AssertionError(spell)  # pragma: no cover
 
     def _claimable(self) -> list[int]:
-        """Rooms of the lowest level that still holds Spells, with Spells left."""
+        """5. Spell Archive: the room being filled until its Spells are all taken ("The next
+        turn areas are enclosed, that player writes their initial on the next Spell in that
+        room"); then any room with Spells left on the lowest such level."""
         rooms = self.c.rooms
+        if self.open_room >= 0 and self.taken[self.open_room] < len(rooms[self.open_room].spells):
+            return [self.open_room]
         left = [r for r in self.rooms if self.taken[r] < len(rooms[r].spells)]
         if not left:
             return []
@@ -806,6 +811,7 @@ class PandoriaState(State):
             room = next(r for r in self.c.rooms if r.id == a.arg)
             self.held[p].append(room.spells[self.taken[room.index]].name)
             self.taken[room.index] += 1
+            self.open_room = room.index
             self._end_turn()
         elif phase == TROLL_COLUMN:
             self._troll_column(int(a.arg.split("-")[1]) - 1)
@@ -1041,10 +1047,11 @@ class PandoriaState(State):
         return [*self.c.solo.table, *last]
 
     def _close_territory(self) -> None:
-        """Victory Points for the Trolls: the table's value minus your score (Decision: never
-        below 0), plus the cards, Relics and Monument they claimed."""
+        """Victory Points for the Trolls: "points shown for that Territory in the table minus
+        your score for that Territory" (as written: below 0 when you beat the table), plus the
+        cards, Relics and Monument they claimed."""
         k = len(self.finished)
-        base = max(0, self.troll_table()[k - 1] - self.my_territory[-1])
+        base = self.troll_table()[k - 1] - self.my_territory[-1]
         self.trolls.append(base + self.troll_gain)
         self.troll_gain = 0
         if k >= self.c.solo.territories:
@@ -1189,6 +1196,17 @@ class PandoriaState(State):
             obs["monuments_left"] = [
                 v for (v, _), left in zip(c.monuments, self.monument_left, strict=True) if left
             ]
+            obs["realm"] = [
+                {
+                    "column": card.column + 1,
+                    "card": card.id,
+                    "gold": card.gold,
+                    "crystals": card.crystals,
+                    "wood": card.wood,
+                    "power": card.power if card.spell in c.default_power else 0,
+                }
+                for card in c.cards
+            ]
         else:
             obs["archive"] = [
                 {
@@ -1196,6 +1214,7 @@ class PandoriaState(State):
                     "level": c.rooms[r].level,
                     "spells": [fs.name for fs in c.rooms[r].spells],
                     "taken": self.taken[r],
+                    "filling": r == self.open_room,
                 }
                 for r in self.rooms
             ]
@@ -1211,11 +1230,18 @@ class PandoriaState(State):
                 "table": self.troll_table(),
                 "trolls_total": self.trolls_total(),
                 "territory_points_now": self.vp_total(0) - self.vp_start,
+                "bridges": [f"{b.names[x]}-{b.names[y]}" for x, y in b.bridges],
             }
         if self.phase == OVER:
             obs["winners"] = self.winners()
             if self.solo:
-                obs["solo"]["won"] = self.solo_won()
+                won = obs["solo"]["won"] = self.solo_won()
+                me, trolls = self.scores()[0], self.trolls_total()
+                obs["rating"] = (
+                    f"You beat the Trolls, {me} to {trolls}!"
+                    if won
+                    else f"The Trolls win, {trolls} to {me}."
+                )
         return obs
 
     def explain(self, player: int, action: Action) -> str:
