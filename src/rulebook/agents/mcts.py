@@ -198,8 +198,7 @@ class MCTSAgent(Agent):
             values = state.returns()
         else:
             values = [evaluate(state, p) for p in range(n)]
-        import os
-        if n == 1 or os.environ.get('OWN'):
+        if n == 1:
             rewards = values
         else:
             rewards = []

@@ -21,7 +21,7 @@ from typing import Any
 from rulebook.agents import agent_seed, make_agent
 from rulebook.core import new_game
 from rulebook.lab import overrides
-from rulebook.lab.storage import Store, read_results
+from rulebook.lab.storage import Store, decode, read_results
 from rulebook.simulate import play
 
 #: write finished games to disk at least this often (seconds)
@@ -208,7 +208,7 @@ def execute(
         )
         collect(source, write, advance or (lambda _: None))
     if store is None:
-        return sorted(rows, key=lambda r: int(r["index"]))
+        return [decode(r) for r in sorted(rows, key=lambda r: int(r["index"]))]
     assert out is not None
     store.finish()
     return [r for r in read_results(out) if r["index"] < job.games]

@@ -132,3 +132,16 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
         return (mean, mean, mean)
     half = z * statistics.stdev(values, mean) / math.sqrt(len(values))
     return (mean, mean - half, mean + half)
+
+
+def one_proportion_z(successes: float, n: int, p0: float) -> Test:
+    """Two-sided z-test of a proportion against ``p0`` (e.g. a seat's win rate against
+    1/players); ``difference`` is p - p0."""
+    if n <= 0:
+        raise ValueError("the sample needs at least one trial")
+    p = successes / n
+    se = math.sqrt(p0 * (1 - p0) / n)
+    if se == 0:
+        return Test(p - p0, 0.0, 1.0 if p == p0 else 0.0)
+    z = (p - p0) / se
+    return Test(p - p0, z, min(1.0, 2 * normal_sf(abs(z))))

@@ -150,9 +150,12 @@ def read_results(path: Path) -> list[dict[str, Any]]:
         table = pq.read_table(path)
     except (OSError, pa.ArrowInvalid) as exc:
         raise ResultsError(f"cannot read results {path}: {exc}") from None
-    rows: list[dict[str, Any]] = table.to_pylist()
-    for row in rows:
-        row["breakdown"] = json.loads(row["breakdown"])
-        row["counters"] = json.loads(row["counters"])
-        row["options"] = json.loads(row["options"])
-    return rows
+    return [decode(row) for row in table.to_pylist()]
+
+
+def decode(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored row with its JSON columns (breakdown, counters, options) decoded."""
+    out = dict(row)
+    for key in ("breakdown", "counters", "options"):
+        out[key] = json.loads(row[key])
+    return out
