@@ -34,7 +34,7 @@ from rulebook.core import Action, IllegalAction, State
 
 #: iterations of the default ``mcts`` spec (decides well under 1 s per move on one core for
 #: Merchants of Magick at 4 players; see README "Bots")
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = 1000
 #: moves played by the rollout policy past the tree before the evaluation
 DEFAULT_CUTOFF = 4
 #: UCB1 exploration constant (rewards are normalised to [0, 1])
