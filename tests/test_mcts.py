@@ -15,7 +15,12 @@ GAME = "merchants-of-magick"
 
 @pytest.mark.parametrize(
     ("spec", "iterations", "seconds"),
-    [("mcts", 1000, None), ("mcts:2000", 2000, None), ("MCTS:0.5s", None, 0.5), ("mcts:.25s", None, 0.25)],
+    [
+        ("mcts", 1000, None),
+        ("mcts:2000", 2000, None),
+        ("MCTS:0.5s", None, 0.5),
+        ("mcts:.25s", None, 0.25),
+    ],
 )
 def test_specs(spec: str, iterations: int | None, seconds: float | None) -> None:
     agent = make_agent(spec, 3)

@@ -194,10 +194,7 @@ class MCTSAgent(Agent):
         itself); without an evaluation function, the share of the win."""
         evaluate = state.game.evaluate
         n = state.num_players
-        if evaluate is None:
-            values = state.returns()
-        else:
-            values = [evaluate(state, p) for p in range(n)]
+        values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
         if n == 1:
             rewards = values
         else:

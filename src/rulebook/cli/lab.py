@@ -45,6 +45,14 @@ def report(
         console.print(f"{len(paths)} plots in {png_dir}")
 
 
+def percent(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def decimal(x: float) -> str:
+    return f"{x:.2f}"
+
+
 @app.command()
 def compare(
     a: ResultsArg,
@@ -78,7 +86,7 @@ def compare(
         if c.section == "items taken" and not all_items and not c.test.significant:
             hidden += 1
             continue
-        fmt = (lambda x: f"{x:.1%}") if c.percent else (lambda x: f"{x:.2f}")
+        fmt = percent if c.percent else decimal
         change = f"{c.b - c.a:+.1%}" if c.percent else f"{c.b - c.a:+.2f}"
         style = "bold red" if c.test.significant else None
         table.add_row(

@@ -17,12 +17,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-from jinja2 import Environment  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+from jinja2 import Environment
+from matplotlib.figure import Figure
 
-from rulebook.core import get_game  # noqa: E402
-from rulebook.lab.summary import Item, Rate, Row, Summary, summarize  # noqa: E402
+from rulebook.core import get_game
+from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
 TOP = 8
@@ -116,7 +116,7 @@ def item_table(found: Sequence[Item]) -> str:
         lines.append(
             f"<tr><td>{html.escape(i.name)}</td><td>{pct(i.taken_rate)}</td>"
             f"<td>{fmt(i.win_taken)}</td><td>{fmt(i.win_not)}</td>"
-            f"<td{cls}>{'%+.1f' % i.lift if solo else f'{i.lift:+.1%}'}</td>"
+            f"<td{cls}>{f'{i.lift:+.1f}' if solo else f'{i.lift:+.1%}'}</td>"
             f"<td{cls}>{i.test.p_value:.3g}</td><td>{pct(i.winners_share)}</td></tr>"
         )
     return "\n".join([*lines, "</table>"])
@@ -149,9 +149,11 @@ def rate_figure(rates: Sequence[Rate], title: str) -> Figure:
 
 def scores_figure(s: Summary) -> Figure:
     fig, ax = plt.subplots(figsize=(6, 3.6))
-    groups = s.scores_by_agent if len(s.scores_by_agent) > 1 else {
-        f"seat {p}": v for p, v in enumerate(s.scores_by_seat)
-    }
+    groups = (
+        s.scores_by_agent
+        if len(s.scores_by_agent) > 1
+        else {f"seat {p}": v for p, v in enumerate(s.scores_by_seat)}
+    )
     low = min(min(v) for v in groups.values())
     high = max(max(v) for v in groups.values())
     bins = range(low, high + 2, max(1, (high - low + 1) // 40 or 1))

@@ -133,7 +133,7 @@ class Store:
         merged = _table([rows[i] for i in sorted(rows)], self.job)
         _atomic_write(merged, self.out)
         shutil.rmtree(self.parts, ignore_errors=True)
-        return merged.num_rows
+        return int(merged.num_rows)
 
 
 def describe(job: dict[str, Any]) -> str:

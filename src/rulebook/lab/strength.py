@@ -51,7 +51,13 @@ class Line:
 
 
 def job(
-    game: str, players: int, candidate: str, opponent: str, games: int, seed: int, variant: str | None
+    game: str,
+    players: int,
+    candidate: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    variant: str | None,
 ) -> Job:
     agents = (candidate,) if players == 1 else (candidate,) + (opponent,) * (players - 1)
     return Job(game, players, agents, games, seed, variant, rotate=True)
