@@ -136,18 +136,23 @@ class MCTSAgent(Agent):
                 break
             legal = state.legal_actions(mover)
             children = node.children
-            untried = [a for a in legal if a not in children]
+            known: list[Node] = []
+            untried: list[Action] = []
+            for a in legal:
+                found = children.get(a)
+                if found is None:
+                    untried.append(a)
+                else:
+                    found.available += 1
+                    known.append(found)
             if untried:
                 action = rng.choice(untried)
                 child = Node(action, mover)
+                child.available = 1
                 children[action] = child
-                for a in legal:
-                    known = children.get(a)
-                    if known is not None:
-                        known.available += 1
                 expanded = True
             else:
-                child = self._select(node, legal)
+                child = self._select(known)
             state.apply(mover, child.action)  # type: ignore[arg-type]
             path.append(child)
             node = child
@@ -171,22 +176,22 @@ class MCTSAgent(Agent):
             return current[0]
         return None
 
-    def _select(self, node: Node, legal: Sequence[Action]) -> Node:
-        """UCB1 with availability counts over the children legal in this determinization."""
+    def _select(self, children: Sequence[Node]) -> Node:
+        """UCB1 with availability counts over the children legal in this determinization
+        (their availability already counts this visit)."""
         low, high = self._low, self._high
         span = high - low if high > low else 1.0
         c = self.exploration
-        best: Node | None = None
+        log = math.log
+        sqrt = math.sqrt
+        best = children[0]
         best_value = -math.inf
-        children = node.children
-        for a in legal:
-            child = children[a]
-            child.available += 1
-            mean = (child.reward / child.visits - low) / span
-            value = mean + c * math.sqrt(math.log(child.available) / child.visits)
+        for child in children:
+            value = (child.reward / child.visits - low) / span + c * sqrt(
+                log(child.available) / child.visits
+            )
             if value > best_value:
                 best, best_value = child, value
-        assert best is not None
         return best
 
     def _rewards(self, state: State) -> list[float]:
