@@ -285,7 +285,7 @@ def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], playe
     if players > 1:
         table.add_column("wins", justify="right")
         table.add_column("win rate", justify="right")
-        table.add_column("95% interval", justify="right")
+        table.add_column("95% CI", justify="right")
     for name in ("mean score", "stdev", "min", "max"):
         table.add_column(name, justify="right")
     for p in range(players):
@@ -294,7 +294,7 @@ def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], playe
         if players > 1:
             wins = sum(r["returns"][p] for r in rows)
             low, high = wilson(wins, len(rows))
-            row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{low:.1%}-{high:.1%}"]
+            row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]
         spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
         row += [f"{statistics.fmean(scores):.1f}", f"{spread:.1f}", str(min(scores))]
         row.append(str(max(scores)))
