@@ -138,10 +138,9 @@ def rate_figure(rates: Sequence[Rate], title: str) -> Figure:
     highs = [r.interval[1] - r.rate for r in rates]
     ax.barh(labels, values, xerr=[lows, highs], color="#4c78a8", capsize=3)
     if rates:
-        ax.axvline(rates[0].expected, color="#e45756", linestyle="--", label="even share")
-        ax.legend(loc="lower right")
+        ax.axvline(rates[0].expected, color="#e45756", linestyle="--")
     ax.invert_yaxis()
-    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.set_xlabel("win rate, 95% Wilson interval (dashed: an even share)")
     ax.set_title(title)
     fig.tight_layout()
     return fig

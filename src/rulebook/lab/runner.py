@@ -140,6 +140,8 @@ def run_ray(
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
+            # Ray nices its workers by default; a local run should get the CPU like processes
+            os.environ.setdefault("RAY_worker_niceness", "0")
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
         remote = ray.remote(play_batch)
