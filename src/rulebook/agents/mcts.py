@@ -15,7 +15,8 @@ One search per decision (single-observer ISMCTS, Cowling, Powley & Whitehouse 20
   tree; other seats that act at the same time move by the rollout policy (they cannot see what
   the searching seat does, so the tree must not let them react to it);
 * past the tree, the game's rollout policy (``Game.rollout``, default uniformly random) plays
-  ``cutoff`` more moves, then the game's ``evaluate`` scores the position for every seat;
+  ``cutoff`` more moves (default none: the evaluation judges better than random play), then
+  the game's ``evaluate`` scores the position for every seat;
   a seat's reward is its margin over the best other seat (its own value in solo games),
   normalised to [0, 1] over the values seen in this search.
 
@@ -36,7 +37,7 @@ from rulebook.core import Action, IllegalAction, State
 #: Merchants of Magick at 4 players; see README "Bots")
 DEFAULT_ITERATIONS = 1000
 #: moves played by the rollout policy past the tree before the evaluation
-DEFAULT_CUTOFF = 4
+DEFAULT_CUTOFF = 0
 #: UCB1 exploration constant (rewards are normalised to [0, 1])
 DEFAULT_EXPLORATION = 0.7
 
