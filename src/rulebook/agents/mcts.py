@@ -136,6 +136,8 @@ class MCTSAgent(Agent):
             if expanded:
                 break
             legal = state.legal_actions(mover)
+            if not legal:  # a seat to act without a move: the game is stuck, score it as is
+                break
             children = node.children
             known: list[Node] = []
             untried: list[Action] = []

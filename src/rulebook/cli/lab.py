@@ -150,7 +150,11 @@ def strength(
 
 
 def strength_table(title: str, players: int, lines: list[strength_lab.Line]) -> Table:
-    table = Table(title=f"{title}, {players} player(s)", header_style="bold")
+    table = Table(
+        title=f"{title}, {players} player(s)",
+        header_style="bold",
+        caption="score: mean of the bot / of its opponents" if players > 1 else None,
+    )
     if players == 1:
         for column in ("agent", "games", "mean score", "95% interval", "ratings"):
             table.add_column(column)
@@ -164,19 +168,18 @@ def strength_table(title: str, players: int, lines: list[strength_lab.Line]) -> 
                 ratings or "-",
             )
         return table
-    for column in ("candidate", "vs", "games", "win rate", "95% interval", "even", "beats?"):
-        table.add_column(column)
-    table.add_column("mean score (cand./opp.)")
+    for column in ("bot", "vs", "games", "wins", "95% CI", "even", "beats", "score"):
+        table.add_column(column, justify="left" if column in ("bot", "vs") else "right")
     for ln in lines:
         low, high = ln.interval
         table.add_row(
             ln.candidate,
-            f"{players - 1}x {ln.opponent}",
+            f"{players - 1}x{ln.opponent}",
             str(ln.games),
             f"{ln.rate:.1%}",
-            f"{low:.1%}-{high:.1%}",
-            f"{1 / players:.1%}",
+            f"{100 * low:.0f}-{100 * high:.0f}%",
+            f"{1 / players:.0%}",
             "yes" if ln.beats else "no",
-            f"{ln.mean:.1f} / {ln.opponent_mean:.1f}",
+            f"{ln.mean:.0f}/{ln.opponent_mean:.0f}",
         )
     return table

@@ -142,7 +142,13 @@ def run_ray(
         else:
             # Ray nices its workers by default; a local run should get the CPU like processes
             os.environ.setdefault("RAY_worker_niceness", "0")
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            try:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            except Exception as exc:  # Ray gives its raylet 30 s to start: once more if busy
+                if "timed out during startup" not in str(exc):
+                    raise
+                ray.shutdown()
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
         remote = ray.remote(play_batch)
         pending = [remote.remote(job, chunk) for chunk in batches(indices, workers)]
