@@ -1,11 +1,17 @@
-"""Agents that play any game through the core interface, and the names seats use for them."""
+"""Agents that play any game through the core interface, and the names seats use for them.
+
+Seat specs: ``random``, ``greedy``, ``mcts`` (default budget), ``mcts:2000`` (iterations per
+move, seeded and reproducible) and ``mcts:0.5s`` (seconds per move).
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rulebook.agents.base import Agent
 from rulebook.agents.greedy import GreedyAgent
+from rulebook.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 from rulebook.agents.random_agent import RandomAgent
 from rulebook.core.errors import UnknownGame
 
@@ -13,7 +19,11 @@ from rulebook.core.errors import UnknownGame
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
 }
+
+_BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
+SPEC_HELP = "random, greedy, mcts, mcts:ITERATIONS (e.g. mcts:2000) or mcts:SECONDSs (mcts:0.5s)"
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -23,11 +33,41 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
-    """The agent a seat spec names (``random``, ``greedy``), seeded with ``seed``."""
-    name = spec.strip().lower()
+    """The agent a seat spec names (see the module docstring), seeded with ``seed``.
+
+    Raises :class:`UnknownGame` with the accepted forms if the spec is not one of them.
+    """
+    name, sep, budget = spec.strip().lower().partition(":")
+    name = name.strip()
     if name not in AGENTS:
-        raise UnknownGame(f"no agent called {spec!r} (agents: {', '.join(AGENTS)})")
-    return AGENTS[name](seed)
+        raise UnknownGame(f"no agent called {spec!r} (agents: {SPEC_HELP})")
+    if not sep:
+        return AGENTS[name](seed)
+    if name != "mcts":
+        raise UnknownGame(f"agent {name!r} takes no budget: {spec!r} (agents: {SPEC_HELP})")
+    match = _BUDGET.match(budget.strip())
+    if match is None:
+        raise UnknownGame(
+            f"bad mcts budget in {spec!r}: give iterations (mcts:2000) or seconds (mcts:0.5s)"
+        )
+    if match["iterations"] is not None:
+        iterations = int(match["iterations"])
+        if iterations < 1:
+            raise UnknownGame(f"mcts needs at least 1 iteration, not {spec!r}")
+        return MCTSAgent(seed, iterations=iterations)
+    seconds = float(match["seconds"])
+    if seconds <= 0:
+        raise UnknownGame(f"mcts needs a positive time per move, not {spec!r}")
+    return MCTSAgent(seed, iterations=None, seconds=seconds)
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "agent_seed", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "DEFAULT_ITERATIONS",
+    "Agent",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "agent_seed",
+    "make_agent",
+]

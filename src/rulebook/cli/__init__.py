@@ -1,9 +1,12 @@
-"""The ``rulebook`` command line: list the games, play one in the terminal, simulate, replay.
+"""The ``rulebook`` command line: list the games, play one in the terminal, simulate, replay,
+and the balance lab (report, compare, strength).
 
-``app`` (commands) is in :mod:`rulebook.cli.app`, the interactive game in
-:mod:`rulebook.cli.session`, shared helpers in :mod:`rulebook.cli.common`.
+``app`` (commands) is in :mod:`rulebook.cli.app`, the lab's commands in
+:mod:`rulebook.cli.lab`, the interactive game in :mod:`rulebook.cli.session`, shared helpers in
+:mod:`rulebook.cli.common`.
 """
 
+from rulebook.cli import lab as _lab  # noqa: F401  (registers the lab's commands)
 from rulebook.cli.app import app
 
 __all__ = ["app"]

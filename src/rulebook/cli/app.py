@@ -7,11 +7,12 @@ and the game's optional ``render``.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -30,6 +31,7 @@ from rich.text import Text
 import rulebook
 from rulebook.cli.common import (
     HUMAN,
+    INTERRUPTED,
     UsageError,
     check_agents,
     cycle_specs,
@@ -48,8 +50,10 @@ from rulebook.cli.session import (
     describe,
     start_state,
 )
-from rulebook.core import Game, State
-from rulebook.simulate import GameResult, run
+from rulebook.core import State, get_game
+from rulebook.lab.overrides import read_override
+from rulebook.lab.runner import Job, execute
+from rulebook.lab.stats import wilson
 
 app = typer.Typer(
     name="rulebook",
@@ -177,14 +181,39 @@ def simulate(
     ],
     games: Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")],
     agents: Annotated[
-        str, typer.Option(metavar="SPECS", help="Comma-separated agents, cycled over the seats.")
+        str,
+        typer.Option(
+            metavar="SPECS",
+            help="Comma-separated agents, cycled over the seats: random, greedy, mcts, "
+            "mcts:2000 (iterations), mcts:0.5s (seconds per move).",
+        ),
     ],
     seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     level: LevelOpt = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(metavar="W", help="Parallel processes (default: one per core)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE", help="Store every game in this Parquet file; re-run to resume."
+        ),
+    ] = None,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Run on Ray (a local instance unless --ray-address).")
+    ] = False,
+    ray_address: Annotated[
+        str | None, typer.Option(metavar="ADDR", help="Run on the Ray cluster at ADDR.")
+    ] = None,
+    data_override: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="TOML file replacing values of the game's data."),
+    ] = None,
 ) -> None:
-    """Play many games between bots and report win rates and scores per seat."""
+    """Play many games between bots (in parallel) and report win rates and scores per seat."""
     found = find_game(game)
     with usage_errors():
         options = parse_options(option, level)
@@ -195,29 +224,38 @@ def simulate(
             raise UsageError("simulations are between agents; human cannot play")
         if games < 1:
             raise UsageError(f"--games must be at least 1, not {games}")
+        if workers is not None and workers < 1:
+            raise UsageError(f"--workers must be at least 1, not {workers}")
+        override = read_override(data_override) if data_override is not None else None
+        job = Job(found.name, players, tuple(specs), games, seed, variant, options, False, override)
     console = make_console()
     start = time.perf_counter()
-    results = run_with_progress(console, found, players, specs, games, seed, variant, options)
+    with usage_errors():
+        rows = run_with_progress(
+            console, job, out, workers or os.cpu_count() or 1, ray or bool(ray_address), ray_address
+        )
     elapsed = time.perf_counter() - start
-    console.print(simulation_table(results, specs, players))
-    moves = statistics.fmean(r.moves for r in results)
+    console.print(simulation_table(rows, specs, players))
+    moves = statistics.fmean(r["moves"] for r in rows)
     console.print(
         f"{games} games in {elapsed:.1f} s ({games / max(elapsed, 1e-9):.1f} games/s), "
         f"{moves:.1f} moves per game, seeds {seed}-{seed + games - 1}."
     )
+    if out is not None:
+        console.print(f"Results: {out} (rulebook report {out} --html report.html)")
 
 
 def run_with_progress(
     console: Console,
-    game: Game,
-    players: int,
-    specs: Sequence[str],
-    games: int,
-    seed: int,
-    variant: str | None,
-    options: dict[str, str],
-) -> list[GameResult]:
-    """:func:`rulebook.simulate.run` under a progress bar with an ETA."""
+    job: Job,
+    out: Path | None,
+    workers: int,
+    use_ray: bool,
+    address: str | None,
+    label: str | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`rulebook.lab.runner.execute` under a progress bar with an ETA (Ctrl-C keeps
+    what finished: re-running the same command with the same ``--out`` resumes)."""
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -226,31 +264,45 @@ def run_with_progress(
         TextColumn("eta"),
         TimeRemainingColumn(),
     )
+    title = get_game(job.game).title
     with Progress(*columns, console=console) as progress:
-        task = progress.add_task(f"{game.title}: {', '.join(specs)}", total=games)
+        task = progress.add_task(label or f"{title}: {', '.join(job.agents)}", total=job.games)
 
-        def advance(_: GameResult) -> None:
-            progress.advance(task)
+        def started(done: int, todo: int) -> None:
+            if done:
+                progress.console.print(f"Resuming {out}: {done} game(s) stored, {todo} to play.")
+            progress.update(task, total=todo)
 
-        return run(game.name, players, specs, games, seed, variant, options, progress=advance)
+        def advance(count: int) -> None:
+            progress.advance(task, count)
+
+        try:
+            return execute(job, out, workers, use_ray, address, advance, started)
+        except KeyboardInterrupt:
+            progress.stop()
+            where = f"; re-run the same command to resume {out}" if out else ""
+            console.print(f"Interrupted{where}.")
+            raise typer.Exit(INTERRUPTED) from None
 
 
-def simulation_table(results: Sequence[GameResult], specs: Sequence[str], players: int) -> Table:
+def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], players: int) -> Table:
     """Per seat: agent, shared wins and win rate (2+ players), score mean/stdev/range."""
-    table = Table(title=f"{len(results)} games", header_style="bold")
+    table = Table(title=f"{len(rows)} games", header_style="bold")
     table.add_column("seat", justify="right")
     table.add_column("agent")
     if players > 1:
         table.add_column("wins", justify="right")
         table.add_column("win rate", justify="right")
+        table.add_column("95% CI", justify="right")
     for name in ("mean score", "stdev", "min", "max"):
         table.add_column(name, justify="right")
     for p in range(players):
-        scores = [r.scores[p] for r in results]
+        scores = [r["scores"][p] for r in rows]
         row = [str(p), specs[p]]
         if players > 1:
-            wins = sum(1 / len(r.winners) for r in results if p in r.winners)
-            row += [f"{wins:g}", f"{wins / len(results):.1%}"]
+            wins = sum(r["returns"][p] for r in rows)
+            low, high = wilson(wins, len(rows))
+            row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]
         spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
         row += [f"{statistics.fmean(scores):.1f}", f"{spread:.1f}", str(min(scores))]
         row.append(str(max(scores)))

@@ -18,6 +18,7 @@ from rich.text import Text
 import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import Game, RulebookError, State
+from rulebook.core.data import DataError
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
 HUMAN = "human"
@@ -48,7 +49,7 @@ def usage_errors() -> Iterator[None]:
     """Turn the engine's refusals of a setup (and :class:`UsageError`) into :func:`fail`."""
     try:
         yield
-    except (RulebookError, UsageError) as exc:
+    except (RulebookError, UsageError, DataError) as exc:
         fail(str(exc))
 
 

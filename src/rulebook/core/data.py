@@ -70,7 +70,70 @@ class Sourced(Strict):
         return self
 
 
+# -- designers' data overrides ------------------------------------------------------------------
+#: (data package, file name) -> patch merged into that file's TOML (see :func:`set_overrides`)
+_OVERRIDES: dict[tuple[str, str], dict[str, Any]] = {}
+
+#: fields that name an entry of an array of tables, tried in order
+ENTRY_KEYS = ("id", "name")
+
+
+def set_overrides(overrides: dict[tuple[str, str], dict[str, Any]]) -> None:
+    """Replace values of data files for this process: ``{(package, filename): patch}``.
+
+    A patch is merged into the file's TOML when :func:`read_toml` reads it: a table merges
+    into a table key by key; a table given for an array of tables addresses its entries by
+    their ``id`` or ``name`` (or their position, ``"0"``, ``"1"``...); any other value
+    replaces the file's value. Caches of compiled content are dropped (:func:`clear_caches`),
+    so the next game reads the data again. ``set_overrides({})`` goes back to the files.
+    """
+    _OVERRIDES.clear()
+    _OVERRIDES.update({key: dict(patch) for key, patch in overrides.items()})
+    clear_caches()
+
+
+def overrides() -> dict[tuple[str, str], dict[str, Any]]:
+    """The overrides in force (a copy)."""
+    return dict(_OVERRIDES)
+
+
+def _entry(items: list[Any], key: str, where: str) -> int:
+    """The index of the entry of an array of tables that ``key`` names."""
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and any(item.get(k) == key for k in ENTRY_KEYS):
+            return i
+    if key.isdigit() and int(key) < len(items):
+        return int(key)
+    raise DataError(f"{where}: override names no entry {key!r} (entries are named by id or name)")
+
+
+def merge(data: Any, patch: Any, where: str) -> Any:
+    """``data`` with ``patch`` merged in (see :func:`set_overrides`); ``data`` is not changed."""
+    if isinstance(patch, dict) and isinstance(data, dict):
+        out = dict(data)
+        for key, value in patch.items():
+            out[key] = merge(data[key], value, f"{where}.{key}") if key in data else value
+        return out
+    if isinstance(patch, dict) and isinstance(data, list):
+        out_list = list(data)
+        for key, value in patch.items():
+            i = _entry(out_list, str(key), where)
+            out_list[i] = merge(out_list[i], value, f"{where}[{key}]")
+        return out_list
+    return patch
+
+
 def read_toml(package: str, filename: str) -> dict[str, Any]:
+    """The TOML of ``package/filename``, with the data override for it (if any) merged in."""
+    raw = _read_file(package, filename)
+    patch = _OVERRIDES.get((package, filename))
+    if patch is None:
+        return raw
+    merged: dict[str, Any] = merge(raw, patch, f"{package}/{filename} (override)")
+    return merged
+
+
+def _read_file(package: str, filename: str) -> dict[str, Any]:
     try:
         text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError) as exc:
@@ -94,4 +157,15 @@ def validate(model: type[M], raw: dict[str, Any], where: str) -> M:
 
 def load(model: type[M], package: str, filename: str) -> M:
     """Read ``package/filename`` and validate it against ``model``; :class:`DataError` if bad."""
-    return validate(model, read_toml(package, filename), f"{package}/{filename}")
+    where = f"{package}/{filename}"
+    if (package, filename) in _OVERRIDES:
+        where += " (with a data override)"
+    return validate(model, read_toml(package, filename), where)
+
+
+def data_file_exists(package: str, filename: str) -> bool:
+    """Whether ``package`` ships a data file ``filename``."""
+    try:
+        return resources.files(package).joinpath(filename).is_file()
+    except ModuleNotFoundError:
+        return False

@@ -6,6 +6,7 @@ it creates evolves. Games register themselves with :func:`rulebook.core.registry
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.core.errors import UnknownGame
 
 if TYPE_CHECKING:
-    from rulebook.core.state import State
+    from rulebook.core.state import Action, State
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,16 @@ class Game:
     #: the table as a seat sees it, as a Rich renderable or text, for the terminal
     render: Callable[[State, int], Any] | None = None
     description: str = ""
+    #: playout policy for search bots: a legal move for the seat (default: uniformly random)
+    rollout: Callable[[State, int, random.Random], Action] | None = None
+    #: game-specific statistics of one seat at the end of a game, for the balance lab: names
+    #: like ``"rows_completed"`` or ``"order:Fiery Backpack"`` (``group:item`` names are the
+    #: cards/rows/orders the report ranks by how often they are taken and the winners' share)
+    counters: Callable[[State, int], Mapping[str, float]] | None = None
+    #: the faction (Magi, race, ...) a seat plays, for the balance lab's per-faction table
+    faction: Callable[[State, int], str] | None = None
+    #: the player count the game is most often played at (strength tables use it)
+    common_players: int | None = None
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

@@ -4,6 +4,7 @@ from rulebook.core import Game, Setup, Variant, register
 from rulebook.merchants_of_magick.bots import evaluate
 from rulebook.merchants_of_magick.render import render
 from rulebook.merchants_of_magick.rules import Done, FreeMark, MerchantsState, Spend
+from rulebook.merchants_of_magick.stats import counters, faction
 
 
 def _create(setup: Setup) -> MerchantsState:
@@ -23,6 +24,9 @@ GAME = register(
         evaluate=evaluate,
         render=render,
         description="Dice roll-and-write: craft items, research spells, fill Orders.",
+        counters=counters,
+        faction=faction,
+        common_players=4,
     )
 )
 

@@ -1,0 +1,219 @@
+"""Information-set Monte Carlo tree search with determinization, for any game (sees only core).
+
+One search per decision (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
+
+* every iteration starts from ``state.determinize(me, rng)``: a copy in which what the
+  searching seat cannot see (other hands, deck orders, future dice) is re-sampled, so the tree
+  is over the seat's *information set*, not over one guessed deal;
+* the tree is keyed by moves, not states: a child is an action, and since a move legal in one
+  determinization may be illegal in another, selection counts how often each child was
+  *available* (UCB1 with availability counts);
+* each node stores the reward of the seat that chose its move (UCT per seat: every seat
+  maximises its own reward), so opponents' turns and interrupts (another seat becoming current
+  mid-turn) are searched like the searching seat's own;
+* simultaneous phases (several ``current_players``): the searching seat's own moves are in the
+  tree; other seats that act at the same time move by the rollout policy (they cannot see what
+  the searching seat does, so the tree must not let them react to it);
+* past the tree, the game's rollout policy (``Game.rollout``, default uniformly random) plays
+  ``cutoff`` more moves (default none: the evaluation judges better than random play), then
+  the game's ``evaluate`` scores the position for every seat;
+  a seat's reward is its margin over the best other seat (its own value in solo games),
+  normalised to [0, 1] over the values seen in this search.
+
+The budget is a number of iterations (seeded and reproducible) or seconds per move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from rulebook.agents.base import Agent
+from rulebook.core import Action, IllegalAction, State
+
+#: iterations of the default ``mcts`` spec (decides well under 1 s per move on one core for
+#: Merchants of Magick at 4 players; see README "Bots")
+DEFAULT_ITERATIONS = 1000
+#: moves played by the rollout policy past the tree before the evaluation
+DEFAULT_CUTOFF = 0
+#: UCB1 exploration constant (rewards are normalised to [0, 1])
+DEFAULT_EXPLORATION = 0.7
+
+Rollout = Callable[[State, int, random.Random], Action]
+
+
+class Node:
+    """A node of the search tree: the move that led here and its statistics."""
+
+    __slots__ = ("action", "available", "children", "reward", "seat", "visits")
+
+    def __init__(self, action: Action | None, seat: int) -> None:
+        self.action = action
+        #: the seat that chose ``action`` (whose reward this node accumulates)
+        self.seat = seat
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+def random_rollout(state: State, player: int, rng: random.Random) -> Action:
+    """The default playout policy: a uniformly random legal move."""
+    return rng.choice(state.legal_actions(player))
+
+
+class MCTSAgent(Agent):
+    """ISMCTS with determinization; budget by ``iterations`` or by ``seconds`` per move."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        cutoff: int = DEFAULT_CUTOFF,
+        exploration: float = DEFAULT_EXPLORATION,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            raise ValueError("mcts needs a budget: iterations or seconds")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"mcts iterations must be at least 1, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"mcts seconds must be positive, not {seconds}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.cutoff = cutoff
+        self.exploration = exploration
+        #: iterations run by the last decision (for tests and profiling)
+        self.last_iterations = 0
+        self._low = math.inf
+        self._high = -math.inf
+
+    def act(self, state: State, player: int) -> Action:
+        actions = state.legal_actions(player)
+        if not actions:
+            raise IllegalAction(f"seat {player} has no legal move")
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        root = Node(None, player)
+        self._low, self._high = math.inf, -math.inf
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.determinize(player, self.rng), player)
+            done += 1
+        self.last_iterations = done
+        legal = set(actions)
+        best = max(
+            (child for child in root.children.values() if child.action in legal),
+            key=lambda c: (c.visits, c.reward),
+            default=None,
+        )
+        return best.action if best is not None and best.action is not None else actions[0]
+
+    # -- one iteration -------------------------------------------------------------------------
+    def _iterate(self, root: Node, state: State, me: int) -> None:
+        rng = self.rng
+        rollout = state.game.rollout or random_rollout
+        path = [root]
+        node = root
+        expanded = False
+        while not state.is_terminal():
+            mover = self._tree_mover(state, me)
+            if mover is None:  # other seats of a simultaneous phase: not in the tree
+                seat = state.current_players()[0]
+                state.apply(seat, rollout(state, seat, rng))
+                continue
+            if expanded:
+                break
+            legal = state.legal_actions(mover)
+            if not legal:  # a seat to act without a move: the game is stuck, score it as is
+                break
+            children = node.children
+            known: list[Node] = []
+            untried: list[Action] = []
+            for a in legal:
+                found = children.get(a)
+                if found is None:
+                    untried.append(a)
+                else:
+                    found.available += 1
+                    known.append(found)
+            if untried:
+                action = rng.choice(untried)
+                child = Node(action, mover)
+                child.available = 1
+                children[action] = child
+                expanded = True
+            else:
+                child = self._select(known)
+            state.apply(mover, child.action)  # type: ignore[arg-type]
+            path.append(child)
+            node = child
+        for _ in range(self.cutoff):
+            if state.is_terminal():
+                break
+            seat = state.current_players()[0]
+            state.apply(seat, rollout(state, seat, rng))
+        rewards = self._rewards(state)
+        for n in path:
+            n.visits += 1
+            n.reward += rewards[n.seat]
+
+    @staticmethod
+    def _tree_mover(state: State, me: int) -> int | None:
+        """The seat whose move is a tree node here, or None for a simultaneous move by others."""
+        current = state.current_players()
+        if me in current:
+            return me
+        if len(current) == 1:
+            return current[0]
+        return None
+
+    def _select(self, children: Sequence[Node]) -> Node:
+        """UCB1 with availability counts over the children legal in this determinization
+        (their availability already counts this visit)."""
+        low, high = self._low, self._high
+        span = high - low if high > low else 1.0
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        best = children[0]
+        best_value = -math.inf
+        for child in children:
+            value = (child.reward / child.visits - low) / span + c * sqrt(
+                log(child.available) / child.visits
+            )
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def _rewards(self, state: State) -> list[float]:
+        """Each seat's reward: its evaluation's margin over the best other seat (solo: the value
+        itself); without an evaluation function, the share of the win."""
+        evaluate = state.game.evaluate
+        n = state.num_players
+        values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
+        if n == 1:
+            rewards = values
+        else:
+            rewards = []
+            for p in range(n):
+                rest = max(v for q, v in enumerate(values) if q != p)
+                rewards.append(values[p] - rest)
+        low = min(rewards)
+        high = max(rewards)
+        if low < self._low:
+            self._low = low
+        if high > self._high:
+            self._high = high
+        return rewards

@@ -1,0 +1,240 @@
+"""``rulebook report``: a self-contained HTML report of a results file (plots inline as PNG).
+
+Plots are drawn with matplotlib (Agg backend, no display needed) and embedded as base64 PNG in
+an HTML page rendered from a Jinja2 template, so the report is one file that opens anywhere.
+:func:`write_pngs` saves the same figures as separate PNG files.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+from jinja2 import Environment
+from matplotlib.figure import Figure
+
+from rulebook.core import get_game
+from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
+
+#: how many items of each group the report lists at the top and at the bottom
+TOP = 8
+
+TEMPLATE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{{ title }} — balance report</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+h1 { margin-bottom: 0; } .sub { color: #666; margin-top: .2em; }
+table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: 14px; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f4f4f4; } .sig { font-weight: bold; color: #b00; }
+img { max-width: 100%; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
+.grid > div { flex: 1 1 480px; } code { background: #f4f4f4; padding: 0 3px; }
+</style></head><body>
+<h1>{{ title }}</h1>
+<p class="sub">{{ s.games }} games, {{ s.players }} player(s), variant {{ s.variant }}.
+{% if s.override %}Data override: <code>{{ s.override }}</code>{% else %}Data files as shipped.
+{% endif %}</p>
+{% if s.players > 1 %}
+<h2>Win rate per seat (seat advantage)</h2>
+<p>Ties share the win. An even share is {{ pct(1 / s.players) }}; p is the two-sided z-test
+against it (bold: p &lt; 0.05).</p>
+{{ rate_table(s.seats) }}
+<h2>Win rate per agent</h2>
+{{ rate_table(s.agents) }}
+<div class="grid"><div><img src="{{ plots.seats }}" alt="win rate per seat"></div>
+<div><img src="{{ plots.agents }}" alt="win rate per agent"></div></div>
+{% if s.factions %}<h2>Win rate per faction</h2>
+{{ rate_table(s.factions) }}<img src="{{ plots.factions }}" alt="win rate per faction">
+{% endif %}{% endif %}
+<h2>Scores</h2>
+<div class="grid"><div><img src="{{ plots.scores }}" alt="score distributions"></div>
+<div><img src="{{ plots.lengths }}" alt="game length"></div></div>
+<h3>Mean score breakdown per seat</h3>
+<table><tr><th>category</th>{% for p in range(s.players) %}<th>seat {{ p }}</th>{% endfor %}</tr>
+{% for k, v in s.breakdown.items() %}<tr><td>{{ k }}</td>
+{% for x in v %}<td>{{ "%.1f" % x }}</td>{% endfor %}</tr>{% endfor %}</table>
+{% if s.ratings %}<h3>Ratings</h3><table><tr><th>rating</th><th>games</th><th>share</th></tr>
+{% for k, v in s.ratings.items() %}<tr><td>{{ k }}</td><td>{{ v }}</td>
+<td>{{ pct(v / s.games) }}</td></tr>{% endfor %}</table>{% endif %}
+{% if s.counters %}<h2>Counters (per seat and game)</h2>
+<table><tr><th>counter</th><th>mean</th><th>stdev</th></tr>
+{% for k, v in s.counters.items() %}<tr><td>{{ k }}</td><td>{{ "%.2f" % v[0] }}</td>
+<td>{{ "%.2f" % v[1] }}</td></tr>{% endfor %}</table>{% endif %}
+{% for group, found in s.items.items() %}
+<h2>Most and least valuable: {{ group }}</h2>
+<p>{% if s.players > 1 %}Taken: share of seats that completed/claimed it. Lift: win rate of those
+seats minus that of the others (p: two-proportion z-test). Winners' share: share of all wins
+that went to seats holding it.{% else %}Solo: mean score of games with it, without it, and the
+difference.{% endif %}</p>
+{{ item_table(top(found)) }}<img src="{{ plots['items_' + group] }}" alt="{{ group }}">
+{% endfor %}
+</body></html>
+"""
+
+
+def pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def rate_table(rates: Sequence[Rate]) -> str:
+    lines = [
+        "<table><tr><th></th><th>games</th><th>wins</th><th>win rate</th><th>95% interval</th>"
+        "<th>vs even</th><th>p</th><th>mean score</th></tr>"
+    ]
+    for r in rates:
+        low, high = r.interval
+        test = r.test
+        cls = ' class="sig"' if test.significant else ""
+        lines.append(
+            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{r.wins:g}</td>"
+            f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>"
+            f"<td>{test.difference:+.1%}</td><td{cls}>{test.p_value:.3g}</td>"
+            f"<td>{r.mean_score:.1f}</td></tr>"
+        )
+    return "\n".join([*lines, "</table>"])
+
+
+def item_table(found: Sequence[Item]) -> str:
+    lines = [
+        "<table><tr><th>item</th><th>taken</th><th>with</th><th>without</th><th>lift</th>"
+        "<th>p</th><th>winners' share</th></tr>"
+    ]
+    for i in found:
+        cls = ' class="sig"' if i.test.significant else ""
+        solo = i.winners_share == 0 and i.test.statistic == 0
+        fmt = (lambda x: f"{x:.1f}") if solo else pct
+        lines.append(
+            f"<tr><td>{html.escape(i.name)}</td><td>{pct(i.taken_rate)}</td>"
+            f"<td>{fmt(i.win_taken)}</td><td>{fmt(i.win_not)}</td>"
+            f"<td{cls}>{f'{i.lift:+.1f}' if solo else f'{i.lift:+.1%}'}</td>"
+            f"<td{cls}>{i.test.p_value:.3g}</td><td>{pct(i.winners_share)}</td></tr>"
+        )
+    return "\n".join([*lines, "</table>"])
+
+
+def top(found: Sequence[Item]) -> list[Item]:
+    """The ``TOP`` most and least valuable items (all of them if there are few)."""
+    if len(found) <= 2 * TOP:
+        return list(found)
+    return [*found[:TOP], *found[-TOP:]]
+
+
+# -- plots ---------------------------------------------------------------------------------------
+def rate_figure(rates: Sequence[Rate], title: str) -> Figure:
+    fig, ax = plt.subplots(figsize=(6, 0.45 * len(rates) + 1.4))
+    labels = [r.label for r in rates]
+    values = [r.rate for r in rates]
+    lows = [r.rate - r.interval[0] for r in rates]
+    highs = [r.interval[1] - r.rate for r in rates]
+    ax.barh(labels, values, xerr=[lows, highs], color="#4c78a8", capsize=3)
+    if rates:
+        ax.axvline(rates[0].expected, color="#e45756", linestyle="--")
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate, 95% Wilson interval (dashed: an even share)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def scores_figure(s: Summary) -> Figure:
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    groups = (
+        s.scores_by_agent
+        if len(s.scores_by_agent) > 1
+        else {f"seat {p}": v for p, v in enumerate(s.scores_by_seat)}
+    )
+    low = min(min(v) for v in groups.values())
+    high = max(max(v) for v in groups.values())
+    bins = range(low, high + 2, max(1, (high - low + 1) // 40 or 1))
+    for name, values in groups.items():
+        ax.hist(values, bins=list(bins), histtype="step", linewidth=1.6, label=name)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("seats")
+    ax.set_title("Score distribution")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def lengths_figure(s: Summary) -> Figure:
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.hist(s.lengths, bins=30, color="#72b7b2")
+    ax.set_xlabel("moves per game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    fig.tight_layout()
+    return fig
+
+
+def items_figure(group: str, found: Sequence[Item], solo: bool) -> Figure:
+    shown = top(found)
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(shown) + 1.4))
+    lifts = [i.lift if solo else 100 * i.lift for i in shown]
+    colors = ["#54a24b" if x >= 0 else "#e45756" for x in lifts]
+    ax.barh([i.name for i in shown], lifts, color=colors)
+    ax.invert_yaxis()
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.set_xlabel("score with minus without" if solo else "win-rate lift (points)")
+    ax.set_title(f"Most and least valuable: {group}")
+    fig.tight_layout()
+    return fig
+
+
+def figures(s: Summary) -> dict[str, Figure]:
+    """Every figure of the report, by name."""
+    out: dict[str, Figure] = {}
+    if s.players > 1:
+        out["seats"] = rate_figure(s.seats, "Win rate per seat")
+        out["agents"] = rate_figure(s.agents, "Win rate per agent")
+        if s.factions:
+            out["factions"] = rate_figure(s.factions, "Win rate per faction")
+    out["scores"] = scores_figure(s)
+    out["lengths"] = lengths_figure(s)
+    for group, found in s.items.items():
+        out[f"items_{group}"] = items_figure(group, found, s.players == 1)
+    return out
+
+
+def png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def render_html(rows: Sequence[Row]) -> str:
+    """The report of ``rows`` as one self-contained HTML page."""
+    s = summarize(rows)
+    plots = {
+        name: "data:image/png;base64," + base64.b64encode(png(fig)).decode()
+        for name, fig in figures(s).items()
+    }
+    env = Environment(autoescape=True)
+    env.globals.update(pct=pct, top=top)
+    from markupsafe import Markup
+
+    env.globals["rate_table"] = lambda rates: Markup(rate_table(rates))
+    env.globals["item_table"] = lambda found: Markup(item_table(found))
+    title = f"{get_game(s.game).title}: balance report"
+    return env.from_string(TEMPLATE).render(s=s, plots=plots, title=title)
+
+
+def write_pngs(rows: Sequence[Row], folder: Path) -> list[Path]:
+    """Save every figure of the report as ``folder/NAME.png``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, fig in figures(summarize(rows)).items():
+        path = folder / f"{name}.png"
+        path.write_bytes(png(fig))
+        paths.append(path)
+    return paths

@@ -1,0 +1,147 @@
+"""Statistics of the balance lab: confidence intervals and tests, standard library only.
+
+* :func:`wilson` — the Wilson score interval of a proportion (Wilson 1927), which behaves at 0
+  and 1 where the normal approximation does not;
+* :func:`two_proportion_z` — the pooled two-proportion z-test;
+* :func:`welch_t` — Welch's unequal-variance t-test with the Welch–Satterthwaite degrees of
+  freedom, its p-value from Student's t distribution (:func:`student_t_sf`, through the
+  regularised incomplete beta function).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: the 97.5th percentile of the standard normal: two-sided 95% intervals
+Z95 = 1.959963984540054
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of the proportion ``successes / n`` (95% by default).
+
+    ``successes`` may be fractional (shared wins count 1/k each).
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be within 0..{n}, not {successes}")
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Test:
+    """The result of a two-sample test: the difference (b - a), its statistic and p-value."""
+
+    difference: float
+    statistic: float
+    p_value: float
+
+    @property
+    def significant(self) -> bool:
+        return self.p_value < 0.05
+
+
+def two_proportion_z(x1: float, n1: int, x2: float, n2: int) -> Test:
+    """Two-sided pooled z-test of p1 = p2 for ``x1/n1`` against ``x2/n2``."""
+    if n1 <= 0 or n2 <= 0:
+        raise ValueError("both samples need at least one trial")
+    p1, p2 = x1 / n1, x2 / n2
+    pooled = (x1 + x2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return Test(p2 - p1, 0.0, 1.0)
+    z = (p2 - p1) / se
+    return Test(p2 - p1, z, min(1.0, 2 * normal_sf(abs(z))))
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c if abs(1 + aa / c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c if abs(1 + aa / c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    front = math.exp(log_front)
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1 - front * _betacf(b, a, 1 - x) / b
+
+
+def student_t_sf(t: float, df: float) -> float:
+    """P(T > t) for Student's t with ``df`` degrees of freedom."""
+    tail = 0.5 * betainc(df / 2, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1 - tail
+
+
+def welch_t(a: Sequence[float], b: Sequence[float]) -> Test:
+    """Two-sided Welch t-test of mean(a) = mean(b)."""
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError("Welch's t-test needs at least two values per sample")
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    va, vb = statistics.variance(a, ma) / len(a), statistics.variance(b, mb) / len(b)
+    if va + vb == 0:
+        return Test(mb - ma, 0.0, 1.0 if ma == mb else 0.0)
+    t = (mb - ma) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    return Test(mb - ma, t, min(1.0, 2 * student_t_sf(abs(t), df)))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal-approximation 95% interval."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, mean, mean)
+    half = z * statistics.stdev(values, mean) / math.sqrt(len(values))
+    return (mean, mean - half, mean + half)
+
+
+def one_proportion_z(successes: float, n: int, p0: float) -> Test:
+    """Two-sided z-test of a proportion against ``p0`` (e.g. a seat's win rate against
+    1/players); ``difference`` is p - p0."""
+    if n <= 0:
+        raise ValueError("the sample needs at least one trial")
+    p = successes / n
+    se = math.sqrt(p0 * (1 - p0) / n)
+    if se == 0:
+        return Test(p - p0, 0.0, 1.0 if p == p0 else 0.0)
+    z = (p - p0) / se
+    return Test(p - p0, z, min(1.0, 2 * normal_sf(abs(z))))

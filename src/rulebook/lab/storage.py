@@ -1,0 +1,161 @@
+"""Results on disk: one Parquet row per game, written so that an interrupted run loses nothing.
+
+While a job runs, finished games are written every few seconds as small Parquet files in a
+sidecar folder ``OUT.parts/`` (each written to a temporary name and renamed, so a killed
+process leaves only whole files). When every game is in, the rows of ``OUT`` (if any) and of the
+parts are merged, sorted by game index, into ``OUT`` (again through a temporary file) and the
+parts removed. Re-running the same job with the same ``OUT`` reads both and plays only the
+games that are missing. The job's description is kept in the file's metadata (and in
+``OUT.parts/job.json``) so that a different job is never mixed into the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from rulebook.core import RulebookError
+
+JOB_KEY = b"rulebook.job"
+
+SCHEMA = pa.schema(
+    [
+        ("index", pa.int64()),
+        ("seed", pa.int64()),
+        ("game", pa.string()),
+        ("variant", pa.string()),
+        ("options", pa.string()),
+        ("players", pa.int32()),
+        ("agents", pa.list_(pa.string())),
+        ("scores", pa.list_(pa.int64())),
+        ("winners", pa.list_(pa.int32())),
+        ("returns", pa.list_(pa.float64())),
+        ("moves", pa.int64()),
+        ("breakdown", pa.string()),
+        ("counters", pa.string()),
+        ("factions", pa.list_(pa.string())),
+        ("rating", pa.string()),
+        ("override", pa.string()),
+        ("seconds", pa.float64()),
+    ]
+)
+
+
+class ResultsError(RulebookError):
+    """A results file that cannot be read, or that holds another job."""
+
+
+def parts_dir(out: Path) -> Path:
+    return out.with_name(out.name + ".parts")
+
+
+def _table(rows: Sequence[dict[str, Any]], job: dict[str, Any]) -> pa.Table:
+    table = pa.Table.from_pylist(list(rows), schema=SCHEMA)
+    return table.replace_schema_metadata({JOB_KEY: json.dumps(job, sort_keys=True).encode()})
+
+
+def _atomic_write(table: pa.Table, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def job_of(path: Path) -> dict[str, Any] | None:
+    """The job recorded in a results file's metadata (None if it has none)."""
+    meta = pq.read_schema(path).metadata or {}
+    return json.loads(meta[JOB_KEY]) if JOB_KEY in meta else None
+
+
+def same_job(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two jobs play the same games (their number of games may differ)."""
+    return {k: v for k, v in a.items() if k != "games"} == {
+        k: v for k, v in b.items() if k != "games"
+    }
+
+
+class Store:
+    """The results of one job at ``out``: what is done, and writing more."""
+
+    def __init__(self, out: Path, job: dict[str, Any]) -> None:
+        self.out = out
+        self.job = job
+        self.parts = parts_dir(out)
+        self._check_job()
+        self.parts.mkdir(parents=True, exist_ok=True)
+        (self.parts / "job.json").write_text(json.dumps(job, sort_keys=True), encoding="utf-8")
+
+    def _check_job(self) -> None:
+        recorded = []
+        if self.out.exists():
+            try:
+                recorded.append(job_of(self.out))
+            except (OSError, pa.ArrowInvalid) as exc:
+                raise ResultsError(f"{self.out} is not a results file: {exc}") from None
+        job_file = self.parts / "job.json"
+        if job_file.exists():
+            recorded.append(json.loads(job_file.read_text(encoding="utf-8")))
+        for other in recorded:
+            if other is not None and not same_job(other, self.job):
+                raise ResultsError(
+                    f"{self.out} holds another job ({describe(other)}); "
+                    f"this one is {describe(self.job)}: use another --out"
+                )
+
+    def _files(self) -> list[Path]:
+        files = [self.out] if self.out.exists() else []
+        return files + sorted(self.parts.glob("part-*.parquet"))
+
+    def done(self) -> set[int]:
+        """The indices of the games already stored."""
+        indices: set[int] = set()
+        for path in self._files():
+            indices.update(pq.read_table(path, columns=["index"]).column("index").to_pylist())
+        return indices
+
+    def write(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Store finished games now (one whole part file)."""
+        if rows:
+            _atomic_write(_table(rows, self.job), self.parts / f"part-{uuid.uuid4().hex}.parquet")
+
+    def finish(self) -> int:
+        """Merge everything into ``out`` (one row per game index) and drop the parts."""
+        tables = [pq.read_table(path) for path in self._files()]
+        table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables])
+        rows = {row["index"]: row for row in table.to_pylist()}
+        merged = _table([rows[i] for i in sorted(rows)], self.job)
+        _atomic_write(merged, self.out)
+        shutil.rmtree(self.parts, ignore_errors=True)
+        return int(merged.num_rows)
+
+
+def describe(job: dict[str, Any]) -> str:
+    override = " with a data override" if job.get("override") else ""
+    return (
+        f"{job.get('game')} {job.get('players')}p {','.join(job.get('agents', []))} "
+        f"seed {job.get('seed')}{override}"
+    )
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """Every game stored in a results file, as dicts (JSON columns decoded)."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise ResultsError(f"cannot read results {path}: {exc}") from None
+    return [decode(row) for row in table.to_pylist()]
+
+
+def decode(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored row with its JSON columns (breakdown, counters, options) decoded."""
+    out = dict(row)
+    for key in ("breakdown", "counters", "options"):
+        out[key] = json.loads(row[key])
+    return out

@@ -1,0 +1,217 @@
+"""Figures of a results file: win rates with intervals, scores, lengths, counters, factions.
+
+Shared by the HTML report and ``rulebook compare``; pure computation on the stored rows.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebook.lab.stats import Test, one_proportion_z, two_proportion_z, wilson
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A win rate: shared wins over games, with its Wilson 95% interval."""
+
+    label: str
+    wins: float
+    n: int
+    expected: float
+    mean_score: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.n if self.n else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.n)
+
+    @property
+    def test(self) -> Test:
+        """Against an even share of the wins (1/players)."""
+        return one_proportion_z(self.wins, self.n, self.expected)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A card/row/order counter (``group:name``): how often taken and what it did for winning."""
+
+    group: str
+    name: str
+    taken: int
+    seats: int
+    win_taken: float
+    win_not: float
+    winners_share: float
+    test: Test
+
+    @property
+    def taken_rate(self) -> float:
+        return self.taken / self.seats
+
+    @property
+    def lift(self) -> float:
+        """Win rate of the seats that took it minus that of the seats that did not."""
+        return self.win_taken - self.win_not
+
+
+@dataclass
+class Summary:
+    """Everything the report shows about one results file."""
+
+    games: int
+    players: int
+    game: str
+    variant: str
+    override: str
+    seats: list[Rate]
+    agents: list[Rate]
+    factions: list[Rate]
+    scores_by_seat: list[list[int]]
+    scores_by_agent: dict[str, list[int]]
+    lengths: list[int]
+    breakdown: dict[str, list[float]]
+    counters: dict[str, tuple[float, float]]
+    items: dict[str, list[Item]] = field(default_factory=dict)
+    ratings: dict[str, int] = field(default_factory=dict)
+
+
+def seat_games(rows: Sequence[Row]) -> list[tuple[Row, int]]:
+    return [(r, p) for r in rows for p in range(r["players"])]
+
+
+def summarize(rows: Sequence[Row]) -> Summary:
+    """The figures of a (non-empty) list of stored games of one job."""
+    if not rows:
+        raise ValueError("no games to summarize")
+    first = rows[0]
+    n_players = first["players"]
+    expected = 1.0 / n_players
+    seats = []
+    for p in range(n_players):
+        agents = sorted({r["agents"][p] for r in rows})
+        seats.append(
+            Rate(
+                f"seat {p} ({', '.join(agents)})",
+                sum(r["returns"][p] for r in rows),
+                len(rows),
+                expected,
+                statistics.fmean(r["scores"][p] for r in rows),
+            )
+        )
+    pairs = seat_games(rows)
+    by_agent: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    by_faction: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for r, p in pairs:
+        by_agent[r["agents"][p]].append((r["returns"][p], r["scores"][p]))
+        if r["factions"]:
+            by_faction[r["factions"][p]].append((r["returns"][p], r["scores"][p]))
+
+    def rates(groups: dict[str, list[tuple[float, int]]]) -> list[Rate]:
+        return [
+            Rate(
+                name,
+                sum(w for w, _ in v),
+                len(v),
+                expected,
+                statistics.fmean(s for _, s in v),
+            )
+            for name, v in sorted(groups.items())
+        ]
+
+    breakdown: dict[str, list[float]] = defaultdict(lambda: [0.0] * n_players)
+    for r in rows:
+        for p, parts in enumerate(r["breakdown"]):
+            for k, v in parts.items():
+                breakdown[k][p] += v / len(rows)
+    plain: dict[str, list[float]] = defaultdict(list)
+    for r, p in pairs:
+        for k, v in r["counters"][p].items():
+            if ":" not in k:
+                plain[k].append(v)
+    counters = {
+        k: (statistics.fmean(v), statistics.stdev(v) if len(v) > 1 else 0.0)
+        for k, v in sorted(plain.items())
+    }
+    ratings: dict[str, int] = defaultdict(int)
+    for r in rows:
+        if r["rating"] is not None:
+            ratings[r["rating"]] += 1
+    return Summary(
+        games=len(rows),
+        players=n_players,
+        game=first["game"],
+        variant=first["variant"],
+        override=first["override"],
+        seats=seats,
+        agents=rates(by_agent),
+        factions=rates(by_faction),
+        scores_by_seat=[[r["scores"][p] for r in rows] for p in range(n_players)],
+        scores_by_agent={a: [s for _, s in v] for a, v in sorted(by_agent.items())},
+        lengths=[r["moves"] for r in rows],
+        breakdown=dict(breakdown),
+        counters=counters,
+        items=items(pairs) if n_players > 1 else items_solo(pairs),
+        ratings=dict(ratings),
+    )
+
+
+def _item_names(pairs: Sequence[tuple[Row, int]]) -> dict[str, set[str]]:
+    groups: dict[str, set[str]] = defaultdict(set)
+    for r, p in pairs:
+        for k in r["counters"][p]:
+            if ":" in k:
+                group, name = k.split(":", 1)
+                groups[group].add(name)
+    return groups
+
+
+def items(pairs: Sequence[tuple[Row, int]]) -> dict[str, list[Item]]:
+    """Per group of ``group:name`` counters: each item's take rate, the win rate of the seats
+    that took it and of those that did not (two-proportion z-test) and the winners' share."""
+    out: dict[str, list[Item]] = {}
+    total_wins = sum(r["returns"][p] for r, p in pairs)
+    for group, names in sorted(_item_names(pairs).items()):
+        found = []
+        for name in sorted(names):
+            key = f"{group}:{name}"
+            took = [r["returns"][p] for r, p in pairs if r["counters"][p].get(key, 0) > 0]
+            rest = [r["returns"][p] for r, p in pairs if r["counters"][p].get(key, 0) <= 0]
+            win_t = sum(took) / len(took) if took else 0.0
+            win_n = sum(rest) / len(rest) if rest else 0.0
+            test = (
+                two_proportion_z(sum(rest), len(rest), sum(took), len(took))
+                if took and rest
+                else Test(0.0, 0.0, 1.0)
+            )
+            share = sum(took) / total_wins if total_wins else 0.0
+            found.append(Item(group, name, len(took), len(pairs), win_t, win_n, share, test))
+        out[group] = sorted(found, key=lambda i: i.lift, reverse=True)
+    return out
+
+
+def items_solo(pairs: Sequence[tuple[Row, int]]) -> dict[str, list[Item]]:
+    """Solo games have no winner: rank items by the mean score with and without them (the
+    ``win`` fields then hold mean scores)."""
+    out: dict[str, list[Item]] = {}
+    for group, names in sorted(_item_names(pairs).items()):
+        found = []
+        for name in sorted(names):
+            key = f"{group}:{name}"
+            took = [float(r["scores"][p]) for r, p in pairs if r["counters"][p].get(key, 0) > 0]
+            rest = [float(r["scores"][p]) for r, p in pairs if r["counters"][p].get(key, 0) <= 0]
+            mt = statistics.fmean(took) if took else 0.0
+            mn = statistics.fmean(rest) if rest else 0.0
+            found.append(
+                Item(group, name, len(took), len(pairs), mt, mn, 0.0, Test(mt - mn, 0.0, 1.0))
+            )
+        out[group] = sorted(found, key=lambda i: i.lift, reverse=True)
+    return out

@@ -1,0 +1,223 @@
+"""The balance lab: parallel runs, resume after an interrupt or a kill, data overrides,
+reports and comparisons, and the Ray path on a local instance."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import rulebook
+from rulebook.cli import app
+from rulebook.core.data import DataError
+from rulebook.lab import overrides
+from rulebook.lab.compare import compare
+from rulebook.lab.report import render_html, write_pngs
+from rulebook.lab.runner import Job, collect, execute
+from rulebook.lab.storage import ResultsError, Store
+from rulebook.merchants_of_magick.content import content
+
+GAME = "merchants-of-magick"
+SHORT = {GAME: {"game.toml": {"rules": {"rounds": 3}}}}
+
+
+@pytest.fixture(autouse=True)
+def _no_override_left() -> Iterator[None]:
+    yield
+    overrides.install(None)
+
+
+def job(games: int = 6, **kw: Any) -> Job:
+    base: dict[str, Any] = {"agents": ("greedy", "random"), "players": 2, "rounds": None}
+    base.update(kw)
+    base.pop("rounds")
+    return Job(GAME, base.pop("players"), base.pop("agents"), games, seed=10, **base)
+
+
+def same(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+# -- running and storing ----------------------------------------------------------------------
+def test_results_do_not_depend_on_workers_and_hold_everything(tmp_path: Path) -> None:
+    one = execute(job(), workers=1)
+    two = execute(job(), tmp_path / "r.parquet", workers=2)
+    assert same(one) == same(two)
+    row = two[0]
+    assert row["agents"] == ["greedy", "random"] and row["seed"] == 10
+    assert sum(row["breakdown"][0].values()) == row["scores"][0]
+    assert row["counters"][0]["rows_completed"] >= 1
+    assert any(k.startswith("row:") for k in row["counters"][0])
+    assert len(row["factions"]) == 2
+    assert not (tmp_path / "r.parquet.parts").exists()
+
+
+def test_rotation_moves_each_agent_round_the_table() -> None:
+    j = Job(GAME, 3, ("mcts", "greedy", "greedy"), 3, rotate=True)
+    assert [j.seats(i).index("mcts") for i in range(3)] == [0, 1, 2]
+
+
+def test_interrupt_writes_what_finished(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.parquet", job().to_dict())
+    rows = execute(job(3), workers=1)
+    raw = [
+        {**r, **{k: json.dumps(r[k]) for k in ("breakdown", "counters", "options")}} for r in rows
+    ]
+
+    def batches() -> Iterator[list[dict[str, Any]]]:
+        yield raw[:2]
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        collect(batches(), store.write, lambda _: None)
+    assert store.done() == {0, 1}
+
+
+def test_a_killed_run_resumes_and_loses_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    script = (
+        "import sys; from pathlib import Path; from rulebook.lab import runner;"
+        "runner.FLUSH_SECONDS = 0;"
+        "j = runner.Job('merchants-of-magick', 2, ('greedy', 'random'), 24, seed=10);"
+        f"runner.execute(j, Path({str(out)!r}), workers=1)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    parts = tmp_path / "r.parquet.parts"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(parts.glob("part-*.parquet"))) < 2:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not out.exists()
+    stored = Store(out, job(24).to_dict()).done()
+    assert 0 < len(stored) < 24
+    seen: list[int] = []
+    rows = execute(job(24), out, workers=2, started=lambda done, todo: seen.extend([done, todo]))
+    assert seen == [len(stored), 24 - len(stored)]
+    assert [r["index"] for r in rows] == list(range(24))
+    assert same(rows[:6]) == same(execute(job(6), workers=1))
+    # a finished file is complete: running again plays nothing, more games extend it
+    seen.clear()
+    assert len(execute(job(26), out, workers=1, started=lambda d, t: seen.extend([d, t]))) == 26
+    assert seen == [24, 2]
+
+
+def test_another_job_is_never_mixed_into_a_results_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    execute(job(2), out, workers=1)
+    with pytest.raises(ResultsError, match="holds another job"):
+        execute(job(2, agents=("random", "random")), out, workers=1)
+    with pytest.raises(ResultsError, match="holds another job"):
+        execute(job(2, override=SHORT), out, workers=1)
+
+
+# -- data overrides ---------------------------------------------------------------------------
+def test_override_replaces_values_by_table_and_by_entry_name() -> None:
+    before = next(o for o in content().orders if o.name == "Fiery Backpack").coins
+    overrides.install(
+        {
+            GAME: {
+                "game.toml": {"rules": {"rounds": 4}},
+                "orders.toml": {"orders": {"Fiery Backpack": {"coins": before + 7}}},
+            }
+        }
+    )
+    c = content()
+    assert c.rules.rounds == 4
+    assert next(o for o in c.orders if o.name == "Fiery Backpack").coins == before + 7
+    assert next(o for o in c.orders if o.name == "Everlasting Backpack").coins == 4
+    overrides.install(None)
+    assert content().rules.rounds == 10
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({GAME: {"orders.toml": {"orders": {"No Such Card": {"coins": 1}}}}}, "no entry"),
+        ({GAME: {"orders.toml": {"orders": {"Fiery Backpack": {"coins": -1}}}}}, "coins"),
+        ({GAME: {"orders.toml": {"orders": {"Fiery Backpack": {"cost": 1}}}}}, "cost"),
+        ({GAME: {"cards.toml": {"x": 1}}}, "no data file 'cards.toml'"),
+        ({"chess": {"game.toml": {}}}, "no game called 'chess'"),
+    ],
+)
+def test_bad_overrides_are_refused_clearly(raw: dict[str, Any], message: str) -> None:
+    with pytest.raises(DataError, match=message) as info:
+        overrides.check(raw, GAME, 2, None)
+    if "coins" in message or "cost" in message:
+        assert "orders.toml (with a data override)" in str(info.value)
+
+
+def test_override_reaches_worker_processes_and_is_recorded(tmp_path: Path) -> None:
+    normal = execute(job(4), workers=2)
+    short = execute(job(4, override=SHORT), tmp_path / "short.parquet", workers=2)
+    assert all(s["moves"] < n["moves"] / 2 for s, n in zip(short, normal, strict=True))
+    assert json.loads(short[0]["override"]) == SHORT
+    assert normal[0]["override"] == ""
+
+
+# -- report, compare, CLI -----------------------------------------------------------------------
+def test_report_and_compare(tmp_path: Path) -> None:
+    a = execute(job(8, players=3, agents=("greedy", "random", "greedy")), workers=1)
+    b = execute(job(8, players=3, agents=("greedy", "random", "greedy"), override=SHORT), workers=1)
+    page = render_html(a)
+    assert page.count("data:image/png;base64,") >= 6
+    assert "Win rate per seat" in page and "Win rate per faction" in page
+    assert "Most and least valuable: order" in page
+
+    changes = {(c.section, c.name): c for c in compare(a, b)}
+    crafting = changes[("mean score", "crafting")]
+    assert crafting.b < crafting.a and crafting.test.p_value < 0.05
+    solo = execute(job(3, players=1, agents=("greedy",)), workers=1)
+    assert {p.name for p in write_pngs(solo, tmp_path)} >= {"scores.png", "items_row.png"}
+
+
+def test_cli_simulate_out_report_compare(tmp_path: Path) -> None:
+    cli = CliRunner()
+    override = tmp_path / "short.toml"
+    override.write_text(f'["{GAME}"."game.toml".rules]\nrounds = 3\n', encoding="utf-8")
+    args = ["simulate", GAME, "-p", "2", "-n", "4", "--agents", "greedy,random", "--workers", "2"]
+    first = cli.invoke(app, [*args, "--out", str(tmp_path / "a.parquet")])
+    assert first.exit_code == 0, first.output
+    second = cli.invoke(
+        app, [*args, "--out", str(tmp_path / "b.parquet"), "--data-override", str(override)]
+    )
+    assert second.exit_code == 0, second.output
+    report = cli.invoke(
+        app, ["report", str(tmp_path / "a.parquet"), "--html", str(tmp_path / "r.html")]
+    )
+    assert report.exit_code == 0, report.output
+    assert "<img" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    diff = cli.invoke(app, ["compare", str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")])
+    assert diff.exit_code == 0, diff.output
+    assert "win rate per seat" in diff.output and "rounds" in diff.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'["{GAME}"."game.toml".rules]\nrounds = "ten"\n', encoding="utf-8")
+    refused = cli.invoke(app, [*args, "--data-override", str(bad)])
+    assert refused.exit_code == 2
+    assert "game.toml (with a data override)" in refused.output
+
+
+def test_cli_strength_table(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["strength", GAME, "-p", "2", "-n", "2", "--matchups", "greedy-random", "--workers", "1"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output and "95%" in result.output
+
+
+# -- Ray ----------------------------------------------------------------------------------------
+def test_ray_local_instance_runs_a_tiny_job(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    rows = execute(job(3, override=SHORT), tmp_path / "ray.parquet", workers=1, use_ray=True)
+    assert same(rows) == same(execute(job(3, override=SHORT), workers=1))
+    assert rulebook.get_game(GAME).counters is not None
