@@ -12,7 +12,7 @@ import pytest
 
 import rulebook
 from rulebook import IllegalAction
-from rulebook.archmagi.content import ELEMENTS, content
+from rulebook.archmagi.content import ELEMENTS, Effect, content
 from rulebook.archmagi.rules import ArchmagiState, Move
 
 
@@ -62,6 +62,35 @@ def test_content_matches_the_contents_list() -> None:
     assert [m.element for m in c.magi] == list(ELEMENTS)
     starting = next(s for s in c.cards if s.set == "starting_common")
     assert [(e.kind, e.n) for e in starting.top] == [("look_draft", 4)]
+
+
+#: a rough worth of each symbol, to compare Actions (a Search brings one Spell into Hand)
+WORTH = {"gain": 1, "draw": 1, "plays": 1, "spend": -1, "discard": -1}
+
+
+def worth(effects: tuple[Effect, ...]) -> int:
+    total = 0
+    for e in effects:
+        if e.kind == "may":
+            total += max(0, worth(e.then))
+        elif e.kind == "search":
+            total += 1
+        else:
+            total += WORTH.get(e.kind, 0) * e.n
+    return total
+
+
+def test_common_spells_are_weaker_than_elemental_spells() -> None:
+    """COMMON SPELLS: "Common Spells are weaker than Elemental Spells": no Common Action is worth
+    more than the best single Elemental Action, and every Common is worth less than the best
+    Elemental Spell (its two Actions)."""
+    c = content()
+    elemental = [s for s in c.cards if not s.common]
+    best_action = max(max(worth(s.top), worth(s.bottom)) for s in elemental)
+    best_spell = max(worth(s.top) + worth(s.bottom) for s in elemental)
+    for s in c.cards:
+        if s.common:
+            assert worth(s.top) <= best_action < best_spell, s.name
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
