@@ -7,6 +7,7 @@ The rulebook has no worked example with numbers; its clarifications are the exam
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -258,6 +259,35 @@ def test_flow_of_magic_pass_and_water_takes_freely() -> None:
     assert s2.discard[-1] == card("Sprout") and s2.current_players() == (0,)
 
 
+def test_flow_of_magic_back_and_forth_ends_when_the_other_element_runs_out() -> None:
+    """FLOW OF MAGIC: the Spell discarded to take is itself discarded by another player, so it
+    may Flow on; each step uses up a Spell of the other Magi's element from the payer's Hand,
+    so the exchange ends (here after 5 takings)."""
+    s = table(2, ("fire", "flora"))
+    s.hands[0] = cards("Cinder Trade", "Sprout", "Thornvine", "Bloom")
+    s.hands[1] = cards("Ember", "Blaze", "Glimmer")
+    s.apply(0, "top Cinder Trade")
+    s.apply(0, "discard Sprout")
+    steps = [
+        (1, "take Sprout", "discard Ember"),
+        (0, "take Ember", "discard Thornvine"),
+        (1, "take Thornvine", "discard Blaze"),
+        (0, "take Blaze", "discard Bloom"),
+    ]
+    for seat, take, pay in steps:
+        assert s.current_players() == (seat,) and take in texts(s, seat)
+        s.apply(seat, take)
+        s.apply(seat, pay)
+    # the Flora Magi holds no Fire Spell any more: paying with a Common flows to no one
+    assert s.current_players() == (1,) and texts(s, 1) == ["take Bloom", "pass"]
+    s.apply(1, "take Bloom")
+    assert sorted(texts(s, 1)) == ["discard Glimmer", "discard Sprout", "discard Thornvine"]
+    s.apply(1, "discard Glimmer")
+    assert s.current_players() == (0,) and not s.stack and s.crystals[0] == 2
+    assert sorted(s.hands[0]) == sorted(cards("Ember", "Blaze"))
+    assert sorted(s.hands[1]) == sorted(cards("Sprout", "Thornvine", "Bloom"))
+
+
 def test_no_flow_for_own_element_or_an_empty_hand() -> None:
     s = table()
     s.hands[0] = cards("Cinder Trade", "Ember")
@@ -305,6 +335,35 @@ def test_search_reveals_no_more_than_the_pool_and_does_not_end_the_round() -> No
     s.apply(0, "return Glimmer")  # the last one returned lies on top
     assert s.pool == cards("Glimmer", "Scrying Pool") and s.round == 1
     assert s.observation(1)["choice"] is None
+
+
+def test_a_search_is_announced_without_naming_the_spells() -> None:
+    """The terminal tells the other seats a bot's move by ``announce``: a Search's choices are
+    Spells of the face-down Magic Pool and stay unnamed."""
+    s = table()
+    s.hands[0] = cards("Deep Scry")
+    s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool", "Insight", "Geode")
+    s.apply(0, "top Deep Scry")
+    take = s.parse_action(0, "take Insight")
+    assert s.announce(0, take) == "take a Spell (Search)" and s.explain(0, take) == "take Insight"
+    s.apply(0, take)
+    back = s.parse_action(0, "return Geode")
+    assert "Geode" not in s.announce(0, back)
+    s.apply(0, back)
+    s.apply(0, "return Scrying Pool")
+    draw = s.parse_action(0, "draw")
+    assert s.stack == [] and s.announce(0, draw) == "draw"
+
+
+def test_the_terminal_names_no_spell_a_bot_takes_by_search() -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    args = ["play", "archmagi", "-p", "2", "--seats", "greedy,greedy", "--seed", "3"]
+    out = CliRunner().invoke(app, args).output
+    assert "take a Spell (Search)" in out and "return a Spell to the top" in out
+    assert not re.search(r"\): return [A-Z]", out)
 
 
 def test_search_of_the_last_spell_ends_the_round() -> None:

@@ -783,6 +783,17 @@ class ArchmagiState(State):
             return str(action)
         return f"{action} ({', '.join(e.text() for e in effects)})"
 
+    def announce(self, player: int, action: Action) -> str:
+        """The move as the other seats learn of it: a Search's ``take`` and ``return`` name
+        Spells of the face-down Magic Pool (SYMBOLS GUIDE, Search), so they are not named."""
+        if self.stack and type(action) is Move and action.card:
+            kind = self.stack[-1][0]
+            if kind == "search":
+                return "take a Spell (Search)"
+            if kind == "return":
+                return "return a Spell to the top of the Magic Pool (Search)"
+        return self.explain(player, action)
+
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self) -> ArchmagiState:
         new = ArchmagiState.__new__(ArchmagiState)
