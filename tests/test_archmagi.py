@@ -468,6 +468,23 @@ def test_determinize_keeps_the_view_and_plays_on() -> None:
         assert d.observation(p) == s.observation(p)
 
 
+def test_the_view_shows_the_hand_with_elements_and_actions() -> None:
+    from rich.console import Console
+
+    s = table()
+    s.hands[0] = cards("Ember", "Glimmer", "Glimmer")
+    s.discard = cards("Sprout")
+    console = Console(width=120, record=True)
+    console.print(rulebook.archmagi.render(s, 0))
+    lines = console.export_text().splitlines()
+    ember = next(line for line in lines if "Ember" in line)
+    assert "fire" in ember and "gain 1 crystal(s)" in ember and "gain 2 crystal(s)" in ember
+    glimmer = next(line for line in lines if "Glimmer x2" in line)
+    assert "common" in glimmer and "draw 1" in glimmer
+    assert any("Discard pile: 1 spells (top: Sprout)" in line for line in lines)
+    assert any("You are the Fire Magi: When you Play a Fire Spell" in line for line in lines)
+
+
 def test_greedy_beats_random() -> None:
     from rulebook.simulate import run
 
