@@ -130,6 +130,13 @@ def test_magi_can_be_chosen() -> None:
     assert isinstance(s, ArchmagiState)
     assert s.magi == ["water", "flora"]
     assert {content().cards[x].element for x in s.books[1]} == {"flora"}
+    # a shorter list names the first seats' Magi; the other seats are dealt from the rest
+    s = rulebook.new_game("archmagi", players=2, seed=1, options={"magi": "fire,flora"})
+    assert isinstance(s, ArchmagiState) and s.magi == ["fire", "flora"]
+    for seed in range(6):
+        s = rulebook.new_game("archmagi", players=4, seed=seed, options={"magi": "water"})
+        assert isinstance(s, ArchmagiState) and s.magi[0] == "water"
+        assert sorted(s.magi) == sorted(ELEMENTS)
 
 
 # -- the Play Phase --------------------------------------------------------------------------
@@ -422,6 +429,22 @@ def test_defeat_a_monster_pays_rewards_and_refills() -> None:
     assert s.trophies[0] == [tier1[0]] and s.favor(0) == goblin.favor
     assert s.paths[0] == [tier1[3], tier1[1], tier1[2]] and s.monster_decks[0] == []
     assert s.scores()[0] == goblin.favor and s.score_breakdown(0) == {"favor": goblin.favor}
+
+
+def test_an_empty_monster_deck_leaves_the_spot_empty_and_one_monster_per_turn() -> None:
+    """MONSTERS: "If there are no more Monsters in that Tier of Monster Deck, then do not
+    Refill the empty spot"; MONSTER PHASE: at most 1 Monster per turn."""
+    s = table()
+    c = content()
+    tier1 = [i for i, m in enumerate(c.monsters) if m.tier == 1 and not m.spells]
+    s.paths[0] = tier1[:3]
+    s.monster_decks[0] = []
+    s.crystals[0] = 40
+    s.apply(0, "end")
+    s.apply(0, f"defeat {c.monsters[tier1[1]].name}")
+    while s.current_players() == (0,) and s.stack:
+        s.apply(0, texts(s, 0)[0])
+    assert s.paths[0] == [tier1[0], tier1[2]] and s.turn == 1 and s.trophies[0] == [tier1[1]]
 
 
 def test_hand_limit_of_ten() -> None:

@@ -132,8 +132,8 @@ class ArchmagiState(State):
     def _set_up(self) -> None:
         """SETUP 1-5, with the Magi dealt at random from the seed.
 
-        The ``magi`` option chooses each seat's Magi (SETUP 5: "their chosen color"); by
-        default they are dealt at random from the seed, so simulations rotate the Magi over the
+        The ``magi`` option chooses the first seats' Magi (SETUP 5: "their chosen color"); the
+        other seats are dealt at random from the seed, so simulations rotate the Magi over the
         seats. With 2-3 players the unused Magi's Spells stay in the box.
         """
         c, n = self.content, self.num_players
@@ -142,7 +142,8 @@ class ArchmagiState(State):
         rng.shuffle(order)
         chosen = self.setup.options.get("magi", "random")
         if chosen != "random":
-            order = chosen.split(",")
+            named = chosen.split(",")
+            order = named + [e for e in order if e not in named]
         self.magi = order[:n]
         self.seat_of = {e: p for p, e in enumerate(self.magi)}
         cards = c.cards
