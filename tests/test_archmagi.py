@@ -508,6 +508,18 @@ def test_the_view_shows_the_hand_with_elements_and_actions() -> None:
     assert any("You are the Fire Magi: When you Play a Fire Spell" in line for line in lines)
 
 
+def test_determinize_resamples_the_spells_another_seat_searches() -> None:
+    s = table()
+    s.hands[0] = cards("Deep Scry")
+    s.apply(0, "top Deep Scry")
+    seen = s.looking.copy()
+    other = [s.determinize(1, random.Random(k)) for k in range(8)]
+    assert all(d.observation(1) == s.observation(1) for d in other)
+    assert any(sorted(d.looking) != sorted(seen) for d in other)
+    own = s.determinize(0, random.Random(1))
+    assert own.looking == seen and own.observation(0) == s.observation(0)
+
+
 def test_greedy_beats_random() -> None:
     from rulebook.simulate import run
 

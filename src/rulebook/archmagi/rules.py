@@ -826,14 +826,21 @@ class ArchmagiState(State):
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """Reshuffle what ``player`` cannot see: the Magic Pool together with the other Hands
-        (sizes kept), the Spell Books (the viewer's own not while they look at its top) and
-        the Monster decks."""
+        and the Spells another seat's Search looks at (sizes kept), the Spell Books (the
+        viewer's own not while they look at its top) and the Monster decks."""
         others = [p for p in range(self.num_players) if p != player]
-        unknown = self.pool + [c for p in others for c in self.hands[p]]
+        # the Spells another seat's Search looks at are as unknown as the rest of the Pool
+        searcher = next((t[1] for t in self.stack if t[0] in ("search", "return")), player)
+        looking = self.looking if searcher != player else []
+        unknown = self.pool + looking + [c for p in others for c in self.hands[p]]
         rng.shuffle(unknown)
         for p in others:
             k = len(self.hands[p])
             self.hands[p] = unknown[:k]
+            del unknown[:k]
+        if looking:
+            k = len(looking)
+            self.looking = unknown[:k]
             del unknown[:k]
         self.pool = unknown
         looking_own = any(t[0] == "look" and t[1] == player for t in self.stack)
