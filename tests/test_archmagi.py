@@ -212,6 +212,7 @@ def test_you_may_is_optional() -> None:
     s.planted[0] = cards("Sprout")
     s.apply(0, "top Harvest")
     assert texts(s, 0) == ["use", "skip"]
+    assert s.explain(0, Move("use")) == "use (uproot 1, gain 3 crystal(s))"
     s.apply(0, "use")
     assert texts(s, 0) == ["uproot Sprout"]
     s.apply(0, "uproot Sprout")
@@ -240,8 +241,10 @@ def test_flow_of_magic_interrupts_for_the_element_magi() -> None:
     assert s.current_players() == (2,)
     assert texts(s, 2) == ["take Sprout", "pass"]
     assert texts(s, 0) == []
+    assert s.explain(2, Move("take", "Sprout")) == "take Sprout (Flow of Magic)"
     s.apply(2, "take Sprout")
     assert texts(s, 2) == ["discard Glimmer"]
+    assert "Flow of Magic" in s.explain(2, Move("discard", "Glimmer"))
     s.apply(2, "discard Glimmer")
     assert s.hands[2] == cards("Sprout") and card("Glimmer") in s.exhausted
     # play resumes: the rest of Cinder Trade (gain 2), then seat 0 goes on
@@ -352,7 +355,10 @@ def test_a_search_is_announced_without_naming_the_spells() -> None:
     s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool", "Insight", "Geode")
     s.apply(0, "top Deep Scry")
     take = s.parse_action(0, "take Insight")
-    assert s.announce(0, take) == "take a Spell (Search)" and s.explain(0, take) == "take Insight"
+    assert (
+        s.announce(0, take) == "take a Spell (Search)"
+        and s.explain(0, take) == "take Insight (Search)"
+    )
     s.apply(0, take)
     back = s.parse_action(0, "return Geode")
     assert "Geode" not in s.announce(0, back)

@@ -48,6 +48,16 @@ INPUT = frozenset(
     }
 )
 
+#: what a decision's move means, for menus and the move log: {task: {verb: text}}
+DECISION_TEXTS = {
+    "flow": {"take": "Flow of Magic", "pass": "Flow of Magic: leave it"},
+    "pay": {"discard": "to take a Spell by the Flow of Magic"},
+    "limit": {"discard": "hand limit"},
+    "search": {"take": "Search"},
+    "return": {"return": "on top of the Magic Pool"},
+    "may": {"use": "", "skip": "you may: no"},
+}
+
 #: a task of the stack: (kind, seat, number, data)
 Task = tuple[str, int, int, Any]
 
@@ -759,7 +769,16 @@ class ArchmagiState(State):
 
     def explain(self, player: int, action: Action) -> str:
         """The move with what it does, for menus: ``top Ember (gain 1 crystal(s))``."""
-        if type(action) is not Move or not action.card:
+        if type(action) is not Move:
+            return str(action)
+        kind = self.stack[-1][0] if self.stack else ""
+        if kind in DECISION_TEXTS and action.verb in DECISION_TEXTS[kind]:
+            text = f"{action} ({DECISION_TEXTS[kind][action.verb]})"
+            if kind == "may" and action.verb == "use":
+                effects = ", ".join(e.text() for e in self.stack[-1][3])
+                text = f"{action} ({effects})"
+            return text
+        if not action.card:
             return str(action)
         c = self.content
         if action.verb == "defeat":
