@@ -775,8 +775,8 @@ class ArchmagiState(State):
         if kind in DECISION_TEXTS and action.verb in DECISION_TEXTS[kind]:
             text = f"{action} ({DECISION_TEXTS[kind][action.verb]})"
             if kind == "may" and action.verb == "use":
-                effects = ", ".join(e.text() for e in self.stack[-1][3])
-                text = f"{action} ({effects})"
+                group = ", ".join(e.text() for e in self.stack[-1][3])
+                text = f"{action} ({group})"
             return text
         if not action.card:
             return str(action)
