@@ -7,12 +7,13 @@ The rulebook has no worked example with numbers; its clarifications are the exam
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 import rulebook
 from rulebook import IllegalAction
-from rulebook.archmagi.content import ELEMENTS, content
+from rulebook.archmagi.content import ELEMENTS, Effect, content
 from rulebook.archmagi.rules import ArchmagiState, Move
 
 
@@ -64,6 +65,35 @@ def test_content_matches_the_contents_list() -> None:
     assert [(e.kind, e.n) for e in starting.top] == [("look_draft", 4)]
 
 
+#: a rough worth of each symbol, to compare Actions (a Search brings one Spell into Hand)
+WORTH = {"gain": 1, "draw": 1, "plays": 1, "spend": -1, "discard": -1}
+
+
+def worth(effects: tuple[Effect, ...]) -> int:
+    total = 0
+    for e in effects:
+        if e.kind == "may":
+            total += max(0, worth(e.then))
+        elif e.kind == "search":
+            total += 1
+        else:
+            total += WORTH.get(e.kind, 0) * e.n
+    return total
+
+
+def test_common_spells_are_weaker_than_elemental_spells() -> None:
+    """COMMON SPELLS: "Common Spells are weaker than Elemental Spells": no Common Action is worth
+    more than the best single Elemental Action, and every Common is worth less than the best
+    Elemental Spell (its two Actions)."""
+    c = content()
+    elemental = [s for s in c.cards if not s.common]
+    best_action = max(max(worth(s.top), worth(s.bottom)) for s in elemental)
+    best_spell = max(worth(s.top) + worth(s.bottom) for s in elemental)
+    for s in c.cards:
+        if s.common:
+            assert worth(s.top) <= best_action < best_spell, s.name
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup(players: int) -> None:
     s = rulebook.new_game("archmagi", players=players, seed=5)
@@ -100,6 +130,13 @@ def test_magi_can_be_chosen() -> None:
     assert isinstance(s, ArchmagiState)
     assert s.magi == ["water", "flora"]
     assert {content().cards[x].element for x in s.books[1]} == {"flora"}
+    # a shorter list names the first seats' Magi; the other seats are dealt from the rest
+    s = rulebook.new_game("archmagi", players=2, seed=1, options={"magi": "fire,flora"})
+    assert isinstance(s, ArchmagiState) and s.magi == ["fire", "flora"]
+    for seed in range(6):
+        s = rulebook.new_game("archmagi", players=4, seed=seed, options={"magi": "water"})
+        assert isinstance(s, ArchmagiState) and s.magi[0] == "water"
+        assert sorted(s.magi) == sorted(ELEMENTS)
 
 
 # -- the Play Phase --------------------------------------------------------------------------
@@ -175,6 +212,7 @@ def test_you_may_is_optional() -> None:
     s.planted[0] = cards("Sprout")
     s.apply(0, "top Harvest")
     assert texts(s, 0) == ["use", "skip"]
+    assert s.explain(0, Move("use")) == "use (uproot 1, gain 3 crystal(s))"
     s.apply(0, "use")
     assert texts(s, 0) == ["uproot Sprout"]
     s.apply(0, "uproot Sprout")
@@ -203,8 +241,10 @@ def test_flow_of_magic_interrupts_for_the_element_magi() -> None:
     assert s.current_players() == (2,)
     assert texts(s, 2) == ["take Sprout", "pass"]
     assert texts(s, 0) == []
+    assert s.explain(2, Move("take", "Sprout")) == "take Sprout (Flow of Magic)"
     s.apply(2, "take Sprout")
     assert texts(s, 2) == ["discard Glimmer"]
+    assert "Flow of Magic" in s.explain(2, Move("discard", "Glimmer"))
     s.apply(2, "discard Glimmer")
     assert s.hands[2] == cards("Sprout") and card("Glimmer") in s.exhausted
     # play resumes: the rest of Cinder Trade (gain 2), then seat 0 goes on
@@ -227,6 +267,35 @@ def test_flow_of_magic_pass_and_water_takes_freely() -> None:
     s2.apply(0, "discard Sprout")
     s2.apply(2, "pass")
     assert s2.discard[-1] == card("Sprout") and s2.current_players() == (0,)
+
+
+def test_flow_of_magic_back_and_forth_ends_when_the_other_element_runs_out() -> None:
+    """FLOW OF MAGIC: the Spell discarded to take is itself discarded by another player, so it
+    may Flow on; each step uses up a Spell of the other Magi's element from the payer's Hand,
+    so the exchange ends (here after 5 takings)."""
+    s = table(2, ("fire", "flora"))
+    s.hands[0] = cards("Cinder Trade", "Sprout", "Thornvine", "Bloom")
+    s.hands[1] = cards("Ember", "Blaze", "Glimmer")
+    s.apply(0, "top Cinder Trade")
+    s.apply(0, "discard Sprout")
+    steps = [
+        (1, "take Sprout", "discard Ember"),
+        (0, "take Ember", "discard Thornvine"),
+        (1, "take Thornvine", "discard Blaze"),
+        (0, "take Blaze", "discard Bloom"),
+    ]
+    for seat, take, pay in steps:
+        assert s.current_players() == (seat,) and take in texts(s, seat)
+        s.apply(seat, take)
+        s.apply(seat, pay)
+    # the Flora Magi holds no Fire Spell any more: paying with a Common flows to no one
+    assert s.current_players() == (1,) and texts(s, 1) == ["take Bloom", "pass"]
+    s.apply(1, "take Bloom")
+    assert sorted(texts(s, 1)) == ["discard Glimmer", "discard Sprout", "discard Thornvine"]
+    s.apply(1, "discard Glimmer")
+    assert s.current_players() == (0,) and not s.stack and s.crystals[0] == 2
+    assert sorted(s.hands[0]) == sorted(cards("Ember", "Blaze"))
+    assert sorted(s.hands[1]) == sorted(cards("Sprout", "Thornvine", "Bloom"))
 
 
 def test_no_flow_for_own_element_or_an_empty_hand() -> None:
@@ -276,6 +345,38 @@ def test_search_reveals_no_more_than_the_pool_and_does_not_end_the_round() -> No
     s.apply(0, "return Glimmer")  # the last one returned lies on top
     assert s.pool == cards("Glimmer", "Scrying Pool") and s.round == 1
     assert s.observation(1)["choice"] is None
+
+
+def test_a_search_is_announced_without_naming_the_spells() -> None:
+    """The terminal tells the other seats a bot's move by ``announce``: a Search's choices are
+    Spells of the face-down Magic Pool and stay unnamed."""
+    s = table()
+    s.hands[0] = cards("Deep Scry")
+    s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool", "Insight", "Geode")
+    s.apply(0, "top Deep Scry")
+    take = s.parse_action(0, "take Insight")
+    assert (
+        s.announce(0, take) == "take a Spell (Search)"
+        and s.explain(0, take) == "take Insight (Search)"
+    )
+    s.apply(0, take)
+    back = s.parse_action(0, "return Geode")
+    assert "Geode" not in s.announce(0, back)
+    s.apply(0, back)
+    s.apply(0, "return Scrying Pool")
+    draw = s.parse_action(0, "draw")
+    assert s.stack == [] and s.announce(0, draw) == "draw"
+
+
+def test_the_terminal_names_no_spell_a_bot_takes_by_search() -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    args = ["play", "archmagi", "-p", "2", "--seats", "greedy,greedy", "--seed", "3"]
+    out = CliRunner().invoke(app, args).output
+    assert "take a Spell (Search)" in out and "return a Spell to the top" in out
+    assert not re.search(r"\): return [A-Z]", out)
 
 
 def test_search_of_the_last_spell_ends_the_round() -> None:
@@ -336,6 +437,22 @@ def test_defeat_a_monster_pays_rewards_and_refills() -> None:
     assert s.scores()[0] == goblin.favor and s.score_breakdown(0) == {"favor": goblin.favor}
 
 
+def test_an_empty_monster_deck_leaves_the_spot_empty_and_one_monster_per_turn() -> None:
+    """MONSTERS: "If there are no more Monsters in that Tier of Monster Deck, then do not
+    Refill the empty spot"; MONSTER PHASE: at most 1 Monster per turn."""
+    s = table()
+    c = content()
+    tier1 = [i for i, m in enumerate(c.monsters) if m.tier == 1 and not m.spells]
+    s.paths[0] = tier1[:3]
+    s.monster_decks[0] = []
+    s.crystals[0] = 40
+    s.apply(0, "end")
+    s.apply(0, f"defeat {c.monsters[tier1[1]].name}")
+    while s.current_players() == (0,) and s.stack:
+        s.apply(0, texts(s, 0)[0])
+    assert s.paths[0] == [tier1[0], tier1[2]] and s.turn == 1 and s.trophies[0] == [tier1[1]]
+
+
 def test_hand_limit_of_ten() -> None:
     s = table()
     s.hands[0] = cards(
@@ -378,6 +495,35 @@ def test_determinize_keeps_the_view_and_plays_on() -> None:
     for p in range(3):
         d = s.determinize(p, random.Random(p))
         assert d.observation(p) == s.observation(p)
+
+
+def test_the_view_shows_the_hand_with_elements_and_actions() -> None:
+    from rich.console import Console
+
+    s = table()
+    s.hands[0] = cards("Ember", "Glimmer", "Glimmer")
+    s.discard = cards("Sprout")
+    console = Console(width=120, record=True)
+    console.print(rulebook.archmagi.render(s, 0))
+    lines = console.export_text().splitlines()
+    ember = next(line for line in lines if "Ember" in line)
+    assert "fire" in ember and "gain 1 crystal(s)" in ember and "gain 2 crystal(s)" in ember
+    glimmer = next(line for line in lines if "Glimmer x2" in line)
+    assert "common" in glimmer and "draw 1" in glimmer
+    assert any("Discard pile: 1 spells (top: Sprout)" in line for line in lines)
+    assert any("You are the Fire Magi: When you Play a Fire Spell" in line for line in lines)
+
+
+def test_determinize_resamples_the_spells_another_seat_searches() -> None:
+    s = table()
+    s.hands[0] = cards("Deep Scry")
+    s.apply(0, "top Deep Scry")
+    seen = s.looking.copy()
+    other = [s.determinize(1, random.Random(k)) for k in range(8)]
+    assert all(d.observation(1) == s.observation(1) for d in other)
+    assert any(sorted(d.looking) != sorted(seen) for d in other)
+    own = s.determinize(0, random.Random(1))
+    assert own.looking == seen and own.observation(0) == s.observation(0)
 
 
 def test_greedy_beats_random() -> None:

@@ -23,10 +23,13 @@ GAME = register(
         options=(
             Option(
                 "magi",
-                ("random", *(",".join(order) for order in permutations(ELEMENTS))),
+                (
+                    "random",
+                    *(",".join(o) for k in (1, 2, 3, 4) for o in permutations(ELEMENTS, k)),
+                ),
                 "random",
-                description="the Magi of seats 0, 1, 2, 3 (with fewer players the first ones), "
-                "e.g. water,fire,flora,lightning; random: dealt from the seed",
+                description="the Magi of the first seats, e.g. fire,flora (seats not named are "
+                "dealt at random from the other Magi); random: all dealt from the seed",
             ),
         ),
         evaluate=evaluate,

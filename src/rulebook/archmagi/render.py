@@ -8,6 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from rulebook.archmagi.content import content
 from rulebook.core import State
 
 
@@ -45,6 +46,34 @@ def _choice_text(choice: dict[str, Any], player: int) -> str:
     if "effects" in choice:
         text += f": {', '.join(choice['effects'])}"
     return text
+
+
+def _ability(element: str) -> Text:
+    """The viewer's Magi Ability Card (public: each Magi sits openly at the table)."""
+    magi = next(m for m in content().magi if m.element == element)
+    return Text.assemble((f"You are the {magi.name}: ", "bold"), magi.ability)
+
+
+def _hand(names: list[str]) -> RenderableType:
+    """The viewer's Hand with each Spell's element and Actions (the printed card texts)."""
+    if not names:
+        return Text.assemble(("Your hand: ", "bold"), "-")
+    spells = {s.name: s for s in content().cards}
+    hand = Table(title="Your hand", header_style="bold", show_edge=False)
+    for name in ("spell", "element", "top action", "bottom action"):
+        hand.add_column(name)
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    for n, k in counts.items():
+        spell = spells[n]
+        hand.add_row(
+            f"{n} x{k}" if k > 1 else n,
+            spell.element,
+            ", ".join(e.text() for e in spell.top),
+            ", ".join(e.text() for e in spell.bottom) or "-",
+        )
+    return hand
 
 
 def render(state: State, player: int) -> RenderableType:
@@ -88,11 +117,14 @@ def render(state: State, player: int) -> RenderableType:
         head,
         paths,
         seats,
+        _ability(obs["seats"][player]["element"]),
         Text(f"Play area: {_counted(obs['play_area'])}"),
         Text(
-            f"Discard pile: {len(obs['discard_pile'])} spells; exhausted: {len(obs['exhausted'])}"
+            f"Discard pile: {len(obs['discard_pile'])} spells"
+            + (f" (top: {obs['discard_pile'][-1]})" if obs["discard_pile"] else "")
+            + f"; exhausted: {len(obs['exhausted'])}"
         ),
-        Text.assemble(("Your hand: ", "bold"), _counted(obs["hand"])),
+        _hand(obs["hand"]),
     ]
     if obs["choice"] is not None:
         parts.append(Text(_choice_text(obs["choice"], player), style="bold cyan"))

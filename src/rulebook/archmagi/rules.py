@@ -48,6 +48,16 @@ INPUT = frozenset(
     }
 )
 
+#: what a decision's move means, for menus and the move log: {task: {verb: text}}
+DECISION_TEXTS = {
+    "flow": {"take": "Flow of Magic", "pass": "Flow of Magic: leave it"},
+    "pay": {"discard": "to take a Spell by the Flow of Magic"},
+    "limit": {"discard": "hand limit"},
+    "search": {"take": "Search"},
+    "return": {"return": "on top of the Magic Pool"},
+    "may": {"use": "", "skip": "you may: no"},
+}
+
 #: a task of the stack: (kind, seat, number, data)
 Task = tuple[str, int, int, Any]
 
@@ -132,8 +142,8 @@ class ArchmagiState(State):
     def _set_up(self) -> None:
         """SETUP 1-5, with the Magi dealt at random from the seed.
 
-        The ``magi`` option chooses each seat's Magi (SETUP 5: "their chosen color"); by
-        default they are dealt at random from the seed, so simulations rotate the Magi over the
+        The ``magi`` option chooses the first seats' Magi (SETUP 5: "their chosen color"); the
+        other seats are dealt at random from the seed, so simulations rotate the Magi over the
         seats. With 2-3 players the unused Magi's Spells stay in the box.
         """
         c, n = self.content, self.num_players
@@ -142,7 +152,8 @@ class ArchmagiState(State):
         rng.shuffle(order)
         chosen = self.setup.options.get("magi", "random")
         if chosen != "random":
-            order = chosen.split(",")
+            named = chosen.split(",")
+            order = named + [e for e in order if e not in named]
         self.magi = order[:n]
         self.seat_of = {e: p for p, e in enumerate(self.magi)}
         cards = c.cards
@@ -758,7 +769,16 @@ class ArchmagiState(State):
 
     def explain(self, player: int, action: Action) -> str:
         """The move with what it does, for menus: ``top Ember (gain 1 crystal(s))``."""
-        if type(action) is not Move or not action.card:
+        if type(action) is not Move:
+            return str(action)
+        kind = self.stack[-1][0] if self.stack else ""
+        if kind in DECISION_TEXTS and action.verb in DECISION_TEXTS[kind]:
+            text = f"{action} ({DECISION_TEXTS[kind][action.verb]})"
+            if kind == "may" and action.verb == "use":
+                group = ", ".join(e.text() for e in self.stack[-1][3])
+                text = f"{action} ({group})"
+            return text
+        if not action.card:
             return str(action)
         c = self.content
         if action.verb == "defeat":
@@ -782,6 +802,17 @@ class ArchmagiState(State):
         if not effects:
             return str(action)
         return f"{action} ({', '.join(e.text() for e in effects)})"
+
+    def announce(self, player: int, action: Action) -> str:
+        """The move as the other seats learn of it: a Search's ``take`` and ``return`` name
+        Spells of the face-down Magic Pool (SYMBOLS GUIDE, Search), so they are not named."""
+        if self.stack and type(action) is Move and action.card:
+            kind = self.stack[-1][0]
+            if kind == "search":
+                return "take a Spell (Search)"
+            if kind == "return":
+                return "return a Spell to the top of the Magic Pool (Search)"
+        return self.explain(player, action)
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self) -> ArchmagiState:
@@ -814,14 +845,21 @@ class ArchmagiState(State):
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """Reshuffle what ``player`` cannot see: the Magic Pool together with the other Hands
-        (sizes kept), the Spell Books (the viewer's own not while they look at its top) and
-        the Monster decks."""
+        and the Spells another seat's Search looks at (sizes kept), the Spell Books (the
+        viewer's own not while they look at its top) and the Monster decks."""
         others = [p for p in range(self.num_players) if p != player]
-        unknown = self.pool + [c for p in others for c in self.hands[p]]
+        # the Spells another seat's Search looks at are as unknown as the rest of the Pool
+        searcher = next((t[1] for t in self.stack if t[0] in ("search", "return")), player)
+        looking = self.looking if searcher != player else []
+        unknown = self.pool + looking + [c for p in others for c in self.hands[p]]
         rng.shuffle(unknown)
         for p in others:
             k = len(self.hands[p])
             self.hands[p] = unknown[:k]
+            del unknown[:k]
+        if looking:
+            k = len(looking)
+            self.looking = unknown[:k]
             del unknown[:k]
         self.pool = unknown
         looking_own = any(t[0] == "look" and t[1] == player for t in self.stack)

@@ -92,9 +92,9 @@ class Session:
         return 0
 
     def bot_move(self, player: int, agent: Agent) -> None:
-        """Let a bot move, and say what it did in one line."""
+        """Let a bot move, and say what it did in one line (as the other seats learn of it)."""
         action = agent.act(self.state, player)
-        text = self.state.explain(player, action)
+        text = self.state.announce(player, action)
         self.state.apply(player, action)
         self.report(player, text)
 

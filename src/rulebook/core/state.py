@@ -104,6 +104,11 @@ class State(ABC):
         """The move as a menu shows it (with costs, where a game has them)."""
         return str(action)
 
+    def announce(self, player: int, action: Action) -> str:
+        """The move as the other seats learn of it, before it is made: :meth:`explain` unless
+        the move names something only ``player`` may see (a card taken from a face-down pile)."""
+        return self.explain(player, action)
+
     def action_vocabulary(self) -> Sequence[Action]:
         """Every action of the game, legal now or not (for fixed action spaces and tests)."""
         return ()
