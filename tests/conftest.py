@@ -31,7 +31,7 @@ settings.register_profile(
     print_blob=True,  # a failure prints the @reproduce_failure blob
 )
 _BASE = settings.get_profile("base")
-settings.register_profile("ci", _BASE, max_examples=20)
+settings.register_profile("ci", _BASE, max_examples=12)
 settings.register_profile("thorough", _BASE, max_examples=400)
 settings.register_profile("quick", _BASE, max_examples=3)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
