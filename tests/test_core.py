@@ -210,3 +210,21 @@ def test_customer_lines_rotate_to_the_left_neighbour() -> None:
     assert rotate_clockwise([[], ["b1"]]) == [["b1"], []]
     assert shift_left(["a", "b", "c"], "d") == (["b", "c", "d"], "a")
     assert shift_left([], None) == ([], None)
+
+
+def test_find_move_ignores_case_and_spacing_and_says_what_moves_look_like() -> None:
+    from rulebook.core import find_move
+
+    class Move(rulebook.Action):
+        __slots__ = ()
+
+        def __str__(self) -> str:
+            return "forge vorpal mace"
+
+    move = Move()
+    table = {str(move): move}
+    assert find_move(table, "  Forge   VORPAL mace ", "'forge axe'") is move
+    with pytest.raises(rulebook.IllegalAction, match="moves look like 'forge axe'"):
+        find_move(table, "forge mace", "'forge axe'")
+    with pytest.raises(rulebook.IllegalAction, match="is not a move"):
+        find_move(table, 7, "'forge axe'")

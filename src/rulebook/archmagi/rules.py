@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebook.archmagi.content import COMMON, ELEMENTS, Content, Effect, MagiSpec, content
-from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.data import cached
 
 PLAY = "play"
@@ -530,15 +530,12 @@ class ArchmagiState(State):
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
-        if not isinstance(text, str):
-            raise IllegalAction(f"{text!r} is not a move")
-        move = self.moves.by_text.get(" ".join(text.lower().split()))
-        if move is None:
-            raise IllegalAction(
-                f"{text!r} is not a move; moves look like 'draw', 'top Ember', 'bottom Ember', "
-                "'defeat Troll', 'discard Ember', 'take Ember', 'pass' or 'end'"
-            )
-        return move
+        return find_move(
+            self.moves.by_text,
+            text,
+            "'draw', 'top Ember', 'bottom Ember', "
+            "'defeat Troll', 'discard Ember', 'take Ember', 'pass' or 'end'",
+        )
 
     def action_vocabulary(self) -> tuple[Action, ...]:
         return self.moves.vocabulary

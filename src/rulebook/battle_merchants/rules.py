@@ -37,7 +37,7 @@ from rulebook.battle_merchants.content import (
     card_text,
     content,
 )
-from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 
 # steps of a turn
 TURN = "turn"  # choose the action
@@ -684,16 +684,12 @@ class BattleState(State):
         return out
 
     def parse_action(self, player: int, text: str) -> Action:
-        if not isinstance(text, str):
-            raise IllegalAction(f"{text!r} is not a move")
-        action = self.moves.by_text.get(" ".join(text.lower().split()))
-        if action is None:
-            raise IllegalAction(
-                f"{text!r} is not a move; moves look like 'learn 2', 'forge axe', "
-                "'forge vorpal mace', 'sell desert/orc/1', 'sell vorpal desert/orc/1', "
-                "'kingdom 1', 'bonus desert/orc/1', 'done' or 'pass'"
-            )
-        return action
+        return find_move(
+            self.moves.by_text,
+            text,
+            "'learn 2', 'forge axe', 'forge vorpal mace', 'sell desert/orc/1', "
+            "'sell vorpal desert/orc/1', 'kingdom 1', 'bonus desert/orc/1', 'done' or 'pass'",
+        )
 
     def action_vocabulary(self) -> tuple[Action, ...]:
         return self.moves.vocabulary

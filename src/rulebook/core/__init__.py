@@ -5,7 +5,7 @@ from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, Un
 from rulebook.core.game import Game, Option, Setup, Variant
 from rulebook.core.registry import games, get_game, new_game, register
 from rulebook.core.replay import from_json, load, replay, replay_steps, save
-from rulebook.core.state import Action, State
+from rulebook.core.state import Action, State, find_move
 
 __all__ = [
     "Action",
@@ -19,6 +19,7 @@ __all__ = [
     "State",
     "UnknownGame",
     "Variant",
+    "find_move",
     "from_json",
     "games",
     "get_game",

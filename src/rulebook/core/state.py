@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from rulebook.core.chance import Chance
@@ -21,6 +21,7 @@ from rulebook.core.game import Game, Setup
 SAVE_FORMAT = "rulebook/1"
 
 S = TypeVar("S", bound="State")
+A = TypeVar("A", bound="Action")
 
 
 class Action:
@@ -32,6 +33,20 @@ class Action:
     """
 
     __slots__ = ()
+
+
+def find_move(by_text: Mapping[str, A], text: object, looks_like: str) -> A:
+    """The move whose text is ``text`` (case and spacing ignored) in a game's table of moves.
+
+    Games whose moves form a fixed vocabulary keep it as ``{str(move): move}`` and parse with
+    this; an unknown text raises :class:`IllegalAction` saying what moves look like.
+    """
+    if not isinstance(text, str):
+        raise IllegalAction(f"{text!r} is not a move")
+    move = by_text.get(" ".join(text.lower().split()))
+    if move is None:
+        raise IllegalAction(f"{text!r} is not a move; moves look like {looks_like}")
+    return move
 
 
 class State(ABC):

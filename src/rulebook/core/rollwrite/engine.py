@@ -27,7 +27,7 @@ from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
 from rulebook.core.rollwrite.content import Card, Mastery
 from rulebook.core.sheet import Circle, Layout, Row, has_all, rotate_clockwise, shift_left
-from rulebook.core.state import Action, State
+from rulebook.core.state import Action, State, find_move
 
 CRAFTING = "crafting"  # the simultaneous crafting (and research) phase
 OVER = "over"
@@ -405,16 +405,10 @@ class SheetState(State):
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
-        if not isinstance(text, str):
-            raise IllegalAction(f"{text!r} is not a move")
-        action = self.moves.by_text.get(" ".join(text.lower().split()))
-        if action is None:
-            free = ", 'free divine/wild' (a free mark)" if self.FREE_MARKS else ""
-            raise IllegalAction(
-                f"{text!r} is not a move; moves look like 'd6 greaves/steel' (spend a result)"
-                f"{free} or 'done'"
-            )
-        return action
+        free = ", 'free divine/wild' (a free mark)" if self.FREE_MARKS else ""
+        return find_move(
+            self.moves.by_text, text, f"'d6 greaves/steel' (spend a result){free} or 'done'"
+        )
 
     def action_vocabulary(self) -> tuple[Action, ...]:
         return self.moves.vocabulary
