@@ -6,6 +6,7 @@ from rulebook.archmagi.bots import evaluate
 from rulebook.archmagi.content import ELEMENTS
 from rulebook.archmagi.render import render
 from rulebook.archmagi.rules import ArchmagiState, Move
+from rulebook.archmagi.stats import counters, faction
 from rulebook.core import Game, Option, Setup, Variant, register
 
 
@@ -35,6 +36,9 @@ GAME = register(
         evaluate=evaluate,
         render=render,
         description="Asymmetric deck-builder: build the shared Magic Pool, defeat Monsters.",
+        counters=counters,
+        faction=faction,
+        common_players=4,
     )
 )
 

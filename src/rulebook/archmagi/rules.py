@@ -127,6 +127,9 @@ class ArchmagiState(State):
     monster_decks: list[list[int]]
     paths: list[list[int]]
     stack: list[Task]
+    #: per seat, what the balance lab counts (:mod:`rulebook.archmagi.stats`): Crystals gained,
+    #: Spells played (``spell:<name>``), planted, drafted, Flow of Magic offers taken or left
+    tally: list[dict[str, int]]
     _texts: list[tuple[int, str]]
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -180,6 +183,7 @@ class ArchmagiState(State):
             self.books.append(book)
         self.planted = [[] for _ in range(n)]
         self.crystals = [0] * n
+        self.tally = [{} for _ in range(n)]
         self.trophies = [[] for _ in range(n)]
         self.discard = []
         self.exhausted = []
@@ -308,6 +312,10 @@ class ArchmagiState(State):
         """Gain Crystals from the main pile (80 tokens; no more than are left)."""
         left = self.content.rules.crystals - sum(self.crystals)
         self.crystals[p] += max(0, min(n, left))
+        self._count(p, "crystals_gained", max(0, min(n, left)))
+
+    def _count(self, p: int, key: str, by: int = 1) -> None:
+        self.tally[p][key] = self.tally[p].get(key, 0) + by
 
     # -- the effect machine --------------------------------------------------------------------
     def _affordable(self, p: int, effects: tuple[Effect, ...]) -> bool:
@@ -414,6 +422,7 @@ class ArchmagiState(State):
             if n > 1:
                 self.stack.append(("draft", p, n - 1, None))
             if self.books[p]:
+                self._count(p, "spells_drafted")
                 self.discard.append(self.books[p].pop())
             else:
                 self._draw(p, 1)
@@ -578,8 +587,11 @@ class ArchmagiState(State):
         card = self._take(self.hands[p], move.card)
         spell = self.content.cards[card]
         if verb == "plant":
+            self._count(p, "spells_planted")
             self.planted[p].append(card)
             return
+        self._count(p, "spells_played")
+        self._count(p, f"spell:{spell.name}")
         self.play_area.append(card)
         if verb in ("bottom", "both"):
             self.stack.append(("seq", p, 0, spell.bottom))
@@ -621,6 +633,7 @@ class ArchmagiState(State):
                 self.stack.append(("limit", p, 0, None))
             self._discard_card(p, card)
         elif kind == "plant":
+            self._count(p, "spells_planted")
             self.planted[p].append(self._take(hand, move.card))
             if n > 1:
                 self.stack.append(("plant", p, n - 1, None))
@@ -646,6 +659,7 @@ class ArchmagiState(State):
                 top = book[-n:]
                 card = self._take(top, move.card)
                 book.remove(card)
+                self._count(p, "spells_drafted")
                 self.discard.append(card)
             self.chance.shuffle(book)
         elif kind == "draft":
@@ -654,11 +668,13 @@ class ArchmagiState(State):
             if verb == "draw":
                 self._draw(p, 1)
             else:
+                self._count(p, "spells_drafted")
                 self.discard.append(self.books[p].pop())
         elif kind == "may":
             if verb == "use":
                 self.stack.append(("seq", p, 0, data))
         elif kind == "flow":
+            self._count(p, "flow_taken" if verb == "take" else "flow_left")
             if verb == "take":
                 if self.magi_of(p).free_flow:
                     self.discard.remove(data)
@@ -833,6 +849,7 @@ class ArchmagiState(State):
         new.play_area = self.play_area.copy()
         new.looking = self.looking.copy()
         new.crystals = self.crystals.copy()
+        new.tally = [t.copy() for t in self.tally]
         new.trophies = [t.copy() for t in self.trophies]
         new.monster_decks = [d.copy() for d in self.monster_decks]
         new.paths = [x.copy() for x in self.paths]
@@ -894,6 +911,7 @@ class ArchmagiState(State):
             "play_area": self.play_area.copy(),
             "looking": self.looking.copy(),
             "crystals": self.crystals.copy(),
+            "tally": [t.copy() for t in self.tally],
             "trophies": [t.copy() for t in self.trophies],
             "monster_decks": [d.copy() for d in self.monster_decks],
             "paths": [x.copy() for x in self.paths],

@@ -4,6 +4,7 @@ from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, S
 from rulebook.battle_merchants.bots import evaluate
 from rulebook.battle_merchants.render import render
 from rulebook.battle_merchants.rules import BattleState
+from rulebook.battle_merchants.stats import counters, faction
 from rulebook.core import Game, Setup, Variant, register
 
 
@@ -28,6 +29,9 @@ GAME = register(
         evaluate=evaluate,
         render=render,
         description="Forge and sell Weapons to warring races over four Seasons of battles.",
+        counters=counters,
+        faction=faction,
+        common_players=4,
     )
 )
 

@@ -110,6 +110,9 @@ class BattleState(State):
     steve_races: list[int]
     steve_cube: int
     year_end: list[dict[str, int]]
+    #: per seat, what the balance lab counts (:mod:`rulebook.battle_merchants.stats`): sales
+    #: per race and Region, Weapons forged, Kingdom Cards taken, battles won, lost and tied
+    tally: list[dict[str, int]]
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -153,6 +156,7 @@ class BattleState(State):
         self.kingdom_discard = []
         self.boxed = 0
         self.year_end = []
+        self.tally = [{} for _ in range(n)]
         self._set_up()
         self._start_turn()
 
@@ -327,9 +331,13 @@ class BattleState(State):
                 for owner in (ox, oy):
                     if owner != steve:
                         self.gold[owner] += rules.tie_gold
+                        self._count(owner, "battles_tied")
                 self.spaces[a] = self.spaces[a + 1] = EMPTY
             else:
                 win, lose = (a, a + 1) if winner > 0 else (a + 1, a)
+                for space, outcome in ((win, "battles_won"), (lose, "battles_lost")):
+                    if self.spaces[space] >> 1 != steve:
+                        self._count(self.spaces[space] >> 1, outcome)
                 self.defeated[self.spaces[win] >> 1][self.spaces[lose] & 1] += 1
                 self.spaces[lose] = EMPTY
 
@@ -453,12 +461,19 @@ class BattleState(State):
         2 players Steve sells after every sale."""
         self.spaces[space.index] = p * 2 + int(vorpal)
         self.gold[p] += self.sale_value(p, space, vorpal)
+        c = self.content
+        self._count(p, f"race:{c.races[space.race]}")
+        self._count(p, f"region:{self.board.regions[space.region]}")
+        self._count(p, "sold_vorpal" if vorpal else "sold_standard")
         if self.reward_spaces[space.race][p]:
             self.reward_spaces[space.race][p] = False
             self.race_tiles[p][space.race] += 1
         self._check_token(space)
         if self.two:
             self._steve_sells(space)
+
+    def _count(self, p: int, key: str) -> None:
+        self.tally[p][key] = self.tally[p].get(key, 0) + 1
 
     def _check_token(self, space: Space) -> None:
         """A face-up Demand Token with Weapons on both sides goes to the Season Area, and the
@@ -561,6 +576,7 @@ class BattleState(State):
         card = self.kingdom_pool[slot]
         k = c.kingdom[card]
         self._take_slot(self.kingdom_pool, "kingdom", slot)
+        self._count(p, f"kingdom:{k.name}")
         self.gold[p] += k.gold
         if k.duration in ("permanent", "end"):
             self.kingdom_cards[p].append(card)
@@ -739,6 +755,9 @@ class BattleState(State):
 
     def _forge(self, p: int, action: Forge, step: str) -> None:
         w = self.content.weapons.index(action.weapon)
+        self._count(
+            p, "forged_vorpal" if action.vorpal and step != FREE_FORGE else "forged_standard"
+        )
         if step == FREE_FORGE:
             self.supply[p][w * 2] += 1
             self._end_turn("kingdom")
@@ -1025,6 +1044,7 @@ class BattleState(State):
         for name in self._NESTED:
             nd[name] = [x.copy() for x in d[name]]
         nd["year_end"] = [dict(x) for x in self.year_end]
+        nd["tally"] = [dict(x) for x in self.tally]
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -1055,4 +1075,5 @@ class BattleState(State):
         for name in self._NESTED:
             snap[name] = [x.copy() for x in d[name]]
         snap["year_end"] = [dict(x) for x in self.year_end]
+        snap["tally"] = [dict(x) for x in self.tally]
         return snap

@@ -79,7 +79,8 @@ class Game:
     #: like ``"rows_completed"`` or ``"order:Fiery Backpack"`` (``group:item`` names are the
     #: cards/rows/orders the report ranks by how often they are taken and the winners' share)
     counters: Callable[[State, int], Mapping[str, float]] | None = None
-    #: the faction (Magi, race, ...) a seat plays, for the balance lab's per-faction table
+    #: the faction (Magi, race, ...) a seat plays, for the balance lab's per-faction table;
+    #: ``""`` when the variant played has none (the lab then stores no factions for the game)
     faction: Callable[[State, int], str] | None = None
     #: the player count the game is most often played at (strength tables use it)
     common_players: int | None = None

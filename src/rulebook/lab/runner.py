@@ -74,6 +74,9 @@ def play_game(job: Job, index: int) -> dict[str, Any]:
     game = state.game
     n = state.num_players
     counters = [dict(game.counters(state, p)) if game.counters else {} for p in range(n)]
+    factions = [game.faction(state, p) for p in range(n)] if game.faction else []
+    if not all(factions):  # "" = no faction in this variant (Pandoria Merchants outside family)
+        factions = []
     rating = state.observation(0).get("rating")
     return {
         "index": index,
@@ -89,7 +92,7 @@ def play_game(job: Job, index: int) -> dict[str, Any]:
         "moves": len(state.history),
         "breakdown": json.dumps([state.score_breakdown(p) for p in range(n)]),
         "counters": json.dumps(counters),
-        "factions": [game.faction(state, p) for p in range(n)] if game.faction else [],
+        "factions": factions,
         "rating": None if rating is None else str(rating),
         "override": overrides.canonical(job.override),
         "seconds": time.perf_counter() - start,

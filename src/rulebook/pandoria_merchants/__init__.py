@@ -4,6 +4,7 @@ from rulebook.core import Game, Option, Setup, Variant, register
 from rulebook.pandoria_merchants.bots import evaluate
 from rulebook.pandoria_merchants.render import render
 from rulebook.pandoria_merchants.rules import Move, PandoriaState
+from rulebook.pandoria_merchants.stats import counters, faction
 
 
 def _create(setup: Setup) -> PandoriaState:
@@ -33,6 +34,9 @@ GAME = register(
         evaluate=evaluate,
         render=render,
         description="Hex-map roll-and-write: draw Resources and Workers, enclose areas, score.",
+        counters=counters,
+        faction=faction,
+        common_players=4,
     )
 )
 

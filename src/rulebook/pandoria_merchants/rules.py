@@ -147,6 +147,9 @@ class PandoriaState(State):
         self.open_room = -1  # the Archive room being filled (family)
         self.held: list[list[str]] = [[] for _ in range(n)]
         self.used_spells = [0] * n
+        #: per seat, what the balance lab counts (:mod:`rulebook.pandoria_merchants.stats`):
+        #: Resources drawn per kind, areas enclosed and scored, Artifacts found
+        self.tally: list[dict[str, int]] = [{} for _ in range(n)]
         # solo version
         self.territory = c.first_territory if self.solo else 0
         if self.solo:
@@ -443,7 +446,9 @@ class PandoriaState(State):
         self.pre_enclosed += _pop(area & b.preprinted_mask)
         found = [h for h in self.artifacts if area >> h & 1]
         for h in found:  # Collect Artifacts: only the player who encloses
+            self._count(self.turn, "artifacts_collected", self.artifacts[h])
             self.held_artifacts[self.turn] += self.artifacts.pop(h)
+        self._count(self.turn, "areas_enclosed")
         size = _pop(area)
         lakes = b.geo_border(area) if self.ships else 0
         for p in range(self.num_players):
@@ -454,7 +459,11 @@ class PandoriaState(State):
             if p == self.turn and self.rage_hex >= 0 and border >> self.rage_hex & 1:
                 count += self.rage_extra
             if count:
+                self._count(p, "areas_scored")
                 self._earn(p, kind, size, count)
+
+    def _count(self, p: int, key: str, by: int = 1) -> None:
+        self.tally[p][key] = self.tally[p].get(key, 0) + by
 
     def _earn(self, p: int, kind: int, size: int, workers: int) -> None:
         """Resources x Workers; Buildings' bonuses per space (not multiplied); family: 1 VP per
@@ -852,6 +861,7 @@ class PandoriaState(State):
         else:
             h = self._hex(a)
             kind = KINDS.index(a.verb)
+            self._count(p, f"drawn_{a.verb}")
             if self.item == 0:
                 self.r1_anchored = bool(self._anchor() >> h & 1)
                 self._place(h, kind)
@@ -1298,6 +1308,7 @@ class PandoriaState(State):
             d[name] = [x.copy() for x in d[name]]
         for name in self._DICTS:
             d[name] = d[name].copy()
+        d["tally"] = [x.copy() for x in self.tally]
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -1320,6 +1331,8 @@ class PandoriaState(State):
                 continue
             if key in nested:
                 value = tuple(tuple(v) for v in value)
+            elif key == "tally":
+                value = tuple(tuple(sorted(v.items())) for v in value)
             elif type(value) is list:
                 value = tuple(value)
             elif type(value) is dict:

@@ -4,6 +4,7 @@ from rulebook.core import Game, Setup, Variant, register
 from rulebook.ye_olde_magick_shoppe.bots import evaluate
 from rulebook.ye_olde_magick_shoppe.render import render
 from rulebook.ye_olde_magick_shoppe.rules import Done, ShoppeState, Spend
+from rulebook.ye_olde_magick_shoppe.stats import counters
 
 
 def _create(setup: Setup) -> ShoppeState:
@@ -23,6 +24,8 @@ GAME = register(
         evaluate=evaluate,
         render=render,
         description="The prototype of Merchants of Magick: craft, research, claim customers.",
+        counters=counters,
+        common_players=4,
     )
 )
 
