@@ -9,7 +9,7 @@ the rulebook's statements, and compiles the boards for every setting.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -17,7 +17,7 @@ from rulebook.core.data import DataError, Sourced, Strict, cached, load
 from rulebook.pandoria_merchants.board import KINDS, Board, build_board, tokens
 
 PACKAGE = "rulebook.pandoria_merchants.data"
-SPELLS = (
+Spell = Literal[
     "acquire",
     "clone",
     "conjure",
@@ -27,8 +27,8 @@ SPELLS = (
     "ship",
     "swamp",
     "terrain",
-)
-BUILDINGS = (
+]
+Building = Literal[
     "academy",
     "bank",
     "carpenter",
@@ -42,7 +42,10 @@ BUILDINGS = (
     "treasury",
     "wizardry",
     "workshop",
-)
+]
+#: the 9 Spells and 13 Buildings of the Realm sheet, in the schema's order
+SPELLS: tuple[str, ...] = get_args(Spell)
+BUILDINGS: tuple[str, ...] = get_args(Building)
 #: Spells the family version can use (the others need cards and resource tracks)
 MAP_SPELLS = ("clone", "muster", "rage", "ship", "swamp", "terrain")
 LEVELS = ("beginner", "intermediate", "expert")
@@ -84,26 +87,10 @@ class MapsFile(Strict):
 
 class CardSpec(Sourced):
     column: int = Field(ge=1)
-    spell: Literal[
-        "acquire", "clone", "conjure", "construct", "muster", "rage", "ship", "swamp", "terrain"
-    ]
+    spell: Spell
     power: int = Field(default=0, ge=0, le=3)
     crystals: int = Field(ge=1)
-    building: Literal[
-        "academy",
-        "bank",
-        "carpenter",
-        "market",
-        "poorhouse",
-        "saw-mill",
-        "shrine",
-        "statue",
-        "store",
-        "tower",
-        "treasury",
-        "wizardry",
-        "workshop",
-    ]
+    building: Building
     wood: int = Field(ge=1)
     gold: int = Field(ge=1)
 
