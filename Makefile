@@ -34,9 +34,10 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
-## random-playout throughput of every game at every player count
+## random-playout throughput of every game at every player count, and the bots' time per move
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/decision_time.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import rulebook
 from rulebook.cli import app
 from rulebook.core.data import DataError
-from rulebook.lab import overrides
+from rulebook.lab import overrides, strength
 from rulebook.lab.compare import compare
 from rulebook.lab.report import render_html, write_pngs
 from rulebook.lab.runner import Job, collect, execute
@@ -213,6 +213,62 @@ def test_cli_strength_table(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "greedy" in result.output and "95%" in result.output
+
+
+def test_strength_settings_cover_every_game_and_every_solo_level() -> None:
+    """One table covers each game at its usual count, and each solo mode at each level."""
+    games = [rulebook.get_game(g) for g in rulebook.games()]
+    found = strength.settings(games, None, solo=True)
+    multi = [s for s in found if s.players > 1]
+    assert [s.game for s in multi] == rulebook.games()
+    assert all(s.players == rulebook.get_game(s.game).common_players for s in multi)
+    solo = {(s.game, s.variant, tuple(s.options.items())) for s in found if s.players == 1}
+    assert solo == {
+        (GAME, "solo", ()),
+        ("ye-olde-magick-shoppe", "solo", ()),
+        *(
+            ("pandoria-merchants", "solo", (("level", lv),))
+            for lv in ("beginner", "intermediate", "expert")
+        ),
+    }
+    assert all(s.players > 1 for s in strength.settings(games, None, solo=False))
+    assert strength.settings(games[:1], 2, solo=True)[0].players == 2
+
+
+def test_cli_strength_of_every_game_writes_the_markdown_table(tmp_path: Path) -> None:
+    """Without a game: every game and solo mode, in the terminal and as Markdown; results
+    kept in ``--out`` are reused by the next run (nothing is played twice)."""
+    md = tmp_path / "strength.md"
+    args = ["strength", "-n", "1", "--solo-games", "2", "--matchups", "greedy-random"]
+    args += ["--workers", "1", "--out", str(tmp_path / "runs"), "--markdown", str(md)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    text = md.read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if ln.startswith("| ") and "---" not in ln]
+    titles = [rulebook.get_game(g).title for g in rulebook.games()]
+    assert all(
+        any(ln.startswith(f"| {t} | greedy | 3xrandom | 1 |") for ln in lines) for t in titles
+    )
+    assert any("Pandoria Merchants (solo, level expert) | random | 2 |" in ln for ln in lines)
+    assert "Trolls" in text  # the solo ratings of Pandoria Merchants
+    assert len(list((tmp_path / "runs").glob("*.parquet"))) == 5 + 5 * 2
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert md.read_text(encoding="utf-8") == text
+    # every file was complete: each match-up resumes with nothing left to play
+    assert " ".join(again.output.split()).count("stored, 0 to play") == 5 + 5 * 2
+
+
+def test_cli_strength_refuses_bad_requests() -> None:
+    for args, message in (
+        (["--variant", "solo"], "--variant needs a GAME"),
+        (["--matchups", "greedy"], "candidate-opponent"),
+        (["--matchups", "greedy-nobody"], "no agent called"),
+        (["-n", "0"], "at least 1"),
+    ):
+        result = CliRunner().invoke(app, ["strength", *args])
+        assert result.exit_code == 2, result.output
+        assert message in result.output
 
 
 # -- Ray ----------------------------------------------------------------------------------------

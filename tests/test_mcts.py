@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import time
 
 import pytest
 
 import rulebook
 from rulebook.agents import MCTSAgent, make_agent
+from rulebook.agents.mcts import Node
+from rulebook.core.policy import greedy_move
 from rulebook.simulate import play
 
 GAME = "merchants-of-magick"
@@ -92,3 +96,55 @@ def test_mcts_beats_random() -> None:
     state = rulebook.new_game(GAME, players=2, seed=9)
     play(state, [make_agent("mcts:60", 1), make_agent("random", 2)])
     assert state.scores()[0] > state.scores()[1] + 15
+
+
+# -- selection and rollouts -------------------------------------------------------------------
+def children(means: list[float], visits: list[int], scale: float = 1.0) -> list[Node]:
+    found = []
+    for k, (mean, n) in enumerate(zip(means, visits, strict=True)):
+        node = Node(f"move {k}", 0)  # type: ignore[arg-type]
+        node.visits, node.available, node.reward = n, sum(visits), mean * n * scale
+        found.append(node)
+    return found
+
+
+def test_selection_does_not_depend_on_the_scale_of_the_scores() -> None:
+    """Mean rewards are scaled between the worst and the best child, so a game scoring in
+    hundreds and one scoring in units search alike (an affine change picks the same child)."""
+    agent = MCTSAgent(0, iterations=1)
+    means, visits = [10.0, 10.4, 9.0, 10.2], [40, 30, 5, 25]
+    picked = agent._select(children(means, visits)).action
+    for scale in (0.01, 100.0):
+        assert agent._select(children(means, visits, scale)).action == picked
+    shifted = [m + 500 for m in means]
+    assert agent._select(children(shifted, visits)).action == picked
+
+
+def test_the_best_child_wins_once_explored_enough() -> None:
+    """With equal visits the best mean is chosen, however small its lead (the exploration
+    term is equal), and a rarely visited child is explored before a well-known better one."""
+    agent = MCTSAgent(0, iterations=1)
+    assert agent._select(children([5.0, 5.01, 4.99], [50, 50, 50])).action == "move 1"
+    assert agent._select(children([5.0, 4.0], [1000, 1])).action == "move 1"
+
+
+def test_the_games_rollout_policy_plays_past_the_tree() -> None:
+    """Past the tree the game's ``rollout`` plays ``rollout_moves`` moves (``cutoff``
+    overrides it); the default is the evaluation at the leaf, with no rollout move."""
+    calls: list[int] = []
+
+    def spy(state: rulebook.State, seat: int, rng: random.Random) -> rulebook.Action:
+        calls.append(seat)
+        return greedy_move(state, seat, rng)
+
+    state = rulebook.new_game(GAME, players=2, seed=4)
+    game = state.game
+    assert game.rollout_moves == 0
+    state.game = dataclasses.replace(game, rollout=spy, rollout_moves=3)
+    MCTSAgent(0, iterations=10).act(state, 0)
+    assert 25 <= len(calls) <= 30  # 3 per iteration, fewer once the tree reaches the end
+    calls.clear()
+    MCTSAgent(0, iterations=10, cutoff=0).act(state, 0)
+    assert len(calls) <= 10  # only other seats of a simultaneous phase, never past the tree
+    with pytest.raises(ValueError, match="cutoff"):
+        MCTSAgent(0, cutoff=-1)

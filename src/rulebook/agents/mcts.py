@@ -15,10 +15,15 @@ One search per decision (single-observer ISMCTS, Cowling, Powley & Whitehouse 20
   tree; other seats that act at the same time move by the rollout policy (they cannot see what
   the searching seat does, so the tree must not let them react to it);
 * past the tree, the game's rollout policy (``Game.rollout``, default uniformly random) plays
-  ``cutoff`` more moves (default none: the evaluation judges better than random play), then
-  the game's ``evaluate`` scores the position for every seat;
-  a seat's reward is its margin over the best other seat (its own value in solo games),
-  normalised to [0, 1] over the values seen in this search.
+  ``Game.rollout_moves`` more moves (default none: the evaluation judges the leaf), then the
+  game's ``evaluate`` scores the position for every seat; a seat's reward is its margin over
+  the best other seat (its own value in solo games);
+* selection compares a node's children by their mean rewards scaled to [0, 1] between the
+  worst and the best of them (min-max normalisation as in MuZero, Schrittwieser et al. 2020,
+  but per node): the exploration constant then means the same in every game, whatever the
+  scale of its scores. With one scale for the whole search, the spread of rewards across
+  determinizations dwarfed the differences between moves, and the search explored almost
+  uniformly (it lost to greedy in 3 of 5 games; see README "Bots").
 
 The budget is a number of iterations (seeded and reproducible) or seconds per move.
 """
@@ -26,22 +31,18 @@ The budget is a number of iterations (seeded and reproducible) or seconds per mo
 from __future__ import annotations
 
 import math
-import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from rulebook.agents.base import Agent
 from rulebook.core import Action, IllegalAction, State
+from rulebook.core.policy import random_move
 
-#: iterations of the default ``mcts`` spec (decides well under 1 s per move on one core for
-#: Merchants of Magick at 4 players; see README "Bots")
+#: iterations of the default ``mcts`` spec (decides in under 1 s per move on one core in every
+#: game; see README "Bots")
 DEFAULT_ITERATIONS = 1000
-#: moves played by the rollout policy past the tree before the evaluation
-DEFAULT_CUTOFF = 0
-#: UCB1 exploration constant (rewards are normalised to [0, 1])
-DEFAULT_EXPLORATION = 0.7
-
-Rollout = Callable[[State, int, random.Random], Action]
+#: UCB1 exploration constant (children's mean rewards are scaled to [0, 1] per node)
+DEFAULT_EXPLORATION = 0.5
 
 
 class Node:
@@ -59,13 +60,11 @@ class Node:
         self.reward = 0.0
 
 
-def random_rollout(state: State, player: int, rng: random.Random) -> Action:
-    """The default playout policy: a uniformly random legal move."""
-    return rng.choice(state.legal_actions(player))
-
-
 class MCTSAgent(Agent):
-    """ISMCTS with determinization; budget by ``iterations`` or by ``seconds`` per move."""
+    """ISMCTS with determinization; budget by ``iterations`` or by ``seconds`` per move.
+
+    ``cutoff`` overrides the game's ``rollout_moves`` (moves played past the tree).
+    """
 
     name = "mcts"
 
@@ -74,7 +73,7 @@ class MCTSAgent(Agent):
         seed: int = 0,
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
-        cutoff: int = DEFAULT_CUTOFF,
+        cutoff: int | None = None,
         exploration: float = DEFAULT_EXPLORATION,
     ) -> None:
         super().__init__(seed)
@@ -84,14 +83,14 @@ class MCTSAgent(Agent):
             raise ValueError(f"mcts iterations must be at least 1, not {iterations}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"mcts seconds must be positive, not {seconds}")
+        if cutoff is not None and cutoff < 0:
+            raise ValueError(f"mcts cutoff must be at least 0, not {cutoff}")
         self.iterations = iterations
         self.seconds = seconds
         self.cutoff = cutoff
         self.exploration = exploration
         #: iterations run by the last decision (for tests and profiling)
         self.last_iterations = 0
-        self._low = math.inf
-        self._high = -math.inf
 
     def act(self, state: State, player: int) -> Action:
         actions = state.legal_actions(player)
@@ -101,7 +100,6 @@ class MCTSAgent(Agent):
             self.last_iterations = 0
             return actions[0]
         root = Node(None, player)
-        self._low, self._high = math.inf, -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -115,7 +113,7 @@ class MCTSAgent(Agent):
         legal = set(actions)
         best = max(
             (child for child in root.children.values() if child.action in legal),
-            key=lambda c: (c.visits, c.reward),
+            key=lambda c: (c.visits, c.reward / c.visits),
             default=None,
         )
         return best.action if best is not None and best.action is not None else actions[0]
@@ -123,7 +121,8 @@ class MCTSAgent(Agent):
     # -- one iteration -------------------------------------------------------------------------
     def _iterate(self, root: Node, state: State, me: int) -> None:
         rng = self.rng
-        rollout = state.game.rollout or random_rollout
+        game = state.game
+        rollout = game.rollout or random_move
         path = [root]
         node = root
         expanded = False
@@ -159,10 +158,12 @@ class MCTSAgent(Agent):
             state.apply(mover, child.action)  # type: ignore[arg-type]
             path.append(child)
             node = child
-        for _ in range(self.cutoff):
+        cutoff = game.rollout_moves if self.cutoff is None else self.cutoff
+        for _ in range(cutoff):
             if state.is_terminal():
                 break
-            seat = state.current_players()[0]
+            current = state.current_players()
+            seat = me if me in current else current[0]
             state.apply(seat, rollout(state, seat, rng))
         rewards = self._rewards(state)
         for n in path:
@@ -181,39 +182,30 @@ class MCTSAgent(Agent):
 
     def _select(self, children: Sequence[Node]) -> Node:
         """UCB1 with availability counts over the children legal in this determinization
-        (their availability already counts this visit)."""
-        low, high = self._low, self._high
+        (their availability already counts this visit); mean rewards scaled to [0, 1] between
+        the worst and the best child."""
+        means = [child.reward / child.visits for child in children]
+        low = min(means)
+        high = max(means)
         span = high - low if high > low else 1.0
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
         best = children[0]
         best_value = -math.inf
-        for child in children:
-            value = (child.reward / child.visits - low) / span + c * sqrt(
-                log(child.available) / child.visits
-            )
+        for child, mean in zip(children, means, strict=True):
+            value = (mean - low) / span + c * sqrt(log(child.available) / child.visits)
             if value > best_value:
                 best, best_value = child, value
         return best
 
-    def _rewards(self, state: State) -> list[float]:
+    @staticmethod
+    def _rewards(state: State) -> list[float]:
         """Each seat's reward: its evaluation's margin over the best other seat (solo: the value
         itself); without an evaluation function, the share of the win."""
         evaluate = state.game.evaluate
         n = state.num_players
         values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
         if n == 1:
-            rewards = values
-        else:
-            rewards = []
-            for p in range(n):
-                rest = max(v for q, v in enumerate(values) if q != p)
-                rewards.append(values[p] - rest)
-        low = min(rewards)
-        high = max(rewards)
-        if low < self._low:
-            self._low = low
-        if high > self._high:
-            self._high = high
-        return rewards
+            return values
+        return [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]

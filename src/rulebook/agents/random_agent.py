@@ -1,16 +1,14 @@
-"""Uniformly random legal moves: the baseline and the playout policy."""
+"""Uniformly random legal moves: the baseline and the default playout policy."""
 
 from __future__ import annotations
 
 from rulebook.agents.base import Agent
-from rulebook.core import Action, IllegalAction, State
+from rulebook.core import Action, State
+from rulebook.core.policy import random_move
 
 
 class RandomAgent(Agent):
     name = "random"
 
     def act(self, state: State, player: int) -> Action:
-        actions = state.legal_actions(player)
-        if not actions:
-            raise IllegalAction(f"seat {player} has no legal move")
-        return self.rng.choice(actions)
+        return random_move(state, player, self.rng)

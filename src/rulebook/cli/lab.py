@@ -10,8 +10,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from rulebook.cli.app import GameArg, VariantOpt, app, run_with_progress
+from rulebook.agents import make_agent
+from rulebook.cli.app import VariantOpt, app, run_with_progress
 from rulebook.cli.common import UsageError, find_game, make_console, usage_errors
+from rulebook.core import games as game_names
+from rulebook.core import get_game
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import compare as compare_results
 from rulebook.lab.runner import Job
@@ -99,14 +102,23 @@ def compare(
 
 @app.command()
 def strength(
-    game: GameArg,
+    game: Annotated[
+        str | None,
+        typer.Argument(metavar="[GAME]", help="One game (default: every game)."),
+    ] = None,
     games: Annotated[
         int, typer.Option("--games", "-n", metavar="K", help="Games per match-up.")
     ] = 200,
+    solo_games: Annotated[
+        int, typer.Option(metavar="K", help="Games per agent in each solo mode.")
+    ] = 100,
     players: Annotated[
         int | None,
-        typer.Option("--players", "-p", metavar="N", help="Default: the game's usual count."),
+        typer.Option("--players", "-p", metavar="N", help="Default: each game's usual count."),
     ] = None,
+    solo: Annotated[
+        bool, typer.Option(help="Also rate each agent in the solo modes (and their levels).")
+    ] = True,
     seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
     variant: VariantOpt = None,
     workers: Annotated[
@@ -120,66 +132,90 @@ def strength(
         str,
         typer.Option(metavar="A-B,...", help="Match-ups, candidate-opponent."),
     ] = "mcts-greedy,greedy-random",
+    markdown: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="Also write the tables as Markdown (for the README)."),
+    ] = None,
 ) -> None:
     """Bot strength: each candidate against opponents in every other seat, seats rotated;
-    win rate with its 95% interval (solo: mean score and ratings)."""
-    found = find_game(game)
-    n = players or found.common_players or found.variants[0].min_players
+    win rate with its 95% interval (solo: mean score and ratings). Without GAME, every game
+    at its usual player count, and every solo mode."""
+    chosen = [find_game(game)] if game is not None else [get_game(g) for g in game_names()]
     with usage_errors():
-        found.setup(n, seed, variant)
+        if variant is not None and game is None:
+            raise UsageError("--variant needs a GAME")
+        if variant is None:
+            settings = strength_lab.settings(chosen, players, solo)
+        else:  # one game, one variant: as asked, without the solo modes
+            found = chosen[0]
+            n = players or found.common_players or found.variant(variant).min_players
+            found.setup(n, seed, variant)
+            settings = [strength_lab.Setting(found.name, n, variant)]
         pairs = []
         for text in matchups.split(","):
             candidate, sep, opponent = text.strip().partition("-")
             if not sep:
                 raise UsageError(f"--matchups takes candidate-opponent pairs, not {text!r}")
             pairs.append((candidate.strip(), opponent.strip()))
-        if games < 1:
-            raise UsageError(f"--games must be at least 1, not {games}")
+        for agent in {a for pair in pairs for a in pair}:
+            make_agent(agent)
+        if games < 1 or solo_games < 1:
+            raise UsageError("--games and --solo-games must be at least 1")
     console = make_console()
     count = workers or os.cpu_count() or 1
-
-    def run(job: Job, where: Path | None) -> list[dict[str, Any]]:
-        label = f"{job.agents[0]} vs {job.agents[-1]}" if n > 1 else job.agents[0]
-        return run_with_progress(console, job, where, count, False, None, label)
-
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    with usage_errors():
-        lines = strength_lab.table(found.name, n, games, seed, variant, run, out, tuple(pairs))
-    console.print(strength_table(found.title, n, lines))
+    lines: list[strength_lab.Line] = []
+    for setting in settings:
+        title = setting.label(get_game(setting.game).title)
+
+        def run(job: Job, where: Path | None, title: str = title) -> list[dict[str, Any]]:
+            who = f"{job.agents[0]} vs {job.agents[-1]}" if job.players > 1 else job.agents[0]
+            return run_with_progress(console, job, where, count, False, None, f"{title}: {who}")
+
+        k = solo_games if setting.players == 1 else games
+        with usage_errors():
+            lines += strength_lab.table(setting, k, seed, run, out, tuple(pairs))
+    multi = [ln for ln in lines if ln.players > 1]
+    alone = [ln for ln in lines if ln.players == 1]
+    for ln_group, make in ((multi, strength_table), (alone, solo_table)):
+        if ln_group:
+            console.print(make(ln_group))
+    if markdown is not None:
+        titles = {g: get_game(g).title for g in game_names()}
+        markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
+        console.print(f"Markdown tables: {markdown}")
 
 
-def strength_table(title: str, players: int, lines: list[strength_lab.Line]) -> Table:
+def game_label(ln: strength_lab.Line) -> str:
+    setting = ln.setting
+    if setting is None:
+        return "-"
+    return setting.label(get_game(setting.game).title)
+
+
+def strength_table(lines: list[strength_lab.Line]) -> Table:
+    """Each match-up: win rate of the bot against the others, its interval and the verdict."""
     table = Table(
-        title=f"{title}, {players} player(s)",
+        title="Bot strength",
         header_style="bold",
-        caption="score: mean of the bot / of its opponents" if players > 1 else None,
+        caption="one bot against the others in every other seat, seats rotated; "
+        "score: mean of the bot / of its opponents",
     )
-    if players == 1:
-        for column in ("agent", "games", "mean score", "95% interval", "ratings"):
-            table.add_column(column)
-        for ln in lines:
-            ratings = ", ".join(f"{k} {v}" for k, v in sorted(ln.ratings.items()))
-            table.add_row(
-                ln.candidate,
-                str(ln.games),
-                f"{ln.mean:.1f}",
-                f"{ln.mean_low:.1f}-{ln.mean_high:.1f}",
-                ratings or "-",
-            )
-        return table
-    for column in ("bot", "vs", "games", "wins", "95% CI", "even", "beats", "score"):
-        table.add_column(column, justify="left" if column in ("bot", "vs") else "right")
+    for column in ("game", "bot", "vs", "games", "wins", "95% CI", "even", "beats", "score"):
+        left = column in ("game", "bot", "vs")
+        table.add_column(column, justify="left" if left else "right")
     for ln in lines:
-        low, high = ln.interval
-        table.add_row(
-            ln.candidate,
-            f"{players - 1}x{ln.opponent}",
-            str(ln.games),
-            f"{ln.rate:.1%}",
-            f"{100 * low:.0f}-{100 * high:.0f}%",
-            f"{1 / players:.0%}",
-            "yes" if ln.beats else "no",
-            f"{ln.mean:.0f}/{ln.opponent_mean:.0f}",
-        )
+        cells = strength_lab.cells(ln)
+        table.add_row(game_label(ln), *cells)
+    return table
+
+
+def solo_table(lines: list[strength_lab.Line]) -> Table:
+    """Each solo mode and agent: mean score, its interval and the ratings reached."""
+    table = Table(title="Solo modes", header_style="bold")
+    for column in ("game", "agent", "games", "mean score", "95% interval", "ratings"):
+        table.add_column(column)
+    for ln in lines:
+        table.add_row(game_label(ln), *strength_lab.solo_cells(ln))
     return table

@@ -73,8 +73,12 @@ class Game:
     #: the table as a seat sees it, as a Rich renderable or text, for the terminal
     render: Callable[[State, int], Any] | None = None
     description: str = ""
-    #: playout policy for search bots: a legal move for the seat (default: uniformly random)
+    #: playout policy for search bots: a legal move for the seat (default: uniformly random;
+    #: :mod:`rulebook.core.policy` has the greedy one)
     rollout: Callable[[State, int, random.Random], Action] | None = None
+    #: moves the search bots play with ``rollout`` past their tree before the evaluation
+    #: judges the position (0: the evaluation judges the leaf itself)
+    rollout_moves: int = 0
     #: game-specific statistics of one seat at the end of a game, for the balance lab: names
     #: like ``"rows_completed"`` or ``"order:Fiery Backpack"`` (``group:item`` names are the
     #: cards/rows/orders the report ranks by how often they are taken and the winners' share)

@@ -4,21 +4,68 @@ One candidate seat against ``players - 1`` opponent seats; the candidate's seat 
 the game index, so every seat is played equally often. The candidate beats the opponent when
 its win rate's 95% Wilson interval lies above an even share (1/players). In solo modes each
 agent plays alone and the table gives its mean score (95% interval) and the ratings reached.
+
+:func:`settings` lists what a whole table covers: every game at its usual player count, and
+every solo variant at each choice of its options (Pandoria Merchants' three Troll levels).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulebook.core.game import Game
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import mean_interval, wilson
 
 #: the match-ups of the strength table: (candidate, opponent)
 MATCHUPS = (("mcts", "greedy"), ("greedy", "random"))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Where a match-up is played: a game, its player count, variant and setup options."""
+
+    game: str
+    players: int
+    variant: str | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, title: str) -> str:
+        """``Pandoria Merchants (solo, level expert)``: the game as the table names it."""
+        details = [self.variant] if self.variant and self.variant != "standard" else []
+        details += [f"{k} {v}" for k, v in sorted(self.options.items())]
+        return f"{title} ({', '.join(details)})" if details else title
+
+    def file_stem(self) -> str:
+        parts = [self.game, f"{self.players}p"]
+        if self.variant:
+            parts.append(self.variant)
+        parts += [v for _, v in sorted(self.options.items())]
+        return "-".join(parts)
+
+
+def settings(games: Sequence[Game], players: int | None, solo: bool) -> list[Setting]:
+    """Each game at ``players`` (default: its usual count) and, with ``solo``, each of its
+    one-player variants at every combination of the options that variant takes."""
+    found = []
+    for game in games:
+        n = players or game.common_players or game.variants[0].min_players
+        found.append(Setting(game.name, n, game.default_variant(n)))
+        if not solo or n == 1:
+            continue
+        for v in game.variants:
+            if v.min_players != 1:
+                continue
+            takes = [o for o in game.options if not o.variants or v.name in o.variants]
+            for choice in itertools.product(*(o.choices for o in takes)):
+                options = {o.name: c for o, c in zip(takes, choice, strict=True)}
+                found.append(Setting(game.name, 1, v.name, options))
+    return found
 
 
 @dataclass(frozen=True)
@@ -35,6 +82,7 @@ class Line:
     mean_high: float = 0.0
     opponent_mean: float = 0.0
     ratings: dict[str, int] = field(default_factory=dict)
+    setting: Setting | None = None
 
     @property
     def rate(self) -> float:
@@ -50,17 +98,12 @@ class Line:
         return self.interval[0] > 1 / self.players
 
 
-def job(
-    game: str,
-    players: int,
-    candidate: str,
-    opponent: str,
-    games: int,
-    seed: int,
-    variant: str | None,
-) -> Job:
-    agents = (candidate,) if players == 1 else (candidate,) + (opponent,) * (players - 1)
-    return Job(game, players, agents, games, seed, variant, rotate=True)
+def job(setting: Setting, candidate: str, opponent: str, games: int, seed: int) -> Job:
+    n = setting.players
+    agents = (candidate,) if n == 1 else (candidate,) + (opponent,) * (n - 1)
+    return Job(
+        setting.game, n, agents, games, seed, setting.variant, dict(setting.options), rotate=True
+    )
 
 
 def candidate_seat(index: int, players: int) -> int:
@@ -68,7 +111,9 @@ def candidate_seat(index: int, players: int) -> int:
     return index % players
 
 
-def line(candidate: str, opponent: str, rows: list[dict[str, Any]]) -> Line:
+def line(
+    candidate: str, opponent: str, rows: list[dict[str, Any]], setting: Setting | None = None
+) -> Line:
     players = rows[0]["players"]
     mine = [r["scores"][candidate_seat(r["index"], players)] for r in rows]
     theirs = [
@@ -89,30 +134,82 @@ def line(candidate: str, opponent: str, rows: list[dict[str, Any]]) -> Line:
         mean_high=high,
         opponent_mean=sum(theirs) / len(theirs) if theirs else 0.0,
         ratings=dict(Counter(r["rating"] for r in rows if r["rating"] is not None)),
+        setting=setting,
     )
 
 
 def table(
-    game: str,
-    players: int,
+    setting: Setting,
     games: int,
     seed: int,
-    variant: str | None,
     run: Callable[[Job, Path | None], list[dict[str, Any]]],
     out: Path | None = None,
     matchups: tuple[tuple[str, str], ...] = MATCHUPS,
 ) -> list[Line]:
-    """Play every match-up (solo: every agent named in them, once) through ``run``."""
+    """Play every match-up (solo: every agent named in them, once) through ``run``; with
+    ``out``, each match-up's games are kept in a file of that folder (and resumed from it)."""
     lines = []
     pairs = matchups
-    if players == 1:
+    if setting.players == 1:
         seen = dict.fromkeys(a for pair in matchups for a in pair)
         pairs = tuple((a, "-") for a in seen)
     for candidate, opponent in pairs:
-        j = job(game, players, candidate, opponent, games, seed, variant)
+        j = job(setting, candidate, opponent, games, seed)
         where = None
         if out is not None:
             safe = f"{candidate}-vs-{opponent}".replace(":", "_")
-            where = out / f"{game}-{players}p-{safe}.parquet"
-        lines.append(line(candidate, opponent, run(j, where)))
+            where = out / f"{setting.file_stem()}-{safe}.parquet"
+        lines.append(line(candidate, opponent, run(j, where), setting))
     return lines
+
+
+def cells(ln: Line) -> list[str]:
+    """A match-up's cells after the game's: bot, opponents, games, wins, interval, even
+    share, verdict, mean scores."""
+    low, high = ln.interval
+    return [
+        ln.candidate,
+        f"{ln.players - 1}x{ln.opponent}",
+        str(ln.games),
+        f"{ln.rate:.1%}",
+        f"{100 * low:.1f}-{100 * high:.1f}%",
+        f"{1 / ln.players:.0%}",
+        "yes" if ln.beats else "no",
+        f"{ln.mean:.0f}/{ln.opponent_mean:.0f}",
+    ]
+
+
+def solo_cells(ln: Line) -> list[str]:
+    """A solo line's cells after the game's: agent, games, mean score, interval, ratings."""
+    ratings = ", ".join(f"{k} {v}" for k, v in sorted(ln.ratings.items(), key=lambda kv: -kv[1]))
+    return [
+        ln.candidate,
+        str(ln.games),
+        f"{ln.mean:.1f}",
+        f"{ln.mean_low:.1f}-{ln.mean_high:.1f}",
+        ratings or "-",
+    ]
+
+
+def markdown(multi: Sequence[Line], solo: Sequence[Line], titles: Mapping[str, str]) -> str:
+    """The tables as Markdown, as the README shows them (``titles``: game name -> title)."""
+
+    def label(ln: Line) -> str:
+        return ln.setting.label(titles[ln.setting.game]) if ln.setting else "-"
+
+    out: list[str] = []
+    if multi:
+        out += [
+            "| game | bot | vs | games | wins | 95% CI | even | beats | score (bot/others) |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        out += ["| " + " | ".join([label(ln), *cells(ln)]) + " |" for ln in multi]
+    if solo:
+        if out:
+            out.append("")
+        out += [
+            "| solo mode | agent | games | mean score | 95% interval | ratings reached |",
+            "|---|---|---|---|---|---|",
+        ]
+        out += ["| " + " | ".join([label(ln), *solo_cells(ln)]) + " |" for ln in solo]
+    return "\n".join(out) + "\n"

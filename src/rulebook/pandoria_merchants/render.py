@@ -146,7 +146,8 @@ def render(state: State, player: int) -> RenderableType:
         )
     if obs["phase"] == "over":
         if "solo" in obs:
-            parts.append(Text(f"Game over. {obs['rating']}", style="bold magenta"))
+            final = obs["solo"]["final"]
+            parts.append(Text(f"Game over. {obs['rating']}: {final}.", style="bold magenta"))
         else:
             parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
     return Group(*parts)

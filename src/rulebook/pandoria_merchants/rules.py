@@ -1247,11 +1247,9 @@ class PandoriaState(State):
             if self.solo:
                 won = obs["solo"]["won"] = self.solo_won()
                 me, trolls = self.scores()[0], self.trolls_total()
-                obs["rating"] = (
-                    f"You beat the Trolls, {me} to {trolls}!"
-                    if won
-                    else f"The Trolls win, {trolls} to {me}."
-                )
+                # the rating names only the result, so the lab can count it across games
+                obs["rating"] = "You beat the Trolls" if won else "The Trolls win"
+                obs["solo"]["final"] = f"you {me}, the Trolls {trolls}"
         return obs
 
     def explain(self, player: int, action: Action) -> str:

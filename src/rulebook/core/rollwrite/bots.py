@@ -19,7 +19,7 @@ def add_progress(
     marks = s.marks[player]
     for row in layout.rows:
         have = (marks & row.mask).bit_count()
-        total = row.mask.bit_count()
+        total = len(row.circles)
         if have < total:
             value += row_weight * (row.value + row_bonus) * have / total
     cards = s.content.cards
