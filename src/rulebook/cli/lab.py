@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -176,11 +177,11 @@ def strength(
         k = solo_games if setting.players == 1 else games
         with usage_errors():
             lines += strength_lab.table(setting, k, seed, run, out, tuple(pairs))
+    for _, group in itertools.groupby(lines, key=lambda ln: ln.setting):
+        same = list(group)
+        console.print(strength_table(same) if same[0].players > 1 else solo_table(same))
     multi = [ln for ln in lines if ln.players > 1]
     alone = [ln for ln in lines if ln.players == 1]
-    for ln_group, make in ((multi, strength_table), (alone, solo_table)):
-        if ln_group:
-            console.print(make(ln_group))
     if markdown is not None:
         titles = {g: get_game(g).title for g in game_names()}
         markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
@@ -195,27 +196,25 @@ def game_label(ln: strength_lab.Line) -> str:
 
 
 def strength_table(lines: list[strength_lab.Line]) -> Table:
-    """Each match-up: win rate of the bot against the others, its interval and the verdict."""
+    """One game's match-ups: win rate of the bot against the others, its interval and the
+    verdict."""
     table = Table(
-        title="Bot strength",
+        title=f"{game_label(lines[0])}, {lines[0].players} players",
         header_style="bold",
-        caption="one bot against the others in every other seat, seats rotated; "
-        "score: mean of the bot / of its opponents",
+        caption="score: mean of the bot / of its opponents",
     )
-    for column in ("game", "bot", "vs", "games", "wins", "95% CI", "even", "beats", "score"):
-        left = column in ("game", "bot", "vs")
-        table.add_column(column, justify="left" if left else "right")
+    for column in ("bot", "vs", "games", "wins", "95% CI", "even", "beats", "score"):
+        table.add_column(column, justify="left" if column in ("bot", "vs") else "right")
     for ln in lines:
-        cells = strength_lab.cells(ln)
-        table.add_row(game_label(ln), *cells)
+        table.add_row(*strength_lab.cells(ln))
     return table
 
 
 def solo_table(lines: list[strength_lab.Line]) -> Table:
-    """Each solo mode and agent: mean score, its interval and the ratings reached."""
-    table = Table(title="Solo modes", header_style="bold")
-    for column in ("game", "agent", "games", "mean score", "95% interval", "ratings"):
+    """One solo mode: each agent's mean score, its interval and the ratings reached."""
+    table = Table(title=game_label(lines[0]), header_style="bold")
+    for column in ("agent", "games", "mean score", "95% interval", "ratings"):
         table.add_column(column)
     for ln in lines:
-        table.add_row(game_label(ln), *strength_lab.solo_cells(ln))
+        table.add_row(*strength_lab.solo_cells(ln))
     return table

@@ -29,6 +29,17 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def around(nbr: Sequence[int], mask: int) -> int:
+    """The union of ``nbr[i]`` over the hexes ``i`` of ``mask`` (the hot loop of enclosure
+    detection and of the bots' evaluation: written out rather than through :func:`bits`)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= nbr[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
 def column_letter(c: int) -> str:
     return chr(ord("A") + c)
 
@@ -65,11 +76,7 @@ class Board:
 
     def border(self, area: int) -> int:
         """Every hex adjacent to ``area`` and not in it."""
-        out = 0
-        nbr = self.nbr
-        for i in bits(area):
-            out |= nbr[i]
-        return out & ~area
+        return around(self.nbr, area) & ~area
 
     def geo_border(self, area: int) -> int:
         out = 0
@@ -82,10 +89,7 @@ class Board:
         area = frontier = 1 << h
         nbr = self.nbr
         while frontier:
-            grown = 0
-            for i in bits(frontier):
-                grown |= nbr[i]
-            frontier = grown & same & ~area
+            frontier = around(nbr, frontier) & same & ~area
             area |= frontier
         return area
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
-from rulebook.pandoria_merchants.board import CITY, bits
+from rulebook.pandoria_merchants.board import CITY, around, bits
 
 if TYPE_CHECKING:
     from rulebook.pandoria_merchants.rules import PandoriaState
@@ -24,37 +24,53 @@ OPEN_AREA = 0.35
 RIVAL = 0.5
 
 
-def _potential(s: PandoriaState, player: int) -> float:
-    """Open areas next to Workers: size x own Workers (family: plus the Guild bonus), more
-    the fewer empty hexes remain around them; rivals' shares count a little against."""
+def _open_areas(s: PandoriaState) -> list[tuple[int, int, int, int]]:
+    """The unscored areas next to any Worker: (kind, hexes, border, empty hexes around).
+
+    The same for every seat, so it is worked out once per position and kept on the state
+    (keyed by the length of its history: a move changes it; a clone shares it until then).
+    """
+    version = len(s.history)
+    cached = s.__dict__.get("_bot_areas")
+    if cached is not None and cached[0] == version:
+        return cached[1]  # type: ignore[no-any-return]
     b = s.board
     unscored = ~s.scored
-    mine = s.workers[player]
-    others = 0
-    for p, w in enumerate(s.workers):
-        if p != player:
-            others |= w
-    around = 0
-    for h in bits(mine | others):
-        around |= b.nbr[h]
-    guild = s.guild[player] if s.family else -1
-    rival = RIVAL / max(1, s.num_players - 1)
-    value = 0.0
+    workers = 0
+    for w in s.workers:
+        workers |= w
+    found = []
     seen = 0
-    for h in bits(around & unscored):
+    for h in bits(around(b.nbr, workers) & unscored):
         k = s.res[h]
         if k < 0 or seen >> h & 1:
             continue
         area = b.area(s.kinds[k] & unscored, h)
         seen |= area
         border = b.border(area)
+        found.append((k, area.bit_count(), border, (border & s.empty).bit_count()))
+    s.__dict__["_bot_areas"] = (version, found)
+    return found
+
+
+def _potential(s: PandoriaState, player: int) -> float:
+    """Open areas next to Workers: size x own Workers (family: plus the Guild bonus), more
+    the fewer empty hexes remain around them; rivals' shares count a little against."""
+    mine = s.workers[player]
+    others = 0
+    for p, w in enumerate(s.workers):
+        if p != player:
+            others |= w
+    guild = s.guild[player] if s.family else -1
+    rival = RIVAL / max(1, s.num_players - 1)
+    value = 0.0
+    for k, size, border, openings in _open_areas(s):
         own = (border & mine).bit_count()
         worth = float(own) + (1.0 if own and k == guild else 0.0)
         worth -= rival * (border & others).bit_count()
         if not s.family:
             worth *= 1.0 if k == CITY else 0.6
-        openings = (border & s.empty).bit_count()
-        value += area.bit_count() * worth / (1 + openings)
+        value += size * worth / (1 + openings)
     return OPEN_AREA * value
 
 

@@ -1315,7 +1315,7 @@ class PandoriaState(State):
     def snapshot(self) -> dict[str, Any]:
         """Every field, with the long ones as text (cheap to copy and compare)."""
         skip = {"game", "setup", "chance", "history", "c", "board", "_legal", "determinized"}
-        skip |= {"_texts", "res", "cards"}
+        skip |= {"_texts", "res", "cards", "_bot_areas"}  # _bot_areas: the bots' cache
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
