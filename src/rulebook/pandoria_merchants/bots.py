@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
-from rulebook.pandoria_merchants.board import CITY, around, bits
+from rulebook.pandoria_merchants.board import CITY, around
 
 if TYPE_CHECKING:
     from rulebook.pandoria_merchants.rules import PandoriaState
@@ -34,21 +34,13 @@ def _open_areas(s: PandoriaState) -> list[tuple[int, int, int, int]]:
     cached = s.__dict__.get("_bot_areas")
     if cached is not None and cached[0] == version:
         return cached[1]  # type: ignore[no-any-return]
-    b = s.board
-    unscored = ~s.scored
     workers = 0
     for w in s.workers:
         workers |= w
-    found = []
-    seen = 0
-    for h in bits(around(b.nbr, workers) & unscored):
-        k = s.res[h]
-        if k < 0 or seen >> h & 1:
-            continue
-        area = b.area(s.kinds[k] & unscored, h)
-        seen |= area
-        border = b.border(area)
-        found.append((k, area.bit_count(), border, (border & s.empty).bit_count()))
+    found = [
+        (k, area.bit_count(), border, (border & s.empty).bit_count())
+        for k, area, border in s.areas_at(around(s.board.nbr, workers))
+    ]
     s.__dict__["_bot_areas"] = (version, found)
     return found
 

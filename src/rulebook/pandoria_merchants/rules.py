@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -419,22 +420,26 @@ class PandoriaState(State):
         return all(self.taken[r.index] >= len(r.spells) for r in rooms)
 
     # -- 4. scoring ----------------------------------------------------------------------------
-    def _score(self) -> None:
-        """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
-        touched = self.touched
-        if not touched:
-            return
+    def areas_at(self, look: int) -> Iterator[tuple[int, int, int]]:
+        """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border). The
+        areas are those of the position when the iteration starts."""
         b = self.board
         unscored = ~self.scored
-        look = (touched | b.border(touched)) & unscored
         seen = 0
-        for h in bits(look):
+        for h in bits(look & unscored):
             k = self.res[h]
             if k < 0 or seen >> h & 1:
                 continue
             area = b.area(self.kinds[k] & unscored, h)
             seen |= area
-            border = b.border(area)
+            yield k, area, b.border(area)
+
+    def _score(self) -> None:
+        """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
+        touched = self.touched
+        if not touched:
+            return
+        for k, area, border in self.areas_at(touched | self.board.border(touched)):
             if border & self.empty:
                 continue
             self._score_area(area, border, k)
