@@ -105,7 +105,7 @@ def compare(
 def strength(
     game: Annotated[
         str | None,
-        typer.Argument(metavar="[GAME]", help="One game (default: every game)."),
+        typer.Argument(metavar="GAME", help="One game (default: every game)."),
     ] = None,
     games: Annotated[
         int, typer.Option("--games", "-n", metavar="K", help="Games per match-up.")
