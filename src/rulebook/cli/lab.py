@@ -203,7 +203,7 @@ def strength_table(lines: list[strength_lab.Line]) -> Table:
         header_style="bold",
         caption="score: mean of the bot / of its opponents",
     )
-    for column in ("bot", "vs", "games", "wins", "95% CI", "even", "beats", "score"):
+    for column in strength_lab.COLUMNS:
         table.add_column(column, justify="left" if column in ("bot", "vs") else "right")
     for ln in lines:
         table.add_row(*strength_lab.cells(ln))
@@ -213,7 +213,7 @@ def strength_table(lines: list[strength_lab.Line]) -> Table:
 def solo_table(lines: list[strength_lab.Line]) -> Table:
     """One solo mode: each agent's mean score, its interval and the ratings reached."""
     table = Table(title=game_label(lines[0]), header_style="bold")
-    for column in ("agent", "games", "mean score", "95% interval", "ratings"):
+    for column in strength_lab.SOLO_COLUMNS:
         table.add_column(column)
     for ln in lines:
         table.add_row(*strength_lab.solo_cells(ln))

@@ -22,6 +22,11 @@ from rulebook.core.game import Game
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import mean_interval, wilson
 
+#: the columns of a match-up line (after the game's) and of a solo line, as :func:`cells` and
+#: :func:`solo_cells` fill them
+COLUMNS = ("bot", "vs", "games", "wins", "95% CI", "even", "beats", "score")
+SOLO_COLUMNS = ("agent", "games", "mean score", "95% interval", "ratings")
+
 #: the match-ups of the strength table: (candidate, opponent)
 MATCHUPS = (("mcts", "greedy"), ("greedy", "random"))
 
@@ -197,19 +202,18 @@ def markdown(multi: Sequence[Line], solo: Sequence[Line], titles: Mapping[str, s
     def label(ln: Line) -> str:
         return ln.setting.label(titles[ln.setting.game]) if ln.setting else "-"
 
+    def row(values: Sequence[str]) -> str:
+        return "| " + " | ".join(values) + " |"
+
     out: list[str] = []
-    if multi:
-        out += [
-            "| game | bot | vs | games | wins | 95% CI | even | beats | score (bot/others) |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        out += ["| " + " | ".join([label(ln), *cells(ln)]) + " |" for ln in multi]
-    if solo:
+    for lines, first, columns, fill in (
+        (multi, "game", (*COLUMNS[:-1], "score (bot/others)"), cells),
+        (solo, "solo mode", (*SOLO_COLUMNS[:-1], "ratings reached"), solo_cells),
+    ):
+        if not lines:
+            continue
         if out:
             out.append("")
-        out += [
-            "| solo mode | agent | games | mean score | 95% interval | ratings reached |",
-            "|---|---|---|---|---|---|",
-        ]
-        out += ["| " + " | ".join([label(ln), *solo_cells(ln)]) + " |" for ln in solo]
+        out += [row((first, *columns)), "|" + "---|" * (len(columns) + 1)]
+        out += [row((label(ln), *fill(ln))) for ln in lines]
     return "\n".join(out) + "\n"

@@ -30,8 +30,8 @@ def bits(mask: int) -> Iterator[int]:
 
 
 def around(nbr: Sequence[int], mask: int) -> int:
-    """The union of ``nbr[i]`` over the hexes ``i`` of ``mask`` (the hot loop of enclosure
-    detection and of the bots' evaluation: written out rather than through :func:`bits`)."""
+    """The union of ``nbr[i]`` over the hexes ``i`` of ``mask``: the hexes next to any of them
+    (``mask``'s own included where they neighbour each other)."""
     out = 0
     while mask:
         low = mask & -mask
@@ -79,10 +79,8 @@ class Board:
         return around(self.nbr, area) & ~area
 
     def geo_border(self, area: int) -> int:
-        out = 0
-        for i in bits(area):
-            out |= self.geo[i]
-        return out & ~area
+        """Every hex touching ``area`` on the sheet and not in it."""
+        return around(self.geo, area) & ~area
 
     def area(self, same: int, h: int) -> int:
         """The area of ``h``: it and every hex joined to it through hexes of ``same``."""
