@@ -12,24 +12,14 @@ rate with a 95% Wilson interval, its mean Favor, and the seat win rates (a seat 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import defaultdict
 
 from rulebook.agents import agent_seed, make_agent
 from rulebook.archmagi.rules import ArchmagiState
 from rulebook.core import new_game
+from rulebook.lab.stats import wilson
 from rulebook.simulate import play
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
 
 
 def main(argv: list[str] | None = None) -> int:
