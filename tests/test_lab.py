@@ -252,11 +252,29 @@ def test_cli_strength_of_every_game_writes_the_markdown_table(tmp_path: Path) ->
     assert any("Pandoria Merchants (solo, level expert) | random | 2 |" in ln for ln in lines)
     assert "Trolls" in text  # the solo ratings of Pandoria Merchants
     assert len(list((tmp_path / "runs").glob("*.parquet"))) == 5 + 5 * 2
+    assert (tmp_path / "runs" / "pandoria-merchants-1p-solo-expert-random.parquet").exists()
+    assert (tmp_path / "runs" / "archmagi-4p-standard-greedy-vs-random.parquet").exists()
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output
     assert md.read_text(encoding="utf-8") == text
     # every file was complete: each match-up resumes with nothing left to play
     assert " ".join(again.output.split()).count("stored, 0 to play") == 5 + 5 * 2
+
+
+def test_solo_line_lists_the_ratings_best_first() -> None:
+    """Ratings reached are listed by the mean score of the games that reached them, highest
+    first, whatever their counts; the mean score has its interval."""
+    scores_ratings = [(92, "Master"), (75, "Craftsman"), (71, "Craftsman"), (50, "Unrated")]
+    scores_ratings += [(58, "Unrated"), (55, "Unrated")]
+    rows = [
+        {"index": i, "players": 1, "scores": [s], "returns": [0.0], "rating": r}
+        for i, (s, r) in enumerate(scores_ratings)
+    ]
+    ln = strength.line("greedy", "-", rows)
+    assert list(ln.ratings.items()) == [("Master", 1), ("Craftsman", 2), ("Unrated", 3)]
+    assert ln.mean == pytest.approx(401 / 6)
+    assert ln.mean_low < ln.mean < ln.mean_high
+    assert strength.solo_cells(ln)[-1] == "Master 1, Craftsman 2, Unrated 3"
 
 
 def test_cli_strength_refuses_bad_requests() -> None:

@@ -12,7 +12,6 @@ every solo variant at each choice of its options (Pandoria Merchants' three Trol
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +85,7 @@ class Line:
     mean_low: float = 0.0
     mean_high: float = 0.0
     opponent_mean: float = 0.0
+    #: how many games reached each rating, best first (by the mean score of those games)
     ratings: dict[str, int] = field(default_factory=dict)
     setting: Setting | None = None
 
@@ -128,6 +128,11 @@ def line(
         if p != candidate_seat(r["index"], players)
     ]
     mean, low, high = mean_interval([float(x) for x in mine])
+    reached: dict[str, list[float]] = {}
+    for r, score in zip(rows, mine, strict=True):
+        if r["rating"] is not None:
+            reached.setdefault(r["rating"], []).append(float(score))
+    best_first = sorted(reached.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))
     return Line(
         candidate,
         opponent,
@@ -138,7 +143,7 @@ def line(
         mean_low=low,
         mean_high=high,
         opponent_mean=sum(theirs) / len(theirs) if theirs else 0.0,
-        ratings=dict(Counter(r["rating"] for r in rows if r["rating"] is not None)),
+        ratings={rating: len(scores) for rating, scores in best_first},
         setting=setting,
     )
 
@@ -162,7 +167,8 @@ def table(
         j = job(setting, candidate, opponent, games, seed)
         where = None
         if out is not None:
-            safe = f"{candidate}-vs-{opponent}".replace(":", "_")
+            who = candidate if setting.players == 1 else f"{candidate}-vs-{opponent}"
+            safe = who.replace(":", "_")
             where = out / f"{setting.file_stem()}-{safe}.parquet"
         lines.append(line(candidate, opponent, run(j, where), setting))
     return lines
@@ -186,7 +192,7 @@ def cells(ln: Line) -> list[str]:
 
 def solo_cells(ln: Line) -> list[str]:
     """A solo line's cells after the game's: agent, games, mean score, interval, ratings."""
-    ratings = ", ".join(f"{k} {v}" for k, v in sorted(ln.ratings.items(), key=lambda kv: -kv[1]))
+    ratings = ", ".join(f"{k} {v}" for k, v in ln.ratings.items())
     return [
         ln.candidate,
         str(ln.games),
