@@ -42,7 +42,7 @@ def main() -> None:
                 action = greedy_move(state, seat, rng)
             state.apply(seat, action)
             for p in range(4):
-                key, x = features(state, p)  # type: ignore[arg-type]
+                key, x = features(state, p)
                 seen.append((key, p, x, state.favor(p)))  # type: ignore[attr-defined]
         final = state.scores()
         for key, p, x, favor in seen:

@@ -1,4 +1,4 @@
-"""Archmagi bot knowledge: a hand-written evaluation of a seat's position.
+"""Archmagi bot knowledge: a fitted evaluation of a seat's position.
 
 Used by the game-agnostic greedy and search agents (``rulebook.agents``). Favor counts fully;
 Crystals, Spells in Hand, Planted Spells, drafted Spells and unspent Plays count by the Favor

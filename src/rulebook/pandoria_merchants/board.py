@@ -33,10 +33,8 @@ def around(nbr: Sequence[int], mask: int) -> int:
     """The union of ``nbr[i]`` over the hexes ``i`` of ``mask``: the hexes next to any of them
     (``mask``'s own included where they neighbour each other)."""
     out = 0
-    while mask:
-        low = mask & -mask
-        out |= nbr[low.bit_length() - 1]
-        mask ^= low
+    for i in bits(mask):
+        out |= nbr[i]
     return out
 
 
