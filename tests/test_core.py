@@ -91,6 +91,18 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert rulebook.replay(path).to_json() == state.to_json()
 
 
+def test_save_files_record_who_sat_where(tmp_path: Path) -> None:
+    state = played()
+    path = tmp_path / "game.json"
+    rulebook.save(state, path, seats=["human", "greedy", "random"])
+    assert rulebook.saved_seats(path) == ["human", "greedy", "random"]
+    assert rulebook.load(path).snapshot() == state.snapshot()
+    rulebook.save(state, path)
+    assert rulebook.saved_seats(path) is None
+    with pytest.raises(RulebookError, match="2 seat names for 3 players"):
+        rulebook.save_text(state, ["human", "greedy"])
+
+
 def test_replay_steps_yield_every_position() -> None:
     state = played(moves=10)
     steps = [s.snapshot()["history"] for s in rulebook.replay_steps(state.log())]
@@ -113,6 +125,8 @@ def test_replay_steps_yield_every_position() -> None:
         (lambda d: {**d, "log": [*d["log"], [7, "done"]]}, "does not replay"),
         (lambda d: {**d, "log": [[True, "done"]]}, "not a \\[seat, move\\] pair"),
         (lambda d: {**d, "options": []}, "options must be an object"),
+        (lambda d: {**d, "seats": ["human"]}, "one name per player"),
+        (lambda d: {**d, "seats": ["human", 3, "x"]}, "one name per player"),
     ],
 )
 def test_malformed_save_files_are_refused(mutate: Any, message: str) -> None:

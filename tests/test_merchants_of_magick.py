@@ -425,3 +425,26 @@ def test_views_are_copies() -> None:
     state.apply(0, state.legal_actions(0)[1])
     assert snap != state.snapshot()
     assert isinstance(state.current_players(), tuple)
+
+
+# -- the simultaneous crafting phase ----------------------------------------------------------
+def test_crafting_is_simultaneous_no_seat_sees_another_s_choices_before_the_phase_ends() -> None:
+    """Everyone crafts at once: until every seat is done, a seat sees the other sheets as they
+    were when the phase began (and who is still deciding); the moves are revealed together."""
+    state = new(3, seed=4)
+    before = [state.observation(p) for p in range(3)]
+    move = next(a for a in state.legal_actions(0) if str(a) != "done")
+    state.apply(0, move)
+    state.apply(0, "done")
+    assert state.pending_moves() == 2
+    for p in (1, 2):
+        seen = state.observation(p)
+        assert seen["seats"][0] == {**before[p]["seats"][0], "done": True}
+        assert seen["deck"] == before[p]["deck"]
+    assert state.observation(0)["seats"][0] != before[0]["seats"][0]
+    state.apply(1, "done")
+    assert state.pending_moves() == 3
+    state.apply(2, "done")  # the phase ends: all of it is public
+    assert state.pending_moves() == 0
+    assert state.observation(1)["seats"][0] == state.observation(0)["seats"][0]
+    assert str(move).split()[-1] in state.observation(2)["seats"][0]["marked"]

@@ -187,7 +187,10 @@ def test_claim_when_item_and_enchantments_complete_replace_face_down() -> None:
     assert state.claimed[0] == [sword]
     assert state.lines[0][0] < 0 and len(state.deck) == deck - 1
     assert state.score_breakdown(0)["customers"] == C.cards[sword].value
-    assert state.observation(1)["seats"][0]["customers"][0] == {"face_down": True}
+    assert state.observation(0)["seats"][0]["customers"][0] == {"face_down": True}
+    # crafting is simultaneous: seat 1 sees seat 0's shoppe as the phase began until it ends
+    assert state.observation(1)["seats"][0]["customers"][0]["name"] == "Vorpal Sword"
+    assert state.pending_moves() == 1
 
 
 def test_connoisseur_needs_both_enchantments() -> None:
@@ -331,7 +334,7 @@ def test_with_the_deck_out_a_claimed_space_stays_empty_and_moves_with_the_circle
     set_dice(state, d6=6)
     state.apply(0, "d6 sword/steel")
     assert state.claimed[0] == [sword]
-    assert state.observation(1)["seats"][0]["customers"][1] == {"empty": True}
+    assert state.observation(0)["seats"][0]["customers"][1] == {"empty": True}
     finish_round(state)  # seat 0 passes a to seat 1 and receives g from seat 2
     assert [len(line) for line in state.lines] == [3, 3, 3]
     assert state.lines[0][1:] == [c, g] and state.lines[1] == [e, f, a]

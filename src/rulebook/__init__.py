@@ -23,6 +23,8 @@ from rulebook.core import (
     replay,
     replay_steps,
     save,
+    save_text,
+    saved_seats,
 )
 
 #: the game packages; importing one registers its game
@@ -54,4 +56,6 @@ __all__ = [
     "replay",
     "replay_steps",
     "save",
+    "save_text",
+    "saved_seats",
 ]

@@ -4,7 +4,15 @@ from rulebook.core.chance import Chance
 from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
 from rulebook.core.game import Game, Option, Setup, Variant
 from rulebook.core.registry import games, get_game, new_game, register
-from rulebook.core.replay import from_json, load, replay, replay_steps, save
+from rulebook.core.replay import (
+    from_json,
+    load,
+    replay,
+    replay_steps,
+    save,
+    save_text,
+    saved_seats,
+)
 from rulebook.core.state import Action, State, find_move
 
 __all__ = [
@@ -29,4 +37,6 @@ __all__ = [
     "replay",
     "replay_steps",
     "save",
+    "save_text",
+    "saved_seats",
 ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rulebook.core.errors import UnknownGame
 
 if TYPE_CHECKING:
+    from rulebook.core.spaces import ObservationEncoder
     from rulebook.core.state import Action, State
 
 
@@ -88,6 +89,9 @@ class Game:
     faction: Callable[[State, int], str] | None = None
     #: the player count the game is most often played at (strength tables use it)
     common_players: int | None = None
+    #: the fixed-shape observation tensor of a configuration, for learning agents
+    #: (:mod:`rulebook.core.spaces`)
+    encoder: Callable[[Setup], ObservationEncoder] | None = None
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulebook.core.errors import IllegalAction, SaveFileError, UnknownGame
+from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
 from rulebook.core.registry import get_game
 from rulebook.core.state import SAVE_FORMAT, State
 
-_KEYS = {"format", "game", "players", "seed", "variant", "options", "log"}
+_KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats"}
 
 
 def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -44,6 +44,15 @@ def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
         raise SaveFileError(f"not a save file: unknown field(s) {', '.join(sorted(extra))}")
     if data.get("format", SAVE_FORMAT) != SAVE_FORMAT:
         raise SaveFileError(f"unsupported save format {data.get('format')!r}")
+    seats = data.get("seats")
+    if seats is not None and (
+        not isinstance(seats, list)
+        or not all(isinstance(s, str) and s.strip() for s in seats)
+        or len(seats) != data["players"]
+    ):
+        raise SaveFileError(
+            "not a save file: seats must list one name per player (human, greedy, ...)"
+        )
     return data
 
 
@@ -103,13 +112,31 @@ def from_json(text: str | bytes | Mapping[str, Any]) -> State:
     return replay(text)
 
 
-def save(state: State, path: str | Path) -> None:
-    """Write the game's save file (setup + action log) to ``path``, atomically: the file is
+def save_text(state: State, seats: Sequence[str] | None = None) -> str:
+    """The save file of a game as text: setup, action log and, if given, who sat in each seat
+    (``human``, ``greedy``, ``mcts:2000``...; front ends use them when the game is resumed)."""
+    data = state.log()
+    if seats is not None:
+        if len(seats) != state.num_players:
+            raise RulebookError(f"{len(seats)} seat names for {state.num_players} players")
+        data["seats"] = list(seats)
+    return json.dumps(data, indent=1) + "\n"
+
+
+def save(state: State, path: str | Path, seats: Sequence[str] | None = None) -> None:
+    """Write the game's save file (:func:`save_text`) to ``path``, atomically: the file is
     written beside it and then renamed, so an interrupted save never leaves half a file."""
     target = Path(path)
+    text = save_text(state, seats)
     partial = target.with_name(target.name + ".partial")
-    partial.write_text(json.dumps(state.log(), indent=1) + "\n", encoding="utf-8")
+    partial.write_text(text, encoding="utf-8")
     os.replace(partial, target)
+
+
+def saved_seats(log: str | bytes | Path | Mapping[str, Any]) -> list[str] | None:
+    """Who sat in each seat of a save file (None when the file does not say)."""
+    seats = _load(log).get("seats")
+    return None if seats is None else [str(s) for s in seats]
 
 
 def load(path: str | Path) -> State:

@@ -124,6 +124,13 @@ class State(ABC):
         the move names something only ``player`` may see (a card taken from a face-down pile)."""
         return self.explain(player, action)
 
+    def pending_moves(self) -> int:
+        """How many of the last moves of :attr:`history` were made in a simultaneous phase still
+        under way. Each seat learns of the other seats' moves among them only when the phase
+        ends (its :meth:`observation` shows the others as they were when the phase began), so
+        front ends announce them then. 0 in games without simultaneous phases."""
+        return 0
+
     def action_vocabulary(self) -> Sequence[Action]:
         """Every action of the game, legal now or not (for fixed action spaces and tests)."""
         return ()

@@ -182,6 +182,12 @@ class SheetState(State):
     deck_seen: int
     discards: list[int]
     _current: tuple[int, ...] | None
+    #: the table as it was when this round's crafting began (taken at its first move), and
+    #: how long the action log was then: the other seats see each seat as it was then
+    _origin: SheetState | None
+    _origin_len: int
+    #: cards each seat drew (face-down replacements) since the crafting began
+    _phase_draws: list[int]
 
     def __init__(self, game: Game, setup: Setup, content: SheetContent, moves: Moves) -> None:
         super().__init__(game, setup)
@@ -206,6 +212,9 @@ class SheetState(State):
         self.deck = []
         self.deck_seen = 0
         self._current = None
+        self._origin = None
+        self._origin_len = 0
+        self._phase_draws = [0] * n
 
     # -- what each game supplies ---------------------------------------------------------------
     @abstractmethod
@@ -258,6 +267,8 @@ class SheetState(State):
         self.results = [0] * n
         self.done = [False] * n
         self._current = None
+        self._origin = None
+        self._phase_draws = [0] * n
         self.phase = CRAFTING
 
     def _end_crafting(self) -> None:
@@ -347,6 +358,8 @@ class SheetState(State):
                 self.claimed[p].append(card)
                 if self.deck:
                     line[i] = ~self._draw()
+                    if self.phase == CRAFTING:
+                        self._phase_draws[p] += 1
                 elif self.KEEP_EMPTY_SPACES:
                     line[i] = EMPTY
                 else:
@@ -413,7 +426,20 @@ class SheetState(State):
     def action_vocabulary(self) -> tuple[Action, ...]:
         return self.moves.vocabulary
 
+    def pending_moves(self) -> int:
+        """The moves made since this round's crafting began: a seat learns of the others' ones
+        when the phase ends (until then :meth:`observation` shows the other seats as they were
+        when it began)."""
+        if self._origin is None or self.phase != CRAFTING:
+            return 0
+        return len(self.history) - self._origin_len
+
     def _apply(self, player: int, action: Action) -> None:
+        if self._origin is None and self.num_players > 1 and self.phase == CRAFTING:
+            # the table as the crafting began: what the other seats see of this seat until all
+            # are done (the phase is simultaneous: nobody waits to see another's choices)
+            self._origin = self.clone()
+            self._origin_len = len(self.history)
         if type(action) is Spend:
             target = self.moves.spend_target.get(action) if _hashable(action) else None
             if target is None:
@@ -506,32 +532,50 @@ class SheetState(State):
             self.VALUE: o.value,
         }
 
+    def public_seat(self, p: int) -> dict[str, Any]:
+        """What everyone sees of seat ``p``'s sheet, shoppe and score."""
+        c = self.content
+        layout = c.layout
+        line = self.lines[p]
+        breakdown = self.score_breakdown(p)
+        seat = {
+            "marked": [ci.id for ci in layout.circles if self.marks[p] & ci.bit],
+            "completed": [r.id for r in layout.completed_rows(self.marks[p])],
+            "extra_dice_used": self.extra_used[p],
+            "results_spent": [d for i, d in enumerate(c.dice) if self.spent[p] >> i & 1],
+            "done": self.done[p],
+            self.LINE: [self.card_view(o) for o in line[: self.shop_size]],
+            "waiting": [self.card_view(o) for o in line[self.shop_size :]],
+            "claimed": [c.cards[o].name for o in self.claimed[p]],
+            "masteries": [v if v >= 0 else None for v in self.mastery_scored[p]],
+            "score": sum(breakdown.values()),
+            "breakdown": breakdown,
+        }
+        seat.update(self._seat_view(p))
+        return seat
+
     def observation(self, player: int) -> dict[str, Any]:
-        """Everything on the table is public but the deck's order and face-down cards."""
+        """Everything on the table is public but the deck's order and face-down cards.
+
+        The crafting phase is simultaneous: until every seat is done, a seat sees the others
+        as they were when it began (and who is still deciding), never their choices so far.
+        """
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
         c = self.content
         layout = c.layout
         cards = c.cards
+        origin = self._origin if self.phase == CRAFTING else None
         seats = []
         for p in range(self.num_players):
-            line = self.lines[p]
-            breakdown = self.score_breakdown(p)
-            seat = {
-                "marked": [ci.id for ci in layout.circles if self.marks[p] & ci.bit],
-                "completed": [r.id for r in layout.completed_rows(self.marks[p])],
-                "extra_dice_used": self.extra_used[p],
-                "results_spent": [d for i, d in enumerate(c.dice) if self.spent[p] >> i & 1],
-                "done": self.done[p],
-                self.LINE: [self.card_view(o) for o in line[: self.shop_size]],
-                "waiting": [self.card_view(o) for o in line[self.shop_size :]],
-                "claimed": [cards[o].name for o in self.claimed[p]],
-                "masteries": [v if v >= 0 else None for v in self.mastery_scored[p]],
-                "score": sum(breakdown.values()),
-                "breakdown": breakdown,
-            }
-            seat.update(self._seat_view(p))
-            seats.append(seat)
+            if origin is None or p == player:
+                seats.append(self.public_seat(p))
+            else:
+                seat = origin.public_seat(p)
+                seat["done"] = self.done[p]
+                seats.append(seat)
+        table = self if origin is None else origin
+        deck_cards = len(table.deck) - self._phase_draws[player]
         obs: dict[str, Any] = {
             "game": self.setup.game,
             "variant": self.setup.variant,
@@ -553,8 +597,8 @@ class SheetState(State):
                 for k, card in enumerate((self.mastery_card(0), self.mastery_card(1)))
             ],
             "deck": {
-                "cards": len(self.deck),
-                "known_bottom": [cards[o].name for o in self.deck[: self.deck_seen]],
+                "cards": deck_cards,
+                "known_bottom": [cards[o].name for o in table.deck[: table.deck_seen]][:deck_cards],
             },
             "discards": [cards[o].name for o in self.discards],
             "seats": seats,
@@ -591,6 +635,9 @@ class SheetState(State):
         new.deck_seen = self.deck_seen
         new.discards = self.discards.copy()
         new._current = None
+        new._origin = self._origin
+        new._origin_len = self._origin_len
+        new._phase_draws = self._phase_draws.copy()
         self._copy_into(new)
         return new
 
