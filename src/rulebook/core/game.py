@@ -92,6 +92,10 @@ class Game:
     #: the fixed-shape observation tensor of a configuration, for learning agents
     #: (:mod:`rulebook.core.spaces`)
     encoder: Callable[[Setup], ObservationEncoder] | None = None
+    #: the package holding the game's board view for the web app: ``board.js`` (an ES module
+    #: drawing a seat's view), optionally ``board.css`` and a ``static(setup)`` function giving
+    #: the public, unchanging data the view draws (sheet layout, card texts)
+    web_view: str | None = None
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:
