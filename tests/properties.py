@@ -177,6 +177,12 @@ def _pandoria_check_final(state: State) -> None:
     assert state.phase == "over"
     if state.solo:
         assert len(state.finished) == 8 and len(state.trolls) == 8, "not all 8 Territories"
+        trolls = sum(state.opponent_breakdown().values())
+        assert trolls == state.trolls_total(), "the Trolls' breakdown misses points"
+        won = state.scores()[0] > trolls  # "If you have more total points than the Trolls"
+        assert state.winners() == ([0] if won else []), "winners disagree with the verdict"
+        rating = "You beat the Trolls" if won else "The Trolls win"
+        assert state.observation(0)["rating"] == rating
     else:
         assert state.end_triggered, "the game ended without its end condition"
         assert state.turn == state.num_players - 1, "the last round was not finished"
@@ -327,14 +333,21 @@ def check_final(state: State) -> None:
     scores = state.scores()
     assert len(scores) == n and all(_is_int(s) for s in scores), f"bad scores {scores!r}"
     winners = state.winners()
-    assert winners, "a finished game has no winner"
+    opponent = state.game.variant(state.setup.variant).opponent
+    rival = state.opponent_breakdown()
+    assert bool(rival) == bool(opponent), f"opponent {opponent!r} but breakdown {rival}"
+    if opponent:  # solo against the game: won only by beating its opponent
+        assert winners in ([], [0]), f"a solo game names winners {winners}"
+    else:
+        assert winners, "a finished game has no winner"
     assert winners == sorted(set(winners)), f"winners not sorted and distinct: {winners}"
     assert set(winners) <= set(range(n)), f"winners {winners} are not seats of {n}"
     best = max(scores)
     assert all(scores[p] == best for p in winners), f"winners {winners} lack the best {scores}"
     returns = state.returns()
     assert len(returns) == n, f"returns {returns} are not one per seat"
-    assert math.isclose(sum(returns), 1.0), f"returns {returns} do not share one win"
+    shared = 1.0 if winners else 0.0
+    assert math.isclose(sum(returns), shared), f"returns {returns} do not share {shared} win"
     for p in range(n):
         share = 1 / len(winners) if p in winners else 0.0
         assert math.isclose(returns[p], share), f"seat {p} returns {returns[p]}, not {share}"

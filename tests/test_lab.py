@@ -24,6 +24,7 @@ from rulebook.lab.compare import compare
 from rulebook.lab.report import render_html, write_pngs
 from rulebook.lab.runner import Job, collect, execute
 from rulebook.lab.storage import ResultsError, Store
+from rulebook.lab.summary import summarize
 from rulebook.merchants_of_magick.content import content
 
 GAME = "merchants-of-magick"
@@ -251,6 +252,11 @@ def test_cli_strength_of_every_game_writes_the_markdown_table(tmp_path: Path) ->
     )
     assert any("Pandoria Merchants (solo, level expert) | random | 2 |" in ln for ln in lines)
     assert "Trolls" in text  # the solo ratings of Pandoria Merchants
+    # random play never beats the Trolls: a solo loss is counted as one
+    assert any(
+        "Pandoria Merchants (solo, level expert) | random | 2 |" in ln and "| 0.0% (0.0-" in ln
+        for ln in lines
+    )
     assert len(list((tmp_path / "runs").glob("*.parquet"))) == 5 + 5 * 2
     assert (tmp_path / "runs" / "pandoria-merchants-1p-solo-expert-random.parquet").exists()
     assert (tmp_path / "runs" / "archmagi-4p-standard-greedy-vs-random.parquet").exists()
@@ -275,6 +281,33 @@ def test_solo_line_lists_the_ratings_best_first() -> None:
     assert ln.mean == pytest.approx(401 / 6)
     assert ln.mean_low < ln.mean < ln.mean_high
     assert strength.solo_cells(ln)[-1] == "Master 1, Craftsman 2, Unrated 3"
+
+
+def test_solo_against_the_trolls_counts_a_loss_as_a_loss(tmp_path: Path) -> None:
+    """Pandoria Merchants solo is won only by beating the Trolls: games random play loses are
+    stored as losses, and the report, compare, strength and simulate count them so."""
+    setting = strength.Setting("pandoria-merchants", 1, "solo", {"level": "expert"})
+    rows = execute(strength.job(setting, "random", "-", 3, 0), workers=1)
+    assert all(r["winners"] == [] and r["returns"] == [0.0] for r in rows)
+    assert {r["rating"] for r in rows} == {"The Trolls win"}
+    s = summarize(rows)
+    assert s.opponent == "the Trolls" and s.has_wins
+    assert [(a.label, a.wins, a.n) for a in s.agents] == [("random", 0.0, 3)]
+    page = render_html(rows)
+    assert "Win rate against the Trolls" in page and "<td>0</td><td>0.0%</td>" in page
+    assert {p.name for p in write_pngs(rows, tmp_path)} >= {"agents.png"}
+    changes = {(c.section, c.name) for c in compare(rows, rows)}
+    assert ("win rate against the Trolls", "random") in changes
+    ln = strength.line("random", "-", rows, setting)
+    assert ln.against == "the Trolls" and ln.wins == 0
+    assert strength.solo_cells(ln)[4].startswith("0.0% (0.0-")
+    mom = strength.Setting(GAME, 1, "solo")
+    solo_mom = execute(strength.job(mom, "random", "-", 1, 0), workers=1)
+    assert strength.solo_cells(strength.line("random", "-", solo_mom, mom))[4] == "-"
+    args = ["simulate", "pandoria-merchants", "-p", "1", "-n", "2", "--agents", "random"]
+    result = CliRunner().invoke(app, [*args, "--workers", "1", "--variant", "solo"])
+    assert result.exit_code == 0, result.output
+    assert "against the Trolls" in result.output and "0.0%" in result.output
 
 
 def test_cli_strength_refuses_bad_requests() -> None:

@@ -7,6 +7,7 @@ Hand-made maps are text grids compiled with :func:`build_board` (the same code t
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -631,3 +632,63 @@ def test_solo_bridges_must_end_on_empty_hexes() -> None:
     maps = maps.model_copy(update={"solo": solo})  # E5 is a pre-printed City
     with pytest.raises(DataError, match="empty hexes"):
         compile_content(maps, realm, game)
+
+
+# -- the solo verdict (End of Game and Final Score) ---------------------------------------------
+def _finished_solo(seed: int = 2) -> PandoriaState:
+    """A whole solo game played with random moves (the Trolls win it by far)."""
+    s = solo(seed=seed)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    return s
+
+
+def _trolls_score(s: PandoriaState, total: int) -> None:
+    """Make the Trolls' total ``total`` by changing their last Territory's entry."""
+    s.trolls[-1] += total - s.trolls_total()
+
+
+def test_solo_when_the_trolls_win_nobody_wins() -> None:
+    """ "If you have more total points than the Trolls, you win!": when they score more, the
+    player is not a winner (winners() empty, returns() [0.0]); their points are laid out by
+    the text's categories and add up to their total."""
+    s = _finished_solo()
+    assert s.scores()[0] < s.trolls_total()
+    assert s.winners() == [] and s.returns() == [0.0] and not s.solo_won()
+    trolls = s.opponent_breakdown()
+    assert set(trolls) == {"territories", "cards", "relics_and_monuments"}
+    assert sum(trolls.values()) == s.trolls_total()
+    assert trolls["territories"] == sum(
+        t - mine for t, mine in zip(s.troll_table(), s.my_territory, strict=True)
+    )
+    assert s.observation(0)["rating"] == "The Trolls win"
+
+
+def test_solo_more_points_than_the_trolls_wins_and_a_tie_does_not() -> None:
+    """More points than the Trolls wins; the same total is not "more", so the Trolls win."""
+    s = _finished_solo()
+    mine = s.scores()[0]
+    _trolls_score(s, mine - 1)
+    assert s.winners() == [0] and s.returns() == [1.0] and s.solo_won()
+    assert s.observation(0)["rating"] == "You beat the Trolls"
+    _trolls_score(s, mine)
+    assert s.winners() == [] and s.returns() == [0.0] and not s.solo_won()
+    assert s.observation(0)["rating"] == "The Trolls win"
+
+
+def test_solo_final_table_shows_the_trolls_and_the_verdict(tmp_path: Path) -> None:
+    """The final scores name the Trolls' points beside the player's, and the verdict agrees
+    with winners(): no "Winner: seat 0" when the Trolls win."""
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    s = _finished_solo()
+    rulebook.save(s, tmp_path / "solo.json")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "solo.json")])
+    assert result.exit_code == 0, result.output
+    verdict = f"Final score: {s.scores()[0]}, the Trolls {s.trolls_total()}: the Trolls win"
+    assert verdict in result.output
+    assert "Winner" not in result.output
+    assert "relics and monuments" in result.output

@@ -217,7 +217,7 @@ def simulate(
     found = find_game(game)
     with usage_errors():
         options = parse_options(option, level)
-        found.setup(players, seed, variant, options)
+        setup = found.setup(players, seed, variant, options)
         specs = cycle_specs(parse_specs(agents, "--agents"), players)
         check_agents(specs)
         if HUMAN in specs:
@@ -235,7 +235,8 @@ def simulate(
             console, job, out, workers or os.cpu_count() or 1, ray or bool(ray_address), ray_address
         )
     elapsed = time.perf_counter() - start
-    console.print(simulation_table(rows, specs, players))
+    rival = found.variant(setup.variant).opponent
+    console.print(simulation_table(rows, specs, players, rival))
     moves = statistics.fmean(r["moves"] for r in rows)
     console.print(
         f"{games} games in {elapsed:.1f} s ({games / max(elapsed, 1e-9):.1f} games/s), "
@@ -285,12 +286,17 @@ def run_with_progress(
             raise typer.Exit(INTERRUPTED) from None
 
 
-def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], players: int) -> Table:
-    """Per seat: agent, shared wins and win rate (2+ players), score mean/stdev/range."""
-    table = Table(title=f"{len(rows)} games", header_style="bold")
+def simulation_table(
+    rows: Sequence[dict[str, Any]], specs: Sequence[str], players: int, opponent: str = ""
+) -> Table:
+    """Per seat: agent, shared wins and win rate (2+ players, or solo against the game's
+    ``opponent``, where a game it wins is a loss), score mean/stdev/range."""
+    title = f"{len(rows)} games" + (f" against {opponent}" if opponent else "")
+    table = Table(title=title, header_style="bold")
     table.add_column("seat", justify="right")
     table.add_column("agent")
-    if players > 1:
+    wins_counted = players > 1 or bool(opponent)
+    if wins_counted:
         table.add_column("wins", justify="right")
         table.add_column("win rate", justify="right")
         table.add_column("95% CI", justify="right")
@@ -299,7 +305,7 @@ def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], playe
     for p in range(players):
         scores = [r["scores"][p] for r in rows]
         row = [str(p), specs[p]]
-        if players > 1:
+        if wins_counted:
             wins = sum(r["returns"][p] for r in rows)
             low, high = wilson(wins, len(rows))
             row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]

@@ -148,11 +148,24 @@ def scores_table(state: State, labels: Sequence[str] | None = None) -> Table:
     for p in seats:
         table.add_column(seat_label(p, labels), justify="right")
     breakdowns = [state.score_breakdown(p) for p in seats]
+    rival = state.opponent_breakdown()  # a solo seat's opponent (the Trolls), if any
+    if rival:
+        table.add_column(opponent_of(state), justify="right")
     for category in dict.fromkeys(k for b in breakdowns for k in b):
-        table.add_row(category.replace("_", " "), *(str(b.get(category, 0)) for b in breakdowns))
-    totals = state.scores()
-    table.add_row("total", *(str(s) for s in totals), style="bold", end_section=True)
+        cells = [str(b.get(category, 0)) for b in breakdowns]
+        table.add_row(category.replace("_", " "), *cells, *([""] if rival else []))
+    for category, value in rival.items():
+        table.add_row(category.replace("_", " "), *([""] * len(seats)), str(value))
+    totals = [str(s) for s in state.scores()]
+    if rival:
+        totals.append(str(sum(rival.values())))
+    table.add_row("total", *totals, style="bold", end_section=True)
     return table
+
+
+def opponent_of(state: State) -> str:
+    """The opponent a solo variant is played against (``the Trolls``), or ``""``."""
+    return state.game.variant(state.setup.variant).opponent
 
 
 def print_results(console: Console, state: State, labels: Sequence[str] | None = None) -> None:
@@ -163,7 +176,12 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
         return
     won = state.winners()
     names = ", ".join(seat_label(p, labels) for p in won)
-    if state.num_players == 1:
+    opponent = opponent_of(state)
+    if opponent:  # a solo game against the game itself: won only by beating it
+        theirs = sum(state.opponent_breakdown().values())
+        result = f"{names} wins" if won else f"{opponent} win"
+        verdict = f"Final score: {state.scores()[0]}, {opponent} {theirs}: {result}"
+    elif state.num_players == 1:
         verdict = f"Final score: {state.scores()[0]}"
     elif len(won) == 1:
         verdict = f"Winner: {names}"

@@ -26,6 +26,9 @@ class Variant:
     min_players: int
     max_players: int
     description: str = ""
+    #: a solo variant played against the game itself ("the Trolls"): the seat wins only by
+    #: beating it, so ``winners()`` is empty when it loses (see ``State.opponent_breakdown``)
+    opponent: str = ""
 
 
 @dataclass(frozen=True)

@@ -131,6 +131,12 @@ class State(ABC):
         front ends announce them then. 0 in games without simultaneous phases."""
         return 0
 
+    def opponent_breakdown(self) -> dict[str, int]:
+        """In a solo variant played against the game (``Variant.opponent``, such as the Trolls):
+        the opponent's points by the rulebook's categories, which :meth:`winners` weighs against
+        the seat's score. Empty in every other game."""
+        return {}
+
     def action_vocabulary(self) -> Sequence[Action]:
         """Every action of the game, legal now or not (for fixed action spaces and tests)."""
         return ()
@@ -158,14 +164,18 @@ class State(ABC):
         self.history.append((player, action))
 
     def winners(self) -> list[int]:
-        """The seats that win: highest score, then the rulebook's tie-breakers; ties share."""
+        """The seats that win: highest score, then the rulebook's tie-breakers; ties share.
+
+        Empty when a solo seat loses to the game's own opponent (``Variant.opponent``); games
+        with such a variant override this with their rulebook's verdict."""
         scores = self.scores()
         keys = [(scores[p], *self.tiebreak(p)) for p in range(self.num_players)]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
     def returns(self) -> list[float]:
-        """Each seat's share of the win (1 for a sole winner, 1/k for k tied winners)."""
+        """Each seat's share of the win (1 for a sole winner, 1/k for k tied winners; all 0
+        when nobody wins, as when a solo seat loses to the game's opponent)."""
         if not self.is_terminal():
             return [0.0] * self.num_players
         won = self.winners()

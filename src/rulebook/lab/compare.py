@@ -86,6 +86,8 @@ def compare(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
         changes += _rates("win rate per seat", sa.seats, sb.seats)
         changes += _rates("win rate per agent", sa.agents, sb.agents)
         changes += _rates("win rate per faction", sa.factions, sb.factions)
+    elif sa.opponent and sb.opponent:  # solo against the game's opponent (the Trolls)
+        changes += _rates(f"win rate against {sa.opponent}", sa.agents, sb.agents)
     scores_a, counters_a = _values(a)
     scores_b, counters_b = _values(b)
     changes += _means("mean score", scores_a, scores_b)

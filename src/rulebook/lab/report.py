@@ -55,7 +55,13 @@ against it (bold: p &lt; 0.05).</p>
 <div><img src="{{ plots.agents }}" alt="win rate per agent"></div></div>
 {% if s.factions %}<h2>Win rate per faction</h2>
 {{ rate_table(s.factions) }}<img src="{{ plots.factions }}" alt="win rate per faction">
-{% endif %}{% endif %}
+{% endif %}{% elif s.opponent %}
+<h2>Win rate against {{ s.opponent }}</h2>
+<p>A solo game is won only by beating {{ s.opponent }} (the rulebook's verdict; a game they
+win counts as a loss).</p>
+{{ rate_table(s.agents, False) }}
+<img src="{{ plots.agents }}" alt="win rate per agent">
+{% endif %}
 <h2>Scores</h2>
 <div class="grid"><div><img src="{{ plots.scores }}" alt="score distributions"></div>
 <div><img src="{{ plots.lengths }}" alt="game length"></div></div>
@@ -86,19 +92,21 @@ def pct(x: float) -> str:
     return f"{x:.1%}"
 
 
-def rate_table(rates: Sequence[Rate]) -> str:
+def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
+    """Win rates with their intervals; with ``even``, tested against an even share."""
+    tested = "<th>vs even</th><th>p</th>" if even else ""
     lines = [
         "<table><tr><th></th><th>games</th><th>wins</th><th>win rate</th><th>95% interval</th>"
-        "<th>vs even</th><th>p</th><th>mean score</th></tr>"
+        f"{tested}<th>mean score</th></tr>"
     ]
     for r in rates:
         low, high = r.interval
         test = r.test
-        cls = ' class="sig"' if test.significant else ""
+        cls = ' class="sig"' if even and test.significant else ""
+        against = f"<td>{test.difference:+.1%}</td><td{cls}>{test.p_value:.3g}</td>" if even else ""
         lines.append(
             f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{r.wins:g}</td>"
-            f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>"
-            f"<td>{test.difference:+.1%}</td><td{cls}>{test.p_value:.3g}</td>"
+            f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>{against}"
             f"<td>{r.mean_score:.1f}</td></tr>"
         )
     return "\n".join([*lines, "</table>"])
@@ -130,17 +138,17 @@ def top(found: Sequence[Item]) -> list[Item]:
 
 
 # -- plots ---------------------------------------------------------------------------------------
-def rate_figure(rates: Sequence[Rate], title: str) -> Figure:
+def rate_figure(rates: Sequence[Rate], title: str, even: bool = True) -> Figure:
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(rates) + 1.4))
     labels = [r.label for r in rates]
     values = [r.rate for r in rates]
     lows = [r.rate - r.interval[0] for r in rates]
     highs = [r.interval[1] - r.rate for r in rates]
     ax.barh(labels, values, xerr=[lows, highs], color="#4c78a8", capsize=3)
-    if rates:
+    if rates and even:
         ax.axvline(rates[0].expected, color="#e45756", linestyle="--")
     ax.invert_yaxis()
-    ax.set_xlabel("win rate, 95% Wilson interval (dashed: an even share)")
+    ax.set_xlabel("win rate, 95% Wilson interval" + (" (dashed: an even share)" if even else ""))
     ax.set_title(title)
     fig.tight_layout()
     return fig
@@ -198,6 +206,8 @@ def figures(s: Summary) -> dict[str, Figure]:
         out["agents"] = rate_figure(s.agents, "Win rate per agent")
         if s.factions:
             out["factions"] = rate_figure(s.factions, "Win rate per faction")
+    elif s.opponent:
+        out["agents"] = rate_figure(s.agents, f"Win rate against {s.opponent}", even=False)
     out["scores"] = scores_figure(s)
     out["lengths"] = lengths_figure(s)
     for group, found in s.items.items():
@@ -223,7 +233,7 @@ def render_html(rows: Sequence[Row]) -> str:
     env.globals.update(pct=pct, top=top)
     from markupsafe import Markup
 
-    env.globals["rate_table"] = lambda rates: Markup(rate_table(rates))
+    env.globals["rate_table"] = lambda rates, even=True: Markup(rate_table(rates, even))
     env.globals["item_table"] = lambda found: Markup(item_table(found))
     title = f"{get_game(s.game).title}: balance report"
     return env.from_string(TEMPLATE).render(s=s, plots=plots, title=title)

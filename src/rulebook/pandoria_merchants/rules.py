@@ -162,6 +162,9 @@ class PandoriaState(State):
         self.troll_claims: list[str] = []
         self.vp_start = 0
         self.troll_gain = 0
+        #: the Trolls' points from crossed-out cards and from claimed Relics and Monuments
+        self.troll_cards = 0
+        self.troll_elements = 0
         # turn
         self.turn = 0
         self.round = 1
@@ -1041,6 +1044,7 @@ class PandoriaState(State):
             if card.column == col and self.cards[0][card.index] == NONE:
                 self.cards[0][card.index] = CROSSED
                 self.troll_gain += 1
+                self.troll_cards += 1
 
     def _troll_claim(self, name: str) -> None:
         """The Trolls claim the highest remaining Relic of one type, or Monument."""
@@ -1055,6 +1059,7 @@ class PandoriaState(State):
             self.relic_left[kind][self.relic_left[kind].index(True)] = False
         self.troll_claims.append(name)
         self.troll_gain += value
+        self.troll_elements += value
 
     def troll_table(self) -> list[int]:
         """The scoring table with the chosen level's values for the last 2 Territories."""
@@ -1101,9 +1106,30 @@ class PandoriaState(State):
             return (len(self.held[player]),)
         return (max(self.monuments_won[player], default=0),)
 
+    def winners(self) -> list[int]:
+        """Standard and family: most VP, then the tie-breaker. Solo (End of Game and Final
+        Score): "If you have more total points than the Trolls, you win!": only strictly more
+        wins; a tie is not more, so the Trolls win it (no one is named the winner)."""
+        if self.solo:
+            return [0] if self.scores()[0] > self.trolls_total() else []
+        return super().winners()
+
     def solo_won(self) -> bool:
-        """Solo: "If you have more total points than the Trolls, you win!" """
-        return self.is_terminal() and self.scores()[0] > self.trolls_total()
+        """Solo: whether the game is over and the player beat the Trolls."""
+        return self.is_terminal() and self.winners() == [0]
+
+    def opponent_breakdown(self) -> dict[str, int]:
+        """Solo: the Trolls' points (Victory Points for the Trolls): each finished Territory's
+        table value minus your score there, 1 VP per card they crossed out, and the Relics and
+        Monuments they claimed. Empty outside solo."""
+        if not self.solo:
+            return {}
+        table = self.troll_table()
+        return {
+            "territories": sum(table[k] - self.my_territory[k] for k in range(len(self.trolls))),
+            "cards": self.troll_cards,
+            "relics_and_monuments": self.troll_elements,
+        }
 
     # -- views -------------------------------------------------------------------------------
     def _row_text(self, r: int) -> str:
