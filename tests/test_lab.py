@@ -23,7 +23,7 @@ from rulebook.lab import overrides, strength
 from rulebook.lab.compare import compare
 from rulebook.lab.report import render_html, write_pngs
 from rulebook.lab.runner import Job, collect, execute
-from rulebook.lab.storage import ResultsError, Store
+from rulebook.lab.storage import ResultsError, Store, read_results
 from rulebook.lab.summary import summarize
 from rulebook.merchants_of_magick.content import content
 
@@ -205,6 +205,27 @@ def test_cli_simulate_out_report_compare(tmp_path: Path) -> None:
     refused = cli.invoke(app, [*args, "--data-override", str(bad)])
     assert refused.exit_code == 2
     assert "game.toml (with a data override)" in refused.output
+
+
+def test_report_when_a_side_never_wins_and_another_always_wins(tmp_path: Path) -> None:
+    """Issue 17: the README's run (greedy against random) crashed the report: random never
+    wins, greedy always does, and the error bars of 0 and 100% went below 0. 25 games give
+    both edges (the old lower bound of 0 of 25 was positive, the upper of 25 of 25 below 1)."""
+    out = tmp_path / "r.parquet"
+    args = ["simulate", GAME, "-p", "2", "-n", "25", "--agents", "greedy,random"]
+    played = CliRunner().invoke(app, [*args, "--workers", "2", "--out", str(out)])
+    assert played.exit_code == 0, played.output
+    rows = read_results(out)
+    assert sum(r["returns"][0] for r in rows) == 25 and sum(r["returns"][1] for r in rows) == 0
+    plots = tmp_path / "plots"
+    result = CliRunner().invoke(
+        app, ["report", str(out), "--html", str(tmp_path / "r.html"), "--png-dir", str(plots)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<td>0.0% – 13.3%</td>" in page and "<td>86.7% – 100.0%</td>" in page
+    assert {p.name for p in plots.iterdir()} >= {"seats.png", "agents.png", "scores.png"}
 
 
 def test_cli_strength_table(tmp_path: Path) -> None:

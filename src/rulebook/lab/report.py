@@ -142,8 +142,9 @@ def rate_figure(rates: Sequence[Rate], title: str, even: bool = True) -> Figure:
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(rates) + 1.4))
     labels = [r.label for r in rates]
     values = [r.rate for r in rates]
-    lows = [r.rate - r.interval[0] for r in rates]
-    highs = [r.interval[1] - r.rate for r in rates]
+    # error bars are distances from the rate: never below 0 (matplotlib refuses them)
+    lows = [max(0.0, r.rate - r.interval[0]) for r in rates]
+    highs = [max(0.0, r.interval[1] - r.rate) for r in rates]
     ax.barh(labels, values, xerr=[lows, highs], color="#4c78a8", capsize=3)
     if rates and even:
         ax.axvline(rates[0].expected, color="#e45756", linestyle="--")
