@@ -692,3 +692,90 @@ def test_solo_final_table_shows_the_trolls_and_the_verdict(tmp_path: Path) -> No
     assert verdict in result.output
     assert "Winner" not in result.output
     assert "relics and monuments" in result.output
+
+
+# -- forfeiting part of a turn (2.1, 2.2 and the Note on forfeiting) ----------------------------
+RULE_21 = (
+    "One of the Resources must also be adjacent to at least one previously drawn Resource or "
+    "Worker—or one of the 4 Starting Resource spaces."
+)
+RULE_FORFEIT = (
+    "You may forfeit drawing any 1 or 2 (Resources/Worker) only if there are less than 3 empty "
+    "hex spaces adjacent to each other."
+)
+
+
+def _two_spaces_left() -> PandoriaState:
+    """A map with 2 empty hexes left, B1 next to the Starting space A1 and C1 beyond it: the
+    full 2 + 1 no longer fits, so the player may forfeit."""
+    s = on(board("@ . . ~", "~ ~ ~ ~", starts={"A1": "gold"}))
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    return s
+
+
+def _moves(s: PandoriaState) -> set[str]:
+    return {str(a) for a in s.legal_actions(0)}
+
+
+def test_a_first_resource_touching_nothing_drawn_cannot_lose_its_partner() -> None:
+    """Issue 17. RULE_21 and RULE_FORFEIT: a first Resource drawn on C1 touches nothing drawn
+    and no Starting space; it is allowed only because the second can go on B1, so the second
+    may not then be forfeited (it was: C1 stood alone, breaking 2.1)."""
+    assert "adjacent to at least one previously drawn" in RULE_21
+    s = _two_spaces_left()
+    assert _moves(s) >= {"wood B1", "wood C1", "crystal C1", "skip"}
+    s.apply(0, "wood C1")
+    assert _moves(s) == {"crystal B1"}  # no "skip": the crystal must meet 2.1 for both
+    before = s.snapshot()
+    with pytest.raises(IllegalAction):
+        s.apply(0, "skip")
+    assert s.snapshot() == before
+    s.apply(0, "crystal B1")
+    assert s.res[s.board.index["B1"]] == CRYSTAL
+
+
+def test_a_first_resource_meeting_the_rule_itself_may_be_drawn_alone() -> None:
+    """RULE_FORFEIT: drawn on B1 (next to the Starting space) the first Resource meets 2.1
+    itself, so the second may be forfeited; the Worker then goes next to the Resource drawn
+    (2.2: "adjacent to one of the Resources you just drew")."""
+    assert "less than 3 empty hex spaces" in RULE_FORFEIT
+    s = _two_spaces_left()
+    s.apply(0, "wood B1")
+    assert _moves(s) == {"crystal C1", "skip"}
+    s.apply(0, "skip")
+    assert _moves(s) == {"worker C1"}
+
+
+def test_the_worker_after_a_lone_resource_goes_next_to_it() -> None:
+    """2.2 "Then draw one Worker on any empty hex space that is adjacent to one of the
+    Resources you just drew": after one Resource and a forfeit, only its neighbours."""
+    s = on(board("@ . . . ~", "~ ~ ~ ~ ~", starts={"A1": "gold"}))  # B1 C1 D1 in a row
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    assert "skip" not in _moves(s)  # 2 + 1 fits: nothing may be forfeited
+    s.apply(0, "wood B1")
+    s.apply(0, "crystal C1")
+    assert _moves(s) == {"worker D1"}  # next to C1; A1 is the Starting space
+
+
+def test_spells_drawing_two_symbols_place_each_where_the_rule_allows_it() -> None:
+    """Swamp: "Blacken any one (or 2 adjacent to each other) empty hex space(s) adjacent to at
+    least one other drawn Resource or Worker"; Terrain: "draw those Resource symbols on the
+    Map, adjacent to at least one other drawn Resource or Worker". Each first symbol meets the
+    rule by itself, so stopping after it (Swamp's skip, Terrain with no room) breaks nothing."""
+    b = board(". . . . .", ". . . . .", ". . . . .")
+    s = on(b)
+    draw(s, "C2", "wood")
+    near = {b.names[h] for h in range(len(b.names)) if s.near >> h & 1 and s.empty >> h & 1}
+    s._start_spell("swamp", 2)
+    firsts = {str(a).split()[1] for a in s.legal_actions(0)}
+    assert firsts == near  # every first space touches the drawn wood
+    s.apply(0, "swamp B2")
+    assert "skip" in _moves(s)  # one space is a whole Swamp
+    s.apply(0, "skip")
+    s2 = on(b)
+    draw(s2, "C2", "wood")
+    s2._start_spell("terrain", 2)
+    while -1 in s2.dice:
+        s2.apply(0, str(s2.legal_actions(0)[0]))
+    hexes = {str(a).split()[1] for a in s2.legal_actions(0)}
+    assert hexes == near and "skip" not in _moves(s2)

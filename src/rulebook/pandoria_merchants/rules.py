@@ -558,7 +558,9 @@ class PandoriaState(State):
 
         Decision: the forfeit rule ("less than 3 empty hex spaces adjacent to each other") is
         read as "the full 2 + 1 no longer fits"; then each symbol is drawn where the rules
-        allow it alone, or skipped.
+        allow it alone, or skipped. A first Resource that touches nothing drawn is allowed only
+        because the second will ("One of the Resources must also be adjacent..."), so the
+        second may then not be forfeited: it must be drawn where it meets the requirement.
         """
         free = self._free()
         anchor = self._anchor()
@@ -583,7 +585,8 @@ class PandoriaState(State):
             full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
             hexes = full or list(bits(cand))
             moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
-            return moves if full or not moves else [*moves, SKIP]
+            forfeit = not full and (self.r1 < 0 or self.r1_anchored)
+            return [*moves, SKIP] if forfeit and moves else moves
         around = 0
         for h in (self.r1, self.r2):
             if h >= 0:
