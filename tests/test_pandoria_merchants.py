@@ -14,7 +14,7 @@ import pytest
 import rulebook
 from rulebook import IllegalAction
 from rulebook.pandoria_merchants import GAME
-from rulebook.pandoria_merchants.board import KINDS, Board, build_board, enclosed
+from rulebook.pandoria_merchants.board import KINDS, Board, bits, build_board, enclosed
 from rulebook.pandoria_merchants.content import content
 from rulebook.pandoria_merchants.rules import (
     ACTION,
@@ -779,3 +779,58 @@ def test_spells_drawing_two_symbols_place_each_where_the_rule_allows_it() -> Non
         s2.apply(0, str(s2.legal_actions(0)[0]))
     hexes = {str(a).split()[1] for a in s2.legal_actions(0)}
     assert hexes == near and "skip" not in _moves(s2)
+
+
+# -- refusals say why (issue 17) ---------------------------------------------------------------
+def _refusal(s: PandoriaState, text: str) -> str:
+    before = s.snapshot()
+    with pytest.raises(IllegalAction) as caught:
+        s.apply(s.turn, text)
+    assert s.snapshot() == before
+    return str(caught.value)
+
+
+def test_refusals_of_hexes_say_why() -> None:
+    """No such hex, beyond the river, a lake, an occupied space, a die not rolled, a hex that
+    touches nothing drawn: each refusal names its reason (not "is not a legal move now")."""
+    s = rulebook.new_game(NAME, players=2, seed=5)
+    assert isinstance(s, PandoriaState)
+    assert "choose your starting card, e.g. 'start " in _refusal(s, "wood Z99")
+    while s.phase != DRAW:
+        s.apply(s.turn, s.legal_actions(s.turn)[0])
+    assert s.dice == [3, 1]  # gold and crystal
+    assert "there is no hex Z99 (columns A-N, rows 1-4)" in _refusal(s, "wood Z99")
+    assert "A9 is beyond the river: with 2 players the Map is used down to row 4" in _refusal(
+        s, "gold A9"
+    )
+    assert "E1 is a lake" in _refusal(s, "gold E1")
+    assert "B2 is a pre-printed wood space" in _refusal(s, "gold B2")
+    assert "D3 is a Starting space (wood)" in _refusal(s, "gold D3")
+    assert "the dice leave you crystal or gold to draw, not wood" in _refusal(s, "wood N1")
+    assert "A1 is not next to a Resource or Worker drawn before this turn" in _refusal(s, "gold A1")
+    assert "you may forfeit only when" in _refusal(s, "skip")
+    assert "is not a move now: draw your first Resource" in _refusal(s, "pass")
+    s.apply(s.turn, "gold D1")
+    assert "the second Resource goes next to the first (D1)" in _refusal(s, "crystal H1")
+    assert "the second Resource must be drawn" in _refusal(s, "skip")
+    s.apply(s.turn, "crystal C2")
+    assert "the Worker goes next to a Resource you just drew (D1, C2)" in _refusal(s, "worker H1")
+    assert "D1 already holds a gold" in _refusal(s, "worker D1")
+    for text in ("wood Z99", "gold A1", "worker H1", "pass"):
+        with pytest.raises(IllegalAction) as caught:
+            s.apply(s.turn, text)
+        assert "not a legal move now" not in str(caught.value)
+        assert "type 'moves'" not in str(caught.value)
+
+
+def test_solo_refusal_names_the_territory_being_worked() -> None:
+    """Solo: "you may only work in one Territory at a time"."""
+    s = solo()
+    s.apply(0, s.legal_actions(0)[0])
+    while s.phase != DRAW:
+        s.apply(0, s.legal_actions(0)[0])
+    b = s.board
+    elsewhere = next(h for h in bits(b.land & s.empty & ~s.zone) if s.res[h] < 0)
+    kind = KINDS[s.dice[0]]
+    reason = _refusal(s, f"{kind} {b.names[elsewhere]}")
+    assert f"is in Territory {b.territory[elsewhere]}; you are working in Territory 1" in reason

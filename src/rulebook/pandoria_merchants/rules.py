@@ -789,7 +789,9 @@ class PandoriaState(State):
         except TypeError:
             raise IllegalAction(f"{action!r} is not a move") from None
         if action not in self._legal_moves():
-            raise IllegalAction(f"{action} is not a legal move now ({self.phase}); type 'moves'")
+            from rulebook.pandoria_merchants.refusals import why_not  # only when refusing
+
+            raise IllegalAction(why_not(self, action))
         self._legal = None
         self._do(player, action)
         self._texts.append((player, str(action)))
