@@ -112,6 +112,46 @@ def test_a_killed_run_resumes_and_loses_nothing(tmp_path: Path) -> None:
     assert seen == [24, 2]
 
 
+def test_report_of_an_interrupted_run_says_how_many_games_of_how_many(tmp_path: Path) -> None:
+    """Issue 17: games of an interrupted run wait in OUT.parts/; report (and compare) read
+    them and say "N games of M" (it said "cannot read results")."""
+    out = tmp_path / "r.parquet"
+    store = Store(out, job(10).to_dict())
+    rows = execute(job(4), workers=1)
+    raw = [
+        {**r, **{k: json.dumps(r[k]) for k in ("breakdown", "counters", "options")}} for r in rows
+    ]
+    store.write(raw)  # 4 games stored, then the run was interrupted
+    assert not out.exists()
+    page = tmp_path / "r.html"
+    result = CliRunner().invoke(app, ["report", str(out), "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Report of 4 games of 10 (an interrupted run: re-run the same simulate" in said
+    assert "4 games of 10 (an interrupted run" in page.read_text(encoding="utf-8")
+    compared = CliRunner().invoke(app, ["compare", str(out), str(out)])
+    assert compared.exit_code == 0, compared.output
+    assert "A: 4 games of 10" in compared.output
+    missing = CliRunner().invoke(app, ["report", str(tmp_path / "none.parquet")])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_a_resumed_run_counts_only_the_games_it_played(tmp_path: Path) -> None:
+    """Issue 17: re-running a finished run played nothing: no games/s (it claimed 1452)."""
+    out = str(tmp_path / "r.parquet")
+    args = ["simulate", GAME, "-p", "2", "-n", "3", "--agents", "random", "--workers", "1"]
+    first = CliRunner().invoke(app, [*args, "--out", out])
+    assert first.exit_code == 0 and "3 games played in" in first.output
+    again = CliRunner().invoke(app, [*args, "--out", out])
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.output.split())
+    assert f"nothing to play: all 3 games were stored in {out} already" in said
+    assert "games/s" not in said
+    more = CliRunner().invoke(app, [*args[:5], "5", *args[6:], "--out", out])
+    said = " ".join(more.output.split())
+    assert "2 games played in" in said and "(3 were stored before)" in said
+
+
 def test_another_job_is_never_mixed_into_a_results_file(tmp_path: Path) -> None:
     out = tmp_path / "r.parquet"
     execute(job(2), out, workers=1)

@@ -19,6 +19,7 @@ import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import Game, RulebookError, State
 from rulebook.core.data import DataError
+from rulebook.core.words import plural
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
 HUMAN = "human"
@@ -95,7 +96,8 @@ def check_agents(specs: Sequence[str]) -> None:
 def cycle_specs(specs: Sequence[str], players: int) -> list[str]:
     """One agent spec per seat, repeating ``specs`` in order if fewer are given."""
     if len(specs) > players:
-        raise UsageError(f"{len(specs)} agents given for {players} player(s)")
+        given = plural(len(specs), "agent")
+        raise UsageError(f"{given} given for {plural(players, 'player')}")
     return [specs[p % len(specs)] for p in range(players)]
 
 
@@ -116,7 +118,10 @@ def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
     """The seats of ``--seats`` (default: seat 0 human, the rest greedy), bots seeded."""
     specs = parse_specs(text, "--seats") if text else [HUMAN] + ["greedy"] * (players - 1)
     if len(specs) != players:
-        raise UsageError(f"--seats names {len(specs)} seat(s) but the game has {players} players")
+        raise UsageError(
+            f"--seats names {plural(len(specs), 'seat')} but the game has "
+            f"{plural(players, 'player')}"
+        )
     check_agents(specs)
     return [
         Seat(spec, None if spec == HUMAN else make_agent(spec, agent_seed(seed, p)))

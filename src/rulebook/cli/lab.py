@@ -16,10 +16,11 @@ from rulebook.cli.app import VariantOpt, app, run_with_progress
 from rulebook.cli.common import UsageError, find_game, make_console, usage_errors
 from rulebook.core import games as game_names
 from rulebook.core import get_game
+from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import compare as compare_results
 from rulebook.lab.runner import Job
-from rulebook.lab.storage import read_results
+from rulebook.lab.storage import read_stored
 
 ResultsArg = Annotated[Path, typer.Argument(metavar="RESULTS", help="A results file (.parquet).")]
 
@@ -38,12 +39,13 @@ def report(
     from rulebook.lab.report import render_html, write_pngs
 
     with usage_errors():
-        rows = read_results(results)
+        stored = read_stored(results)
+        rows = stored.rows
         if not rows:
             raise UsageError(f"{results} holds no games")
-    html.write_text(render_html(rows), encoding="utf-8")
+    html.write_text(render_html(rows, stored.describe()), encoding="utf-8")
     console = make_console()
-    console.print(f"Report of {len(rows)} games: {html}")
+    console.print(f"Report of {stored.describe()}: {html}")
     if png_dir is not None:
         paths = write_pngs(rows, png_dir)
         console.print(f"{len(paths)} plots in {png_dir}")
@@ -67,16 +69,18 @@ def compare(
 ) -> None:
     """Show what changed between two results files, with p-values (bold: p < 0.05)."""
     with usage_errors():
-        rows_a, rows_b = read_results(a), read_results(b)
+        stored_a, stored_b = read_stored(a), read_stored(b)
+        rows_a, rows_b = stored_a.rows, stored_b.rows
         if not rows_a or not rows_b:
             raise UsageError("both results files need games")
         if rows_a[0]["game"] != rows_b[0]["game"]:
             raise UsageError(f"{a} and {b} are results of different games")
     console = make_console()
-    for name, rows in (("A", rows_a), ("B", rows_b)):
+    for name, stored in (("A", stored_a), ("B", stored_b)):
+        rows = stored.rows
         override = rows[0]["override"] or "none"
         console.print(
-            f"{name}: {len(rows)} games, {rows[0]['players']} players, "
+            f"{name}: {stored.describe()}, {plural(rows[0]['players'], 'player')}, "
             f"agents {','.join(rows[0]['agents'])}, data override: {override}",
             markup=False,
             soft_wrap=True,
@@ -98,7 +102,7 @@ def compare(
         )
     console.print(table)
     if hidden:
-        console.print(f"{hidden} item(s) without a significant change not shown (--all).")
+        console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
 
 
 @app.command()
@@ -172,7 +176,8 @@ def strength(
 
         def run(job: Job, where: Path | None, title: str = title) -> list[dict[str, Any]]:
             who = f"{job.agents[0]} vs {job.agents[-1]}" if job.players > 1 else job.agents[0]
-            return run_with_progress(console, job, where, count, False, None, f"{title}: {who}")
+            label = f"{title}: {who}"
+            return run_with_progress(console, job, where, count, False, None, label).rows
 
         k = solo_games if setting.players == 1 else games
         with usage_errors():

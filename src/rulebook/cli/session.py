@@ -26,6 +26,7 @@ from rulebook.cli.common import (
     table_view,
 )
 from rulebook.core import Action, Game, IllegalAction, State
+from rulebook.core.words import plural
 
 HELP = """\
 Type a move's [bold]number[/] or its [bold]text[/] (as listed), or a command:
@@ -171,7 +172,8 @@ class Session:
             return
         lines = [Text("Since your last look:", style="bold")]
         if len(recent) > limit:
-            lines.append(Text(f"  ... {len(recent) - limit} earlier move(s)", style="dim"))
+            earlier = plural(len(recent) - limit, "earlier move")
+            lines.append(Text(f"  ... {earlier}", style="dim"))
         lines += [Text("  " + line) for line in recent[-limit:]]
         self.console.print(*lines, sep="\n")
 
@@ -220,12 +222,12 @@ class Session:
         self.autosave()
         moves = len(self.state.history)
         if self.save_path is None:
-            self.console.print(f"Stopped after {moves} moves (no --save FILE was given).")
+            self.console.print(f"Stopped after {plural(moves, 'move')} (no --save FILE was given).")
         else:
             path = shlex.quote(str(self.save_path))
             command = f"rulebook play {self.state.game.name} --load {path} --save {path}"
             self.console.print(
-                f"Stopped after {moves} moves; saved to {self.save_path}.", markup=False
+                f"Stopped after {plural(moves, 'move')}; saved to {self.save_path}.", markup=False
             )
             self.console.print(f"Resume with: {command}", markup=False, soft_wrap=True)
         return 0
@@ -281,9 +283,9 @@ def describe(state: State, seats: Sequence[Seat], resumed: bool) -> str:
     setup = state.setup
     who = ", ".join(f"{p} {seat.spec}" for p, seat in enumerate(seats))
     line = (
-        f"[bold]{escape(state.game.title)}[/], {setup.variant} variant, {setup.players} "
-        f"player(s), seed {setup.seed}. Seats: {escape(who)}."
+        f"[bold]{escape(state.game.title)}[/], {setup.variant} variant, "
+        f"{plural(setup.players, 'player')}, seed {setup.seed}. Seats: {escape(who)}."
     )
     if resumed:
-        line += f" Resumed after {len(state.history)} moves."
+        line += f" Resumed after {plural(len(state.history), 'move')}."
     return line

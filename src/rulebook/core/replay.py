@@ -8,7 +8,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
+from rulebook.core.errors import (
+    IllegalAction,
+    RulebookError,
+    SaveFileError,
+    SetupError,
+    UnknownGame,
+)
 from rulebook.core.registry import get_game
 from rulebook.core.state import SAVE_FORMAT, State
 
@@ -64,7 +70,7 @@ def _start(data: Mapping[str, Any]) -> State:
     try:
         game = get_game(str(data["game"]))
         return game.new_game(data["players"], data["seed"], variant, options)
-    except UnknownGame as exc:
+    except (UnknownGame, SetupError) as exc:
         raise SaveFileError(f"bad setup in save file: {exc}") from None
 
 

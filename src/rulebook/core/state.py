@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from rulebook.core.chance import Chance
 from rulebook.core.errors import IllegalAction, RulebookError
 from rulebook.core.game import Game, Setup
+from rulebook.core.words import plural
 
 SAVE_FORMAT = "rulebook/1"
 
@@ -73,7 +74,9 @@ class State(ABC):
 
     @abstractmethod
     def legal_actions(self, player: int) -> list[Action]:
-        """Every move ``player`` may make now (empty when the seat is not to act)."""
+        """Every move ``player`` may make now (empty when the seat is not to act; a number
+        that is no seat raises :class:`IllegalAction`: games return :meth:`no_moves` for a
+        seat not to act, which checks it)."""
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
@@ -146,11 +149,28 @@ class State(ABC):
     def num_players(self) -> int:
         return self.setup.players
 
+    def no_moves(self, player: object) -> list[Action]:
+        """The moves of a seat that is not to act: none. Raises :class:`IllegalAction` if
+        ``player`` is no seat of this game, so a bad seat is an error rather than "no moves".
+        Each game's :meth:`legal_actions` returns this on its not-to-act path, so the check
+        costs nothing when the seat asked about is the one to act."""
+        self.check_seat(player)
+        return []
+
+    def check_seat(self, player: object) -> None:
+        """Raise :class:`IllegalAction` unless ``player`` is a seat number of this game."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise IllegalAction(f"player must be a seat number, not {player!r}")
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(
+                f"no seat {player}: this game has {plural(self.num_players, 'seat')}, "
+                f"numbered from 0"
+            )
+
     def apply(self, player: int, action: Action | str) -> None:
         """Perform ``action`` for ``player``; raise :class:`IllegalAction` and change nothing if
         it is malformed or not legal now."""
-        if not isinstance(player, int) or isinstance(player, bool):
-            raise IllegalAction(f"player must be a seat number, not {player!r}")
+        self.check_seat(player)
         if isinstance(action, str):
             action = self.parse_action(player, action)
         elif not isinstance(action, Action):

@@ -22,6 +22,7 @@ from jinja2 import Environment
 from matplotlib.figure import Figure
 
 from rulebook.core import get_game
+from rulebook.core.words import plural
 from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
@@ -41,7 +42,7 @@ img { max-width: 100%; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
 .grid > div { flex: 1 1 480px; } code { background: #f4f4f4; padding: 0 3px; }
 </style></head><body>
 <h1>{{ title }}</h1>
-<p class="sub">{{ s.games }} games, {{ s.players }} player(s), variant {{ s.variant }}.
+<p class="sub">{{ stored }}, {{ players }}, variant {{ s.variant }}.
 {% if s.override %}Data override: <code>{{ s.override }}</code>{% else %}Data files as shipped.
 {% endif %}</p>
 {% if s.players > 1 %}
@@ -223,8 +224,9 @@ def png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def render_html(rows: Sequence[Row]) -> str:
-    """The report of ``rows`` as one self-contained HTML page."""
+def render_html(rows: Sequence[Row], stored: str | None = None) -> str:
+    """The report of ``rows`` as one self-contained HTML page (``stored``: how the page names
+    the games, e.g. "37 games of 200 (an interrupted run...)"; default "N games")."""
     s = summarize(rows)
     plots = {
         name: "data:image/png;base64," + base64.b64encode(png(fig)).decode()
@@ -237,7 +239,13 @@ def render_html(rows: Sequence[Row]) -> str:
     env.globals["rate_table"] = lambda rates, even=True: Markup(rate_table(rates, even))
     env.globals["item_table"] = lambda found: Markup(item_table(found))
     title = f"{get_game(s.game).title}: balance report"
-    return env.from_string(TEMPLATE).render(s=s, plots=plots, title=title)
+    return env.from_string(TEMPLATE).render(
+        s=s,
+        plots=plots,
+        title=title,
+        stored=stored or plural(s.games, "game"),
+        players=plural(s.players, "player"),
+    )
 
 
 def write_pngs(rows: Sequence[Row], folder: Path) -> list[Path]:

@@ -67,7 +67,7 @@ def settings(games: Sequence[Game], players: int | None, solo: bool) -> list[Set
             if v.min_players != 1:
                 continue
             takes = [o for o in game.options if not o.variants or v.name in o.variants]
-            for choice in itertools.product(*(o.choices for o in takes)):
+            for choice in itertools.product(*(o.values() for o in takes)):
                 options = {o.name: c for o, c in zip(takes, choice, strict=True)}
                 found.append(Setting(game.name, 1, v.name, options))
     return found

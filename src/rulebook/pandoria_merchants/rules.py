@@ -760,7 +760,7 @@ class PandoriaState(State):
 
     def legal_actions(self, player: int) -> list[Action]:
         if self.phase == OVER or player != self.turn:
-            return []
+            return self.no_moves(player)
         return list(self._legal_moves())
 
     def parse_action(self, player: int, text: str) -> Action:
