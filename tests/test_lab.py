@@ -268,6 +268,49 @@ def test_report_when_a_side_never_wins_and_another_always_wins(tmp_path: Path) -
     assert {p.name for p in plots.iterdir()} >= {"seats.png", "agents.png", "scores.png"}
 
 
+OUTPUTS = [
+    (["simulate", "--out", "{file}/r.parquet"], "{file} is a file, not a folder"),
+    (["simulate", "--out", "/proc/r.parquet"], "cannot write --out /proc/r.parquet: /proc takes"),
+    (["simulate", "--out", "{folder}"], "--out {folder} is a folder: give a file name"),
+    (["report", "--html", "{tmp}/missing/r.html"], "there is no folder {tmp}/missing"),
+    (["report", "--html", "{folder}"], "--html {folder} is a folder: give a file name"),
+    (["report", "--png-dir", "{file}"], "--png-dir {file} is a file, not a folder"),
+    (["strength", "--markdown", "/missing/dir/s.md"], "there is no folder /missing/dir"),
+    (["strength", "--markdown", "{folder}"], "--markdown {folder} is a folder"),
+    (["strength", "--out", "{file}"], "--out {file} is a file, not a folder"),
+    (["strength", "--out", "{file}/runs"], "cannot make --out {file}/runs: {file} is a file"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), OUTPUTS, ids=[" ".join(a) for a, _ in OUTPUTS])
+def test_output_paths_are_checked_before_any_work(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    """Issue 17: an output that cannot be written is a one-line error before anything is
+    played or read (strength --markdown into a missing folder played the whole table first)."""
+    places = {"file": tmp_path / "afile", "folder": tmp_path / "adir", "tmp": tmp_path}
+    places["file"].write_text("x", encoding="utf-8")
+    places["folder"].mkdir()
+    command, option, value = args
+    value = value.format(**places)
+    if command == "simulate":
+        line = ["simulate", GAME, "-p", "2", "-n", "500", "--agents", "greedy", option, value]
+    elif command == "report":
+        results = tmp_path / "none.parquet"  # not even read: the output is checked first
+        line = ["report", str(results), option, value]
+        if option == "--png-dir":
+            line += ["--html", str(tmp_path / "r.html")]
+    else:
+        line = ["strength", GAME, "-n", "500", "--matchups", "greedy-random", option, value]
+    started = time.monotonic()
+    result = CliRunner().invoke(app, line)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert message.format(**places) in " ".join(result.stderr.split())
+    assert "Traceback" not in result.output and "%" not in result.output  # no progress bar
+    assert time.monotonic() - started < 10
+
+
 def test_cli_strength_table(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app,

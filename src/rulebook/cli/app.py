@@ -44,6 +44,7 @@ from rulebook.cli.common import (
     print_results,
     table_view,
     usage_errors,
+    writable_file,
 )
 from rulebook.cli.session import (
     Session,
@@ -220,6 +221,8 @@ def simulate(
             raise UsageError(f"--games must be at least 1, not {games}")
         if workers is not None and workers < 1:
             raise UsageError(f"--workers must be at least 1, not {workers}")
+        if out is not None:
+            writable_file(out, "--out")
         override = read_override(data_override) if data_override is not None else None
         given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
         job = Job(found.name, players, tuple(specs), games, seed, variant, given, False, override)

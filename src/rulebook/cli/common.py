@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -60,6 +62,56 @@ def find_game(name: str) -> Game:
         return rulebook.get_game(name)
     except RulebookError as exc:
         fail(str(exc))
+
+
+# -- output paths -------------------------------------------------------------------------------
+def writable_file(path: Path, option: str) -> None:
+    """Check, before any work starts, that a file can be written at ``path`` (the value of
+    ``option``): :class:`UsageError` in one line if it is a folder, if its folder is missing
+    or not a folder, or if nothing can be created there (read-only, /proc, no permission)."""
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    folder = path.parent
+    if not folder.exists():
+        raise UsageError(f"cannot write {option} {path}: there is no folder {folder}")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {option} {path}: {folder} is a file, not a folder")
+    _probe(folder, option, path)
+
+
+def writable_folder(path: Path, option: str) -> None:
+    """Check, before any work starts, that files can be written in the folder ``path`` (made
+    with its parents when missing): :class:`UsageError` in one line if not."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option} {path} is a file, not a folder")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"cannot make {option} {path}: {existing} is a file, not a folder")
+    _probe(existing, option, path)
+
+
+def _probe(folder: Path, option: str, path: Path) -> None:
+    """Create and remove a file in ``folder``: the one sure test that it takes new files."""
+    try:
+        handle, name = tempfile.mkstemp(dir=folder, prefix=".rulebook-", suffix=".probe")
+        os.close(handle)
+        os.unlink(name)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {option} {path}: {folder} takes no new files ({exc.strerror or exc})"
+        ) from None
+
+
+@contextmanager
+def output_errors(option: str, path: Path) -> Iterator[None]:
+    """Writing an output checked by :func:`writable_file`: a failure that comes anyway (a full
+    disk) is still a one-line error."""
+    try:
+        yield
+    except OSError as exc:
+        fail(f"cannot write {option} {path}: {exc.strerror or exc}")
 
 
 # -- parsing the command line -----------------------------------------------------------------

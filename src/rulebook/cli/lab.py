@@ -13,7 +13,15 @@ from rich.table import Table
 
 from rulebook.agents import make_agent
 from rulebook.cli.app import VariantOpt, app, run_with_progress
-from rulebook.cli.common import UsageError, find_game, make_console, usage_errors
+from rulebook.cli.common import (
+    UsageError,
+    find_game,
+    make_console,
+    output_errors,
+    usage_errors,
+    writable_file,
+    writable_folder,
+)
 from rulebook.core import games as game_names
 from rulebook.core import get_game
 from rulebook.core.words import plural
@@ -39,16 +47,22 @@ def report(
     from rulebook.lab.report import render_html, write_pngs
 
     with usage_errors():
+        writable_file(html, "--html")
+        if png_dir is not None:
+            writable_folder(png_dir, "--png-dir")
         stored = read_stored(results)
         rows = stored.rows
         if not rows:
             raise UsageError(f"{results} holds no games")
-    html.write_text(render_html(rows, stored.describe()), encoding="utf-8")
+    page = render_html(rows, stored.describe())
+    with output_errors("--html", html):
+        html.write_text(page, encoding="utf-8")
     console = make_console()
     console.print(f"Report of {stored.describe()}: {html}")
     if png_dir is not None:
-        paths = write_pngs(rows, png_dir)
-        console.print(f"{len(paths)} plots in {png_dir}")
+        with output_errors("--png-dir", png_dir):
+            paths = write_pngs(rows, png_dir)
+        console.print(f"{plural(len(paths), 'plot')} in {png_dir}")
 
 
 def percent(x: float) -> str:
@@ -166,10 +180,15 @@ def strength(
             make_agent(agent)
         if games < 1 or solo_games < 1:
             raise UsageError("--games and --solo-games must be at least 1")
+        if out is not None:
+            writable_folder(out, "--out")
+        if markdown is not None:
+            writable_file(markdown, "--markdown")
     console = make_console()
     count = workers or os.cpu_count() or 1
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        with output_errors("--out", out):
+            out.mkdir(parents=True, exist_ok=True)
     lines: list[strength_lab.Line] = []
     for setting in settings:
         title = setting.label(get_game(setting.game).title)
@@ -189,7 +208,8 @@ def strength(
     alone = [ln for ln in lines if ln.players == 1]
     if markdown is not None:
         titles = {g: get_game(g).title for g in game_names()}
-        markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
+        with output_errors("--markdown", markdown):
+            markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
         console.print(f"Markdown tables: {markdown}")
 
 
