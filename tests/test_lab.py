@@ -426,6 +426,104 @@ def test_cli_strength_refuses_bad_requests() -> None:
         assert message in result.output
 
 
+# -- Ctrl-C and Ray --------------------------------------------------------------------------------
+def test_ctrl_c_during_simulate_with_mcts_prints_only_the_friendly_message(tmp_path: Path) -> None:
+    """Issue 17: Ctrl-C reaches every process of the terminal's group; the worker processes
+    printed "Process ForkPoolWorker-N:" and KeyboardInterrupt tracebacks from mcts.py."""
+    out = tmp_path / "r.parquet"
+    command = [sys.executable, "-m", "rulebook", "simulate", GAME, "-p", "2", "-n", "40"]
+    command += ["--agents", "mcts:300", "--workers", "2", "--out", str(out)]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
+    parts = tmp_path / "r.parquet.parts"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not parts.exists():
+        time.sleep(0.05)
+    time.sleep(2.0)  # the workers are searching
+    os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    output, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, output
+    assert f"Interrupted; re-run the same command to resume {out}." in " ".join(output.split())
+    for noise in ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "mcts.py"):
+        assert noise not in output
+
+
+def test_ctrl_c_is_held_while_ray_starts_and_leftovers_are_stopped() -> None:
+    """Ctrl-C while Ray starts is delivered once it is up (so ray.shutdown knows what to
+    stop), and processes left behind are stopped, even one that ignores SIGTERM."""
+    from rulebook.lab import ray_runner
+
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt), ray_runner._ctrl_c_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        reached.append("the rest of the start")  # held: not interrupted here
+    assert reached == ["the rest of the start"]
+    stubborn = subprocess.Popen(
+        [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, "
+         "signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert stubborn.stdout is not None and stubborn.stdout.readline() == "ready\n"
+    ours = ray_runner._descendants()
+    assert stubborn.pid in ours
+    started = time.monotonic()
+    ray_runner._stop_leftovers({stubborn.pid: ours[stubborn.pid]})
+    assert stubborn.wait(timeout=10) == -signal.SIGKILL
+    assert time.monotonic() - started < 10
+
+
+def test_ray_address_where_no_cluster_answers_fails_in_seconds(tmp_path: Path) -> None:
+    """Issue 17: --ray-address HOST:PORT with no cluster hung for over 40 s with Ray's warnings
+    scrolling; now one line naming the address, within seconds: nothing listening, or
+    something that is not Ray."""
+    pytest.importorskip("ray")
+    import socket
+    import threading
+
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    args = ["simulate", GAME, "-p", "2", "-n", "2", "--agents", "random"]
+    started = time.monotonic()
+    result = CliRunner().invoke(app, [*args, "--ray-address", f"127.0.0.1:{port}"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: no Ray cluster answers at 127.0.0.1:{port} " + (
+        "(Connection refused)\n"
+    )
+    assert time.monotonic() - started < 10
+    bad = CliRunner().invoke(app, [*args, "--ray-address", "somewhere"])
+    assert bad.exit_code == 2 and "--ray-address takes HOST:PORT" in bad.stderr
+
+    not_ray = socket.socket()  # accepts connections, speaks no Ray
+    not_ray.bind(("127.0.0.1", 0))
+    not_ray.listen()
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = not_ray.accept()
+            except OSError:
+                return
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    address = f"127.0.0.1:{not_ray.getsockname()[1]}"
+    started = time.monotonic()
+    try:
+        result = CliRunner().invoke(app, [*args, "--ray-address", address])
+    finally:
+        not_ray.close()
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: no Ray cluster answers at {address} (something listens there, but not Ray)\n"
+    )
+    assert "Traceback" not in result.output
+    assert time.monotonic() - started < 10
+
+
 # -- Ray ----------------------------------------------------------------------------------------
 def test_ray_local_instance_runs_a_tiny_job(tmp_path: Path) -> None:
     pytest.importorskip("ray")

@@ -7,6 +7,7 @@ and the game's optional ``render``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import statistics
 import time
@@ -54,6 +55,7 @@ from rulebook.cli.session import (
 from rulebook.core import State, get_game
 from rulebook.core.words import plural
 from rulebook.lab.overrides import read_override
+from rulebook.lab.ray_runner import check_ray_address
 from rulebook.lab.runner import Job, execute
 from rulebook.lab.stats import wilson
 
@@ -223,6 +225,11 @@ def simulate(
             raise UsageError(f"--workers must be at least 1, not {workers}")
         if out is not None:
             writable_file(out, "--out")
+        if ray or ray_address:
+            if importlib.util.find_spec("ray") is None:
+                raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
+            if ray_address:
+                check_ray_address(ray_address)
         override = read_override(data_override) if data_override is not None else None
         given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
         job = Job(found.name, players, tuple(specs), games, seed, variant, given, False, override)
