@@ -197,6 +197,36 @@ def test_bad_overrides_are_refused_clearly(raw: dict[str, Any], message: str) ->
         assert "orders.toml (with a data override)" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '["pandoria-merchants"."game.toml".tracks]\nmaximum = 6\n',
+            "addresses pandoria-merchants, not merchants-of-magick (Merchants of Magick): "
+            'its tables must start with ["merchants-of-magick".',
+        ),
+        ("", "has no table for merchants-of-magick"),
+        (
+            f'["{GAME}"."game.toml".rules]\nrounds = 9\n'
+            '["archmagi"."game.toml".rules]\nstarting_hand = 6\n',
+            "also addresses archmagi; a run of merchants-of-magick uses only the tables",
+        ),
+    ],
+)
+def test_an_override_for_another_game_is_refused(tmp_path: Path, text: str, message: str) -> None:
+    """Issue 17: an override whose tables name another game was silently ignored, so a typo
+    gave an unchanged experiment; now it is refused, naming the games it addresses."""
+    path = tmp_path / "o.toml"
+    path.write_text(text, encoding="utf-8")
+    args = ["simulate", GAME, "-p", "2", "-n", "1", "--agents", "random"]
+    result = CliRunner().invoke(app, [*args, "--data-override", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: --data-override {path} {message}")
+    assert result.stderr.count("\n") == 1
+    with pytest.raises(DataError, match=r"addresses|no table"):
+        execute(Job(GAME, 2, ("random", "random"), 1, override=overrides.read_override(path)))
+
+
 def test_override_reaches_worker_processes_and_is_recorded(tmp_path: Path) -> None:
     normal = execute(job(4), workers=2)
     short = execute(job(4, override=SHORT), tmp_path / "short.parquet", workers=2)

@@ -54,7 +54,7 @@ from rulebook.cli.session import (
 )
 from rulebook.core import State, get_game
 from rulebook.core.words import plural
-from rulebook.lab.overrides import read_override
+from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.ray_runner import check_ray_address
 from rulebook.lab.runner import Job, execute
 from rulebook.lab.stats import wilson
@@ -230,7 +230,10 @@ def simulate(
                 raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
             if ray_address:
                 check_ray_address(ray_address)
-        override = read_override(data_override) if data_override is not None else None
+        override = None
+        if data_override is not None:
+            override = read_override(data_override)
+            check_addresses(override, found.name, f"--data-override {data_override}")
         given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
         job = Job(found.name, players, tuple(specs), games, seed, variant, given, False, override)
     console = make_console()
