@@ -251,6 +251,40 @@ def test_report_and_compare(tmp_path: Path) -> None:
     assert {p.name for p in write_pngs(solo, tmp_path)} >= {"scores.png", "items_row.png"}
 
 
+def test_mixed_agents_are_flagged_in_the_report_and_compare_warns(tmp_path: Path) -> None:
+    """Issue 17: with greedy and random at the table, faction and item lifts measure agent
+    skill more than balance: the report says so; compare warns when the runs differ in
+    players or agents (the difference is then not the data's alone)."""
+    mixed = execute(job(3, override=SHORT), tmp_path / "mixed.parquet", workers=1)
+    same_agent = execute(
+        job(3, agents=("greedy", "greedy"), override=SHORT), tmp_path / "same.parquet", workers=1
+    )
+    three = execute(
+        job(3, players=3, agents=("greedy",) * 3, override=SHORT), tmp_path / "three.parquet"
+    )
+    page = render_html(mixed)
+    assert "This run mixes agents (greedy, random)" in page
+    assert "measure agent skill more than balance" in page
+    assert "lift below measures which agent takes an item" in page
+    assert "mixes agents" not in render_html(same_agent)
+    assert "Agents of different skill" not in render_html(same_agent)
+    cli = CliRunner()
+    differ = cli.invoke(
+        app, ["compare", str(tmp_path / "mixed.parquet"), str(tmp_path / "same.parquet")]
+    )
+    assert differ.exit_code == 0, differ.output
+    warning = " ".join(differ.stderr.split())
+    assert "warning: A and B differ in agents (greedy,random in A, greedy,greedy in B)" in warning
+    players = cli.invoke(
+        app, ["compare", str(tmp_path / "same.parquet"), str(tmp_path / "three.parquet")]
+    )
+    assert "differ in players (2 in A, 3 in B); agents" in " ".join(players.stderr.split())
+    same = str(tmp_path / "same.parquet")
+    alike = cli.invoke(app, ["compare", same, same])
+    assert alike.exit_code == 0 and "warning" not in alike.stderr
+    assert len(three) == 3
+
+
 def test_cli_simulate_out_report_compare(tmp_path: Path) -> None:
     cli = CliRunner()
     override = tmp_path / "short.toml"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from rulebook.agents import make_agent
@@ -27,6 +28,7 @@ from rulebook.core import get_game
 from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import compare as compare_results
+from rulebook.lab.compare import setup_differences
 from rulebook.lab.runner import Job
 from rulebook.lab.storage import read_stored
 
@@ -97,6 +99,13 @@ def compare(
             f"{name}: {stored.describe()}, {plural(rows[0]['players'], 'player')}, "
             f"agents {','.join(rows[0]['agents'])}, data override: {override}",
             markup=False,
+            soft_wrap=True,
+        )
+    differ = setup_differences(rows_a, rows_b)
+    if differ:
+        make_console(stderr=True).print(
+            f"[bold yellow]warning:[/] A and B differ in {escape('; '.join(differ))}: the "
+            "changes below mix that difference with the data's",
             soft_wrap=True,
         )
     changes = compare_results(rows_a, rows_b)

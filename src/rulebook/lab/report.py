@@ -40,11 +40,13 @@ th:first-child, td:first-child { text-align: left; }
 th { background: #f4f4f4; } .sig { font-weight: bold; color: #b00; }
 img { max-width: 100%; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
 .grid > div { flex: 1 1 480px; } code { background: #f4f4f4; padding: 0 3px; }
+.warn { background: #fff4d6; border-left: 4px solid #e0a800; padding: .4em .8em; }
 </style></head><body>
 <h1>{{ title }}</h1>
 <p class="sub">{{ stored }}, {{ players }}, variant {{ s.variant }}.
 {% if s.override %}Data override: <code>{{ s.override }}</code>{% else %}Data files as shipped.
 {% endif %}</p>
+{% if s.mixed_agents %}<p class="warn">{{ mixed_note }}</p>{% endif %}
 {% if s.players > 1 %}
 <h2>Win rate per seat (seat advantage)</h2>
 <p>Ties share the win. An even share is {{ pct(1 / s.players) }}; p is the two-sided z-test
@@ -55,6 +57,8 @@ against it (bold: p &lt; 0.05).</p>
 <div class="grid"><div><img src="{{ plots.seats }}" alt="win rate per seat"></div>
 <div><img src="{{ plots.agents }}" alt="win rate per agent"></div></div>
 {% if s.factions %}<h2>Win rate per faction</h2>
+{% if s.mixed_agents %}<p class="warn">Agents of different skill played: these win rates
+measure who sat with the stronger agent as much as the factions.</p>{% endif %}
 {{ rate_table(s.factions) }}<img src="{{ plots.factions }}" alt="win rate per faction">
 {% endif %}{% elif s.opponent %}
 <h2>Win rate against {{ s.opponent }}</h2>
@@ -79,6 +83,8 @@ win counts as a loss).</p>
 <td>{{ "%.2f" % v[1] }}</td></tr>{% endfor %}</table>{% endif %}
 {% for group, found in s.items.items() %}
 <h2>Most and least valuable: {{ group }}</h2>
+{% if s.mixed_agents and s.players > 1 %}<p class="warn">Agents of different skill played: the
+lift below measures which agent takes an item as much as what it is worth.</p>{% endif %}
 <p>{% if s.players > 1 %}Taken: share of seats that completed/claimed it. Lift: win rate of those
 seats minus that of the others (p: two-proportion z-test). Winners' share: share of all wins
 that went to seats holding it.{% else %}Solo: mean score of games with it, without it, and the
@@ -136,6 +142,16 @@ def top(found: Sequence[Item]) -> list[Item]:
     if len(found) <= 2 * TOP:
         return list(found)
     return [*found[:TOP], *found[-TOP:]]
+
+
+def mixed_note(s: Summary) -> str:
+    """What a report of a run mixing agents must say before its balance tables."""
+    names = ", ".join(r.label for r in s.agents)
+    return (
+        f"This run mixes agents ({names}). Who wins depends first on the agent, so the "
+        "per-faction and item tables (lift, winners' share) measure agent skill more than "
+        "balance: for balance, play one kind of agent in every seat (e.g. --agents greedy)."
+    )
 
 
 # -- plots ---------------------------------------------------------------------------------------
@@ -244,6 +260,7 @@ def render_html(rows: Sequence[Row], stored: str | None = None) -> str:
         plots=plots,
         title=title,
         stored=stored or plural(s.games, "game"),
+        mixed_note=mixed_note(s),
         players=plural(s.players, "player"),
     )
 

@@ -87,6 +87,12 @@ class Summary:
     opponent: str = ""
 
     @property
+    def mixed_agents(self) -> bool:
+        """Whether different agents played (greedy and random...): who wins then says more
+        about the agents' skill than about the game's balance."""
+        return len(self.agents) > 1
+
+    @property
     def has_wins(self) -> bool:
         """Whether the games have a winner to count: 2+ players, or solo against the game."""
         return self.players > 1 or bool(self.opponent)
