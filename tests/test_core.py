@@ -63,6 +63,17 @@ def test_bad_setups_name_the_problem(kwargs: dict[str, Any], message: str) -> No
     assert not isinstance(caught.value, UnknownGame)
 
 
+def test_counts_read_right() -> None:
+    """Issue 17: "1 player", "takes 1 player" (not "1-1 players"), "2-8 players"."""
+    from rulebook.core.words import player_count, plural
+
+    assert plural(1, "move") == "1 move" and plural(0, "move") == "0 moves"
+    assert plural(2, "Bonus Modifier") == "2 Bonus Modifiers"
+    assert player_count(1, 1) == "1 player" and player_count(2, 8) == "2-8 players"
+    game = rulebook.get_game(GAME)
+    assert game.player_counts() == "1 player (solo) or 2-8 players (standard)"
+
+
 def test_no_such_game_is_unknown_game() -> None:
     with pytest.raises(UnknownGame, match="no game called 'chess'"):
         rulebook.new_game("chess", players=2)

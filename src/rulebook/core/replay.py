@@ -17,6 +17,7 @@ from rulebook.core.errors import (
 )
 from rulebook.core.registry import get_game
 from rulebook.core.state import SAVE_FORMAT, State
+from rulebook.core.words import plural
 
 _KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats"}
 
@@ -124,7 +125,9 @@ def save_text(state: State, seats: Sequence[str] | None = None) -> str:
     data = state.log()
     if seats is not None:
         if len(seats) != state.num_players:
-            raise RulebookError(f"{len(seats)} seat names for {state.num_players} players")
+            raise RulebookError(
+                f"{plural(len(seats), 'seat name')} for {plural(state.num_players, 'player')}"
+            )
         data["seats"] = list(seats)
     return json.dumps(data, indent=1) + "\n"
 
