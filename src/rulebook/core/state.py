@@ -170,7 +170,8 @@ class State(ABC):
     def apply(self, player: int, action: Action | str) -> None:
         """Perform ``action`` for ``player``; raise :class:`IllegalAction` and change nothing if
         it is malformed or not legal now."""
-        self.check_seat(player)
+        if type(player) is not int or not 0 <= player < self.setup.players:
+            self.check_seat(player)  # raises, naming what is wrong
         if isinstance(action, str):
             action = self.parse_action(player, action)
         elif not isinstance(action, Action):
