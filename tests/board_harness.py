@@ -256,7 +256,11 @@ class Harness:
         page.expose_function("pyMove", py_move)
         page.expose_function("pyView", lambda: json.loads(json.dumps(t.view())))
         page.goto(f"{ORIGIN}/")
-        page.wait_for_function("window.__ready === true")
+        try:
+            page.wait_for_function("window.__ready === true", timeout=15_000)
+        except Exception as e:
+            page.close()
+            raise RuntimeError(f"the board did not draw: {errors}") from e
         return page
 
 

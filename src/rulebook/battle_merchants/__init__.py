@@ -32,6 +32,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        web_view="rulebook.battle_merchants.web",
     )
 )
 
