@@ -10,7 +10,7 @@ from importlib import resources
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -95,6 +95,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     static = resources.files("rulebook.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> RedirectResponse:
+        return RedirectResponse("/static/icon.svg", status_code=301)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> HTMLResponse:

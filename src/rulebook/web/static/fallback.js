@@ -16,8 +16,25 @@ function isScalar(value) {
   return value === null || typeof value !== "object";
 }
 
+function flat(value) {
+  // a small record of scalars reads best on one line: "name: Fiery Staff · coins: 5"
+  if (isScalar(value) || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  return entries.length <= 6 && entries.every(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)));
+}
+
+function line(value) {
+  const span = document.createElement("span");
+  span.className = "obs-line";
+  span.textContent = Object.entries(value)
+    .map(([k, v]) => `${words(k)}: ${Array.isArray(v) ? (v.length ? v.map(scalar).join(", ") : "none") : scalar(v)}`)
+    .join(" \u00b7 ");
+  return span;
+}
+
 function build(value, depth) {
   if (isScalar(value)) return document.createTextNode(scalar(value));
+  if (depth > 0 && flat(value)) return line(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return document.createTextNode("none");
     if (value.every(isScalar)) return document.createTextNode(value.map(scalar).join(", "));
