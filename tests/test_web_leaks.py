@@ -91,7 +91,10 @@ def test_the_check_catches_a_leak() -> None:
     mine = view(state, 0, [], ["human", "greedy"])
     leaked = {**mine, "other_hand": state.observation(1)["hand"]}
     sample = state.determinize(0, rng)
-    again = {**view(sample, 0, [], ["human", "greedy"]), "other_hand": sample.observation(1)["hand"]}
+    again = {
+        **view(sample, 0, [], ["human", "greedy"]),
+        "other_hand": sample.observation(1)["hand"],
+    }
     assert _text(again) != _text(leaked)
 
 
