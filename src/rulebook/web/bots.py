@@ -1,0 +1,76 @@
+"""The bots of web games, off the event loop: each move is chosen in a worker process (or a
+thread, with ``bot_workers=0``), so a search of a second never delays another game's update.
+
+A worker gets the game as its save-file data (setup and log) and keeps the states it built, so
+it replays only the moves made since it last chose for that game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import rulebook
+from rulebook.agents import agent_seed, make_agent
+from rulebook.core import State
+
+#: states kept per worker, by game id
+_CACHE_SIZE = 64
+_states: OrderedDict[str, State] = OrderedDict()
+
+
+def _state_for(key: str, data: Mapping[str, Any]) -> State:
+    """The game ``data`` describes, advanced from the cached state when its log extends it."""
+    log = data["log"]
+    state = _states.pop(key, None)
+    if state is not None:
+        mine = [[p, str(a)] for p, a in state.history]
+        if (
+            state.setup.to_dict() != {k: data[k] for k in state.setup.to_dict()}
+            or mine != log[: len(mine)]
+        ):
+            state = None
+    if state is None:
+        state = rulebook.replay({**data, "log": []})
+    for seat, move in log[len(state.history) :]:
+        state.apply(seat, move)
+    _states[key] = state
+    while len(_states) > _CACHE_SIZE:
+        _states.popitem(last=False)
+    return state
+
+
+def choose(key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
+    """The move the bot ``spec`` in ``seat`` makes in the game ``data`` (its text form)."""
+    state = _state_for(key, data)
+    seed = agent_seed(int(data["seed"]), seat) + 7919 * len(state.history)
+    agent = make_agent(spec, seed)
+    return str(agent.act(state.clone(), seat))
+
+
+def _warm_up() -> None:
+    """Run in each new worker: import the games once, before the first move is asked for."""
+    rulebook.games()
+
+
+class BotRunner:
+    """Chooses bots' moves in a pool of worker processes (or threads)."""
+
+    def __init__(self, workers: int) -> None:
+        self.executor: Executor
+        if workers > 0:
+            context = multiprocessing.get_context("spawn")  # the server has threads: no fork
+            self.executor = ProcessPoolExecutor(workers, context, initializer=_warm_up)
+        else:
+            self.executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+
+    async def choose(self, key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, choose, key, dict(data), seat, spec)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
