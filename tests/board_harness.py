@@ -4,8 +4,8 @@ It builds the ``view`` payload of the board contract (docs/boards.md) from real 
 chosen positions and renders a board module in Debian's chromium through Playwright, without
 the web app: requests to ``http://board.test/`` are answered from Python (the harness page,
 the board files through :func:`rulebook.core.boardkit.board_file`, each view), and the
-page's ``ctx.move`` applies the move to the game in Python and redraws. The web app's own
-payload builder is the reference for real pages; this one follows the same contract.
+page's ``ctx.move`` applies the move to the game in Python and redraws. Views are built by
+the web app's own payload builder (``rulebook.web.views``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import rulebook
 from rulebook.core import State, get_game
 from rulebook.core.boardkit import board_file, board_static
+from rulebook.web import views
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -33,73 +34,29 @@ CHROMIUM_ARGS = [
 ORIGIN = "http://board.test"
 
 
-def make_view(
-    state: State, seat: int | None, labels: list[str], log: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """The contract's view of ``state`` for ``seat`` (a spectator sees seat 0's public view:
-    the harness only ever draws seats)."""
-    setup = state.setup
-    game = get_game(setup.game)
-    me = 0 if seat is None else seat
-    to_act = list(state.current_players())
-    legal = (
-        [{"text": str(a), "explain": state.explain(me, a)} for a in state.legal_actions(me)]
-        if seat is not None and seat in to_act
-        else []
-    )
-    over = state.is_terminal()
-    result = None
-    if over:
-        result = {
-            "scores": state.scores(),
-            "breakdowns": [state.score_breakdown(p) for p in range(setup.players)],
-            "winners": state.winners(),
-        }
-    return {
-        "game": setup.game,
-        "title": game.title,
-        "variant": setup.variant,
-        "players": setup.players,
-        "options": dict(setup.options),
-        "seat": seat,
-        "seats": [
-            {"seat": p, "label": labels[p], "deciding": p in to_act} for p in range(setup.players)
-        ],
-        "observation": state.observation(me),
-        "legal": legal,
-        "to_act": to_act,
-        "log": log[-30:],
-        "over": over,
-        "result": result,
-        "version": len(state.history),
-        "static": board_static(game, setup),
-    }
-
-
 @dataclass
 class Table:
-    """A game at the harness: its state, who sits where, the log as seat ``seat`` learned it."""
+    """A game at the harness: its state, who sits where (``seat``: the viewer, None for a
+    spectator), the stored log."""
 
     state: State
-    seat: int
+    seat: int | None
     labels: list[str]
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[views.Entry] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
 
     def apply(self, player: int, text: str) -> None:
         action = self.state.parse_action(player, text)
-        line = (
-            self.state.explain(player, action)
-            if player == self.seat
-            else self.state.announce(player, action)
-        )
+        self.log.append(views.entry(self.state, player, action))
         self.state.apply(player, action)
-        self.log.append({"seat": player, "text": line})
         if player == self.seat:
             self.moves.append(text)
 
     def view(self) -> dict[str, Any]:
-        return make_view(self.state, self.seat, self.labels, self.log)
+        """The web app's payload for ``seat`` (``rulebook.web.views``), static data included."""
+        payload = views.view(self.state, self.seat, self.log, self.labels)
+        payload["static"] = board_static(get_game(self.state.setup.game), self.state.setup)
+        return payload
 
     def play_others(self, rng: random.Random) -> None:
         """Let every other seat move (randomly) until ``seat`` is to act or the game ends."""

@@ -123,11 +123,11 @@ export function redraw(root, draw) {
   }
 }
 
-/** "Seat 2 (greedy)", "You" for the viewer. */
+/** "Seat 2 (greedy)" (seats are numbered from 1 on the page), "You" for the viewer. */
 export function seatName(view, seat) {
   if (view.seat === seat) return "You";
   const info = (view.seats || []).find((s) => s.seat === seat);
-  return info && info.label ? `Seat ${seat} (${info.label})` : `Seat ${seat}`;
+  return info && info.label ? `Seat ${seat + 1} (${info.label})` : `Seat ${seat + 1}`;
 }
 
 /** Whether ``seat`` is still to decide now. */

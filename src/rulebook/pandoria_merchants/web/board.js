@@ -56,7 +56,7 @@ function worker(seat, x, y) {
       stroke: "#111",
       "stroke-width": 1,
     }),
-    svg("text", { x, y: y + 9, class: "pm-worker-n" }, seat),
+    svg("text", { x, y: y + 9, class: "pm-worker-n" }, seat + 1),
   );
 }
 
