@@ -2,7 +2,18 @@
 // Battlefields from the centre outwards with two facing Weapon Spaces and a Demand Token),
 // the face-up Craft and Kingdom Cards, the Craft Bonus cards, the merchants' mats (gold,
 // Craft Levels, Weapon supply, Reward Tiles) and, with 2 players, Salesman Steve.
-import { deciding, el, movesWhere, place, redraw, seatName, svg, titled, turnLine } from "./kit.js";
+import {
+  deciding,
+  el,
+  movesWhere,
+  place,
+  redraw,
+  seatName,
+  svg,
+  titled,
+  turnLine,
+  zoomable,
+} from "./kit.js";
 
 const SIZE = 880;
 const C = SIZE / 2;
@@ -310,7 +321,7 @@ export function render(root, view, ctx) {
       el(
         "div",
         { class: "bm-layout" },
-        el("div", { class: "bm-board-wrap" }, boardSvg(view, ctx)),
+        el("div", { class: "bm-board-wrap" }, zoomable(root, "board", boardSvg(view, ctx), "board")),
         el(
           "div",
           { class: "bm-side" },

@@ -164,3 +164,26 @@ export function turnLine(view) {
     seats.length ? `Waiting for ${seats.map((s) => seatName(view, s)).join(", ")}` : "",
   );
 }
+
+/**
+ * A large drawing (a board, a map) that fits the screen, with a "Zoom in" control for small
+ * screens: zoomed, it keeps a readable size and scrolls sideways inside its frame (the page
+ * never does). The choice survives redraws.
+ */
+export function zoomable(root, key, drawing, label) {
+  const ui = uiState(root);
+  ui.zoom = ui.zoom || {};
+  const frame = el("div", { class: `rb-zoom${ui.zoom[key] ? " rb-zoomed" : ""}` }, drawing);
+  const button = el("button", { type: "button", class: "rb-zoom-button", "data-key": `zoom:${key}` });
+  const show = () => {
+    button.textContent = ui.zoom[key] ? `Fit the ${label} to the screen` : `Zoom in on the ${label}`;
+    button.setAttribute("aria-pressed", ui.zoom[key] ? "true" : "false");
+  };
+  show();
+  button.addEventListener("click", () => {
+    ui.zoom[key] = !ui.zoom[key];
+    frame.classList.toggle("rb-zoomed", ui.zoom[key]);
+    show();
+  });
+  return el("div", { class: "rb-zoom-wrap" }, button, frame);
+}

@@ -2,7 +2,18 @@
 // their Ship spaces, rivers; in solo the Territories and Bridges), the two Resource dice, the
 // Realm sheet (Spell/Building Cards, Resource tracks, Relics, Monuments) of every realm, the
 // family version's Spell Archive and Guilds, and the Trolls in solo.
-import { control, deciding, el, movesWhere, place, redraw, seatName, svg, titled, turnLine, uiState } from "./kit.js";
+import {
+  deciding,
+  el,
+  movesWhere,
+  place,
+  redraw,
+  seatName,
+  svg,
+  titled,
+  turnLine,
+  zoomable,
+} from "./kit.js";
 
 const R = 20;
 const W = Math.sqrt(3) * R;
@@ -400,7 +411,6 @@ function compactCards(seat) {
 export function render(root, view, ctx) {
   root.classList.add("pm-root");
   const obs = view.observation;
-  uiState(root);
   redraw(root, () => {
     const me = view.seat;
     const order = obs.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
@@ -418,12 +428,10 @@ export function render(root, view, ctx) {
       el(
         "div",
         { class: "pm-layout" },
-        el("div", { class: "pm-map-wrap" }, mapSvg(view, ctx)),
+        el("div", { class: "pm-map-wrap" }, zoomable(root, "map", mapSvg(view, ctx), "map")),
         el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, me !== null), archive(view, ctx), soloPanel(view)),
       ),
       el("div", { class: "pm-seats" }, order.map((p) => seatSection(view, ctx, p))),
     ];
   });
 }
-
-export { control };
