@@ -18,9 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from board_harness import Table, advance, harness, table  # noqa: E402
-
-from rulebook.core import State  # noqa: E402
+from board_harness import Table, advance, harness, table
+from rulebook.core import State
 
 
 def _until_phase(phase: str) -> Callable[[State], bool]:
@@ -100,7 +99,8 @@ def main() -> None:
                     path = out / f"{game}-{name}-{tag}.png"
                     page.screenshot(path=str(path), full_page=True)
                     overflow = page.evaluate(
-                        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                        "document.documentElement.scrollWidth"
+                        " - document.documentElement.clientWidth"
                     )
                     if page.errors or overflow > 0:
                         failures.append(f"{path.name}: errors {page.errors}, overflow {overflow}px")

@@ -183,9 +183,7 @@ class Harness:
         page = self.browser.new_page(viewport={"width": width, "height": height})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on(
-            "console", lambda m: errors.append(m.text) if m.type == "error" else None
-        )
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.errors = errors  # type: ignore[attr-defined]
 
         def serve(route: Any) -> None:

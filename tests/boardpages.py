@@ -49,24 +49,28 @@ def version(page: Any) -> int:
     return int(page.get_attribute("#game", "data-version") or -1)
 
 
-def places(page: Any) -> list[tuple[Any, list[str]]]:
-    """The board's places with moves now, each with the move texts it stands for."""
-    found = []
-    locator = page.locator("#board [data-moves]")
-    for i in range(locator.count()):
-        node = locator.nth(i)
-        found.append((node, (node.get_attribute("data-moves") or "").split("\n")))
-    return found
+def places(page: Any) -> list[tuple[str, list[str]]]:
+    """The board's places with moves now: each one's ``data-key`` (stable across redraws)
+    and the move texts it stands for."""
+    found: list[tuple[str, list[str]]] = page.eval_on_selector_all(
+        "#board [data-moves]",
+        "nodes => nodes.map(n => [n.dataset.key || '', n.dataset.moves.split('\\n')])",
+    )
+    return [(key, texts) for key, texts in found if key]
+
+
+def place_at(page: Any, key: str) -> Any:
+    return page.locator(f'#board [data-key="{key}"]')
 
 
 def wait_for_turn(page: Any, timeout: float = 30_000) -> bool:
-    """Wait until the board offers this seat a place (or the game is over): False if over."""
+    """Wait until this seat has moves (or the game is over): False if over."""
     page.wait_for_function(
-        "document.querySelector('#board [data-moves]') !== null"
+        "document.querySelector('#moves button.move') !== null"
         " || document.querySelector('#board .rb-over') !== null",
         timeout=timeout,
     )
-    return page.locator("#board [data-moves]").count() > 0
+    return page.locator("#moves button.move").count() > 0
 
 
 def click_places(
@@ -74,22 +78,30 @@ def click_places(
 ) -> dict[str, Any]:
     """Make ``moves`` moves by clicking places on the board (never the move list); the first
     click goes to a place standing for several moves when there is one, and picks from the
-    page's menu (``ctx.offer``). Returns what was clicked."""
+    page's menu (``ctx.offer``). A move no place stands for is made from the page's list
+    (counted in ``listed``). Returns what was clicked."""
     made: list[str] = []
     offers = 0
+    listed = 0
     for _ in range(moves):
         if not wait_for_turn(page):
             break
         before = version(page)
         spots = places(page)
-        playing = [(n, m) for n, m in spots if not set(m) <= ENDING]
-        several = [(n, m) for n, m in playing if len(m) > 1]
+        if not spots:  # a move the board has no place for: the page's list
+            page.locator("#moves button.move").first.click()
+            listed += 1
+            page.wait_for_function(
+                f"Number(document.querySelector('#game').dataset.version) > {before}"
+            )
+            continue
+        playing = [(k, m) for k, m in spots if not set(m) <= ENDING]
+        several = [(k, m) for k, m in playing if len(m) > 1]
         if offer_first and several and offers == 0:
-            node, texts = rng.choice(several)
+            key, texts = rng.choice(several)
         else:
-            node, texts = rng.choice(playing or spots)
-        node.scroll_into_view_if_needed()
-        node.click()
+            key, texts = rng.choice(playing or spots)
+        place_at(page, key).click()
         if len(texts) > 1:
             page.wait_for_selector("#offer:not([hidden]) button.move")
             buttons = page.locator("#offer button.move")
@@ -101,5 +113,7 @@ def click_places(
             offers += 1
         else:
             made.append(texts[0])
-        page.wait_for_function(f"Number(document.querySelector('#game').dataset.version) > {before}")
-    return {"moves": made, "offers": offers}
+        page.wait_for_function(
+            f"Number(document.querySelector('#game').dataset.version) > {before}"
+        )
+    return {"moves": made, "offers": offers, "listed": listed}

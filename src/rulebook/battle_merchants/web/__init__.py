@@ -30,7 +30,11 @@ def static(setup: Setup) -> dict[str, Any]:
                 "sell": chart.sell_standard,
                 "end": chart.end_standard,
             },
-            "vorpal": {"forge": chart.forge_vorpal, "sell": chart.sell_vorpal, "end": chart.end_vorpal},
+            "vorpal": {
+                "forge": chart.forge_vorpal,
+                "sell": chart.sell_vorpal,
+                "end": chart.end_vorpal,
+            },
         },
         "steve": setup.players == 2,
     }

@@ -11,9 +11,17 @@ import {
   seatName,
   svg,
   titled,
+  moveButtons,
   turnLine,
   zoomable,
 } from "./kit.js";
+
+const STEPS = {
+  forge: "forging: up to the limit, or stop",
+  sell: "a second sale, or stop",
+  "free-craft": "take a Craft Card for free",
+  "free-forge": "forge a Standard Weapon for free",
+};
 
 const SIZE = 880;
 const C = SIZE / 2;
@@ -316,7 +324,11 @@ export function render(root, view, ctx) {
         el("strong", {}, `${titled(obs.season)}`),
         turnLine(view),
         el("span", {}, `Kingdom limit ${obs.kingdom_limit}`),
-        obs.step !== "turn" && obs.step !== "over" ? el("span", { class: "bm-step" }, `step: ${obs.step}`) : null,
+        obs.step !== "turn" && obs.step !== "over" ? el("span", { class: "bm-step" }, STEPS[obs.step] || obs.step) : null,
+        moveButtons(view, ctx, {
+          done: obs.step === "forge" ? "Forge no more" : obs.step === "sell" ? "Sell no more" : "Done",
+          pass: "Pass (no action possible)",
+        }),
       ),
       el(
         "div",

@@ -187,3 +187,13 @@ export function zoomable(root, key, drawing, label) {
   });
   return el("div", { class: "rb-zoom-wrap" }, button, frame);
 }
+
+/**
+ * Buttons for the moves that belong to no place of the board (end a phase, pass, skip), named
+ * in the game's words: ``words`` maps a move's text to its button's label.
+ */
+export function moveButtons(view, ctx, words, cls = "rb-move-button") {
+  return movesWhere(view, (t) => t in words).map((m) =>
+    place(el("button", { type: "button", class: cls, "data-key": `button:${m.text}` }, words[m.text]), [m], ctx),
+  );
+}

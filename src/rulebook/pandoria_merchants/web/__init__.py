@@ -38,8 +38,7 @@ def static(setup: Setup) -> dict[str, Any]:
     }
     if setup.variant == "family":
         out["guilds"] = [
-            {"name": name, "resource": KINDS[kind]}
-            for name, kind in c.guilds[: setup.players]
+            {"name": name, "resource": KINDS[kind]} for name, kind in c.guilds[: setup.players]
         ]
     if solo:
         out["territories"] = c.solo.territories

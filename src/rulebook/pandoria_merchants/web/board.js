@@ -11,9 +11,12 @@ import {
   seatName,
   svg,
   titled,
+  moveButtons,
   turnLine,
   zoomable,
 } from "./kit.js";
+
+const PASS_WORDS = { action: "No Spell, Building, Relic or Monument", buy: "Buy no Card" };
 
 const R = 20;
 const W = Math.sqrt(3) * R;
@@ -424,6 +427,10 @@ export function render(root, view, ctx) {
         el("span", { class: "pm-phase" }, phase),
         obs.end_needed ? el("span", {}, `pre-printed spaces enclosed ${obs.pre_printed_enclosed}/${obs.end_needed}`) : null,
         obs.end_triggered ? el("strong", { class: "pm-last" }, "last round") : null,
+        moveButtons(view, ctx, {
+          pass: PASS_WORDS[obs.phase] || "Pass",
+          skip: obs.phase === "draw" ? "Forfeit this symbol (no room)" : "Skip",
+        }),
       ),
       el(
         "div",

@@ -192,7 +192,7 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui) {
             (moves.length ? " rb-target" : "") +
             (bySelected ? " rb-by-selected" : ""),
           "data-circle": c.id,
-          "data-key": `circle:${c.id}`,
+          "data-key": interactive ? `circle:${c.id}` : null,
         },
         svg("circle", { cx, cy, r: 12.5, class: "rb-circle-ring" }),
         svg("text", { x: cx, y: cy + 4.5, class: "rb-threshold" }, c.threshold),
