@@ -242,7 +242,7 @@ function magiMat(view, ctx, p) {
 }
 
 export function render(root, view, ctx) {
-  root.classList.add("am-root");
+  root.classList.add("rb-board", "am-root");
   const obs = view.observation;
   redraw(root, () => {
     const me = view.seat;

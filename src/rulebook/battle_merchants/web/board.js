@@ -310,7 +310,7 @@ function steve(view) {
 }
 
 export function render(root, view, ctx) {
-  root.classList.add("bm-root");
+  root.classList.add("rb-board", "bm-root");
   const obs = view.observation;
   const st = view.static;
   redraw(root, () => {

@@ -412,7 +412,7 @@ function compactCards(seat) {
 }
 
 export function render(root, view, ctx) {
-  root.classList.add("pm-root");
+  root.classList.add("rb-board", "pm-root");
   const obs = view.observation;
   redraw(root, () => {
     const me = view.seat;

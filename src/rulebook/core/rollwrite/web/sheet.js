@@ -414,7 +414,7 @@ function rival(view, ctx, p, parts, ui) {
 export function renderSheetGame(root, view, ctx, parts = {}) {
   const ui = uiState(root, { die: null });
   ui.parts = parts;
-  root.classList.add("rb-sheetgame");
+  root.classList.add("rb-board", "rb-sheetgame");
   const obs = view.observation;
   const st = view.static;
   const mine = view.seat === null ? 0 : view.seat;
