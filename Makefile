@@ -46,7 +46,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) $(CHROMIUM)
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 ## random-playout throughput of every game at every player count, and the bots' time per move
 bench: $(STAMP)

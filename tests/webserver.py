@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -69,11 +70,14 @@ class Server:
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return
-        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.send_signal(signal.SIGTERM)  # the server stops its own workers
         try:
             self.process.wait(15)
         except subprocess.TimeoutExpired:
-            self.kill()
+            pass
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # anything left behind
+        self.process.wait(10)
 
     def __enter__(self) -> Server:
         return self.start()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -17,6 +18,7 @@ from typing import Any
 import rulebook
 from rulebook.agents import agent_seed, make_agent
 from rulebook.core import State
+from rulebook.web.undo import reveals_nothing
 
 #: states kept per worker, by game id
 _CACHE_SIZE = 64
@@ -52,25 +54,47 @@ def choose(key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
     return str(agent.act(state.clone(), seat))
 
 
+def reveals(key: str, data: Mapping[str, Any]) -> bool:
+    """Whether the last move of the game ``data`` revealed anything hidden
+    (:func:`rulebook.web.undo.reveals_nothing`, negated)."""
+    log = data["log"]
+    before = _state_for(key, {**data, "log": log[:-1]}).clone()
+    seat, move = log[-1]
+    after = before.clone()
+    after.apply(seat, move)
+    return not reveals_nothing(before, seat, move, after)
+
+
 def _warm_up() -> None:
-    """Run in each new worker: import the games once, before the first move is asked for."""
+    """Run in each new worker: Ctrl-C is for the server (which stops its workers), and the
+    games are imported once, before the first move is asked for."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     rulebook.games()
 
 
 class BotRunner:
-    """Chooses bots' moves in a pool of worker processes (or threads)."""
+    """Chooses bots' moves in a pool of worker processes, and checks whether a person's move
+    may be undone in one more (so a long search never delays the check); with ``workers=0``,
+    both in one thread of the server process (for tests)."""
 
     def __init__(self, workers: int) -> None:
         self.executor: Executor
+        self.checker: Executor
         if workers > 0:
             context = multiprocessing.get_context("spawn")  # the server has threads: no fork
             self.executor = ProcessPoolExecutor(workers, context, initializer=_warm_up)
+            self.checker = ProcessPoolExecutor(1, context, initializer=_warm_up)
         else:
-            self.executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+            self.executor = self.checker = ThreadPoolExecutor(1, thread_name_prefix="bot")
 
     async def choose(self, key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, choose, key, dict(data), seat, spec)
 
+    async def reveals(self, key: str, data: Mapping[str, Any]) -> bool:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.checker, reveals, key, dict(data))
+
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.checker.shutdown(wait=False, cancel_futures=True)

@@ -10,7 +10,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from rulebook.web.settings import Settings
 from rulebook.web.store import Store, Stored, digest
 from rulebook.web.undo import reveals_nothing
 from rulebook.web.views import Entry, entry, view, visible_log
+from rulebook.web.writer import Writer
 
 log = logging.getLogger("rulebook.web")
 
@@ -62,6 +63,8 @@ class LiveGame:
         self.bot_task: asyncio.Task[None] | None = None
         #: bumped by every undo: a bot's move chosen before it is thrown away
         self.epoch = 0
+        #: whether the last move may be undone: None while a worker checks
+        self.undo_ok: bool | None = False
         self._rebuild(stored.setup, stored.log)
 
     def _rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
@@ -93,7 +96,7 @@ class LiveGame:
         return (
             bool(self.log)
             and self.log[-1].seat == seat
-            and self.undo_ok
+            and self.undo_ok is True
             and not self.state.is_terminal()
         )
 
@@ -122,9 +125,11 @@ class Games:
         self.store = store
         self.settings = settings
         self.runner = runner
+        self.writer = Writer(store, self.db)
         self.cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._tokens: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         #: the store takes one writer at a time on SQLite; PostgreSQL takes several
         self._db = anyio.CapacityLimiter(1 if store.sqlite else 4)
 
@@ -202,7 +207,9 @@ class Games:
         links = [(group, secrets.token_urlsafe(TOKEN_BYTES)) for group in groups]
         tokens = [(digest(t), list(group)) for group, t in links]
         over = live.state.is_terminal()
-        await self.db(self.store.create, game_id, setup, list(seats), tokens, list(moves), over)
+        await self.writer.call(
+            self.store.create, game_id, setup, list(seats), tokens, list(moves), over
+        )
         for (group, _), (key, _) in zip(links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
         self._keep(live)
@@ -244,10 +251,32 @@ class Games:
         except IllegalAction as exc:
             raise Conflict(str(exc)) from None
         number = len(game.log)
-        await self.db(self.store.append, game.id, number, seat, told.move, new.is_terminal())
+        await self.writer.append(game.id, number, seat, told.move, new.is_terminal())
         game.state = new
         game.log.append(told)
-        game.undo_ok = game.human(seat) and reveals_nothing(state, seat, told.move, new)
+        game.undo_ok = False
+        rolled = new.chance.draws != state.chance.draws
+        if game.human(seat) and not new.is_terminal() and not rolled:
+            game.undo_ok = None  # nothing rolled: a worker looks closer, off the event loop
+            self._spawn(self._check_undo(game, number + 1, game.epoch))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _check_undo(self, game: LiveGame, length: int, epoch: int) -> None:
+        """Whether the move that made the log ``length`` long may be undone (in a worker);
+        tell the mover if it may."""
+        try:
+            revealed = await self.runner.reveals(game.id, game.save_data())
+        except Exception:
+            log.exception("undo check of game %s failed", game.id)
+            revealed = True
+        if len(game.log) == length and game.epoch == epoch and game.undo_ok is None:
+            game.undo_ok = not revealed
+            if game.undo_ok:
+                game.publish()
 
     async def undo(self, game: LiveGame, seat: int) -> LiveGame:
         """Take back ``seat``'s last move: the log loses its last row, the game is replayed."""
@@ -258,7 +287,7 @@ class Games:
                     "and nothing hidden was revealed by it"
                 )
             length = len(game.log) - 1
-            await self.db(self.store.truncate, game.id, length)
+            await self.writer.call(self.store.truncate, game.id, length)
             game.epoch += 1
             game._rebuild(game.state.setup, [(e.seat, e.move) for e in game.log[:length]])
         game.publish()
@@ -308,7 +337,9 @@ class Games:
             game.bot_task = None
 
     async def resume(self) -> int:
-        """Load every unfinished game and restart its bots (after a restart or a crash)."""
+        """Start the writer; load every unfinished game and restart its bots (after a restart
+        or a crash)."""
+        self.writer.start()
         ids = await self.db(self.store.unfinished)
         for gid in ids:
             try:
@@ -321,8 +352,10 @@ class Games:
 
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.cache.values() if g.bot_task is not None]
+        tasks += list(self._tasks)
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        await self.writer.stop()

@@ -169,6 +169,15 @@ class Store:
             if over:
                 s.execute(update(GameRow).where(GameRow.id == game_id).values(over=True))
 
+    def append_many(self, moves: Sequence[tuple[str, int, int, str, bool]]) -> None:
+        """Add moves of several games in one transaction (group commit); all or nothing."""
+        with Session(self.engine) as s, s.begin():
+            for game_id, number, seat, move, _ in moves:
+                s.add(MoveRow(game_id=game_id, number=number, seat=seat, move=move))
+            ended = [m[0] for m in moves if m[4]]
+            if ended:
+                s.execute(update(GameRow).where(GameRow.id.in_(ended)).values(over=True))
+
     def truncate(self, game_id: str, length: int) -> None:
         """Delete the moves from number ``length`` on (an undo), in one transaction."""
         with Session(self.engine) as s, s.begin():
