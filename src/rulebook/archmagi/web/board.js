@@ -133,22 +133,26 @@ function decision(view, ctx) {
     );
   } else if (choice.looking) {
     const verb = { search: "take", return: "return", look: "draft" }[choice.kind];
-    const seen = new Set();
     body.push(
       el(
         "div",
         { class: "am-row" },
-        choice.looking.map((n, i) => {
-          const moves = seen.has(n) ? [] : movesWhere(view, (t) => t === `${verb} ${n}`);
-          seen.add(n);
-          return spellCard(view, ctx, n, { whole: moves, key: `looking:${i}` });
-        }),
+        choice.looking.map((n, i) =>
+          spellCard(view, ctx, n, { whole: movesWhere(view, (t) => t === `${verb} ${n}`), key: `looking:${i}` }),
+        ),
       ),
     );
   } else if (choice.effects) {
     body.push(el("p", {}, choice.effects.join(", ")));
   } else if (choice.spell) {
-    body.push(el("p", {}, `to take ${choice.spell}`));
+    body.push(
+      el(
+        "div",
+        { class: "am-row" },
+        el("p", {}, "Discard a Spell from your Hand (below) to take:"),
+        spellCard(view, ctx, choice.spell, { small: true }),
+      ),
+    );
   }
   const buttons = movesWhere(view, (t) => ["use", "skip", "draft", "draw"].includes(t)).map((m) =>
     place(el("button", { type: "button", class: "am-button", "data-key": `decide:${m.text}` }, m.explain), [m], ctx),
@@ -166,18 +170,14 @@ function handOf(view, ctx) {
   const obs = view.observation;
   if (!obs.hand) return null;
   const kind = obs.choice && obs.choice.seat === view.seat ? obs.choice.kind : null;
-  const seen = new Set();
+  // copies of a Spell are the same moves: each copy is a place for them
   const cards = obs.hand.map((name, i) => {
-    const first = !seen.has(name);
-    seen.add(name);
     const opts = { key: `hand:${i}` };
-    if (first) {
-      if (kind === "discard" || kind === "limit" || kind === "pay") opts.whole = movesFor(view, ["discard"], name);
-      else if (kind === "plant") opts.whole = movesFor(view, ["plant"], name);
-      else if (!kind) {
-        opts.top = movesFor(view, ["top"], name);
-        opts.bottom = movesFor(view, ["bottom", "both", "plant"], name);
-      }
+    if (kind === "discard" || kind === "limit" || kind === "pay") opts.whole = movesFor(view, ["discard"], name);
+    else if (kind === "plant") opts.whole = movesFor(view, ["plant"], name);
+    else if (!kind) {
+      opts.top = movesFor(view, ["top"], name);
+      opts.bottom = movesFor(view, ["bottom", "both", "plant"], name);
     }
     return spellCard(view, ctx, name, opts);
   });
@@ -202,7 +202,6 @@ function magiMat(view, ctx, p) {
   const magi = (view.static.magi || []).find((m) => m.element === seat.element);
   const mine = view.seat === p;
   const uproot = mine && obs.choice && obs.choice.kind === "uproot" && obs.choice.seat === p;
-  const seen = new Set();
   return el(
     "section",
     { class: `am-mat am-${seat.element}${mine ? " am-mine" : ""}`, "aria-label": `${seatName(view, p)}: ${seat.magi}` },
@@ -229,11 +228,13 @@ function magiMat(view, ctx, p) {
           el(
             "div",
             { class: "am-row" },
-            seat.planted.map((n, i) => {
-              const moves = uproot && !seen.has(n) ? movesFor(view, ["uproot"], n) : [];
-              seen.add(n);
-              return spellCard(view, ctx, n, { small: true, whole: moves, key: `planted:${p}:${i}` });
-            }),
+            seat.planted.map((n, i) =>
+              spellCard(view, ctx, n, {
+                small: true,
+                whole: uproot ? movesFor(view, ["uproot"], n) : [],
+                key: `planted:${p}:${i}`,
+              }),
+            ),
           ),
         )
       : null,

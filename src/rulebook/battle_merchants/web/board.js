@@ -23,11 +23,11 @@ const STEPS = {
   "free-forge": "forge a Standard Weapon for free",
 };
 
-const SIZE = 880;
+const SIZE = 940;
 const C = SIZE / 2;
-const STEP = 52;
-const FIRST = 112;
-const TILE = 34;
+const STEP = 56;
+const FIRST = 118;
+const TILE = 42;
 const COLOURS = { red: "#c0392b", purple: "#7b3fa0", yellow: "#d4a017", blue: "#1f5fa8", steve: "#555" };
 const RACE_COLOURS = { orc: "#5b8c2a", dwarf: "#a0522d", elf: "#2e8b57", hobgoblin: "#8b3a3a" };
 const PLURAL = { orc: "Orcs", dwarf: "Dwarves", elf: "Elves", hobgoblin: "Hobgoblins" };
@@ -56,8 +56,12 @@ function flame(x, y) {
     { class: "bm-token bm-fire" },
     svg("circle", { cx: x, cy: y, r: 11 }),
     svg("path", {
-      d: `M ${x} ${y - 7} q 6 6 2 12 q -2 -4 -4 -3 q -3 2 -1 3 q -5 -4 3 -12 z`,
+      d: `M ${x} ${y - 8} C ${x + 7} ${y - 1} ${x + 6} ${y + 7} ${x} ${y + 7} C ${x - 6} ${y + 7} ${x - 7} ${y - 1} ${x} ${y - 8} Z`,
       class: "bm-flame",
+    }),
+    svg("path", {
+      d: `M ${x} ${y - 1} C ${x + 3} ${y + 2} ${x + 3} ${y + 6} ${x} ${y + 6} C ${x - 3} ${y + 6} ${x - 3} ${y + 2} ${x} ${y - 1} Z`,
+      class: "bm-flame-core",
     }),
   );
 }
@@ -102,8 +106,8 @@ function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
         (weapon ? `fill:${ownerColour(owner)};` : "") +
         `stroke:${vorpal ? "#ffcf33" : RACE_COLOURS[race] || "#6b4f2a"}`,
     }),
-    weaponGlyph(demand),
-    vorpal ? svg("text", { x: 11, y: -8, class: "bm-vorpal" }, "V") : null,
+    weaponGlyph(demand, { transform: "scale(1.35)" }),
+    vorpal ? svg("text", { x: 13, y: -10, class: "bm-vorpal" }, "V") : null,
   );
   const [regionName, raceName, n] = id.split("/");
   const label = `${titled(regionName)}, ${titled(raceName)} Battlefield ${n}, demands ${demand}` +
@@ -131,10 +135,10 @@ function region(view, ctx, r, reg) {
   });
   // off the road: the Region's name and tile and the first race on the far-x side, the
   // second race on the far-y side (each race's spaces are edged in its colour)
-  const ax = C + dx * 300;
+  const ax = C + dx * 320;
   const ay = C + dy * 150;
   const bx = C + dx * 150;
-  const by = C + dy * 300;
+  const by = C + dy * 320;
   nodes.push(
     svg("text", { x: ax, y: ay - 8, class: "bm-region-text" }, titled(reg.name)),
     svg("text", { x: ax, y: ay + 14, class: "bm-race-text", fill: RACE_COLOURS[reg.races[0]] }, titled(reg.races[0])),
@@ -179,7 +183,7 @@ function centre(view) {
     const x = C - 30 + i * 30;
     nodes.push(i < obs.season_area ? flame(x, C + 14) : svg("circle", { cx: x, cy: C + 14, r: 11, class: "bm-slot" }));
   }
-  if (obs.season_ending) nodes.push(svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
+  if (obs.season_ending && !view.over) nodes.push(svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
   // the races' Reward Tile spaces: who may still take one this Season
   const races = Object.entries(obs.reward_spaces);
   races.forEach(([race, colours], i) => {
