@@ -80,10 +80,8 @@ class Server:
         if self.process is None or self.process.poll() is not None:
             return
         self.process.send_signal(signal.SIGTERM)  # the server stops its own workers
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            pass
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # anything left behind
         self.process.wait(10)
