@@ -88,20 +88,20 @@ class _Handoff(logging.handlers.QueueHandler):
         return record
 
 
-def _log_off_the_loop() -> logging.handlers.QueueListener:
-    """Move the log handlers' writes to a thread: a slow terminal or disk never delays the
-    event loop (each request's access line was a write on it)."""
-    records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
-    handlers: list[logging.Handler] = []
+def _log_off_the_loop() -> list[logging.handlers.QueueListener]:
+    """Move the log handlers' writes to threads: a slow terminal or disk never delays the
+    event loop. One queue per logger, each feeding that logger's own handlers."""
+    listeners = []
     for name in ("uvicorn", "uvicorn.access", "rulebook.web"):
         logger = logging.getLogger(name)
-        for handler in logger.handlers:
-            if handler not in handlers:
-                handlers.append(handler)
+        records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+        listener = logging.handlers.QueueListener(
+            records, *logger.handlers, respect_handler_level=True
+        )
         logger.handlers = [_Handoff(records)]
-    listener = logging.handlers.QueueListener(records, *handlers, respect_handler_level=True)
-    listener.start()
-    return listener
+        listener.start()
+        listeners.append(listener)
+    return listeners
 
 
 def serve(settings: Settings, host: str, port: int, access_log: bool = False) -> None:
@@ -117,8 +117,9 @@ def serve(settings: Settings, host: str, port: int, access_log: bool = False) ->
         ws_per_message_deflate=False,  # compressing every update cost more than sending it
         timeout_graceful_shutdown=5,
     )
-    listener = _log_off_the_loop()
+    listeners = _log_off_the_loop()
     try:
         uvicorn.Server(config).run()
     finally:
-        listener.stop()
+        for listener in listeners:
+            listener.stop()
