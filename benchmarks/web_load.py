@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -199,6 +200,12 @@ async def keep_games(
         await asyncio.gather(*slots, return_exceptions=True)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time used so far by a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(xs: list[float], q: float) -> float:
     ordered = sorted(xs)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -207,9 +214,23 @@ def percentile(xs: list[float], q: float) -> float:
 def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     log = folder / f"server-{db_name}.log"
     stats = Stats()
-    with Server(url_of_db, log, bot_delay=args.bot_delay, workers=1) as server:
-        asyncio.run(
-            keep_games(
+    with Server(url_of_db, log, args.bot_delay, workers=1, access_log=False) as server:
+        assert server.process is not None
+        pid = server.process.pid
+        cpu = [0.0, 0.0]
+
+        async def sample_cpu() -> None:
+            while not stats.measuring:
+                await asyncio.sleep(0.05)
+            start = (cpu_seconds(pid), time.process_time())
+            while stats.measuring:
+                await asyncio.sleep(0.05)
+            cpu[0] = cpu_seconds(pid) - start[0]
+            cpu[1] = time.process_time() - start[1]
+
+        async def both() -> None:
+            sampler = asyncio.create_task(sample_cpu())
+            await keep_games(
                 server.url,
                 stats,
                 args.games,
@@ -218,7 +239,9 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
                 args.warmup,
                 args.seconds,
             )
-        )
+            await sampler
+
+        asyncio.run(both())
     lat = [x * 1000 for x in stats.latencies]
     row = {
         "db": db_name,
@@ -230,11 +253,15 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
         "p99_ms": percentile(lat, 0.99) if lat else float("nan"),
         "max_ms": max(lat) if lat else float("nan"),
         "errors": stats.errors,
+        "server_cpu_ms_per_move": 1000 * cpu[0] / max(stats.moves, 1),
+        "client_cpu_ms_per_move": 1000 * cpu[1] / max(stats.moves, 1),
     }
     print(
         f"{db_name:10} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
         f"every seat's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
-        f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; errors {stats.errors}",
+        f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; errors {stats.errors}; "
+        f"CPU per move: server {row['server_cpu_ms_per_move']:.1f} ms (its process alone), "
+        f"load generator {row['client_cpu_ms_per_move']:.1f} ms",
         flush=True,
     )
     return row

@@ -21,8 +21,16 @@ RULEBOOK = str(Path(sys.executable).with_name("rulebook"))
 class Server:
     """``rulebook serve`` on a free port of 127.0.0.1, its output in ``log``."""
 
-    def __init__(self, db_url: str, log: Path, bot_delay: float = 0.0, workers: int = 1) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        log: Path,
+        bot_delay: float = 0.0,
+        workers: int = 1,
+        access_log: bool = True,
+    ) -> None:
         self.db_url = db_url
+        self.access_log = access_log
         self.log = log
         self.bot_delay = bot_delay
         self.workers = workers
@@ -42,6 +50,7 @@ class Server:
             str(self.bot_delay),
             "--bot-workers",
             str(self.workers),
+            *(["--access-log"] if self.access_log else []),
         ]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -71,10 +80,8 @@ class Server:
         if self.process is None or self.process.poll() is not None:
             return
         self.process.send_signal(signal.SIGTERM)  # the server stops its own workers
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            pass
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # anything left behind
         self.process.wait(10)

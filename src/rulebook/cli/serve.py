@@ -29,6 +29,9 @@ def serve(
     bot_workers: Annotated[
         int, typer.Option(metavar="N", help="Processes choosing the bots' moves (0: a thread).")
     ] = 1,
+    access_log: Annotated[
+        bool, typer.Option("--access-log", help="Log every request (tokens are never in it).")
+    ] = False,
 ) -> None:
     """Start the web app: play in the browser, with friends (private links) or against bots."""
     try:
@@ -56,4 +59,4 @@ def serve(
         f"  (games stored in {where}; Ctrl-C stops)",
         soft_wrap=True,
     )
-    run_server(settings, host, port)
+    run_server(settings, host, port, access_log)

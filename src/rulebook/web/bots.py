@@ -84,6 +84,14 @@ class BotRunner:
             context = multiprocessing.get_context("spawn")  # the server has threads: no fork
             self.executor = ProcessPoolExecutor(workers, context, initializer=_warm_up)
             self.checker = ProcessPoolExecutor(1, context, initializer=_warm_up)
+            # start the workers now, with Ctrl-C blocked: they inherit that, so a Ctrl-C in
+            # the terminal stops the server (which stops them) and never interrupts them
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                for pool in (self.executor, self.checker):
+                    pool.submit(rulebook.games)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         else:
             self.executor = self.checker = ThreadPoolExecutor(1, thread_name_prefix="bot")
 

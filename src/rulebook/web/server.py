@@ -4,6 +4,8 @@ before the server starts (the database, the port) is, so a mistake is one line, 
 from __future__ import annotations
 
 import logging
+import logging.handlers
+import queue
 import re
 import socket
 from typing import Any
@@ -79,14 +81,45 @@ def check(settings: Settings, host: str, port: int) -> None:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
-def serve(settings: Settings, host: str, port: int) -> None:
-    """Start the app (blocking until Ctrl-C or SIGTERM)."""
-    app = create_app(settings)
-    uvicorn.run(
-        app,
+class _Handoff(logging.handlers.QueueHandler):
+    """Hands records to the writing thread as they are (the formatters need their args)."""
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        return record
+
+
+def _log_off_the_loop() -> list[logging.handlers.QueueListener]:
+    """Move the log handlers' writes to threads: a slow terminal or disk never delays the
+    event loop. One queue per logger, each feeding that logger's own handlers."""
+    listeners = []
+    for name in ("uvicorn", "uvicorn.access", "rulebook.web"):
+        logger = logging.getLogger(name)
+        records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+        listener = logging.handlers.QueueListener(
+            records, *logger.handlers, respect_handler_level=True
+        )
+        logger.handlers = [_Handoff(records)]
+        listener.start()
+        listeners.append(listener)
+    return listeners
+
+
+def serve(settings: Settings, host: str, port: int, access_log: bool = False) -> None:
+    """Start the app (blocking until Ctrl-C or SIGTERM). The access log is off unless asked
+    for (tokens never appear in URLs, and :class:`Redact` blanks any that would)."""
+    config = uvicorn.Config(
+        create_app(settings),
         host=host,
         port=port,
         log_config=log_config(),
+        access_log=access_log,
         ws_max_size=settings.max_ws_message,
+        ws_per_message_deflate=False,  # compressing every update cost more than sending it
         timeout_graceful_shutdown=5,
     )
+    listeners = _log_off_the_loop()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        for listener in listeners:
+            listener.stop()
