@@ -70,6 +70,7 @@ def position(
         legal = [str(a) for a in state.legal_actions(p)]
         if wanted(legal):
             t.seat = p
+            t.moves = []
             t.labels = ["human" if q == p else "greedy" for q in range(players)]
             return t
         t.apply(p, rng.choice(legal))
