@@ -429,6 +429,8 @@ def test_pages(c: TestClient) -> None:
     assert missing.status_code == 404 and "no such game" in missing.text
     assert c.get("/boards/archmagi/board.exe").status_code == 404
     assert c.get("/static/app.css").status_code == 200
+    assert "script-src 'self'" in home.headers["content-security-policy"]
+    assert home.headers["referrer-policy"] == "no-referrer"
 
 
 def test_upload_page(c: TestClient) -> None:
