@@ -280,3 +280,57 @@ def test_spectator_phone_and_keyboard(browser: Any, server: Server, shots: Path)
     finally:
         phone.close()
         watcher.close()
+
+
+def test_a_closed_tab_resumes_where_it_was(browser: Any, server: Server) -> None:
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": "ye-olde-magick-shoppe", "players": 2, "seats": ["human", "human"]},
+    )
+    url = server.url + r.json()["seats"][0]["url"]
+    first = browser.new_context()
+    page = first.new_page()
+    open_seat(page, url)
+    rng = random.Random(2)
+    for _ in range(3):
+        click_move(page, rng, done_share=0.0)
+    log = page.inner_text("#log")
+    moves = version(page)
+    first.close()  # the tab is closed
+    again = browser.new_context()
+    try:
+        page = again.new_page()
+        open_seat(page, url)
+        assert version(page) == moves and page.inner_text("#log") == log
+        assert click_move(page, rng, done_share=0.0)  # and play goes on
+    finally:
+        again.close()
+
+
+def test_the_page_reconnects_when_the_server_comes_back(browser: Any, server: Server) -> None:
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": "archmagi", "players": 2, "seats": ["human", "human"]},
+    )
+    links = r.json()
+    context = browser.new_context()  # its console shows the refused connections: expected
+    page = context.new_page()
+    open_seat(page, server.url + links["seats"][0]["url"])
+    moves = version(page)
+    server.stop()
+    page.wait_for_selector("#game[data-live='no']")
+    assert "reconnecting" in page.inner_text("#connection")
+    server.start()
+    page.wait_for_selector("#game[data-live='yes']", timeout=60_000)
+    seat = httpx.get(f"{server.url}/api/games/{links['id']}/view").json()["views"][0]["to_act"][0]
+    token = links["seats"][seat]["url"].split("#")[1]
+    legal = httpx.get(
+        f"{server.url}/api/games/{links['id']}/view", headers={"authorization": f"Bearer {token}"}
+    ).json()["views"][0]["legal"]
+    httpx.post(
+        f"{server.url}/api/games/{links['id']}/move",
+        headers={"authorization": f"Bearer {token}"},
+        json={"seat": seat, "move": legal[0]["text"]},
+    )
+    wait_version(page, moves)  # the move reached the reconnected page
+    context.close()
