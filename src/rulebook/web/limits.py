@@ -4,6 +4,7 @@ it sees the declared length and counts the bytes of a body sent without one)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
 from starlette.exceptions import HTTPException
@@ -115,3 +116,54 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class GarbageLimit:
+    """A client whose requests keep being refused (4xx) is turned away with 429 for a while:
+    more than ``limit`` refusals within ``window`` seconds, counted per client address."""
+
+    def __init__(self, app: ASGIApp, limit: int, window: float = 60.0) -> None:
+        self.app = app
+        self.limit = limit
+        self.window = window
+        self.refusals: dict[str, list[float]] = {}
+
+    def _recent(self, client: str, now: float) -> list[float]:
+        times = [t for t in self.refusals.get(client, ()) if now - t < self.window]
+        if times:
+            self.refusals[client] = times
+        else:
+            self.refusals.pop(client, None)
+        return times
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.limit <= 0:
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("?", 0))[0]
+        now = time.monotonic()
+        if len(self.refusals) > 10_000:  # forget idle clients
+            for known in list(self.refusals):
+                self._recent(known, now)
+        if len(self._recent(client, now)) >= self.limit:
+            body = json.dumps({"error": "too many refused requests; try again later"}).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 429,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"retry-after", str(int(self.window)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def counting(message: Message) -> None:
+            if message["type"] == "http.response.start" and 400 <= message["status"] < 500:
+                self.refusals.setdefault(client, []).append(time.monotonic())
+            await send(message)
+
+        await self.app(scope, receive, counting)
