@@ -429,6 +429,8 @@ def test_pages(c: TestClient) -> None:
     assert missing.status_code == 404 and "no such game" in missing.text
     assert c.get("/boards/archmagi/board.exe").status_code == 404
     assert c.get("/static/app.css").status_code == 200
+    assert "script-src 'self'" in home.headers["content-security-policy"]
+    assert home.headers["referrer-policy"] == "no-referrer"
 
 
 def test_upload_page(c: TestClient) -> None:
@@ -453,3 +455,12 @@ def test_server_errors_tell_nothing(
         page = fresh.get("/games/abc", headers={"accept": "text/html"})
         assert page.status_code == 500
         assert "secret detail" not in page.text and "Traceback" not in page.text
+
+
+def test_a_flood_of_refused_requests_is_turned_away(db: Path) -> None:
+    with client(db, max_refusals=5) as c:
+        for _ in range(5):
+            assert c.post("/api/games", content=b"garbage").status_code == 400
+        r = c.get("/api/games")
+        assert r.status_code == 429 and "too many refused requests" in r.json()["error"]
+        assert int(r.headers["retry-after"]) > 0

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,8 @@ def page(browser: Any) -> Iterator[Any]:
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda e: errors.append(str(e)))
+    # console errors: a refused script or style (Content Security Policy), a failed request
+    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     yield opened
     context.close()
     assert errors == [], errors
@@ -83,6 +87,15 @@ def page(browser: Any) -> Iterator[Any]:
 
 def version(page: Any) -> int:
     return int(page.get_attribute("#game", "data-version") or -1)
+
+
+def wait_version(page: Any, above: int, timeout: float = 30.0) -> None:
+    """Wait until the page shows more than ``above`` moves (polled: the pages' Content
+    Security Policy forbids the script evaluation ``wait_for_function`` needs)."""
+    end = time.monotonic() + timeout
+    while version(page) <= above:
+        assert time.monotonic() < end, f"the page stayed at move {version(page)}"
+        page.wait_for_timeout(20)
 
 
 def click_move(page: Any, rng: random.Random, done_share: float = 0.3) -> bool:
@@ -99,7 +112,7 @@ def click_move(page: Any, rng: random.Random, done_share: float = 0.3) -> bool:
         pick = rng.choice(others)
     before = version(page)
     buttons.nth(pick).click()
-    page.wait_for_function(f"Number(document.querySelector('#game').dataset.version) > {before}")
+    wait_version(page, before)
     return True
 
 
@@ -167,9 +180,7 @@ def test_two_browsers_play_merchants_of_magick_to_the_end(
         pages[0].wait_for_selector("#replay-live:not([hidden])")
         assert pages[0].inner_text("#replay-step").startswith("0 /")
         pages[0].click("#replay-next")
-        pages[0].wait_for_function(
-            "document.querySelector('#replay-step').textContent.startsWith('1 /')"
-        )
+        playwright_api.expect(pages[0].locator("#replay-step")).to_have_text(re.compile("^1 /"))
         pages[0].click("#replay-live")
         assert pages[0].get_attribute("#save", "href").endswith("/save")
     finally:
@@ -262,14 +273,64 @@ def test_spectator_phone_and_keyboard(browser: Any, server: Server, shots: Path)
         before = version(spectator)
         page.locator("#moves button.move").first.focus()
         page.keyboard.press("Enter")
-        spectator.wait_for_function(
-            f"Number(document.querySelector('#game').dataset.version) > {before}"
-        )
-        width = page.evaluate(
-            "document.querySelector('.moves-panel').getBoundingClientRect().width"
-        )
-        assert width <= 360
+        wait_version(spectator, before)
+        box = page.locator(".moves-panel").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
         page.screenshot(path=str(shots / "phone.png"))
     finally:
         phone.close()
         watcher.close()
+
+
+def test_a_closed_tab_resumes_where_it_was(browser: Any, server: Server) -> None:
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": "ye-olde-magick-shoppe", "players": 2, "seats": ["human", "human"]},
+    )
+    url = server.url + r.json()["seats"][0]["url"]
+    first = browser.new_context()
+    page = first.new_page()
+    open_seat(page, url)
+    rng = random.Random(2)
+    for _ in range(3):
+        click_move(page, rng, done_share=0.0)
+    log = page.inner_text("#log")
+    moves = version(page)
+    first.close()  # the tab is closed
+    again = browser.new_context()
+    try:
+        page = again.new_page()
+        open_seat(page, url)
+        assert version(page) == moves and page.inner_text("#log") == log
+        assert click_move(page, rng, done_share=0.0)  # and play goes on
+    finally:
+        again.close()
+
+
+def test_the_page_reconnects_when_the_server_comes_back(browser: Any, server: Server) -> None:
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": "archmagi", "players": 2, "seats": ["human", "human"]},
+    )
+    links = r.json()
+    context = browser.new_context()  # its console shows the refused connections: expected
+    page = context.new_page()
+    open_seat(page, server.url + links["seats"][0]["url"])
+    moves = version(page)
+    server.stop()
+    page.wait_for_selector("#game[data-live='no']")
+    assert "reconnecting" in page.inner_text("#connection")
+    server.start()
+    page.wait_for_selector("#game[data-live='yes']", timeout=60_000)
+    seat = httpx.get(f"{server.url}/api/games/{links['id']}/view").json()["views"][0]["to_act"][0]
+    token = links["seats"][seat]["url"].split("#")[1]
+    legal = httpx.get(
+        f"{server.url}/api/games/{links['id']}/view", headers={"authorization": f"Bearer {token}"}
+    ).json()["views"][0]["legal"]
+    httpx.post(
+        f"{server.url}/api/games/{links['id']}/move",
+        headers={"authorization": f"Bearer {token}"},
+        json={"seat": seat, "move": legal[0]["text"]},
+    )
+    wait_version(page, moves)  # the move reached the reconnected page
+    context.close()

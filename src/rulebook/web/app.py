@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from rulebook.web import api, pages
 from rulebook.web.bots import BotRunner
 from rulebook.web.errors import WebError
-from rulebook.web.limits import BodyLimit
+from rulebook.web.limits import BodyLimit, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
@@ -91,6 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return settings.max_upload + 64 * 1024 if upload else settings.max_body
 
     app.add_middleware(BodyLimit, limit_for=limit_for)
+    app.add_middleware(GarbageLimit, limit=settings.max_refusals)
+    app.add_middleware(SecurityHeaders)
     app.include_router(api.router)
     app.include_router(pages.router)
     static = resources.files("rulebook.web").joinpath("static")

@@ -13,6 +13,7 @@ import signal
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import rulebook
@@ -78,30 +79,45 @@ class BotRunner:
     both in one thread of the server process (for tests)."""
 
     def __init__(self, workers: int) -> None:
+        self.workers = workers
         self.executor: Executor
         self.checker: Executor
         if workers > 0:
-            context = multiprocessing.get_context("spawn")  # the server has threads: no fork
-            self.executor = ProcessPoolExecutor(workers, context, initializer=_warm_up)
-            self.checker = ProcessPoolExecutor(1, context, initializer=_warm_up)
-            # start the workers now, with Ctrl-C blocked: they inherit that, so a Ctrl-C in
-            # the terminal stops the server (which stops them) and never interrupts them
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            try:
-                for pool in (self.executor, self.checker):
-                    pool.submit(rulebook.games)
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            self.executor = self._pool(workers)
+            self.checker = self._pool(1)
         else:
             self.executor = self.checker = ThreadPoolExecutor(1, thread_name_prefix="bot")
 
+    @staticmethod
+    def _pool(workers: int) -> ProcessPoolExecutor:
+        """Worker processes, started now with Ctrl-C blocked: they inherit that, so a Ctrl-C in
+        the terminal stops the server (which stops them) and never interrupts them."""
+        context = multiprocessing.get_context("spawn")  # the server has threads: no fork
+        pool = ProcessPoolExecutor(workers, context, initializer=_warm_up)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pool.submit(rulebook.games)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        return pool
+
     async def choose(self, key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, choose, key, dict(data), seat, spec)
+        try:
+            return await loop.run_in_executor(self.executor, choose, key, dict(data), seat, spec)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start new ones
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = self._pool(self.workers)
+            raise
 
     async def reveals(self, key: str, data: Mapping[str, Any]) -> bool:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.checker, reveals, key, dict(data))
+        try:
+            return await loop.run_in_executor(self.checker, reveals, key, dict(data))
+        except BrokenProcessPool:
+            self.checker.shutdown(wait=False, cancel_futures=True)
+            self.checker = self._pool(1)
+            raise
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -325,13 +325,23 @@ class Games:
                         return
                     await asyncio.sleep(1.0)
                     continue
+                stored = False
                 async with game.lock:
                     if game.epoch != epoch or seat not in game.state.current_players():
                         continue  # the game changed under the bot: choose again
                     try:
                         await self._commit(game, seat, text)
+                        stored = True
                     except Conflict:
                         continue
+                    except Exception:  # the store failed: nothing changed; try again later
+                        failures += 1
+                        log.exception("bot move of game %s could not be stored", game.id)
+                if not stored:
+                    if failures >= BOT_RETRIES:
+                        return
+                    await asyncio.sleep(1.0)
+                    continue
                 game.publish()
         finally:
             game.bot_task = None

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
 
-from rulebook.core import get_game
+from rulebook.core import UnknownGame, get_game
 from rulebook.web import api
 from rulebook.web.boards import board_file, has_board
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
@@ -55,7 +55,7 @@ def _form_request(form: FormData) -> tuple[str, str | None, int, dict[str, str],
     game_name = str(form.get("game") or "")
     try:
         game = get_game(game_name)
-    except Exception:
+    except UnknownGame:
         raise BadRequest(f"choose a game (not {game_name!r})") from None
     variant = str(form.get("variant") or "") or None
     raw_players = str(form.get("players") or "")

@@ -31,5 +31,7 @@ class Settings:
     max_ws_message: int = 4 * 1024
     #: malformed WebSocket messages tolerated before the connection is closed
     max_ws_garbage: int = 10
+    #: refused requests (4xx) a client may make in a minute before it gets 429 for a while
+    max_refusals: int = 600
     #: games kept in memory (the rest are rebuilt from the database when next needed)
     cache_games: int = 1000
