@@ -4,6 +4,7 @@ create a game from the home page, find the board's places, click them as a perso
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
@@ -45,6 +46,22 @@ def create_game(
     page.wait_for_selector("#board .rb-turn")
 
 
+def wait_until(page: Any, expression: str, timeout: float = 30.0) -> None:
+    """Poll a JavaScript expression until it is true. The app's Content-Security-Policy
+    forbids evaluating strings in the page, which ``page.wait_for_function`` does; Playwright's
+    ``evaluate`` is not affected."""
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(40)
+
+
+def wait_for_version(page: Any, above: int, timeout: float = 30.0) -> None:
+    """Wait until the page's view has more moves than ``above``."""
+    wait_until(page, f"Number(document.querySelector('#game').dataset.version) > {above}", timeout)
+
+
 def version(page: Any) -> int:
     return int(page.get_attribute("#game", "data-version") or -1)
 
@@ -63,12 +80,13 @@ def place_at(page: Any, key: str) -> Any:
     return page.locator(f'#board [data-key="{key}"]')
 
 
-def wait_for_turn(page: Any, timeout: float = 30_000) -> bool:
+def wait_for_turn(page: Any, timeout: float = 30.0) -> bool:
     """Wait until this seat has moves (or the game is over): False if over."""
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelector('#moves button.move') !== null"
         " || document.querySelector('#board .rb-over') !== null",
-        timeout=timeout,
+        timeout,
     )
     return page.locator("#moves button.move").count() > 0
 
@@ -91,9 +109,7 @@ def click_places(
         if not spots:  # a move the board has no place for: the page's list
             page.locator("#moves button.move").first.click()
             listed += 1
-            page.wait_for_function(
-                f"Number(document.querySelector('#game').dataset.version) > {before}"
-            )
+            wait_for_version(page, before)
             continue
         playing = [(k, m) for k, m in spots if not set(m) <= ENDING]
         several = [(k, m) for k, m in playing if len(m) > 1]
@@ -113,7 +129,5 @@ def click_places(
             offers += 1
         else:
             made.append(texts[0])
-        page.wait_for_function(
-            f"Number(document.querySelector('#game').dataset.version) > {before}"
-        )
+        wait_for_version(page, before)
     return {"moves": made, "offers": offers, "listed": listed}

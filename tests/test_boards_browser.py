@@ -27,6 +27,7 @@ from boardpages import (
     places,
     version,
     wait_for_turn,
+    wait_for_version,
 )
 from webserver import Server
 
@@ -102,9 +103,16 @@ def test_moves_by_clicking_the_board(
     assert version(page) > start
     if offer:
         assert made["offers"] >= 1, made
-    # every move the page lists is one the board drew (it never invents one)
-    legal = set(page.eval_on_selector_all("#moves button.move", "b => b.map(x => x.dataset.move)"))
-    drawn = {t for _, texts in places(page) for t in texts}
+    # every move the board draws is one the page lists (it never invents one): read at once,
+    # from the same view
+    legal, drawn = page.evaluate(
+        """() => [
+          [...document.querySelectorAll('#moves button.move')].map(b => b.dataset.move),
+          [...document.querySelectorAll('#board [data-moves]')].flatMap(n =>
+            n.dataset.moves.split('\\n')),
+        ]"""
+    )
+    legal, drawn = set(legal), set(drawn)
     assert drawn <= legal, drawn - legal
     context.close()
     assert errors == [], errors
@@ -127,7 +135,7 @@ def test_a_move_that_needs_a_choice_opens_the_menu_of_just_those_moves(
     offered = page.eval_on_selector_all("#offer button.move", "b => b.map(x => x.dataset.move)")
     assert sorted(offered) == sorted(texts)
     page.locator("#offer button.move").nth(1).click()
-    page.wait_for_function(f"Number(document.querySelector('#game').dataset.version) > {before}")
+    wait_for_version(page, before)
     log = page.inner_text("#log")
     assert offered[1] in log
     context.close()
@@ -160,9 +168,7 @@ def test_keyboard_alone(server: Server, browser: Any) -> None:
             page.wait_for_selector("#offer:not([hidden]) button.move")
             assert page.evaluate("document.activeElement.dataset.move") in moves
             page.keyboard.press("Enter")
-        page.wait_for_function(
-            f"Number(document.querySelector('#game').dataset.version) > {before}"
-        )
+        wait_for_version(page, before)
         made += 1
     assert made == 3
     # a die chosen by keyboard narrows the glowing circles to that die
