@@ -8,7 +8,10 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from rulebook.core.rollwrite.content import Card, Mastery
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.sheet import Layout
+from rulebook.core.state import Action, State
 
 
 def sheet_table(
@@ -98,3 +101,113 @@ def footer(obs: dict[str, Any]) -> list[Text]:
     if "rating" in obs:
         lines.append(Text(f"Solo rating: {obs['rating']}", style="bold magenta"))
     return lines
+
+
+# -- the compact turn view ------------------------------------------------------------------------
+def progress(layout: Layout, marked: set[str], row_id: str) -> str:
+    """A row's progress: ``plate-armor 1/3`` (circles marked of its circles), or ``done``."""
+    row = layout.row_by_id[row_id]
+    done = sum(layout.circles[i].id in marked for i in row.circles)
+    return f"{row_id} done" if done == len(row.circles) else f"{row_id} {done}/{len(row.circles)}"
+
+
+def card_needs(layout: Layout, seat: dict[str, Any], card: dict[str, Any], value: str) -> str:
+    """A customer card and how far the seat's sheet is from it, row by row."""
+    if card.get("empty") or card.get("face_down"):
+        return card_text(card, value)
+    marked = set(seat["marked"])
+    rows = [progress(layout, marked, r) for r in (card["item"], *card["enchantments"])]
+    return f"{card['name']} ({card[value]}): {', '.join(rows)}"
+
+
+def line_block(
+    layout: Layout, seat: dict[str, Any], line: str, value: str, title: str, solo: bool
+) -> list[Text]:
+    """The seat's customer line with each card's rows (marked circles/circles); the card
+    that leaves at the end of the round is marked ``>``."""
+    leaving = "leaves" if solo else "passes on"
+    out = [Text(f"{title} (rows needed: circles marked/all; > {leaving} next round):", "bold")]
+    for i, card in enumerate(seat[line]):
+        out.append(Text(("> " if i == 0 else "  ") + card_needs(layout, seat, card, value)))
+    if seat["waiting"]:
+        waiting = ", ".join(card_text(c, value) for c in seat["waiting"])
+        out.append(Text(f"  waiting to come in: {waiting}"))
+    return out
+
+
+def masteries_line(
+    obs: dict[str, Any], seat: dict[str, Any], layout: Layout, title: str, value: str
+) -> Text:
+    """The two mastery cards: what each asks, how far the seat is, what it pays now."""
+    marked = set(seat["marked"])
+    parts = []
+    for card, scored in zip(obs["masteries"], seat["masteries"], strict=True):
+        column = layout.column_by_id[card["column"]]
+        have = sum(1 for c in layout.circles if c.column == column.index and c.id in marked)
+        asks = f"{card['circles']} {card['column']} circles"
+        if scored is not None:
+            parts.append(f"{asks} (you scored {scored})")
+        else:
+            parts.append(f"{asks} (you {have}): {card['value']} {value}")
+    return Text(f"{title}: " + "; ".join(parts))
+
+
+def scores_line(obs: dict[str, Any], player: int, value: str) -> Text:
+    """Every seat's score so far, and who is still deciding this round."""
+    seats = obs["seats"]
+    parts = []
+    for p, seat in enumerate(seats):
+        who = f"{p} (you)" if p == player else str(p)
+        done = " done" if seat["done"] and p != player else ""
+        parts.append(f"{who}: {seat['score']}{done}")
+    return Text(f"{value.capitalize()} by seat: " + ", ".join(parts))
+
+
+def dice_line(obs: dict[str, Any], seat: dict[str, Any], tail: str) -> Text:
+    """This round's dice, those the seat has spent, and what it may still spend."""
+    spent = set(seat["results_spent"])
+    line = Text("Dice: ", style="bold")
+    for die, result in obs["dice"].items():
+        line.append(f"{die}={result}", style="dim strike" if die in spent else "bold cyan")
+        line.append("  ")
+    if spent:
+        line.append(f"(spent: {' '.join(d for d in obs['dice'] if d in spent)})  ")
+    line.append(tail)
+    return line
+
+
+SHEET_LEGEND = (
+    "A crafting circle >=5 takes a result of 5 or more; a research circle <=6 a result of 6 or "
+    "less; x5 is a marked circle. A die marks only the columns that list it (under the column "
+    "name). Green rows are complete."
+)
+MENU_LEGEND = "Moves: die=result, column: rows it can mark"
+
+
+# -- card texts (for ``card NAME``) ---------------------------------------------------------------
+def customer_texts(cards: Iterable[Card], value: str, what: str) -> dict[str, str]:
+    """Each customer card's text: the item and enchantments it asks for, what it pays."""
+    return {
+        card.name: f"{what}: a {card.item} with {' and '.join(card.enchantments)} "
+        f"(its rows completed on your sheet); {card.value} {value}"
+        for card in cards
+    }
+
+
+def mastery_texts(
+    masteries: Iterable[Mastery], layout: Layout, value: str, sides: tuple[str, str]
+) -> dict[str, str]:
+    """Each mastery card's text: the circles it asks in its column and its two values."""
+    return {
+        m.name: f"{m.kind.capitalize()} card: mark {m.circles} circles in the "
+        f"{layout.columns[m.column].id} column; {sides[0]} side {m.master} {value} (for the "
+        f"first to meet it), then {sides[1]} side {m.apprentice} (solo: always this one)"
+        for m in masteries
+    }
+
+
+def menu_entry(state: State, player: int, action: Action) -> tuple[str, str, int]:
+    """The terminal menu's place of a sheet game's move (:meth:`SheetState.menu_place`)."""
+    if not isinstance(state, SheetState):
+        raise TypeError(f"{state!r} is not a sheet game")
+    return state.menu_place(player, action)
