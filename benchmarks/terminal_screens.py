@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from screens import configurations, screen_lines, walk  # noqa: E402
+from screens import configurations, screen_lines, walk
 
 
 def main() -> None:

@@ -49,9 +49,10 @@ class Screen:
     player: int
 
 
-def walk(config: Config, seed: int, agent: str, every: int) -> Iterator[Screen]:
+def walk(config: Config, seed: int, agent: str, every: int, show: bool = True) -> Iterator[Screen]:
     """Play a game between bots (``agent`` in every seat) through a terminal session with
-    every seat a person's, and stop at every ``every``-th decision to show its screen."""
+    every seat a person's, and stop at every ``every``-th decision to show its screen (or,
+    without ``show``, just count the decisions)."""
     state = rulebook.new_game(config.game, config.players, seed, config.variant)
     seats = [Seat("human", None)] * config.players
     session = Session(state, seats, console(), None)
@@ -61,7 +62,11 @@ def walk(config: Config, seed: int, agent: str, every: int) -> Iterator[Screen]:
         player = state.current_players()[0]
         if step % every == 0:
             yield Screen(session, player)
-        session.make(player, bot.act(state, player))
+        action = bot.act(state, player)
+        if show:
+            session.make(player, action)
+        else:
+            state.apply(player, action)
         step += 1
 
 

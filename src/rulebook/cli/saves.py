@@ -78,10 +78,12 @@ class Saves:
         if self.last is None:
             if moves == 0:
                 return "No move was made."
-            return f"None of the {_moves(moves)} is saved (no --save FILE was given)."
+            which = "The move is" if moves == 1 else f"None of the {moves} moves is"
+            return f"{which} not saved (no --save FILE was given)."
         path, saved = self.last
         if saved >= moves:
-            return f"All {_moves(moves)} are saved in {path}."
+            which = "The move is" if moves == 1 else f"All {moves} moves are"
+            return f"{which} saved in {path}." if moves else f"Saved in {path}."
         first = saved + 1
         which = f"Move {first} is" if first == moves else f"Moves {first}-{moves} are"
         return f"{which} not saved (the last save, {path}, holds {_moves(saved)})."

@@ -21,20 +21,22 @@ def sheet_table(
     value: str,
     item_categories: Iterable[str],
 ) -> Table:
-    """One seat's sheet: each row with its circles (threshold; x when marked)."""
-    items = set(item_categories)
+    """One seat's sheet: each row with its circles (threshold; x when marked), each group of
+    rows under its category."""
     marked = set(seat["marked"])
     completed = set(seat["completed"])
-    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    table.add_column("row")
+    table = Table(
+        show_edge=False, pad_edge=False, box=None, header_style="bold", padding=(0, 1, 0, 0)
+    )
+    table.add_column("row", no_wrap=True)
     table.add_column(value, justify="right")
     for col in layout.columns:
         usable = [d for d in dice if d in col.dice]
-        table.add_column(f"{col.id}\n{'/'.join(usable)}", justify="center")
+        table.add_column(f"{col.id}\n{' '.join(usable)}", justify="center", overflow="fold")
     previous = None
     for row in layout.rows:
-        if previous is not None and row.category != previous:
-            table.add_row()
+        if row.category != previous:
+            table.add_row(Text(row.category, style="dim italic"))
         previous = row.category
         cells = []
         for col in layout.columns:
@@ -50,8 +52,7 @@ def sheet_table(
                     else f"{sign}{circle.threshold}"
                 )
         style = "bold green" if row.id in completed else ""
-        kind = "" if row.category in items else f" ({row.category})"
-        table.add_row(Text(row.id + kind, style=style), str(row.value), *cells)
+        table.add_row(Text(" " + row.id, style=style), str(row.value), *cells)
     return table
 
 
