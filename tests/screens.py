@@ -78,9 +78,17 @@ def render(parts: list[object], width: int = WIDTH) -> list[str]:
 
 def screen_lines(screen: Screen) -> tuple[list[str], bool]:
     """The screen's lines at 80 columns, and whether at 80x24 its last 23 lines (the prompt
-    takes the 24th) hold every move and, where the game has dice, the dice."""
+    takes the 24th) hold every move and the dice, where the game has dice: the dice line, or
+    the value of every die still to spend in the menu's headings (``d6=5 steel: ...``)."""
     lines = render(screen.session.turn_screen(screen.player))
     menu = render(screen.session.menu_screen(screen.player))
-    dice = [i for i, line in enumerate(lines) if line.startswith("Dice:")]
-    first = dice[-1] if dice else len(lines) - len(menu)
-    return lines, len(lines) - first <= 23
+    last = lines[-23:]
+    if len(menu) > len(last):
+        return lines, False
+    dice = [line for line in lines if line.startswith("Dice:")]
+    if not dice or dice[-1] in last:
+        return lines, True
+    values = [word for word in dice[-1].split() if "=" in word]
+    headings = " ".join(menu)
+    spent = dice[-1].partition("(spent:")[2]
+    return lines, all(f"{v} " in headings or v.split("=")[0] in spent for v in values)

@@ -356,9 +356,8 @@ def test_a_search_is_announced_without_naming_the_spells() -> None:
     s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool", "Insight", "Geode")
     s.apply(0, "top Deep Scry")
     take = s.parse_action(0, "take Insight")
-    assert (
-        s.announce(0, take) == "take a Spell (Search)"
-        and s.explain(0, take).startswith("take Insight (Search: common; ")
+    assert s.announce(0, take) == "take a Spell (Search)" and s.explain(0, take).startswith(
+        "take Insight (Search: common; "
     )
     s.apply(0, take)
     back = s.parse_action(0, "return Geode")

@@ -63,7 +63,7 @@ def screen_text(game: str, players: int, variant: str | None = None, moves: int 
 
 def test_battle_merchants_explains_tokens_and_defeated_weapons() -> None:
     text = screen_text("battle-merchants", 4)
-    assert "token F fire: open, L lock: closed" in text
+    assert "token F (fire) open, L (lock) closed" in text
     assert "Defeated 0+0V" in text and "Defeated Standard+Vorpal" in text
     merchants = " ".join(
         render(
@@ -101,5 +101,5 @@ def test_roll_and_writes_show_the_dice_right_above_the_moves() -> None:
     draw = state.game.turn_view
     assert draw is not None
     lines = render([draw(state, 0)])
-    assert lines[-2].startswith("Dice: d6=")
-    assert lines[-1].startswith("Moves: die=result")
+    assert lines[-2].startswith("Moves: die=result")
+    assert lines[-1].startswith("Dice: d6=")

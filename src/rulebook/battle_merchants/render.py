@@ -38,9 +38,9 @@ def region_table(region: dict[str, Any]) -> Table:
 
 
 TOKENS = (
-    "1F sword/mace: Battlefield 1 (by the centre), token F fire: open, L lock: closed; "
-    "axe=red: sold by red (V- Vorpal); axe 5 (-2): Craft Level (Forge discount); Defeated "
-    "Standard+Vorpal"
+    "1F sword/mace: Battlefield 1 (centre), token F (fire) open, L (lock) closed; "
+    "axe=red: red's, V- Vorpal; axe 5 (-2): Craft Level, Forge discount; Defeated "
+    "Standard+Vorpal; +tile: the Region's Reward Tile is on the board"
 )
 BOARD_LEGEND = (
     "#: Battlefield (1 nearest the centre); token F: fire, face up, both spaces open; L: lock, "
@@ -49,14 +49,16 @@ BOARD_LEGEND = (
 DEFEATED = "Defeated: the Defeated Weapons pile, Standard and Vorpal (worth 1 and 2 points)."
 
 
-def _head(obs: dict[str, Any]) -> Text:
-    return Text.assemble(
+def _head(obs: dict[str, Any], decks: bool = True) -> Text:
+    head = Text.assemble(
         (f"{obs['season'].capitalize()}", "bold"),
         f"  Season Area {obs['season_area']}/3",
         (" (ending: last turns)" if obs["season_ending"] else ""),
         f"  Kingdom limit {obs['kingdom_limit']}",
-        f"  decks: craft {obs['decks']['craft']}, kingdom {obs['decks']['kingdom']}",
     )
+    if decks:
+        head.append(f"  decks: craft {obs['decks']['craft']}, kingdom {obs['decks']['kingdom']}")
+    return head
 
 
 def _space(demand: str, weapon: str | None) -> str:
@@ -84,7 +86,7 @@ def board_lines(obs: dict[str, Any]) -> list[Text]:
             shown.append(f"{i + 1}{token} {_space(dx, x)}/{_space(dy, y)}")
         if locked:
             shown.append(f"{locked} locked")
-        tile = " +Region tile" if region["region_tile_on_board"] else ""
+        tile = " +tile" if region["region_tile_on_board"] else ""
         text = f"{region['name']} ({a}/{b}{tile}): " + "  ".join(shown)
         lines.append(Text(text))
     return lines
@@ -158,9 +160,9 @@ def turn(state: State, player: int) -> RenderableType:
     kingdom = ", ".join(
         f"{i + 1}: {k['name']}" for i, k in enumerate(obs["kingdom_cards"]) if k is not None
     )
-    head = _head(obs)
+    head = _head(obs, decks="steve" not in obs)
     if "steve" in obs:
-        head.append(f"   Steve sells to the {race_plural(obs['steve']['next'])} next")
+        head.append(f"  Steve sells to the {race_plural(obs['steve']['next'])} next")
     parts: list[RenderableType] = [head, *board_lines(obs)]
     offered = {str(a).split(" ")[0] for a in state.legal_actions(player)}
     if "learn" not in offered:  # else the moves show them, with their costs

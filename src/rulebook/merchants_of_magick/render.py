@@ -84,8 +84,8 @@ def turn(state: State, player: int) -> RenderableType:
     if not solo:
         parts.append(scores_line(obs, player, "coins"))
     parts += [
-        dice_line(obs, mine, tail),
         Text(MENU_LEGEND + "; +n/-n: n Potions change the result", style="dim"),
+        dice_line(obs, mine, tail),
         *footer(obs),
     ]
     return Group(*parts)

@@ -21,6 +21,8 @@ STYLE = {
     "#": "dim",
     ".": "dim",
 }
+#: card states shown as counts in the compact view (the cards are used up)
+SPENT = ("cast", "crossed")
 #: the map's letter of each tracked Resource
 LETTERS = {"wood": "W", "crystal": "C", "craft": "K", "gold": "G"}
 SEAT_STYLE = ("bold red", "bold cyan", "bold green", "bold magenta")
@@ -144,14 +146,16 @@ def _seat_line(obs: dict[str, Any], p: int, player: int) -> Text:
         )
         return Text.assemble(who, rest)
     tracks = " ".join(f"{LETTERS[k]}{v}" for k, v in seat["tracks"].items())
-    cards = "; ".join(
-        f"{state} {len(ids) if state == 'crossed' else ', '.join(ids)}"
+    cards = "; ".join(  # spent cards (cast, crossed) counted, the rest named
+        f"{state} {len(ids) if state in SPENT else ', '.join(ids)}"
         for state, ids in seat["cards"].items()
         if ids
     )
     rest = f": {seat['score']} VP, {tracks}; {cards or 'no cards'}; artifacts {seat['artifacts']}"
-    if seat["relics"] or seat["monuments"]:
-        rest += f"; relics {_numbers(seat['relics'])}; monuments {_numbers(seat['monuments'])}"
+    if seat["relics"]:
+        rest += f"; relics {_numbers(seat['relics'])}"
+    if seat["monuments"]:
+        rest += f"; monuments {_numbers(seat['monuments'])}"
     return Text.assemble(who, rest)
 
 

@@ -104,8 +104,8 @@ def turn(state: State, player: int) -> RenderableType:
     if not solo:
         parts.append(scores_line(obs, player, "stars"))
     parts += [
-        dice_line(obs, mine, tail),
         Text(MENU_LEGEND + "; +n/-n: Bonus Modifiers change it", style="dim"),
+        dice_line(obs, mine, tail),
         *footer(obs),
     ]
     return Group(*parts)
