@@ -102,7 +102,8 @@ class Session:
             self.console.print(self.news.line(entry, None), markup=False)
 
     def make(self, player: int, action: Action) -> Entry:
-        """Make a move (already known to be legal), note it and save the game."""
+        """Make a move, note it and save the game (:class:`IllegalAction`, and nothing
+        changes, if the move is not legal now)."""
         entry = self.news.record(self.state, player, action)
         try:
             self.state.apply(player, action)
@@ -114,7 +115,8 @@ class Session:
 
     def human_turn(self, player: int) -> bool:
         """Show the seat its screen and read lines until one is a move; False to quit."""
-        self.pass_device(player)
+        if not self.pass_device(player):
+            return False
         self.show_turn(player)
         while True:
             line = self.read_line(f"[bold]seat {player}[/]: number, move or help> ")
@@ -122,15 +124,19 @@ class Session:
             if turn is not Turn.AGAIN:
                 return turn is Turn.MOVED
 
-    def pass_device(self, player: int) -> None:
-        """Hot-seat: clear the screen and wait until the seat's player has the device."""
+    def pass_device(self, player: int) -> bool:
+        """Hot-seat: clear the screen and wait until the seat's player has the device; False
+        if they type ``quit`` instead."""
         if len(self.humans) < 2 or self.at_device == player:
-            return
+            return True
         self.console.clear()
         self.console.rule(f"pass the device to seat {player} ({self.labels[player]})")
         self.console.print("The other seats' screens are hidden. Nobody else should look now.")
-        self.read_line(f"[bold]seat {player}[/]: press Enter when you are at the keyboard> ")
+        prompt = f"[bold]seat {player}[/]: press Enter when you are at the keyboard (or quit)> "
+        if self.read_line(prompt).strip().lower() in ("quit", "exit"):
+            return False
         self.at_device = player
+        return True
 
     def read_line(self, prompt: str) -> str:
         """One line from stdin (echoed when stdin is not a terminal, for readable logs)."""

@@ -14,19 +14,17 @@ from rich.text import Text
 
 from rulebook.core import State, View
 from rulebook.core.rollwrite.render import (
-    MENU_LEGEND,
-    SHEET_LEGEND,
     card_text,
-    dice_line,
     footer,
     header,
     line_block,
     masteries_line,
     progress,
-    scores_line,
-    sheet_table,
+    rotation_note,
+    sheet_group,
+    turn_group,
 )
-from rulebook.merchants_of_magick.content import ITEM_CATEGORIES, content
+from rulebook.merchants_of_magick.content import content
 
 
 def _adventurer(seat: dict[str, Any]) -> Text:
@@ -74,33 +72,20 @@ def turn(state: State, player: int) -> RenderableType:
     if mine["free_marks"]:
         status.append(f"   {mine['free_marks']} free mark(s) to make now", style="bold magenta")
     solo = obs["variant"] == "solo"
-    tail = _extra_dice(mine, len(mine["results_spent"]))
-    parts: list[RenderableType] = [
+    top: list[RenderableType] = [
         status,
         *line_block(layout, mine, "orders", "coins", "Your Orders", solo),
         _adventurer(mine),
         masteries_line(obs, mine, layout, "Masteries", "coins"),
     ]
-    if not solo:
-        parts.append(scores_line(obs, player, "coins"))
-    parts += [
-        Text(MENU_LEGEND + "; +n/-n: n Potions change the result", style="dim"),
-        dice_line(obs, mine, tail),
-        *footer(obs),
-    ]
-    return Group(*parts)
+    tail = _extra_dice(mine, len(mine["results_spent"]))
+    return turn_group(obs, player, top, "coins", "+n/-n: n Potions change the result", tail)
 
 
 def sheet(state: State, player: int) -> RenderableType:
     """The seat's whole sheet, with how to read it."""
-    obs = state.observation(player)
     c = content()
-    mine = obs["seats"][player]
-    return Group(
-        Text(f"Your sheet (seat {player})", style="bold"),
-        sheet_table(c.layout, c.dice, mine, "coins", ITEM_CATEGORIES),
-        Text(SHEET_LEGEND, style="dim"),
-    )
+    return sheet_group(c.layout, c.dice, state.observation(player), player, "coins")
 
 
 def orders(state: State, player: int) -> RenderableType:
@@ -124,7 +109,7 @@ def orders(state: State, player: int) -> RenderableType:
         if seat["waiting"]:
             waiting = ", ".join(card_text(o, "coins") for o in seat["waiting"])
             lines.append(Text(f"  waiting: {waiting}"))
-    lines.append(Text(ROTATION, style="dim"))
+    lines.append(rotation_note("Order"))
     return Group(*lines)
 
 
@@ -135,10 +120,6 @@ def render(state: State, player: int) -> RenderableType:
     return Group(head, masteries, orders(state, player), sheet(state, player), *footer(obs))
 
 
-ROTATION = (
-    "After each round every shoppe's first Order passes to the next seat (the last seat's to "
-    "seat 0); the solo line shifts left instead, its first Order leaving."
-)
 VIEWS = (
     View("sheet", "your whole sheet: every row, its circles and thresholds", sheet),
     View("orders", "every shoppe's Orders, coins, Potions and Adventurer", orders),

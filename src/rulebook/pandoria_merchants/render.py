@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from rulebook.core import Action, State, View
@@ -62,25 +61,6 @@ def map_text(obs: dict[str, Any]) -> Text:
     return out
 
 
-def realm_text(obs: dict[str, Any]) -> Table:
-    """The Realm sheet's cards, a row a column: Spell / Building, then the card's Gold price,
-    the Spell's Crystals and the Building's Wood; X marks a blocked column."""
-    table = Table(title="Realm sheet (g gold price, c spell crystals, w building wood)")
-    for name in ("column", "card 1", "card 2", "card 3"):
-        table.add_column(name)
-    blocked = set(obs["blocked_columns"])
-    for col in sorted({c["column"] for c in obs["realm"]}):
-        cells = [
-            f"{c['card']}{' ' + str(c['power']) if c['power'] else ''}\n"
-            f"{c['gold']}g {c['crystals']}c {c['wood']}w"
-            for c in obs["realm"]
-            if c["column"] == col
-        ]
-        label = f"{col}{' start' if col == 1 else ''}{' X' if col in blocked else ''}"
-        table.add_row(label, *cells)
-    return table
-
-
 SHORT_LEGEND = (
     "W wood C crystal K craft G gold T city; 0-3 a seat's Worker; ~ lake, # Swamp, S Ship "
     "space (S1: seat 1's Ship); after a symbol: * pre-printed, @ Starting space, x scored, "
@@ -105,25 +85,8 @@ def relics_text(obs: dict[str, Any]) -> str:
     return f"Relics left: {relics}. Monuments left: {_numbers(obs['monuments_left'])}."
 
 
-def _head(obs: dict[str, Any]) -> Text:
-    head = Text.assemble(
-        (f"Round {obs['round']}", "bold"),
-        f"   seat {obs['turn']} to act ({obs['phase']})",
-        "   dice: ",
-        (" + ".join(obs["dice"]), "bold cyan"),
-    )
-    if "end_needed" in obs:
-        head.append(
-            f"   pre-printed spaces enclosed: {obs['pre_printed_enclosed']}/{obs['end_needed']}"
-        )
-    if obs["end_triggered"]:
-        head.append("   LAST ROUND", style="bold magenta")
-    return head
-
-
-def _dice(obs: dict[str, Any]) -> Text:
-    """The dice and how near the end is, right above the moves."""
-    line = Text.assemble(("Dice: ", "bold"), (" + ".join(obs["dice"]), "bold cyan"))
+def _progress(obs: dict[str, Any], line: Text) -> Text:
+    """``line`` with how near the end is: pre-printed spaces scored, the last round."""
     if "end_needed" in obs:
         line.append(
             f"   pre-printed spaces enclosed: {obs['pre_printed_enclosed']}/{obs['end_needed']}"
@@ -131,6 +94,23 @@ def _dice(obs: dict[str, Any]) -> Text:
     if obs["end_triggered"]:
         line.append("   LAST ROUND", style="bold magenta")
     return line
+
+
+def _head(obs: dict[str, Any]) -> Text:
+    return _progress(
+        obs,
+        Text.assemble(
+            (f"Round {obs['round']}", "bold"),
+            f"   seat {obs['turn']} to act ({obs['phase']})",
+            "   dice: ",
+            (" + ".join(obs["dice"]), "bold cyan"),
+        ),
+    )
+
+
+def _dice(obs: dict[str, Any]) -> Text:
+    """The dice and how near the end is, right above the moves."""
+    return _progress(obs, Text.assemble(("Dice: ", "bold"), (" + ".join(obs["dice"]), "bold cyan")))
 
 
 def _seat_line(obs: dict[str, Any], p: int, player: int) -> Text:
@@ -239,11 +219,7 @@ def realm(state: State, player: int) -> RenderableType:
     obs = state.observation(player)
     if obs["variant"] == "family":
         return archive_text(obs)
-    blocked = obs["blocked_columns"]
-    return Group(
-        realm_text(obs),
-        Text(f"Blocked columns: {_numbers(blocked)}. {relics_text(obs)}"),
-    )
+    return Group(*realm_lines(obs), Text(relics_text(obs)))
 
 
 def _footer(obs: dict[str, Any]) -> list[Text]:

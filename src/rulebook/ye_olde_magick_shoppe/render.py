@@ -14,16 +14,14 @@ from rich.text import Text
 
 from rulebook.core import State, View
 from rulebook.core.rollwrite.render import (
-    MENU_LEGEND,
-    SHEET_LEGEND,
-    dice_line,
     footer,
     header,
     line_block,
     line_text,
     masteries_line,
-    scores_line,
-    sheet_table,
+    rotation_note,
+    sheet_group,
+    turn_group,
 )
 from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, Content, content
 
@@ -96,32 +94,19 @@ def turn(state: State, player: int) -> RenderableType:
         tail = f"results spent {spent}/{free}, then Extra Dice ({mine['extra_dice_used']}/{extra})"
     else:
         tail = f"next result: Extra Dice box {mine['extra_dice_used'] + 1}/{extra} (free)"
-    parts: list[RenderableType] = [
+    top: list[RenderableType] = [
         status,
         *line_block(c.layout, mine, "customers", "stars", "Your customers", solo),
         masteries_line(obs, mine, c.layout, "Certifications", "stars"),
     ]
-    if not solo:
-        parts.append(scores_line(obs, player, "stars"))
-    parts += [
-        Text(MENU_LEGEND + "; +n/-n: Bonus Modifiers change it", style="dim"),
-        dice_line(obs, mine, tail),
-        *footer(obs),
-    ]
-    return Group(*parts)
+    return turn_group(obs, player, top, "stars", "+n/-n: Bonus Modifiers change it", tail)
 
 
 def sheet(state: State, player: int) -> RenderableType:
     """The seat's whole sheet, what its Charms and Glyphs do, and how to read it."""
-    obs = state.observation(player)
     c = content()
-    mine = obs["seats"][player]
-    return Group(
-        Text(f"Your sheet (seat {player})", style="bold"),
-        sheet_table(c.layout, c.dice, mine, "stars", ITEM_CATEGORIES),
-        *_legend(c, mine),
-        Text(SHEET_LEGEND, style="dim"),
-    )
+    obs = state.observation(player)
+    return sheet_group(c.layout, c.dice, obs, player, "stars", _legend(c, obs["seats"][player]))
 
 
 def customers(state: State, player: int) -> RenderableType:
@@ -141,7 +126,7 @@ def customers(state: State, player: int) -> RenderableType:
             )
         )
         lines.append(Text("  customers: " + line_text(seat, "customers", "stars")))
-    lines.append(Text(ROTATION, style="dim"))
+    lines.append(rotation_note("customer"))
     return Group(*lines)
 
 
@@ -152,10 +137,6 @@ def render(state: State, player: int) -> RenderableType:
     return Group(head, certifications, customers(state, player), sheet(state, player), *footer(obs))
 
 
-ROTATION = (
-    "After each round every shoppe's first customer passes to the next seat (the last seat's "
-    "to seat 0); the solo line shifts left instead, its first customer leaving."
-)
 VIEWS = (
     View("sheet", "your whole sheet, what the Charms and Glyphs do", sheet),
     View("customers", "every shoppe's customers, stars and Bonus Modifiers", customers),

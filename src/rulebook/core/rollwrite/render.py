@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -14,13 +15,7 @@ from rulebook.core.sheet import Layout
 from rulebook.core.state import Action, State
 
 
-def sheet_table(
-    layout: Layout,
-    dice: Sequence[str],
-    seat: dict[str, Any],
-    value: str,
-    item_categories: Iterable[str],
-) -> Table:
+def sheet_table(layout: Layout, dice: Sequence[str], seat: dict[str, Any], value: str) -> Table:
     """One seat's sheet: each row with its circles (threshold; x when marked), each group of
     rows under its category."""
     marked = set(seat["marked"])
@@ -88,10 +83,6 @@ def header(obs: dict[str, Any], deck: str, masteries: str) -> tuple[Text, Text]:
         )
     )
     return head, cards
-
-
-def unspent(obs: dict[str, Any], seat: dict[str, Any]) -> str:
-    return "  ".join(f"{d}={v}" for d, v in obs["dice"].items() if d not in seat["results_spent"])
 
 
 def footer(obs: dict[str, Any]) -> list[Text]:
@@ -175,6 +166,45 @@ def dice_line(obs: dict[str, Any], seat: dict[str, Any], tail: str) -> Text:
         line.append(f"(spent: {' '.join(d for d in obs['dice'] if d in spent)})  ")
     line.append(tail)
     return line
+
+
+def turn_group(
+    obs: dict[str, Any], player: int, top: list[RenderableType], value: str, legend: str, tail: str
+) -> Group:
+    """A sheet game's turn view: the game's own ``top`` lines, everyone's score (not solo),
+    how to read the moves, then the dice and what the next result costs (``tail``)."""
+    parts = list(top)
+    if obs["variant"] != "solo":
+        parts.append(scores_line(obs, player, value))
+    mine = obs["seats"][player]
+    parts += [Text(f"{MENU_LEGEND}; {legend}", style="dim"), dice_line(obs, mine, tail)]
+    return Group(*parts, *footer(obs))
+
+
+def sheet_group(
+    layout: Layout,
+    dice: Sequence[str],
+    obs: dict[str, Any],
+    player: int,
+    value: str,
+    notes: Sequence[Text] = (),
+) -> Group:
+    """The seat's whole sheet, the game's ``notes`` on it, and how to read it."""
+    return Group(
+        Text(f"Your sheet (seat {player})", style="bold"),
+        sheet_table(layout, dice, obs["seats"][player], value),
+        *notes,
+        Text(SHEET_LEGEND, style="dim"),
+    )
+
+
+def rotation_note(card: str) -> Text:
+    """How the customer line moves on after each round, for the views of every shoppe."""
+    return Text(
+        f"After each round every shoppe's first {card} passes to the next seat (the last "
+        f"seat's to seat 0); the solo line shifts left instead, its first {card} leaving.",
+        style="dim",
+    )
 
 
 SHEET_LEGEND = (
