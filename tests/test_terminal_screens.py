@@ -63,7 +63,7 @@ def screen_text(game: str, players: int, variant: str | None = None, moves: int 
 
 def test_battle_merchants_explains_tokens_and_defeated_weapons() -> None:
     text = screen_text("battle-merchants", 4)
-    assert "token F (fire) open, L (lock) closed" in text
+    assert "token F fire: open, L lock: closed" in text
     assert "Defeated 0+0V" in text and "Defeated Standard+Vorpal" in text
     merchants = " ".join(
         render(

@@ -219,7 +219,8 @@ VIEWS = (
 )
 
 
-#: moves naming a Spell of the viewer's Hand or Planted area, whose texts the view shows
+#: moves naming a Spell of the viewer's Hand or Planted area, or a Monster of the Paths,
+#: whose texts the view shows
 OWN_SPELL_VERBS = ("top", "bottom", "both", "plant", "discard", "uproot")
 
 
@@ -231,5 +232,5 @@ def menu_entry(state: State, player: int, action: Action) -> tuple[str, str, int
     if not rest:
         return "", text, 0
     card = str(action).partition(" ")[2]
-    label = card if verb in OWN_SPELL_VERBS and card else rest
+    label = card if verb in (*OWN_SPELL_VERBS, "defeat") and card else rest
     return verb, label, 0

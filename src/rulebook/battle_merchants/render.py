@@ -38,9 +38,9 @@ def region_table(region: dict[str, Any]) -> Table:
 
 
 TOKENS = (
-    "1F sword/mace: Battlefield 1 (centre), token F (fire) open, L (lock) closed; "
-    "axe=red: red's, V- Vorpal; axe 5 (-2): Craft Level, Forge discount; Defeated "
-    "Standard+Vorpal; +tile: the Region's Reward Tile is on the board"
+    "1F sword/mace: Battlefield 1 (centre), token F fire: open, L lock: closed; axe=red: "
+    "red's (V- Vorpal); axe 5 (-2): Level, Forge discount; Craft {order}; Defeated "
+    "Standard+Vorpal; +tile: Region Reward Tile"
 )
 BOARD_LEGEND = (
     "#: Battlefield (1 nearest the centre); token F: fire, face up, both spaces open; L: lock, "
@@ -116,14 +116,13 @@ def _merchant(p: int, seat: dict[str, Any], player: int) -> Text:
 
 
 def _rival(p: int, seat: dict[str, Any]) -> str:
-    """Another merchant in a few words: gold, Weapons in supply, Craft Levels, Defeated."""
+    """Another merchant in a line: gold, Weapons in supply, Craft Levels, Defeated."""
     weapons = sum(seat["supply"].values())
-    levels = " ".join(f"{w} {lv}" for w, lv in seat["levels"].items() if lv)
+    levels = "/".join(str(lv) for lv in seat["levels"].values())
     defeated = seat["defeated"]
     return (
-        f"seat {p} ({seat['colour']}): {seat['gold']} gold, "
-        f"{weapons} Weapon{'' if weapons == 1 else 's'}, "
-        f"{levels}, "
+        f"seat {p} ({seat['colour']}): {seat['gold']} gold, {weapons} "
+        f"Weapon{'' if weapons == 1 else 's'}, Craft {levels}, "
         f"Defeated {defeated['standard']}+{defeated['vorpal']}V"
     )
 
@@ -172,7 +171,8 @@ def turn(state: State, player: int) -> RenderableType:
     parts.append(_you(obs["seats"][player]))
     rivals = [_rival(p, seat) for p, seat in enumerate(obs["seats"]) if p != player]
     parts += [Text(line) for line in rivals]
-    parts.append(Text(TOKENS, style="dim"))
+    order = "3/2/2/2: " + "/".join(obs["seats"][player]["levels"])
+    parts.append(Text(TOKENS.format(order=order), style="dim"))
     if obs["step"] not in ("turn", "over"):
         parts.append(Text(f"Seat {obs['current_players'][0]} is in the {obs['step']} step"))
     return Group(*parts)

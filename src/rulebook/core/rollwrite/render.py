@@ -145,14 +145,12 @@ def masteries_line(
 
 
 def scores_line(obs: dict[str, Any], player: int, value: str) -> Text:
-    """Every seat's score so far, and who is still deciding this round."""
-    seats = obs["seats"]
+    """Every seat's score so far, and who is done this round (``*``)."""
     parts = []
-    for p, seat in enumerate(seats):
+    for p, seat in enumerate(obs["seats"]):
         who = f"{p} (you)" if p == player else str(p)
-        done = " done" if seat["done"] and p != player else ""
-        parts.append(f"{who}: {seat['score']}{done}")
-    return Text(f"{value.capitalize()} by seat: " + ", ".join(parts))
+        parts.append(f"{who}: {seat['score']}{'*' if seat['done'] and p != player else ''}")
+    return Text(f"{value.capitalize()} by seat (* done this round): " + ", ".join(parts))
 
 
 def dice_line(obs: dict[str, Any], seat: dict[str, Any], tail: str) -> Text:
