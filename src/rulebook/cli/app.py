@@ -135,7 +135,7 @@ def play(
     game: Annotated[
         str | None,
         typer.Argument(
-            metavar="[GAME]", help="The game's name (see: rulebook list); --load names it."
+            metavar="GAME", help="The game's name (see: rulebook list); --load names it."
         ),
     ] = None,
     players: Annotated[
