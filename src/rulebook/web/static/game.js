@@ -184,6 +184,8 @@ function drawStatus(view) {
 
 function drawMoves(view) {
   const box = $("moves");
+  // keyboard players keep their place: focus stays in the list across updates
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.move || "" : null;
   box.replaceChildren();
   $("moves-title").textContent = view.seat === null ? "Moves" : `Moves of seat ${view.seat + 1}`;
   if (state.replay) {
@@ -198,6 +200,11 @@ function drawMoves(view) {
     }
   }
   $("undo").hidden = !view.can_undo || !!state.replay;
+  if (focused !== null) {
+    const buttons = [...box.querySelectorAll("button.move")];
+    const same = buttons.find((button) => button.dataset.move === focused) || buttons[0];
+    if (same) same.focus();
+  }
 }
 
 function drawLog(view) {
