@@ -901,6 +901,9 @@ class BattleState(State):
             "craft_cards": [
                 None if k == EMPTY else crafts[k].label(weapons) for k in self.craft_pool
             ],
+            "craft_faces": [
+                None if k == EMPTY else crafts[k].face(weapons) for k in self.craft_pool
+            ],
             "kingdom_cards": [
                 None if k == EMPTY else self._kingdom_view(k) for k in self.kingdom_pool
             ],

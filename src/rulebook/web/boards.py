@@ -6,27 +6,23 @@ from __future__ import annotations
 import importlib
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
-from rulebook.core import Setup, UnknownGame, get_game
-
-#: the files a board package may serve, and their media types
-FILES = {"board.js": "text/javascript", "board.css": "text/css"}
+from rulebook.core import Setup, UnknownGame, boardkit, get_game
 
 
-def board_file(game_name: str, name: str) -> bytes | None:
-    """The bytes of a board's file, or None when the game or the file does not exist."""
-    if name not in FILES:
-        return None
+def board_file(game_name: str, name: str) -> tuple[bytes, str] | None:
+    """A board's file and its media type, or None when the game or the file does not exist.
+
+    ``board.js``, ``board.css`` and the modules they import (``./sheet.js``, ``./kit.js``):
+    :func:`rulebook.core.boardkit.board_file` looks in the game's board package, then in the
+    packages it shares code with."""
     try:
-        package = get_game(game_name).web_view
+        game = get_game(game_name)
     except UnknownGame:
         return None
-    if package is None:
-        return None
-    path = resources.files(package).joinpath(name)
-    return path.read_bytes() if path.is_file() else None
+    found = boardkit.board_file(game, name)
+    return None if found is None else (found[0].encode("utf-8"), found[1])
 
 
 def has_board(game_name: str) -> bool:

@@ -15,7 +15,7 @@ from starlette.datastructures import FormData
 
 from rulebook.core import UnknownGame, get_game
 from rulebook.web import api
-from rulebook.web.boards import FILES, board_file, has_board
+from rulebook.web.boards import board_file, has_board
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
 from rulebook.web.errors import BadRequest, NotFound, WebError
 
@@ -118,7 +118,7 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
 
 @router.get("/boards/{game_name}/{name}")
 async def board(game_name: str, name: str) -> Response:
-    body = board_file(game_name, name)
-    if body is None:
+    found = board_file(game_name, name)
+    if found is None:
         raise NotFound("no such board file")
-    return Response(body, media_type=FILES[name], headers={"cache-control": "no-cache"})
+    return Response(found[0], media_type=found[1], headers={"cache-control": "no-cache"})

@@ -563,6 +563,7 @@ class SheetState(State):
         o = self.content.cards[card]
         return {
             "name": o.name,
+            "kind": o.kind,
             "item": o.item,
             "enchantments": list(o.enchantments),
             self.VALUE: o.value,
