@@ -1,8 +1,9 @@
 """Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
 
 from rulebook.archmagi.bots import evaluate
+from rulebook.archmagi.cards import cards
 from rulebook.archmagi.content import ELEMENTS
-from rulebook.archmagi.render import render
+from rulebook.archmagi.render import VIEWS, menu_entry, render, turn
 from rulebook.archmagi.rules import ArchmagiState, Move
 from rulebook.archmagi.stats import counters, faction
 from rulebook.core import Game, Option, Setup, Variant, register
@@ -24,7 +25,7 @@ def magi_option(value: str) -> str:
         raise ValueError("an empty name between commas" if len(names) > 1 else "no Magi named")
     if "random" in names:
         raise ValueError("random stands alone (it deals every Magi)")
-    unknown = [name for name in names if name not in ELEMENTS]
+    unknown = list(dict.fromkeys(name for name in names if name not in ELEMENTS))
     if unknown:
         raise ValueError(f"no Magi called {', '.join(unknown)}")
     twice = sorted({name for name in names if names.count(name) > 1})
@@ -57,10 +58,16 @@ GAME = register(
         ),
         evaluate=evaluate,
         render=render,
+        turn_view=turn,
+        views=VIEWS,
+        menu_entry=menu_entry,
+        cards=cards,
+        data_package="rulebook.archmagi.data",
         description="Asymmetric deck-builder: build the shared Magic Pool, defeat Monsters.",
         counters=counters,
         faction=faction,
         common_players=4,
+        web_view="rulebook.archmagi.web",
     )
 )
 

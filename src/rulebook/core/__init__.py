@@ -8,7 +8,7 @@ from rulebook.core.errors import (
     SetupError,
     UnknownGame,
 )
-from rulebook.core.game import Game, Option, Setup, Variant
+from rulebook.core.game import Game, Option, Setup, Variant, View
 from rulebook.core.registry import games, get_game, new_game, register
 from rulebook.core.replay import (
     from_json,
@@ -34,6 +34,7 @@ __all__ = [
     "State",
     "UnknownGame",
     "Variant",
+    "View",
     "find_move",
     "from_json",
     "games",
