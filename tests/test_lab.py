@@ -508,7 +508,8 @@ def test_ctrl_c_during_simulate_with_mcts_prints_only_the_friendly_message(tmp_p
     os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
     output, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130, output
-    assert f"Interrupted; re-run the same command to resume {out}." in " ".join(output.split())
+    said = "".join(output.split())  # the path may be wrapped at 80 columns
+    assert f"Interrupted;re-runthesamecommandtoresume{out}." in said
     for noise in ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "mcts.py"):
         assert noise not in output
 
