@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         players = args.players or PROFILE_PLAYERS
         try:
             print(profile(game, players, args.seconds))
-        except rulebook.UnknownGame as exc:
+        except (rulebook.UnknownGame, rulebook.SetupError) as exc:
             print(f"bench: {exc}", file=sys.stderr)
             return 2
         return 0

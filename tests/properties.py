@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import rulebook
 from rulebook import Action, IllegalAction, RulebookError, State
 from rulebook.archmagi import ArchmagiState
+from rulebook.archmagi.content import ELEMENTS as ARCHMAGI_ELEMENTS
 from rulebook.battle_merchants import BattleState
 from rulebook.core import Setup
 from rulebook.merchants_of_magick import MerchantsState
@@ -74,12 +75,26 @@ def cases(names: Iterable[str] | None = None) -> list[Case]:
     return found
 
 
+#: values of the options given by a rule rather than a list of choices (``Option.rule``)
+RULED_OPTIONS: dict[tuple[str, str], st.SearchStrategy[str]] = {
+    # every ordering of 1-4 Magi, or random, in any case
+    ("archmagi", "magi"): st.one_of(
+        st.just("random"),
+        st.permutations(ARCHMAGI_ELEMENTS).flatmap(
+            lambda order: st.integers(1, len(order)).map(lambda k: ",".join(order[:k]))
+        ),
+    ).flatmap(lambda value: st.sampled_from([value, value.upper(), value.title()])),
+}
+
+
 def options(case: Case) -> st.SearchStrategy[dict[str, str]]:
     """Any choice of the setup options that ``case``'s variant takes (``{}`` if none)."""
     game = rulebook.get_game(case.game)
     return st.fixed_dictionaries(
         {
             opt.name: st.sampled_from(opt.choices)
+            if opt.choices
+            else RULED_OPTIONS[(case.game, opt.name)]
             for opt in game.options
             if not opt.variants or case.variant in opt.variants
         }
@@ -177,6 +192,12 @@ def _pandoria_check_final(state: State) -> None:
     assert state.phase == "over"
     if state.solo:
         assert len(state.finished) == 8 and len(state.trolls) == 8, "not all 8 Territories"
+        trolls = sum(state.opponent_breakdown().values())
+        assert trolls == state.trolls_total(), "the Trolls' breakdown misses points"
+        won = state.scores()[0] > trolls  # "If you have more total points than the Trolls"
+        assert state.winners() == ([0] if won else []), "winners disagree with the verdict"
+        rating = "You beat the Trolls" if won else "The Trolls win"
+        assert state.observation(0)["rating"] == rating
     else:
         assert state.end_triggered, "the game ended without its end condition"
         assert state.turn == state.num_players - 1, "the last round was not finished"
@@ -327,14 +348,21 @@ def check_final(state: State) -> None:
     scores = state.scores()
     assert len(scores) == n and all(_is_int(s) for s in scores), f"bad scores {scores!r}"
     winners = state.winners()
-    assert winners, "a finished game has no winner"
+    opponent = state.game.variant(state.setup.variant).opponent
+    rival = state.opponent_breakdown()
+    assert bool(rival) == bool(opponent), f"opponent {opponent!r} but breakdown {rival}"
+    if opponent:  # solo against the game: won only by beating its opponent
+        assert winners in ([], [0]), f"a solo game names winners {winners}"
+    else:
+        assert winners, "a finished game has no winner"
     assert winners == sorted(set(winners)), f"winners not sorted and distinct: {winners}"
     assert set(winners) <= set(range(n)), f"winners {winners} are not seats of {n}"
     best = max(scores)
     assert all(scores[p] == best for p in winners), f"winners {winners} lack the best {scores}"
     returns = state.returns()
     assert len(returns) == n, f"returns {returns} are not one per seat"
-    assert math.isclose(sum(returns), 1.0), f"returns {returns} do not share one win"
+    shared = 1.0 if winners else 0.0
+    assert math.isclose(sum(returns), shared), f"returns {returns} do not share {shared} win"
     for p in range(n):
         share = 1 / len(winners) if p in winners else 0.0
         assert math.isclose(returns[p], share), f"seat {p} returns {returns[p]}, not {share}"
@@ -484,6 +512,21 @@ def check_illegal_vocabulary(state: State, rng: random.Random, per_seat: int = 4
             check_rejected(state, p, str(action), before)
 
 
+def check_no_such_seat(state: State) -> None:
+    """``legal_actions`` of a number that is no seat (or of a non-number) raises
+    IllegalAction naming it, and changes nothing: a bad seat is an error, not "no moves"."""
+    before = frozen(state)
+    n = state.num_players
+    for bad in (-1, n, n + 7, 2**70, None, "0"):
+        try:
+            moves = state.legal_actions(bad)  # type: ignore[arg-type]
+        except IllegalAction as exc:
+            assert repr(bad) in str(exc) or str(bad) in str(exc), f"{exc} does not name {bad!r}"
+        else:
+            raise AssertionError(f"legal_actions({bad!r}) gave {moves!r}, not an error")
+    assert frozen(state) == before, "legal_actions of a bad seat changed the state"
+
+
 def check_wrong_seats(state: State, rng: random.Random, per_seat: int = 5) -> None:
     """Legal moves of a seat to act, applied by a seat not to act (or no seat at all) or by a
     player that is not an int, are refused."""
@@ -491,6 +534,9 @@ def check_wrong_seats(state: State, rng: random.Random, per_seat: int = 5) -> No
     current = list(state.current_players())
     n = state.num_players
     others = [q for q in range(n) if q not in current] + [-1, n, n + 7, 2**70]
+    check_no_such_seat(state)
+    for q in others[: n - len(current)]:
+        assert state.legal_actions(q) == [], f"seat {q} is not to act but has moves"
     for p in current:
         for action in some(state.legal_actions(p), per_seat, rng):
             for q in others:
@@ -597,8 +643,10 @@ def check_after_end(state: State, texts: Iterable[str] = ()) -> None:
     assert state.is_terminal()
     before = frozen(state)
     n = state.num_players
-    for p in [*range(n), -1, n]:
+    for p in range(n):
         assert not state.legal_actions(p), f"seat {p} has legal moves after the end"
+    check_no_such_seat(state)
+    for p in [*range(n), -1, n]:
         for action in state.action_vocabulary():
             check_rejected(state, p, action, before)
             check_rejected(state, p, str(action), before)

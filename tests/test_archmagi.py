@@ -139,6 +139,51 @@ def test_magi_can_be_chosen() -> None:
         assert sorted(s.magi) == sorted(ELEMENTS)
 
 
+EXPECTED_MAGI = (
+    "expected comma-separated distinct Magi from fire, water, flora, lightning, or random; "
+    "the first N are dealt to the seats"
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "wrong"),
+    [
+        ("water,water", "water named twice (one seat each)"),
+        ("fire,ice", "no Magi called ice"),
+        ("random,fire", "random stands alone (it deals every Magi)"),
+        ("fire,,water", "an empty name between commas"),
+        ("", "no Magi named"),
+    ],
+)
+def test_a_bad_magi_option_says_what_is_expected_and_what_was_wrong(value: str, wrong: str) -> None:
+    """Issue 17: one short line (not the 65 orderings), naming what is wrong."""
+    with pytest.raises(rulebook.SetupError) as caught:
+        rulebook.new_game("archmagi", players=2, options={"magi": value})
+    message = str(caught.value)
+    assert message == f"option magi={value}: {wrong}; {EXPECTED_MAGI}"
+
+
+def test_the_magi_option_takes_any_case_and_is_saved_canonical() -> None:
+    s = rulebook.new_game("archmagi", players=2, seed=1, options={"magi": "WATER, Fire"})
+    assert isinstance(s, ArchmagiState) and s.magi == ["water", "fire"]
+    assert s.setup.options["magi"] == "water,fire"
+    assert rulebook.new_game("archmagi", 2, options={"magi": "Random"}).setup.options == {
+        "magi": "random"
+    }
+
+
+def test_list_shows_the_magi_rule_not_a_count_of_choices() -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    result = CliRunner().invoke(app, ["list"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "option magi: comma-separated distinct Magi from fire, water, flora," in text
+    assert "choices" not in text
+
+
 # -- the Play Phase --------------------------------------------------------------------------
 def test_plays_top_bottom_and_the_magi_abilities() -> None:
     s = table()  # fire, water, flora, lightning

@@ -57,7 +57,7 @@ def test_simulate_prints_a_table_per_seat() -> None:
     assert "win rate" in result.output
     assert "mean score" in result.output
     assert "random" in result.output and "greedy" in result.output
-    assert "3 games in" in result.output and "games/s" in result.output
+    assert "3 games played in" in result.output and "games/s" in result.output
 
 
 def test_simulate_cycles_agents_and_solo_has_no_win_rate() -> None:
@@ -187,11 +187,14 @@ def test_load_rejects_conflicting_setup(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["play", GAME, "-p", "2", "--seats", "human,wizard"], "no agent called 'wizard'"),
-        (["play", GAME, "-p", "3", "--seats", "human,greedy"], "names 2 seat(s)"),
+        (["play", GAME, "-p", "3", "--seats", "human,greedy"], "names 2 seats but the game has 3"),
+        (["play", GAME, "-p", "2", "--seats", "human"], "names 1 seat but the game has 2 players"),
         (["play", GAME, "-p", "2", "--seats", "human,"], "empty entry"),
-        (["play", GAME, "-p", "9"], "cannot be played by 9 players"),
+        (["play", GAME, "-p", "9"], "cannot be played by 9 players: it takes 1 player (solo) or"),
         (["play", GAME, "-p", "0"], "cannot be played by 0 players"),
-        (["play", GAME, "-p", "2", "--variant", "solo"], "takes 1-1 players"),
+        (["play", "battle-merchants", "-p", "1"], "cannot be played by 1 player: it takes 2-4"),
+        (["play", GAME, "-p", "2", "--variant", "solo"], "(solo) takes 1 player, not 2"),
+        (["play", "archmagi", "-p", "2", "-o", "magi=water,water"], "water named twice"),
         (["play", GAME, "-p", "2", "--variant", "family"], "no variant 'family'"),
         (["play", GAME, "-p", "2", "--option", "hard"], "key=value"),
         (["play", GAME, "-p", "2", "--option", "level=hard"], "has no option level"),

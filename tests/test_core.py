@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import rulebook
-from rulebook import SaveFileError, UnknownGame
+from rulebook import IllegalAction, RulebookError, SaveFileError, SetupError, UnknownGame
 from rulebook.agents import RandomAgent
-from rulebook.core import Chance, RulebookError
+from rulebook.core import Chance
 from rulebook.core.data import DataError, Sourced, validate
 from rulebook.core.sheet import Layout, RowSpec, rotate_clockwise, shift_left
 from rulebook.simulate import play
@@ -38,19 +38,71 @@ def test_games_lists_registered_games() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"name": "chess", "players": 2}, "no game called 'chess'"),
-        ({"name": GAME, "players": 0}, "cannot be played by 0"),
-        ({"name": GAME, "players": 9}, "cannot be played by 9"),
-        ({"name": GAME, "players": 1, "variant": "standard"}, "takes 2-8 players"),
+        (
+            {"name": GAME, "players": 0},
+            r"Merchants of Magick cannot be played by 0 players: it takes 1 player \(solo\) or "
+            r"2-8 players \(standard\)",
+        ),
+        ({"name": GAME, "players": 9}, "cannot be played by 9 players"),
+        ({"name": "archmagi", "players": 1}, "cannot be played by 1 player: it takes 2-4"),
+        ({"name": GAME, "players": 1, "variant": "standard"}, "takes 2-8 players, not 1"),
+        ({"name": GAME, "players": 2, "variant": "solo"}, r"\(solo\) takes 1 player, not 2"),
         ({"name": GAME, "players": 2, "variant": "family"}, "no variant 'family'"),
         ({"name": GAME, "players": 2, "options": {"level": "x"}}, "no option level"),
-        ({"name": GAME, "players": "2"}, "whole number"),
-        ({"name": GAME, "players": 2, "seed": 1.5}, "whole number"),
+        ({"name": GAME, "players": "2"}, "players must be a whole number, not '2'"),
+        ({"name": GAME, "players": 2, "seed": "x"}, "seed must be a whole number, not 'x'"),
+        ({"name": GAME, "players": 2, "seed": 1.5}, "seed must be a whole number"),
     ],
 )
-def test_bad_setups_are_refused(kwargs: dict[str, Any], message: str) -> None:
-    with pytest.raises(UnknownGame, match=message):
+def test_bad_setups_name_the_problem(kwargs: dict[str, Any], message: str) -> None:
+    """Issue 17: a bad setup raises SetupError naming it (not UnknownGame, which means no
+    such game); it is a RulebookError and a ValueError, so existing catches still work."""
+    with pytest.raises(SetupError, match=message) as caught:
         rulebook.new_game(**kwargs)
+    assert isinstance(caught.value, RulebookError) and isinstance(caught.value, ValueError)
+    assert not isinstance(caught.value, UnknownGame)
+
+
+def test_counts_read_right() -> None:
+    """Issue 17: "1 player", "takes 1 player" (not "1-1 players"), "2-8 players"."""
+    from rulebook.core.words import player_count, plural
+
+    assert plural(1, "move") == "1 move" and plural(0, "move") == "0 moves"
+    assert plural(2, "Bonus Modifier") == "2 Bonus Modifiers"
+    assert player_count(1, 1) == "1 player" and player_count(2, 8) == "2-8 players"
+    game = rulebook.get_game(GAME)
+    assert game.player_counts() == "1 player (solo) or 2-8 players (standard)"
+
+
+def test_no_such_game_is_unknown_game() -> None:
+    with pytest.raises(UnknownGame, match="no game called 'chess'"):
+        rulebook.new_game("chess", players=2)
+
+
+def test_a_bad_seat_is_an_error_not_no_moves() -> None:
+    """Issue 17: legal_actions(9) on a 2-player game raises IllegalAction naming the seat, in
+    every game (it returned [], as for a seat not to act now); a seat not to act gets []."""
+    for name in rulebook.games():
+        state = rulebook.new_game(name, players=2, seed=1)
+        for bad in (9, 2, -1, "0"):
+            with pytest.raises(IllegalAction, match=f"no seat {bad}|seat number, not '0'"):
+                state.legal_actions(bad)  # type: ignore[arg-type]
+            with pytest.raises(IllegalAction, match=f"no seat {bad}|seat number"):
+                state.apply(bad, "pass")  # type: ignore[arg-type]
+        waiting = [p for p in (0, 1) if p not in state.current_players()]
+        for p in waiting:
+            assert state.legal_actions(p) == []
+        assert state.legal_actions(state.current_players()[0])
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rulebook", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == f"rulebook {rulebook.__version__}"
 
 
 def test_one_player_is_the_solo_variant() -> None:

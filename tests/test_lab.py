@@ -23,7 +23,8 @@ from rulebook.lab import overrides, strength
 from rulebook.lab.compare import compare
 from rulebook.lab.report import render_html, write_pngs
 from rulebook.lab.runner import Job, collect, execute
-from rulebook.lab.storage import ResultsError, Store
+from rulebook.lab.storage import ResultsError, Store, read_results
+from rulebook.lab.summary import summarize
 from rulebook.merchants_of_magick.content import content
 
 GAME = "merchants-of-magick"
@@ -111,6 +112,46 @@ def test_a_killed_run_resumes_and_loses_nothing(tmp_path: Path) -> None:
     assert seen == [24, 2]
 
 
+def test_report_of_an_interrupted_run_says_how_many_games_of_how_many(tmp_path: Path) -> None:
+    """Issue 17: games of an interrupted run wait in OUT.parts/; report (and compare) read
+    them and say "N games of M" (it said "cannot read results")."""
+    out = tmp_path / "r.parquet"
+    store = Store(out, job(10).to_dict())
+    rows = execute(job(4), workers=1)
+    raw = [
+        {**r, **{k: json.dumps(r[k]) for k in ("breakdown", "counters", "options")}} for r in rows
+    ]
+    store.write(raw)  # 4 games stored, then the run was interrupted
+    assert not out.exists()
+    page = tmp_path / "r.html"
+    result = CliRunner().invoke(app, ["report", str(out), "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Report of 4 games of 10 (an interrupted run: re-run the same simulate" in said
+    assert "4 games of 10 (an interrupted run" in page.read_text(encoding="utf-8")
+    compared = CliRunner().invoke(app, ["compare", str(out), str(out)])
+    assert compared.exit_code == 0, compared.output
+    assert "A: 4 games of 10" in compared.output
+    missing = CliRunner().invoke(app, ["report", str(tmp_path / "none.parquet")])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_a_resumed_run_counts_only_the_games_it_played(tmp_path: Path) -> None:
+    """Issue 17: re-running a finished run played nothing: no games/s (it claimed 1452)."""
+    out = str(tmp_path / "r.parquet")
+    args = ["simulate", GAME, "-p", "2", "-n", "3", "--agents", "random", "--workers", "1"]
+    first = CliRunner().invoke(app, [*args, "--out", out])
+    assert first.exit_code == 0 and "3 games played in" in first.output
+    again = CliRunner().invoke(app, [*args, "--out", out])
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.output.split())
+    assert f"nothing to play: all 3 games were stored in {out} already" in said
+    assert "games/s" not in said
+    more = CliRunner().invoke(app, [*args[:5], "5", *args[6:], "--out", out])
+    said = " ".join(more.output.split())
+    assert "2 games played in" in said and "(3 were stored before)" in said
+
+
 def test_another_job_is_never_mixed_into_a_results_file(tmp_path: Path) -> None:
     out = tmp_path / "r.parquet"
     execute(job(2), out, workers=1)
@@ -156,6 +197,36 @@ def test_bad_overrides_are_refused_clearly(raw: dict[str, Any], message: str) ->
         assert "orders.toml (with a data override)" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '["pandoria-merchants"."game.toml".tracks]\nmaximum = 6\n',
+            "addresses pandoria-merchants, not merchants-of-magick (Merchants of Magick): "
+            'its tables must start with ["merchants-of-magick".',
+        ),
+        ("", "has no table for merchants-of-magick"),
+        (
+            f'["{GAME}"."game.toml".rules]\nrounds = 9\n'
+            '["archmagi"."game.toml".rules]\nstarting_hand = 6\n',
+            "also addresses archmagi; a run of merchants-of-magick uses only the tables",
+        ),
+    ],
+)
+def test_an_override_for_another_game_is_refused(tmp_path: Path, text: str, message: str) -> None:
+    """Issue 17: an override whose tables name another game was silently ignored, so a typo
+    gave an unchanged experiment; now it is refused, naming the games it addresses."""
+    path = tmp_path / "o.toml"
+    path.write_text(text, encoding="utf-8")
+    args = ["simulate", GAME, "-p", "2", "-n", "1", "--agents", "random"]
+    result = CliRunner().invoke(app, [*args, "--data-override", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: --data-override {path} {message}")
+    assert result.stderr.count("\n") == 1
+    with pytest.raises(DataError, match=r"addresses|no table"):
+        execute(Job(GAME, 2, ("random", "random"), 1, override=overrides.read_override(path)))
+
+
 def test_override_reaches_worker_processes_and_is_recorded(tmp_path: Path) -> None:
     normal = execute(job(4), workers=2)
     short = execute(job(4, override=SHORT), tmp_path / "short.parquet", workers=2)
@@ -178,6 +249,40 @@ def test_report_and_compare(tmp_path: Path) -> None:
     assert crafting.b < crafting.a and crafting.test.p_value < 0.05
     solo = execute(job(3, players=1, agents=("greedy",)), workers=1)
     assert {p.name for p in write_pngs(solo, tmp_path)} >= {"scores.png", "items_row.png"}
+
+
+def test_mixed_agents_are_flagged_in_the_report_and_compare_warns(tmp_path: Path) -> None:
+    """Issue 17: with greedy and random at the table, faction and item lifts measure agent
+    skill more than balance: the report says so; compare warns when the runs differ in
+    players or agents (the difference is then not the data's alone)."""
+    mixed = execute(job(3, override=SHORT), tmp_path / "mixed.parquet", workers=1)
+    same_agent = execute(
+        job(3, agents=("greedy", "greedy"), override=SHORT), tmp_path / "same.parquet", workers=1
+    )
+    three = execute(
+        job(3, players=3, agents=("greedy",) * 3, override=SHORT), tmp_path / "three.parquet"
+    )
+    page = render_html(mixed)
+    assert "This run mixes agents (greedy, random)" in page
+    assert "measure agent skill more than balance" in page
+    assert "lift below measures which agent takes an item" in page
+    assert "mixes agents" not in render_html(same_agent)
+    assert "Agents of different skill" not in render_html(same_agent)
+    cli = CliRunner()
+    differ = cli.invoke(
+        app, ["compare", str(tmp_path / "mixed.parquet"), str(tmp_path / "same.parquet")]
+    )
+    assert differ.exit_code == 0, differ.output
+    warning = " ".join(differ.stderr.split())
+    assert "warning: A and B differ in agents (greedy,random in A, greedy,greedy in B)" in warning
+    players = cli.invoke(
+        app, ["compare", str(tmp_path / "same.parquet"), str(tmp_path / "three.parquet")]
+    )
+    assert "differ in players (2 in A, 3 in B); agents" in " ".join(players.stderr.split())
+    same = str(tmp_path / "same.parquet")
+    alike = cli.invoke(app, ["compare", same, same])
+    assert alike.exit_code == 0 and "warning" not in alike.stderr
+    assert len(three) == 3
 
 
 def test_cli_simulate_out_report_compare(tmp_path: Path) -> None:
@@ -204,6 +309,70 @@ def test_cli_simulate_out_report_compare(tmp_path: Path) -> None:
     refused = cli.invoke(app, [*args, "--data-override", str(bad)])
     assert refused.exit_code == 2
     assert "game.toml (with a data override)" in refused.output
+
+
+def test_report_when_a_side_never_wins_and_another_always_wins(tmp_path: Path) -> None:
+    """Issue 17: the README's run (greedy against random) crashed the report: random never
+    wins, greedy always does, and the error bars of 0 and 100% went below 0. 25 games give
+    both edges (the old lower bound of 0 of 25 was positive, the upper of 25 of 25 below 1)."""
+    out = tmp_path / "r.parquet"
+    args = ["simulate", GAME, "-p", "2", "-n", "25", "--agents", "greedy,random"]
+    played = CliRunner().invoke(app, [*args, "--workers", "2", "--out", str(out)])
+    assert played.exit_code == 0, played.output
+    rows = read_results(out)
+    assert sum(r["returns"][0] for r in rows) == 25 and sum(r["returns"][1] for r in rows) == 0
+    plots = tmp_path / "plots"
+    result = CliRunner().invoke(
+        app, ["report", str(out), "--html", str(tmp_path / "r.html"), "--png-dir", str(plots)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<td>0.0% – 13.3%</td>" in page and "<td>86.7% – 100.0%</td>" in page
+    assert {p.name for p in plots.iterdir()} >= {"seats.png", "agents.png", "scores.png"}
+
+
+OUTPUTS = [
+    (["simulate", "--out", "{file}/r.parquet"], "{file} is a file, not a folder"),
+    (["simulate", "--out", "/proc/r.parquet"], "cannot write --out /proc/r.parquet: /proc takes"),
+    (["simulate", "--out", "{folder}"], "--out {folder} is a folder: give a file name"),
+    (["report", "--html", "{tmp}/missing/r.html"], "there is no folder {tmp}/missing"),
+    (["report", "--html", "{folder}"], "--html {folder} is a folder: give a file name"),
+    (["report", "--png-dir", "{file}"], "--png-dir {file} is a file, not a folder"),
+    (["strength", "--markdown", "/missing/dir/s.md"], "there is no folder /missing/dir"),
+    (["strength", "--markdown", "{folder}"], "--markdown {folder} is a folder"),
+    (["strength", "--out", "{file}"], "--out {file} is a file, not a folder"),
+    (["strength", "--out", "{file}/runs"], "cannot make --out {file}/runs: {file} is a file"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), OUTPUTS, ids=[" ".join(a) for a, _ in OUTPUTS])
+def test_output_paths_are_checked_before_any_work(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    """Issue 17: an output that cannot be written is a one-line error before anything is
+    played or read (strength --markdown into a missing folder played the whole table first)."""
+    places = {"file": tmp_path / "afile", "folder": tmp_path / "adir", "tmp": tmp_path}
+    places["file"].write_text("x", encoding="utf-8")
+    places["folder"].mkdir()
+    command, option, value = args
+    value = value.format(**places)
+    if command == "simulate":
+        line = ["simulate", GAME, "-p", "2", "-n", "500", "--agents", "greedy", option, value]
+    elif command == "report":
+        results = tmp_path / "none.parquet"  # not even read: the output is checked first
+        line = ["report", str(results), option, value]
+        if option == "--png-dir":
+            line += ["--html", str(tmp_path / "r.html")]
+    else:
+        line = ["strength", GAME, "-n", "500", "--matchups", "greedy-random", option, value]
+    started = time.monotonic()
+    result = CliRunner().invoke(app, line)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert message.format(**places) in " ".join(result.stderr.split())
+    assert "Traceback" not in result.output and "%" not in result.output  # no progress bar
+    assert time.monotonic() - started < 10
 
 
 def test_cli_strength_table(tmp_path: Path) -> None:
@@ -251,6 +420,11 @@ def test_cli_strength_of_every_game_writes_the_markdown_table(tmp_path: Path) ->
     )
     assert any("Pandoria Merchants (solo, level expert) | random | 2 |" in ln for ln in lines)
     assert "Trolls" in text  # the solo ratings of Pandoria Merchants
+    # random play never beats the Trolls: a solo loss is counted as one
+    assert any(
+        "Pandoria Merchants (solo, level expert) | random | 2 |" in ln and "| 0.0% (0.0-" in ln
+        for ln in lines
+    )
     assert len(list((tmp_path / "runs").glob("*.parquet"))) == 5 + 5 * 2
     assert (tmp_path / "runs" / "pandoria-merchants-1p-solo-expert-random.parquet").exists()
     assert (tmp_path / "runs" / "archmagi-4p-standard-greedy-vs-random.parquet").exists()
@@ -277,6 +451,33 @@ def test_solo_line_lists_the_ratings_best_first() -> None:
     assert strength.solo_cells(ln)[-1] == "Master 1, Craftsman 2, Unrated 3"
 
 
+def test_solo_against_the_trolls_counts_a_loss_as_a_loss(tmp_path: Path) -> None:
+    """Pandoria Merchants solo is won only by beating the Trolls: games random play loses are
+    stored as losses, and the report, compare, strength and simulate count them so."""
+    setting = strength.Setting("pandoria-merchants", 1, "solo", {"level": "expert"})
+    rows = execute(strength.job(setting, "random", "-", 3, 0), workers=1)
+    assert all(r["winners"] == [] and r["returns"] == [0.0] for r in rows)
+    assert {r["rating"] for r in rows} == {"The Trolls win"}
+    s = summarize(rows)
+    assert s.opponent == "the Trolls" and s.has_wins
+    assert [(a.label, a.wins, a.n) for a in s.agents] == [("random", 0.0, 3)]
+    page = render_html(rows)
+    assert "Win rate against the Trolls" in page and "<td>0</td><td>0.0%</td>" in page
+    assert {p.name for p in write_pngs(rows, tmp_path)} >= {"agents.png"}
+    changes = {(c.section, c.name) for c in compare(rows, rows)}
+    assert ("win rate against the Trolls", "random") in changes
+    ln = strength.line("random", "-", rows, setting)
+    assert ln.against == "the Trolls" and ln.wins == 0
+    assert strength.solo_cells(ln)[4].startswith("0.0% (0.0-")
+    mom = strength.Setting(GAME, 1, "solo")
+    solo_mom = execute(strength.job(mom, "random", "-", 1, 0), workers=1)
+    assert strength.solo_cells(strength.line("random", "-", solo_mom, mom))[4] == "-"
+    args = ["simulate", "pandoria-merchants", "-p", "1", "-n", "2", "--agents", "random"]
+    result = CliRunner().invoke(app, [*args, "--workers", "1", "--variant", "solo"])
+    assert result.exit_code == 0, result.output
+    assert "against the Trolls" in result.output and "0.0%" in result.output
+
+
 def test_cli_strength_refuses_bad_requests() -> None:
     for args, message in (
         (["--variant", "solo"], "--variant needs a GAME"),
@@ -287,6 +488,105 @@ def test_cli_strength_refuses_bad_requests() -> None:
         result = CliRunner().invoke(app, ["strength", *args])
         assert result.exit_code == 2, result.output
         assert message in result.output
+
+
+# -- Ctrl-C and Ray --------------------------------------------------------------------------------
+def test_ctrl_c_during_simulate_with_mcts_prints_only_the_friendly_message(tmp_path: Path) -> None:
+    """Issue 17: Ctrl-C reaches every process of the terminal's group; the worker processes
+    printed "Process ForkPoolWorker-N:" and KeyboardInterrupt tracebacks from mcts.py."""
+    out = tmp_path / "r.parquet"
+    command = [sys.executable, "-m", "rulebook", "simulate", GAME, "-p", "2", "-n", "40"]
+    command += ["--agents", "mcts:300", "--workers", "2", "--out", str(out)]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
+    parts = tmp_path / "r.parquet.parts"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not parts.exists():
+        time.sleep(0.05)
+    time.sleep(2.0)  # the workers are searching
+    os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    output, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, output
+    said = "".join(output.split())  # the path may be wrapped at 80 columns
+    assert f"Interrupted;re-runthesamecommandtoresume{out}." in said
+    for noise in ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "mcts.py"):
+        assert noise not in output
+
+
+def test_ctrl_c_is_held_while_ray_starts_and_leftovers_are_stopped() -> None:
+    """Ctrl-C while Ray starts is delivered once it is up (so ray.shutdown knows what to
+    stop), and processes left behind are stopped, even one that ignores SIGTERM."""
+    from rulebook.lab import ray_runner
+
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt), ray_runner._ctrl_c_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        reached.append("the rest of the start")  # held: not interrupted here
+    assert reached == ["the rest of the start"]
+    stubborn = subprocess.Popen(
+        [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, "
+         "signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert stubborn.stdout is not None and stubborn.stdout.readline() == "ready\n"
+    ours = ray_runner._descendants()
+    assert stubborn.pid in ours
+    started = time.monotonic()
+    ray_runner._stop_leftovers({stubborn.pid: ours[stubborn.pid]})
+    assert stubborn.wait(timeout=10) == -signal.SIGKILL
+    assert time.monotonic() - started < 10
+
+
+def test_ray_address_where_no_cluster_answers_fails_in_seconds(tmp_path: Path) -> None:
+    """Issue 17: --ray-address HOST:PORT with no cluster hung for over 40 s with Ray's warnings
+    scrolling; now one line naming the address, within seconds: nothing listening, or
+    something that is not Ray."""
+    pytest.importorskip("ray")
+    import socket
+    import threading
+
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    args = ["simulate", GAME, "-p", "2", "-n", "2", "--agents", "random"]
+    started = time.monotonic()
+    result = CliRunner().invoke(app, [*args, "--ray-address", f"127.0.0.1:{port}"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: no Ray cluster answers at 127.0.0.1:{port} " + (
+        "(Connection refused)\n"
+    )
+    assert time.monotonic() - started < 10
+    bad = CliRunner().invoke(app, [*args, "--ray-address", "somewhere"])
+    assert bad.exit_code == 2 and "--ray-address takes HOST:PORT" in bad.stderr
+
+    not_ray = socket.socket()  # accepts connections, speaks no Ray
+    not_ray.bind(("127.0.0.1", 0))
+    not_ray.listen()
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = not_ray.accept()
+            except OSError:
+                return
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    address = f"127.0.0.1:{not_ray.getsockname()[1]}"
+    started = time.monotonic()
+    try:
+        result = CliRunner().invoke(app, [*args, "--ray-address", address])
+    finally:
+        not_ray.close()
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: no Ray cluster answers at {address} (something listens there, but not Ray)\n"
+    )
+    assert "Traceback" not in result.output
+    assert time.monotonic() - started < 10
 
 
 # -- Ray ----------------------------------------------------------------------------------------

@@ -33,6 +33,19 @@ def test_wilson_interval_known_values(x: int, n: int, low: float, high: float) -
     assert got[1] == pytest.approx(high, abs=5e-4)
 
 
+def test_wilson_is_exactly_0_at_no_successes_and_1_at_all() -> None:
+    """Issue 17: at 0 wins the lower bound is exactly 0 (it was a tiny positive number for
+    many n, e.g. 3.5e-18 at 0 of 100, and the report's error bars crashed), at n exactly 1;
+    every interval holds its proportion."""
+    for n in range(1, 400):
+        assert wilson(0, n)[0] == 0.0, n
+        assert wilson(n, n)[1] == 1.0, n
+        for x in (0, 1, n / 3, n / 2, n - 1, n):
+            if 0 <= x <= n:
+                low, high = wilson(x, n)
+                assert 0.0 <= low <= x / n <= high <= 1.0, (x, n)
+
+
 def test_wilson_takes_shared_wins_and_refuses_impossible_counts() -> None:
     low, high = wilson(2.5, 5)
     assert low < 0.5 < high

@@ -78,9 +78,13 @@ def test_example_greaves_without_enough_potions() -> None:
     state.potions[0] = 1
     assert "d6 greaves/steel" not in moves(state, 0)
     before = state.snapshot()
-    with pytest.raises(IllegalAction, match="needs 2 Potion"):
+    with pytest.raises(IllegalAction, match=r"needs 2 Potions \(5 on the d6\); you have 1"):
         state.apply(0, "d6 greaves/steel")
     assert state.snapshot() == before
+    set_dice(state, d6=6)  # one short: "1 Potion", not "1 Potion(s)" (issue 17)
+    state.potions[0] = 0
+    with pytest.raises(IllegalAction, match=r"needs 1 Potion \(6 on the d6\); you have 0"):
+        state.apply(0, "d6 greaves/steel")
 
 
 def test_example_todd_claims_the_everlasting_pendant_of_the_elves() -> None:

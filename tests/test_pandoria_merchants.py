@@ -7,13 +7,14 @@ Hand-made maps are text grids compiled with :func:`build_board` (the same code t
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import rulebook
 from rulebook import IllegalAction
 from rulebook.pandoria_merchants import GAME
-from rulebook.pandoria_merchants.board import KINDS, Board, build_board, enclosed
+from rulebook.pandoria_merchants.board import KINDS, Board, bits, build_board, enclosed
 from rulebook.pandoria_merchants.content import content
 from rulebook.pandoria_merchants.rules import (
     ACTION,
@@ -631,3 +632,205 @@ def test_solo_bridges_must_end_on_empty_hexes() -> None:
     maps = maps.model_copy(update={"solo": solo})  # E5 is a pre-printed City
     with pytest.raises(DataError, match="empty hexes"):
         compile_content(maps, realm, game)
+
+
+# -- the solo verdict (End of Game and Final Score) ---------------------------------------------
+def _finished_solo(seed: int = 2) -> PandoriaState:
+    """A whole solo game played with random moves (the Trolls win it by far)."""
+    s = solo(seed=seed)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    return s
+
+
+def _trolls_score(s: PandoriaState, total: int) -> None:
+    """Make the Trolls' total ``total`` by changing their last Territory's entry."""
+    s.trolls[-1] += total - s.trolls_total()
+
+
+def test_solo_when_the_trolls_win_nobody_wins() -> None:
+    """ "If you have more total points than the Trolls, you win!": when they score more, the
+    player is not a winner (winners() empty, returns() [0.0]); their points are laid out by
+    the text's categories and add up to their total."""
+    s = _finished_solo()
+    assert s.scores()[0] < s.trolls_total()
+    assert s.winners() == [] and s.returns() == [0.0] and not s.solo_won()
+    trolls = s.opponent_breakdown()
+    assert set(trolls) == {"territories", "cards", "relics_and_monuments"}
+    assert sum(trolls.values()) == s.trolls_total()
+    assert trolls["territories"] == sum(
+        t - mine for t, mine in zip(s.troll_table(), s.my_territory, strict=True)
+    )
+    assert s.observation(0)["rating"] == "The Trolls win"
+
+
+def test_solo_more_points_than_the_trolls_wins_and_a_tie_does_not() -> None:
+    """More points than the Trolls wins; the same total is not "more", so the Trolls win."""
+    s = _finished_solo()
+    mine = s.scores()[0]
+    _trolls_score(s, mine - 1)
+    assert s.winners() == [0] and s.returns() == [1.0] and s.solo_won()
+    assert s.observation(0)["rating"] == "You beat the Trolls"
+    _trolls_score(s, mine)
+    assert s.winners() == [] and s.returns() == [0.0] and not s.solo_won()
+    assert s.observation(0)["rating"] == "The Trolls win"
+
+
+def test_solo_final_table_shows_the_trolls_and_the_verdict(tmp_path: Path) -> None:
+    """The final scores name the Trolls' points beside the player's, and the verdict agrees
+    with winners(): no "Winner: seat 0" when the Trolls win."""
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    s = _finished_solo()
+    rulebook.save(s, tmp_path / "solo.json")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "solo.json")])
+    assert result.exit_code == 0, result.output
+    verdict = f"Final score: {s.scores()[0]}, the Trolls {s.trolls_total()}: the Trolls win"
+    assert verdict in result.output
+    assert "Winner" not in result.output
+    assert "relics and monuments" in result.output
+
+
+# -- forfeiting part of a turn (2.1, 2.2 and the Note on forfeiting) ----------------------------
+RULE_21 = (
+    "One of the Resources must also be adjacent to at least one previously drawn Resource or "
+    "Worker—or one of the 4 Starting Resource spaces."
+)
+RULE_FORFEIT = (
+    "You may forfeit drawing any 1 or 2 (Resources/Worker) only if there are less than 3 empty "
+    "hex spaces adjacent to each other."
+)
+
+
+def _two_spaces_left() -> PandoriaState:
+    """A map with 2 empty hexes left, B1 next to the Starting space A1 and C1 beyond it: the
+    full 2 + 1 no longer fits, so the player may forfeit."""
+    s = on(board("@ . . ~", "~ ~ ~ ~", starts={"A1": "gold"}))
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    return s
+
+
+def _moves(s: PandoriaState) -> set[str]:
+    return {str(a) for a in s.legal_actions(0)}
+
+
+def test_a_first_resource_touching_nothing_drawn_cannot_lose_its_partner() -> None:
+    """Issue 17. RULE_21 and RULE_FORFEIT: a first Resource drawn on C1 touches nothing drawn
+    and no Starting space; it is allowed only because the second can go on B1, so the second
+    may not then be forfeited (it was: C1 stood alone, breaking 2.1)."""
+    assert "adjacent to at least one previously drawn" in RULE_21
+    s = _two_spaces_left()
+    assert _moves(s) >= {"wood B1", "wood C1", "crystal C1", "skip"}
+    s.apply(0, "wood C1")
+    assert _moves(s) == {"crystal B1"}  # no "skip": the crystal must meet 2.1 for both
+    before = s.snapshot()
+    with pytest.raises(IllegalAction):
+        s.apply(0, "skip")
+    assert s.snapshot() == before
+    s.apply(0, "crystal B1")
+    assert s.res[s.board.index["B1"]] == CRYSTAL
+
+
+def test_a_first_resource_meeting_the_rule_itself_may_be_drawn_alone() -> None:
+    """RULE_FORFEIT: drawn on B1 (next to the Starting space) the first Resource meets 2.1
+    itself, so the second may be forfeited; the Worker then goes next to the Resource drawn
+    (2.2: "adjacent to one of the Resources you just drew")."""
+    assert "less than 3 empty hex spaces" in RULE_FORFEIT
+    s = _two_spaces_left()
+    s.apply(0, "wood B1")
+    assert _moves(s) == {"crystal C1", "skip"}
+    s.apply(0, "skip")
+    assert _moves(s) == {"worker C1"}
+
+
+def test_the_worker_after_a_lone_resource_goes_next_to_it() -> None:
+    """2.2 "Then draw one Worker on any empty hex space that is adjacent to one of the
+    Resources you just drew": after one Resource and a forfeit, only its neighbours."""
+    s = on(board("@ . . . ~", "~ ~ ~ ~ ~", starts={"A1": "gold"}))  # B1 C1 D1 in a row
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    assert "skip" not in _moves(s)  # 2 + 1 fits: nothing may be forfeited
+    s.apply(0, "wood B1")
+    s.apply(0, "crystal C1")
+    assert _moves(s) == {"worker D1"}  # next to C1; A1 is the Starting space
+
+
+def test_spells_drawing_two_symbols_place_each_where_the_rule_allows_it() -> None:
+    """Swamp: "Blacken any one (or 2 adjacent to each other) empty hex space(s) adjacent to at
+    least one other drawn Resource or Worker"; Terrain: "draw those Resource symbols on the
+    Map, adjacent to at least one other drawn Resource or Worker". Each first symbol meets the
+    rule by itself, so stopping after it (Swamp's skip, Terrain with no room) breaks nothing."""
+    b = board(". . . . .", ". . . . .", ". . . . .")
+    s = on(b)
+    draw(s, "C2", "wood")
+    near = {b.names[h] for h in range(len(b.names)) if s.near >> h & 1 and s.empty >> h & 1}
+    s._start_spell("swamp", 2)
+    firsts = {str(a).split()[1] for a in s.legal_actions(0)}
+    assert firsts == near  # every first space touches the drawn wood
+    s.apply(0, "swamp B2")
+    assert "skip" in _moves(s)  # one space is a whole Swamp
+    s.apply(0, "skip")
+    s2 = on(b)
+    draw(s2, "C2", "wood")
+    s2._start_spell("terrain", 2)
+    while -1 in s2.dice:
+        s2.apply(0, str(s2.legal_actions(0)[0]))
+    hexes = {str(a).split()[1] for a in s2.legal_actions(0)}
+    assert hexes == near and "skip" not in _moves(s2)
+
+
+# -- refusals say why (issue 17) ---------------------------------------------------------------
+def _refusal(s: PandoriaState, text: str) -> str:
+    before = s.snapshot()
+    with pytest.raises(IllegalAction) as caught:
+        s.apply(s.turn, text)
+    assert s.snapshot() == before
+    return str(caught.value)
+
+
+def test_refusals_of_hexes_say_why() -> None:
+    """No such hex, beyond the river, a lake, an occupied space, a die not rolled, a hex that
+    touches nothing drawn: each refusal names its reason (not "is not a legal move now")."""
+    s = rulebook.new_game(NAME, players=2, seed=5)
+    assert isinstance(s, PandoriaState)
+    assert "choose your starting card, e.g. 'start " in _refusal(s, "wood Z99")
+    while s.phase != DRAW:
+        s.apply(s.turn, s.legal_actions(s.turn)[0])
+    assert s.dice == [3, 1]  # gold and crystal
+    assert "there is no hex Z99 (columns A-N, rows 1-4)" in _refusal(s, "wood Z99")
+    assert "A9 is beyond the river: with 2 players the Map is used down to row 4" in _refusal(
+        s, "gold A9"
+    )
+    assert "E1 is a lake" in _refusal(s, "gold E1")
+    assert "B2 is a pre-printed wood space" in _refusal(s, "gold B2")
+    assert "D3 is a Starting space (wood)" in _refusal(s, "gold D3")
+    assert "the dice leave you crystal or gold to draw, not wood" in _refusal(s, "wood N1")
+    assert "A1 is not next to a Resource or Worker drawn before this turn" in _refusal(s, "gold A1")
+    assert "you may forfeit only when" in _refusal(s, "skip")
+    assert "is not a move now: draw your first Resource" in _refusal(s, "pass")
+    s.apply(s.turn, "gold D1")
+    assert "the second Resource goes next to the first (D1)" in _refusal(s, "crystal H1")
+    assert "the second Resource must be drawn" in _refusal(s, "skip")
+    s.apply(s.turn, "crystal C2")
+    assert "the Worker goes next to a Resource you just drew (D1, C2)" in _refusal(s, "worker H1")
+    assert "D1 already holds a gold" in _refusal(s, "worker D1")
+    for text in ("wood Z99", "gold A1", "worker H1", "pass"):
+        with pytest.raises(IllegalAction) as caught:
+            s.apply(s.turn, text)
+        assert "not a legal move now" not in str(caught.value)
+        assert "type 'moves'" not in str(caught.value)
+
+
+def test_solo_refusal_names_the_territory_being_worked() -> None:
+    """Solo: "you may only work in one Territory at a time"."""
+    s = solo()
+    s.apply(0, s.legal_actions(0)[0])
+    while s.phase != DRAW:
+        s.apply(0, s.legal_actions(0)[0])
+    b = s.board
+    elsewhere = next(h for h in bits(b.land & s.empty & ~s.zone) if s.res[h] < 0)
+    kind = KINDS[s.dice[0]]
+    reason = _refusal(s, f"{kind} {b.names[elsewhere]}")
+    assert f"is in Territory {b.territory[elsewhere]}; you are working in Territory 1" in reason

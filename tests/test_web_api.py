@@ -71,14 +71,23 @@ def test_new_game_links(c: TestClient, db: Path) -> None:
         ({"game": "chess", "players": 2, "seats": ["human", "human"]}, "no game called 'chess'"),
         (
             {"game": "archmagi", "players": 5, "seats": ["human"] * 5},
-            "cannot be played by 5 players",
+            "cannot be played by 5 players: it takes 2-4 players (standard)",
+        ),
+        (
+            {
+                "game": "archmagi",
+                "players": 2,
+                "seats": ["human"] * 2,
+                "options": {"magi": "fire,fire"},
+            },
+            "fire named twice",
         ),
         ({"game": "archmagi", "players": 2, "seats": ["human"]}, "one seat for each"),
         ({"game": "archmagi", "players": 2, "seats": ["human", "wizard"]}, "no seat kind"),
         ({"game": "archmagi", "players": 2, "variant": "solo", "seats": ["human"] * 2}, "variant"),
         (
             {"game": "archmagi", "players": 2, "seats": ["human"] * 2, "options": {"magi": "x"}},
-            "option magi must be one of",
+            "option magi=x: no Magi called x; expected comma-separated distinct Magi",
         ),
         (
             {
@@ -118,8 +127,48 @@ def test_solo_and_all_bot_games(c: TestClient) -> None:
     assert bots["seats"] == [] and bots["hotseat"] is None
     wait_for(lambda: get_view(c, bots["id"])["over"])
     result = get_view(c, bots["id"])["result"]
-    assert set(result) == {"scores", "breakdowns", "winners", "decided_by", "tiebreaks", "rating"}
+    assert set(result) == {
+        "scores",
+        "breakdowns",
+        "winners",
+        "decided_by",
+        "tiebreaks",
+        "rating",
+        "opponent",
+        "opponent_breakdown",
+    }
     assert result["tiebreaks"] == ["most fulfilled Orders", "most Potions"]
+    assert result["opponent"] == "" and result["opponent_breakdown"] == {}
+
+
+def test_solo_against_the_trolls_lost_names_no_winner(c: TestClient) -> None:
+    """Issue 17: the end screen's result follows the solo verdict: random play loses to the
+    Trolls, so no winner, and the Trolls' points are given beside the player's."""
+    solo = new_game(c, "pandoria-merchants", ["random"], variant="solo")
+    wait_for(lambda: get_view(c, solo["id"])["over"], timeout=120)
+    result = get_view(c, solo["id"])["result"]
+    assert result["winners"] == [] and result["rating"] == "The Trolls win"
+    assert result["opponent"] == "the Trolls"
+    assert sum(result["opponent_breakdown"].values()) > result["scores"][0]
+
+
+def test_the_new_game_form_refuses_a_bad_setup_in_one_line(c: TestClient, db: Path) -> None:
+    """A setup the game refuses (SetupError) is a 400 with the reason, not a server error;
+    the Magi option, given by a rule, is offered as text with its rule."""
+    before = dump(db)
+    form = {"game": "battle-merchants", "players": "1", "seat_0": "human"}
+    r = c.post("/new", data=form)
+    assert r.status_code == 400
+    assert "cannot be played by 1 player: it takes 2-4 players" in r.text
+    form = {"game": "archmagi", "players": "2", "seat_0": "human", "seat_1": "human"}
+    r = c.post("/new", data={**form, "option_magi": "water,water"})
+    assert r.status_code == 400 and "water named twice" in r.text
+    assert dump(db) == before
+    archmagi = next(g for g in c.get("/api/games").json()["games"] if g["name"] == "archmagi")
+    magi = archmagi["options"][0]
+    assert magi["choices"] == [] and magi["rule"].startswith("comma-separated distinct Magi")
+    r = c.post("/new", data={**form, "option_magi": "Water, Fire"})
+    assert r.status_code == 200, r.text
 
 
 # -- views and tokens ----------------------------------------------------------------------------

@@ -138,7 +138,11 @@ def create_from_home(
     page.fill("#players", str(len(seats)))
     page.dispatch_event("#players", "change")
     for name, value in (options or {}).items():
-        page.select_option(f"#option_{name}", value)
+        field = f"#option_{name}"  # a list of choices, or text for an option given by a rule
+        if page.eval_on_selector(field, "e => e.tagName") == "SELECT":
+            page.select_option(field, value)
+        else:
+            page.fill(field, value)
     for p, kind in enumerate(seats):
         page.select_option(f"#seat_{p}", kind)
     page.click("#new-form button[type=submit]")

@@ -1,7 +1,5 @@
 """Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
 
-from itertools import permutations
-
 from rulebook.archmagi.bots import evaluate
 from rulebook.archmagi.cards import cards
 from rulebook.archmagi.content import ELEMENTS
@@ -9,6 +7,31 @@ from rulebook.archmagi.render import VIEWS, menu_entry, render, turn
 from rulebook.archmagi.rules import ArchmagiState, Move
 from rulebook.archmagi.stats import counters, faction
 from rulebook.core import Game, Option, Setup, Variant, register
+
+MAGI_RULE = (
+    f"comma-separated distinct Magi from {', '.join(ELEMENTS)}, or random; the first N are "
+    "dealt to the seats"
+)
+
+
+def magi_option(value: str) -> str:
+    """The ``magi`` option in its canonical form (lower case, no spaces): ``random`` or the
+    Magi of the first seats in order (SETUP 5: "their chosen color"); ``ValueError`` saying
+    what is wrong."""
+    names = [name.strip().lower() for name in value.split(",")]
+    if names == ["random"]:
+        return "random"
+    if "" in names:
+        raise ValueError("an empty name between commas" if len(names) > 1 else "no Magi named")
+    if "random" in names:
+        raise ValueError("random stands alone (it deals every Magi)")
+    unknown = list(dict.fromkeys(name for name in names if name not in ELEMENTS))
+    if unknown:
+        raise ValueError(f"no Magi called {', '.join(unknown)}")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} named twice (one seat each)")
+    return ",".join(names)
 
 
 def _create(setup: Setup) -> ArchmagiState:
@@ -25,13 +48,12 @@ GAME = register(
         options=(
             Option(
                 "magi",
-                (
-                    "random",
-                    *(",".join(o) for k in (1, 2, 3, 4) for o in permutations(ELEMENTS, k)),
-                ),
+                (),
                 "random",
                 description="the Magi of the first seats, e.g. fire,flora (seats not named are "
                 "dealt at random from the other Magi); random: all dealt from the seed",
+                rule=MAGI_RULE,
+                check=magi_option,
             ),
         ),
         evaluate=evaluate,

@@ -501,7 +501,7 @@ class ArchmagiState(State):
 
     def legal_actions(self, player: int) -> list[Action]:
         if self.phase == OVER or player not in self.current_players():
-            return []
+            return self.no_moves(player)
         c = self.content
         if self.stack:
             kind, p, n, data = self.stack[-1]

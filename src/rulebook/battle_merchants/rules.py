@@ -656,7 +656,7 @@ class BattleState(State):
 
     def legal_actions(self, player: int) -> list[Action]:
         if self.step == OVER or player != self.current:
-            return []
+            return self.no_moves(player)
         p = player
         out: list[Action] = []
         step = self.step

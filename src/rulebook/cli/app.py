@@ -7,12 +7,13 @@ and the game's optional ``render``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import statistics
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from rich.console import Console
@@ -42,12 +43,15 @@ from rulebook.cli.common import (
     print_results,
     table_view,
     usage_errors,
+    writable_file,
 )
 from rulebook.cli.lookup import rules_view
 from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
-from rulebook.lab.overrides import read_override
+from rulebook.core.words import plural
+from rulebook.lab.overrides import check_addresses, read_override
+from rulebook.lab.ray_runner import check_ray_address
 from rulebook.lab.runner import Job, execute
 from rulebook.lab.stats import wilson
 
@@ -101,16 +105,9 @@ def list_games() -> None:
             about.append("\n" + game.description, style="dim")
         for o in game.options:
             only = f"; {', '.join(o.variants)} only" if o.variants else ""
-            about.append(f"\noption {o.name}: {_choices(o.choices)} (default {o.default}{only})")
+            about.append(f"\noption {o.name}: {o.accepts()} (default {o.default}{only})")
         table.add_row(name, about, variants)
     make_console().print(table)
-
-
-def _choices(choices: tuple[str, ...], shown: int = 4) -> str:
-    """An option's choices for the games table: all of a few, else how many there are."""
-    if len(choices) <= shown:
-        return ", ".join(choices)
-    return f"{len(choices)} choices"
 
 
 GameArg = Annotated[
@@ -246,7 +243,7 @@ def simulate(
     found = find_game(game)
     with usage_errors():
         options = parse_options(option, level)
-        found.setup(players, seed, variant, options)
+        setup = found.setup(players, seed, variant, options)
         specs = cycle_specs(parse_specs(agents, "--agents"), players)
         check_agents(specs)
         if HUMAN in specs:
@@ -255,23 +252,47 @@ def simulate(
             raise UsageError(f"--games must be at least 1, not {games}")
         if workers is not None and workers < 1:
             raise UsageError(f"--workers must be at least 1, not {workers}")
-        override = read_override(data_override) if data_override is not None else None
-        job = Job(found.name, players, tuple(specs), games, seed, variant, options, False, override)
+        if out is not None:
+            writable_file(out, "--out")
+        if ray or ray_address:
+            if importlib.util.find_spec("ray") is None:
+                raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
+            if ray_address:
+                check_ray_address(ray_address)
+        override = None
+        if data_override is not None:
+            override = read_override(data_override)
+            check_addresses(override, found.name, f"--data-override {data_override}")
+        given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
+        job = Job(found.name, players, tuple(specs), games, seed, variant, given, False, override)
     console = make_console()
     start = time.perf_counter()
     with usage_errors():
-        rows = run_with_progress(
+        rows, played = run_with_progress(
             console, job, out, workers or os.cpu_count() or 1, ray or bool(ray_address), ray_address
         )
     elapsed = time.perf_counter() - start
-    console.print(simulation_table(rows, specs, players))
+    rival = found.variant(setup.variant).opponent
+    console.print(simulation_table(rows, specs, players, rival))
     moves = statistics.fmean(r["moves"] for r in rows)
+    if played:  # only the games played by this run count for its speed
+        before = f" ({games - played} were stored before)" if played < games else ""
+        rate = played / max(elapsed, 1e-9)
+        speed = f"{plural(played, 'game')} played in {elapsed:.1f} s ({rate:.1f} games/s){before}"
+    else:
+        speed = f"nothing to play: all {plural(games, 'game')} were stored in {out} already"
     console.print(
-        f"{games} games in {elapsed:.1f} s ({games / max(elapsed, 1e-9):.1f} games/s), "
-        f"{moves:.1f} moves per game, seeds {seed}-{seed + games - 1}."
+        f"{speed}; {moves:.1f} moves per game, seeds {seed}-{seed + games - 1}.", soft_wrap=True
     )
     if out is not None:
         console.print(f"Results: {out} (rulebook report {out} --html report.html)")
+
+
+class Ran(NamedTuple):
+    """A job's rows, and how many of its games this run played (the rest were stored)."""
+
+    rows: list[dict[str, Any]]
+    played: int
 
 
 def run_with_progress(
@@ -282,9 +303,10 @@ def run_with_progress(
     use_ray: bool,
     address: str | None,
     label: str | None = None,
-) -> list[dict[str, Any]]:
+) -> Ran:
     """:func:`rulebook.lab.runner.execute` under a progress bar with an ETA (Ctrl-C keeps
-    what finished: re-running the same command with the same ``--out`` resumes)."""
+    what finished: re-running the same command with the same ``--out`` resumes); every row
+    of the job, and how many of its games were played by this run (not stored before)."""
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -297,16 +319,21 @@ def run_with_progress(
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(label or f"{title}: {', '.join(job.agents)}", total=job.games)
 
+        played = 0
+
         def started(done: int, todo: int) -> None:
+            nonlocal played
+            played = todo
             if done:
-                progress.console.print(f"Resuming {out}: {done} game(s) stored, {todo} to play.")
+                stored = plural(done, "game")
+                progress.console.print(f"Resuming {out}: {stored} stored, {todo} to play.")
             progress.update(task, total=todo)
 
         def advance(count: int) -> None:
             progress.advance(task, count)
 
         try:
-            return execute(job, out, workers, use_ray, address, advance, started)
+            return Ran(execute(job, out, workers, use_ray, address, advance, started), played)
         except KeyboardInterrupt:
             progress.stop()
             where = f"; re-run the same command to resume {out}" if out else ""
@@ -314,12 +341,17 @@ def run_with_progress(
             raise typer.Exit(INTERRUPTED) from None
 
 
-def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], players: int) -> Table:
-    """Per seat: agent, shared wins and win rate (2+ players), score mean/stdev/range."""
-    table = Table(title=f"{len(rows)} games", header_style="bold")
+def simulation_table(
+    rows: Sequence[dict[str, Any]], specs: Sequence[str], players: int, opponent: str = ""
+) -> Table:
+    """Per seat: agent, shared wins and win rate (2+ players, or solo against the game's
+    ``opponent``, where a game it wins is a loss), score mean/stdev/range."""
+    title = plural(len(rows), "game") + (f" against {opponent}" if opponent else "")
+    table = Table(title=title, header_style="bold")
     table.add_column("seat", justify="right")
     table.add_column("agent")
-    if players > 1:
+    wins_counted = players > 1 or bool(opponent)
+    if wins_counted:
         table.add_column("wins", justify="right")
         table.add_column("win rate", justify="right")
         table.add_column("95% CI", justify="right")
@@ -328,7 +360,7 @@ def simulation_table(rows: Sequence[dict[str, Any]], specs: Sequence[str], playe
     for p in range(players):
         scores = [r["scores"][p] for r in rows]
         row = [str(p), specs[p]]
-        if players > 1:
+        if wins_counted:
             wins = sum(r["returns"][p] for r in rows)
             low, high = wilson(wins, len(rows))
             row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -18,6 +21,7 @@ import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import Game, RulebookError, State
 from rulebook.core.data import DataError
+from rulebook.core.words import plural
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
 HUMAN = "human"
@@ -60,6 +64,56 @@ def find_game(name: str) -> Game:
         fail(str(exc))
 
 
+# -- output paths -------------------------------------------------------------------------------
+def writable_file(path: Path, option: str) -> None:
+    """Check, before any work starts, that a file can be written at ``path`` (the value of
+    ``option``): :class:`UsageError` in one line if it is a folder, if its folder is missing
+    or not a folder, or if nothing can be created there (read-only, /proc, no permission)."""
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    folder = path.parent
+    if not folder.exists():
+        raise UsageError(f"cannot write {option} {path}: there is no folder {folder}")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {option} {path}: {folder} is a file, not a folder")
+    _probe(folder, option, path)
+
+
+def writable_folder(path: Path, option: str) -> None:
+    """Check, before any work starts, that files can be written in the folder ``path`` (made
+    with its parents when missing): :class:`UsageError` in one line if not."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option} {path} is a file, not a folder")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"cannot make {option} {path}: {existing} is a file, not a folder")
+    _probe(existing, option, path)
+
+
+def _probe(folder: Path, option: str, path: Path) -> None:
+    """Create and remove a file in ``folder``: the one sure test that it takes new files."""
+    try:
+        handle, name = tempfile.mkstemp(dir=folder, prefix=".rulebook-", suffix=".probe")
+        os.close(handle)
+        os.unlink(name)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {option} {path}: {folder} takes no new files ({exc.strerror or exc})"
+        ) from None
+
+
+@contextmanager
+def output_errors(option: str, path: Path) -> Iterator[None]:
+    """Writing an output checked by :func:`writable_file`: a failure that comes anyway (a full
+    disk) is still a one-line error."""
+    try:
+        yield
+    except OSError as exc:
+        fail(f"cannot write {option} {path}: {exc.strerror or exc}")
+
+
 # -- parsing the command line -----------------------------------------------------------------
 def parse_options(pairs: Sequence[str] | None, level: str | None = None) -> dict[str, str]:
     """``["key=value", ...]`` (and ``--level``) as a dict; :class:`UsageError` if malformed."""
@@ -94,7 +148,8 @@ def check_agents(specs: Sequence[str]) -> None:
 def cycle_specs(specs: Sequence[str], players: int) -> list[str]:
     """One agent spec per seat, repeating ``specs`` in order if fewer are given."""
     if len(specs) > players:
-        raise UsageError(f"{len(specs)} agents given for {players} player(s)")
+        given = plural(len(specs), "agent")
+        raise UsageError(f"{given} given for {plural(players, 'player')}")
     return [specs[p % len(specs)] for p in range(players)]
 
 
@@ -115,7 +170,10 @@ def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
     """The seats of ``--seats`` (default: seat 0 human, the rest greedy), bots seeded."""
     specs = parse_specs(text, "--seats") if text else [HUMAN] + ["greedy"] * (players - 1)
     if len(specs) != players:
-        raise UsageError(f"--seats names {len(specs)} seat(s) but the game has {players} players")
+        raise UsageError(
+            f"--seats names {plural(len(specs), 'seat')} but the game has "
+            f"{plural(players, 'player')}"
+        )
     check_agents(specs)
     return [
         Seat(spec, None if spec == HUMAN else make_agent(spec, agent_seed(seed, p)))
@@ -147,11 +205,24 @@ def scores_table(state: State, labels: Sequence[str] | None = None) -> Table:
     for p in seats:
         table.add_column(seat_label(p, labels), justify="right")
     breakdowns = [state.score_breakdown(p) for p in seats]
+    rival = state.opponent_breakdown()  # a solo seat's opponent (the Trolls), if any
+    if rival:
+        table.add_column(opponent_of(state), justify="right")
     for category in dict.fromkeys(k for b in breakdowns for k in b):
-        table.add_row(category.replace("_", " "), *(str(b.get(category, 0)) for b in breakdowns))
-    totals = state.scores()
-    table.add_row("total", *(str(s) for s in totals), style="bold", end_section=True)
+        cells = [str(b.get(category, 0)) for b in breakdowns]
+        table.add_row(category.replace("_", " "), *cells, *([""] if rival else []))
+    for category, value in rival.items():
+        table.add_row(category.replace("_", " "), *([""] * len(seats)), str(value))
+    totals = [str(s) for s in state.scores()]
+    if rival:
+        totals.append(str(sum(rival.values())))
+    table.add_row("total", *totals, style="bold", end_section=True)
     return table
+
+
+def opponent_of(state: State) -> str:
+    """The opponent a solo variant is played against (``the Trolls``), or ``""``."""
+    return state.game.variant(state.setup.variant).opponent
 
 
 def print_results(console: Console, state: State, labels: Sequence[str] | None = None) -> None:
@@ -162,7 +233,12 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
         return
     won = state.winners()
     names = ", ".join(seat_label(p, labels) for p in won)
-    if state.num_players == 1:
+    opponent = opponent_of(state)
+    if opponent:  # a solo game against the game itself: won only by beating it
+        theirs = sum(state.opponent_breakdown().values())
+        result = f"{names} wins" if won else f"{opponent} win"
+        verdict = f"Final score: {state.scores()[0]}, {opponent} {theirs}: {result}"
+    elif state.num_players == 1:
         verdict = f"Final score: {state.scores()[0]}"
     elif len(won) == 1:
         verdict = f"Winner: {names}"

@@ -9,17 +9,28 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from rulebook.agents import make_agent
 from rulebook.cli.app import VariantOpt, app, run_with_progress
-from rulebook.cli.common import UsageError, find_game, make_console, usage_errors
+from rulebook.cli.common import (
+    UsageError,
+    find_game,
+    make_console,
+    output_errors,
+    usage_errors,
+    writable_file,
+    writable_folder,
+)
 from rulebook.core import games as game_names
 from rulebook.core import get_game
+from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import compare as compare_results
+from rulebook.lab.compare import setup_differences
 from rulebook.lab.runner import Job
-from rulebook.lab.storage import read_results
+from rulebook.lab.storage import read_stored
 
 ResultsArg = Annotated[Path, typer.Argument(metavar="RESULTS", help="A results file (.parquet).")]
 
@@ -38,15 +49,22 @@ def report(
     from rulebook.lab.report import render_html, write_pngs
 
     with usage_errors():
-        rows = read_results(results)
+        writable_file(html, "--html")
+        if png_dir is not None:
+            writable_folder(png_dir, "--png-dir")
+        stored = read_stored(results)
+        rows = stored.rows
         if not rows:
             raise UsageError(f"{results} holds no games")
-    html.write_text(render_html(rows), encoding="utf-8")
+    page = render_html(rows, stored.describe())
+    with output_errors("--html", html):
+        html.write_text(page, encoding="utf-8")
     console = make_console()
-    console.print(f"Report of {len(rows)} games: {html}")
+    console.print(f"Report of {stored.describe()}: {html}")
     if png_dir is not None:
-        paths = write_pngs(rows, png_dir)
-        console.print(f"{len(paths)} plots in {png_dir}")
+        with output_errors("--png-dir", png_dir):
+            paths = write_pngs(rows, png_dir)
+        console.print(f"{plural(len(paths), 'plot')} in {png_dir}")
 
 
 def percent(x: float) -> str:
@@ -67,18 +85,27 @@ def compare(
 ) -> None:
     """Show what changed between two results files, with p-values (bold: p < 0.05)."""
     with usage_errors():
-        rows_a, rows_b = read_results(a), read_results(b)
+        stored_a, stored_b = read_stored(a), read_stored(b)
+        rows_a, rows_b = stored_a.rows, stored_b.rows
         if not rows_a or not rows_b:
             raise UsageError("both results files need games")
         if rows_a[0]["game"] != rows_b[0]["game"]:
             raise UsageError(f"{a} and {b} are results of different games")
     console = make_console()
-    for name, rows in (("A", rows_a), ("B", rows_b)):
+    for name, stored in (("A", stored_a), ("B", stored_b)):
+        rows = stored.rows
         override = rows[0]["override"] or "none"
         console.print(
-            f"{name}: {len(rows)} games, {rows[0]['players']} players, "
+            f"{name}: {stored.describe()}, {plural(rows[0]['players'], 'player')}, "
             f"agents {','.join(rows[0]['agents'])}, data override: {override}",
             markup=False,
+            soft_wrap=True,
+        )
+    differ = setup_differences(rows_a, rows_b)
+    if differ:
+        make_console(stderr=True).print(
+            f"[bold yellow]warning:[/] A and B differ in {escape('; '.join(differ))}: the "
+            "changes below mix that difference with the data's",
             soft_wrap=True,
         )
     changes = compare_results(rows_a, rows_b)
@@ -98,7 +125,7 @@ def compare(
         )
     console.print(table)
     if hidden:
-        console.print(f"{hidden} item(s) without a significant change not shown (--all).")
+        console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
 
 
 @app.command()
@@ -162,17 +189,23 @@ def strength(
             make_agent(agent)
         if games < 1 or solo_games < 1:
             raise UsageError("--games and --solo-games must be at least 1")
+        if out is not None:
+            writable_folder(out, "--out")
+        if markdown is not None:
+            writable_file(markdown, "--markdown")
     console = make_console()
     count = workers or os.cpu_count() or 1
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        with output_errors("--out", out):
+            out.mkdir(parents=True, exist_ok=True)
     lines: list[strength_lab.Line] = []
     for setting in settings:
         title = setting.label(get_game(setting.game).title)
 
         def run(job: Job, where: Path | None, title: str = title) -> list[dict[str, Any]]:
             who = f"{job.agents[0]} vs {job.agents[-1]}" if job.players > 1 else job.agents[0]
-            return run_with_progress(console, job, where, count, False, None, f"{title}: {who}")
+            label = f"{title}: {who}"
+            return run_with_progress(console, job, where, count, False, None, label).rows
 
         k = solo_games if setting.players == 1 else games
         with usage_errors():
@@ -184,7 +217,8 @@ def strength(
     alone = [ln for ln in lines if ln.players == 1]
     if markdown is not None:
         titles = {g: get_game(g).title for g in game_names()}
-        markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
+        with output_errors("--markdown", markdown):
+            markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
         console.print(f"Markdown tables: {markdown}")
 
 

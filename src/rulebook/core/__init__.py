@@ -1,7 +1,13 @@
 """The engine core: knows no game. State protocol, actions, seeded chance, save files."""
 
 from rulebook.core.chance import Chance
-from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
+from rulebook.core.errors import (
+    IllegalAction,
+    RulebookError,
+    SaveFileError,
+    SetupError,
+    UnknownGame,
+)
 from rulebook.core.game import Game, Option, Setup, Variant, View
 from rulebook.core.registry import games, get_game, new_game, register
 from rulebook.core.replay import (
@@ -24,6 +30,7 @@ __all__ = [
     "RulebookError",
     "SaveFileError",
     "Setup",
+    "SetupError",
     "State",
     "UnknownGame",
     "Variant",

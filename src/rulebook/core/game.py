@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from rulebook.core.errors import UnknownGame
+from rulebook.core.errors import SetupError
+from rulebook.core.words import player_count, plural
 
 if TYPE_CHECKING:
     from rulebook.core.spaces import ObservationEncoder
@@ -27,17 +28,57 @@ class Variant:
     min_players: int
     max_players: int
     description: str = ""
+    #: a solo variant played against the game itself ("the Trolls"): the seat wins only by
+    #: beating it, so ``winners()`` is empty when it loses (see ``State.opponent_breakdown``)
+    opponent: str = ""
 
 
 @dataclass(frozen=True)
 class Option:
-    """A setup option of a variant, such as a difficulty level."""
+    """A setup option of a variant, such as a difficulty level.
+
+    Its values are either listed (``choices``) or, when there are too many to list, given by a
+    ``rule`` in words with a ``check`` that turns a value into its canonical form or raises
+    ``ValueError`` saying what is wrong (Archmagi's Magi: any order of any of the four).
+    Values are accepted in any case.
+    """
 
     name: str
     choices: tuple[str, ...]
     default: str
     variants: tuple[str, ...] = ()  # the variants that take it; empty means all
     description: str = ""
+    #: the valid values in words, for options whose values are not listed in ``choices``
+    rule: str = ""
+    #: a value (as typed) -> its canonical form; ``ValueError`` saying what is wrong
+    check: Callable[[str], str] | None = None
+
+    def accepts(self) -> str:
+        """What the option accepts, in words: the rule, or the choices."""
+        return self.rule or f"one of {', '.join(self.choices)}"
+
+    def value(self, given: object) -> str:
+        """The canonical form of a value given for this option; :class:`SetupError` naming
+        what is expected and what was wrong."""
+        if not isinstance(given, str):
+            raise SetupError(f"option {self.name} takes text ({self.accepts()}), not {given!r}")
+        text = given.strip()
+        if self.check is not None:
+            try:
+                return self.check(text)
+            except ValueError as exc:
+                raise SetupError(
+                    f"option {self.name}={given}: {exc}; expected {self.accepts()}"
+                ) from None
+        for choice in self.choices:
+            if choice.lower() == text.lower():
+                return choice
+        raise SetupError(f"option {self.name} must be {self.accepts()}, not {given!r}")
+
+    def values(self) -> tuple[str, ...]:
+        """The values to try when every setting is covered (strength tables): the choices,
+        or the default alone for an option given by a rule."""
+        return self.choices or (self.default,)
 
 
 @dataclass(frozen=True)
@@ -136,14 +177,22 @@ class Game:
             if v.name == name:
                 return v
         names = ", ".join(v.name for v in self.variants)
-        raise UnknownGame(f"{self.name} has no variant {name!r} (variants: {names})")
+        raise SetupError(f"{self.title} has no variant {name!r} (variants: {names})")
+
+    def player_counts(self) -> str:
+        """The player counts of every variant: ``1 player (solo) or 2-8 players (standard)``."""
+        counts = [f"{player_count(v.min_players, v.max_players)} ({v.name})" for v in self.variants]
+        return ", ".join(counts[:-1]) + " or " + counts[-1] if len(counts) > 1 else counts[0]
 
     def default_variant(self, players: int) -> str:
         """The first variant, in declared order, that allows this many players."""
         for v in self.variants:
             if v.min_players <= players <= v.max_players:
                 return v.name
-        raise UnknownGame(f"{self.title} cannot be played by {players} players")
+        raise SetupError(
+            f"{self.title} cannot be played by {plural(players, 'player')}: it takes "
+            f"{self.player_counts()}"
+        )
 
     def setup(
         self,
@@ -152,16 +201,17 @@ class Game:
         variant: str | None = None,
         options: Mapping[str, str] | None = None,
     ) -> Setup:
-        """Check a requested setup and fill in defaults; raise :class:`UnknownGame` if invalid."""
+        """Check a requested setup and fill in defaults; :class:`SetupError` naming the problem
+        if it is invalid."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise UnknownGame(f"players must be a whole number, not {players!r}")
+            raise SetupError(f"players must be a whole number, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise UnknownGame(f"seed must be a whole number, not {seed!r}")
+            raise SetupError(f"seed must be a whole number, not {seed!r}")
         name = variant if variant is not None else self.default_variant(players)
         v = self.variant(name)
         if not v.min_players <= players <= v.max_players:
-            raise UnknownGame(
-                f"{self.title} ({v.name}) takes {v.min_players}-{v.max_players} players, "
+            raise SetupError(
+                f"{self.title} ({v.name}) takes {player_count(v.min_players, v.max_players)}, "
                 f"not {players}"
             )
         chosen: dict[str, str] = {}
@@ -169,14 +219,9 @@ class Game:
         for opt in self.options:
             if opt.variants and v.name not in opt.variants:
                 continue
-            value = given.pop(opt.name, opt.default)
-            if value not in opt.choices:
-                raise UnknownGame(
-                    f"option {opt.name} must be one of {', '.join(opt.choices)}, not {value!r}"
-                )
-            chosen[opt.name] = value
+            chosen[opt.name] = opt.value(given.pop(opt.name, opt.default))
         if given:
-            raise UnknownGame(f"{self.title} ({v.name}) has no option {', '.join(sorted(given))}")
+            raise SetupError(f"{self.title} ({v.name}) has no option {', '.join(sorted(given))}")
         return Setup(self.name, players, seed, v.name, chosen)
 
     def new_game(

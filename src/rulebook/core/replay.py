@@ -8,9 +8,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
+from rulebook.core.errors import (
+    IllegalAction,
+    RulebookError,
+    SaveFileError,
+    SetupError,
+    UnknownGame,
+)
 from rulebook.core.registry import get_game
 from rulebook.core.state import SAVE_FORMAT, State
+from rulebook.core.words import plural
 
 _KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats"}
 
@@ -64,7 +71,7 @@ def _start(data: Mapping[str, Any]) -> State:
     try:
         game = get_game(str(data["game"]))
         return game.new_game(data["players"], data["seed"], variant, options)
-    except UnknownGame as exc:
+    except (UnknownGame, SetupError) as exc:
         raise SaveFileError(f"bad setup in save file: {exc}") from None
 
 
@@ -118,7 +125,9 @@ def save_text(state: State, seats: Sequence[str] | None = None) -> str:
     data = state.log()
     if seats is not None:
         if len(seats) != state.num_players:
-            raise RulebookError(f"{len(seats)} seat names for {state.num_players} players")
+            raise RulebookError(
+                f"{plural(len(seats), 'seat name')} for {plural(state.num_players, 'player')}"
+            )
         data["seats"] = list(seats)
     return json.dumps(data, indent=1) + "\n"
 

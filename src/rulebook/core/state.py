@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from rulebook.core.chance import Chance
 from rulebook.core.errors import IllegalAction, RulebookError
 from rulebook.core.game import Game, Setup
+from rulebook.core.words import plural
 
 SAVE_FORMAT = "rulebook/1"
 
@@ -73,7 +74,9 @@ class State(ABC):
 
     @abstractmethod
     def legal_actions(self, player: int) -> list[Action]:
-        """Every move ``player`` may make now (empty when the seat is not to act)."""
+        """Every move ``player`` may make now (empty when the seat is not to act; a number
+        that is no seat raises :class:`IllegalAction`: games return :meth:`no_moves` for a
+        seat not to act, which checks it)."""
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
@@ -142,6 +145,12 @@ class State(ABC):
         front ends announce them then. 0 in games without simultaneous phases."""
         return 0
 
+    def opponent_breakdown(self) -> dict[str, int]:
+        """In a solo variant played against the game (``Variant.opponent``, such as the Trolls):
+        the opponent's points by the rulebook's categories, which :meth:`winners` weighs against
+        the seat's score. Empty in every other game."""
+        return {}
+
     def action_vocabulary(self) -> Sequence[Action]:
         """Every action of the game, legal now or not (for fixed action spaces and tests)."""
         return ()
@@ -151,11 +160,29 @@ class State(ABC):
     def num_players(self) -> int:
         return self.setup.players
 
+    def no_moves(self, player: object) -> list[Action]:
+        """The moves of a seat that is not to act: none. Raises :class:`IllegalAction` if
+        ``player`` is no seat of this game, so a bad seat is an error rather than "no moves".
+        Each game's :meth:`legal_actions` returns this on its not-to-act path, so the check
+        costs nothing when the seat asked about is the one to act."""
+        self.check_seat(player)
+        return []
+
+    def check_seat(self, player: object) -> None:
+        """Raise :class:`IllegalAction` unless ``player`` is a seat number of this game."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise IllegalAction(f"player must be a seat number, not {player!r}")
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(
+                f"no seat {player}: this game has {plural(self.num_players, 'seat')}, "
+                f"numbered from 0"
+            )
+
     def apply(self, player: int, action: Action | str) -> None:
         """Perform ``action`` for ``player``; raise :class:`IllegalAction` and change nothing if
         it is malformed or not legal now."""
-        if not isinstance(player, int) or isinstance(player, bool):
-            raise IllegalAction(f"player must be a seat number, not {player!r}")
+        if type(player) is not int or not 0 <= player < self.setup.players:
+            self.check_seat(player)  # raises, naming what is wrong
         if isinstance(action, str):
             action = self.parse_action(player, action)
         elif not isinstance(action, Action):
@@ -169,7 +196,10 @@ class State(ABC):
         self.history.append((player, action))
 
     def winners(self) -> list[int]:
-        """The seats that win: highest score, then the rulebook's tie-breakers; ties share."""
+        """The seats that win: highest score, then the rulebook's tie-breakers; ties share.
+
+        Empty when a solo seat loses to the game's own opponent (``Variant.opponent``); games
+        with such a variant override this with their rulebook's verdict."""
         scores = self.scores()
         keys = [(scores[p], *self.tiebreak(p)) for p in range(self.num_players)]
         best = max(keys)
@@ -199,7 +229,8 @@ class State(ABC):
         return labels[needed - 1] if needed - 1 < len(labels) else f"tie-breaker {needed}"
 
     def returns(self) -> list[float]:
-        """Each seat's share of the win (1 for a sole winner, 1/k for k tied winners)."""
+        """Each seat's share of the win (1 for a sole winner, 1/k for k tied winners; all 0
+        when nobody wins, as when a solo seat loses to the game's opponent)."""
         if not self.is_terminal():
             return [0.0] * self.num_players
         won = self.winners()

@@ -76,6 +76,20 @@ def _items(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
     return out
 
 
+def setup_differences(a: Sequence[Row], b: Sequence[Row]) -> list[str]:
+    """How the two runs differ besides their data (players, agents, variant, options): each
+    such difference changes the figures too, so the comparison no longer isolates the data."""
+    out = []
+    first_a, first_b = a[0], b[0]
+    for key, what in (("players", "players"), ("variant", "variant"), ("options", "options")):
+        if first_a[key] != first_b[key]:
+            out.append(f"{what} ({first_a[key]} in A, {first_b[key]} in B)")
+    seats_a, seats_b = sorted(first_a["agents"]), sorted(first_b["agents"])
+    if seats_a != seats_b:
+        out.append(f"agents ({','.join(seats_a)} in A, {','.join(seats_b)} in B)")
+    return out
+
+
 def compare(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
     """Every comparable figure of two results (any two jobs of the same game)."""
     from rulebook.lab.summary import summarize
@@ -86,6 +100,8 @@ def compare(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
         changes += _rates("win rate per seat", sa.seats, sb.seats)
         changes += _rates("win rate per agent", sa.agents, sb.agents)
         changes += _rates("win rate per faction", sa.factions, sb.factions)
+    elif sa.opponent and sb.opponent:  # solo against the game's opponent (the Trolls)
+        changes += _rates(f"win rate against {sa.opponent}", sa.agents, sb.agents)
     scores_a, counters_a = _values(a)
     scores_b, counters_b = _values(b)
     changes += _means("mean score", scores_a, scores_b)

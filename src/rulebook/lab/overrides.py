@@ -85,7 +85,27 @@ def install(raw: dict[str, Any] | None) -> None:
     _INSTALLED = key
 
 
+def check_addresses(raw: dict[str, Any], game: str, where: str = "the data override") -> None:
+    """Refuse an override that would change nothing in a run of ``game``, or change another
+    game's data (a typo in the game's name would otherwise give an unchanged experiment)."""
+    named = sorted(raw)
+    title = get_game(game).title
+    if game not in raw:
+        what = f"addresses {', '.join(named)}, not" if named else "has no table for"
+        raise DataError(f'{where} {what} {game} ({title}): its tables must start with ["{game}".')
+    others = [name for name in named if name != game]
+    if others:
+        raise DataError(
+            f"{where} also addresses {', '.join(others)}; a run of {game} uses only the "
+            f"tables of {game}: remove the others"
+        )
+
+
 def check(raw: dict[str, Any] | None, game: str, players: int, variant: str | None) -> None:
-    """Install ``raw`` and set up one game, so that invalid data fails before a run starts."""
+    """Check that ``raw`` addresses ``game`` alone, install it and set up one game, so that
+    invalid data fails before a run starts."""
+    if raw is not None:
+        resolve(raw)  # every game and data file it names exists
+        check_addresses(raw, game)
     install(raw)
     get_game(game).new_game(players, 0, variant)

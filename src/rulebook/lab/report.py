@@ -22,6 +22,7 @@ from jinja2 import Environment
 from matplotlib.figure import Figure
 
 from rulebook.core import get_game
+from rulebook.core.words import plural
 from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
@@ -39,11 +40,13 @@ th:first-child, td:first-child { text-align: left; }
 th { background: #f4f4f4; } .sig { font-weight: bold; color: #b00; }
 img { max-width: 100%; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
 .grid > div { flex: 1 1 480px; } code { background: #f4f4f4; padding: 0 3px; }
+.warn { background: #fff4d6; border-left: 4px solid #e0a800; padding: .4em .8em; }
 </style></head><body>
 <h1>{{ title }}</h1>
-<p class="sub">{{ s.games }} games, {{ s.players }} player(s), variant {{ s.variant }}.
+<p class="sub">{{ stored }}, {{ players }}, variant {{ s.variant }}.
 {% if s.override %}Data override: <code>{{ s.override }}</code>{% else %}Data files as shipped.
 {% endif %}</p>
+{% if s.mixed_agents %}<p class="warn">{{ mixed_note }}</p>{% endif %}
 {% if s.players > 1 %}
 <h2>Win rate per seat (seat advantage)</h2>
 <p>Ties share the win. An even share is {{ pct(1 / s.players) }}; p is the two-sided z-test
@@ -54,8 +57,16 @@ against it (bold: p &lt; 0.05).</p>
 <div class="grid"><div><img src="{{ plots.seats }}" alt="win rate per seat"></div>
 <div><img src="{{ plots.agents }}" alt="win rate per agent"></div></div>
 {% if s.factions %}<h2>Win rate per faction</h2>
+{% if s.mixed_agents %}<p class="warn">Agents of different skill played: these win rates
+measure who sat with the stronger agent as much as the factions.</p>{% endif %}
 {{ rate_table(s.factions) }}<img src="{{ plots.factions }}" alt="win rate per faction">
-{% endif %}{% endif %}
+{% endif %}{% elif s.opponent %}
+<h2>Win rate against {{ s.opponent }}</h2>
+<p>A solo game is won only by beating {{ s.opponent }} (the rulebook's verdict; a game they
+win counts as a loss).</p>
+{{ rate_table(s.agents, False) }}
+<img src="{{ plots.agents }}" alt="win rate per agent">
+{% endif %}
 <h2>Scores</h2>
 <div class="grid"><div><img src="{{ plots.scores }}" alt="score distributions"></div>
 <div><img src="{{ plots.lengths }}" alt="game length"></div></div>
@@ -72,6 +83,8 @@ against it (bold: p &lt; 0.05).</p>
 <td>{{ "%.2f" % v[1] }}</td></tr>{% endfor %}</table>{% endif %}
 {% for group, found in s.items.items() %}
 <h2>Most and least valuable: {{ group }}</h2>
+{% if s.mixed_agents and s.players > 1 %}<p class="warn">Agents of different skill played: the
+lift below measures which agent takes an item as much as what it is worth.</p>{% endif %}
 <p>{% if s.players > 1 %}Taken: share of seats that completed/claimed it. Lift: win rate of those
 seats minus that of the others (p: two-proportion z-test). Winners' share: share of all wins
 that went to seats holding it.{% else %}Solo: mean score of games with it, without it, and the
@@ -86,19 +99,21 @@ def pct(x: float) -> str:
     return f"{x:.1%}"
 
 
-def rate_table(rates: Sequence[Rate]) -> str:
+def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
+    """Win rates with their intervals; with ``even``, tested against an even share."""
+    tested = "<th>vs even</th><th>p</th>" if even else ""
     lines = [
         "<table><tr><th></th><th>games</th><th>wins</th><th>win rate</th><th>95% interval</th>"
-        "<th>vs even</th><th>p</th><th>mean score</th></tr>"
+        f"{tested}<th>mean score</th></tr>"
     ]
     for r in rates:
         low, high = r.interval
         test = r.test
-        cls = ' class="sig"' if test.significant else ""
+        cls = ' class="sig"' if even and test.significant else ""
+        against = f"<td>{test.difference:+.1%}</td><td{cls}>{test.p_value:.3g}</td>" if even else ""
         lines.append(
             f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{r.wins:g}</td>"
-            f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>"
-            f"<td>{test.difference:+.1%}</td><td{cls}>{test.p_value:.3g}</td>"
+            f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>{against}"
             f"<td>{r.mean_score:.1f}</td></tr>"
         )
     return "\n".join([*lines, "</table>"])
@@ -129,18 +144,29 @@ def top(found: Sequence[Item]) -> list[Item]:
     return [*found[:TOP], *found[-TOP:]]
 
 
+def mixed_note(s: Summary) -> str:
+    """What a report of a run mixing agents must say before its balance tables."""
+    names = ", ".join(r.label for r in s.agents)
+    return (
+        f"This run mixes agents ({names}). Who wins depends first on the agent, so the "
+        "per-faction and item tables (lift, winners' share) measure agent skill more than "
+        "balance: for balance, play one kind of agent in every seat (e.g. --agents greedy)."
+    )
+
+
 # -- plots ---------------------------------------------------------------------------------------
-def rate_figure(rates: Sequence[Rate], title: str) -> Figure:
+def rate_figure(rates: Sequence[Rate], title: str, even: bool = True) -> Figure:
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(rates) + 1.4))
     labels = [r.label for r in rates]
     values = [r.rate for r in rates]
-    lows = [r.rate - r.interval[0] for r in rates]
-    highs = [r.interval[1] - r.rate for r in rates]
+    # error bars are distances from the rate: never below 0 (matplotlib refuses them)
+    lows = [max(0.0, r.rate - r.interval[0]) for r in rates]
+    highs = [max(0.0, r.interval[1] - r.rate) for r in rates]
     ax.barh(labels, values, xerr=[lows, highs], color="#4c78a8", capsize=3)
-    if rates:
+    if rates and even:
         ax.axvline(rates[0].expected, color="#e45756", linestyle="--")
     ax.invert_yaxis()
-    ax.set_xlabel("win rate, 95% Wilson interval (dashed: an even share)")
+    ax.set_xlabel("win rate, 95% Wilson interval" + (" (dashed: an even share)" if even else ""))
     ax.set_title(title)
     fig.tight_layout()
     return fig
@@ -198,6 +224,8 @@ def figures(s: Summary) -> dict[str, Figure]:
         out["agents"] = rate_figure(s.agents, "Win rate per agent")
         if s.factions:
             out["factions"] = rate_figure(s.factions, "Win rate per faction")
+    elif s.opponent:
+        out["agents"] = rate_figure(s.agents, f"Win rate against {s.opponent}", even=False)
     out["scores"] = scores_figure(s)
     out["lengths"] = lengths_figure(s)
     for group, found in s.items.items():
@@ -212,8 +240,9 @@ def png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def render_html(rows: Sequence[Row]) -> str:
-    """The report of ``rows`` as one self-contained HTML page."""
+def render_html(rows: Sequence[Row], stored: str | None = None) -> str:
+    """The report of ``rows`` as one self-contained HTML page (``stored``: how the page names
+    the games, e.g. "37 games of 200 (an interrupted run...)"; default "N games")."""
     s = summarize(rows)
     plots = {
         name: "data:image/png;base64," + base64.b64encode(png(fig)).decode()
@@ -223,10 +252,17 @@ def render_html(rows: Sequence[Row]) -> str:
     env.globals.update(pct=pct, top=top)
     from markupsafe import Markup
 
-    env.globals["rate_table"] = lambda rates: Markup(rate_table(rates))
+    env.globals["rate_table"] = lambda rates, even=True: Markup(rate_table(rates, even))
     env.globals["item_table"] = lambda found: Markup(item_table(found))
     title = f"{get_game(s.game).title}: balance report"
-    return env.from_string(TEMPLATE).render(s=s, plots=plots, title=title)
+    return env.from_string(TEMPLATE).render(
+        s=s,
+        plots=plots,
+        title=title,
+        stored=stored or plural(s.games, "game"),
+        mixed_note=mixed_note(s),
+        players=plural(s.players, "player"),
+    )
 
 
 def write_pngs(rows: Sequence[Row], folder: Path) -> list[Path]:

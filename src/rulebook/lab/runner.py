@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -111,6 +112,10 @@ def batches(indices: Sequence[int], workers: int) -> list[list[int]]:
 
 
 def _init_worker(override: dict[str, Any] | None) -> None:
+    """A worker process: the job's data override, and Ctrl-C left to the parent (the terminal
+    sends it to every process of the group; the parent stops the pool and says so once,
+    instead of each worker printing its KeyboardInterrupt traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     overrides.install(override)
 
 
@@ -129,40 +134,6 @@ def run_processes(job: Job, indices: Sequence[int], workers: int) -> Iterator[li
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(workers, initializer=_init_worker, initargs=(job.override,)) as pool:
         yield from pool.imap_unordered(_play_batch_star, [(job, c) for c in chunks])
-
-
-def run_ray(
-    job: Job, indices: Sequence[int], workers: int, address: str | None
-) -> Iterator[list[dict[str, Any]]]:
-    """Play the games on Ray: the cluster at ``address``, or a local instance of ``workers``
-    CPUs. Each task installs the job's data override in its worker first."""
-    import ray  # the optional extra: pip install rulebook[ray]
-
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            # Ray nices its workers by default; a local run should get the CPU like processes
-            os.environ.setdefault("RAY_worker_niceness", "0")
-            try:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            except Exception as exc:  # Ray gives its raylet 30 s to start: once more if busy
-                if "timed out during startup" not in str(exc):
-                    raise
-                ray.shutdown()
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-    try:
-        remote = ray.remote(play_batch)
-        pending = [remote.remote(job, chunk) for chunk in batches(indices, workers)]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                rows: list[dict[str, Any]] = ray.get(ref)
-                yield rows
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def collect(
@@ -214,9 +185,12 @@ def execute(
             rows.extend(batch)
 
     if todo:
-        source = (
-            run_ray(job, todo, workers, address) if use_ray else run_processes(job, todo, workers)
-        )
+        if use_ray:
+            from rulebook.lab.ray_runner import run_ray  # Ray is an optional extra
+
+            source = run_ray(job, todo, workers, address)
+        else:
+            source = run_processes(job, todo, workers)
         collect(source, write, advance or (lambda _: None))
     if store is None:
         return [decode(r) for r in sorted(rows, key=lambda r: int(r["index"]))]

@@ -27,7 +27,10 @@ def normal_sf(z: float) -> float:
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of the proportion ``successes / n`` (95% by default).
 
-    ``successes`` may be fractional (shared wins count 1/k each).
+    ``successes`` may be fractional (shared wins count 1/k each). The interval always holds
+    the proportion; at 0 successes its lower bound is exactly 0 and at ``n`` its upper bound
+    exactly 1 (the formula gives them in exact arithmetic; in floating point the difference
+    of two nearly equal terms left a tiny positive lower bound, an interval not containing 0).
     """
     if n <= 0:
         return (0.0, 1.0)
@@ -37,7 +40,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes == n else max(p, min(1.0, centre + half))
+    return (low, high)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulebook.core import RulebookError
+from rulebook.core.words import plural
 
 JOB_KEY = b"rulebook.job"
 
@@ -151,6 +153,52 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     except (OSError, pa.ArrowInvalid) as exc:
         raise ResultsError(f"cannot read results {path}: {exc}") from None
     return [decode(row) for row in table.to_pylist()]
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What a run has stored at ``OUT``: its games so far, and how many it was asked for."""
+
+    rows: list[dict[str, Any]]
+    #: the number of games of the job (``--games``)
+    games: int
+    #: False while games wait in ``OUT.parts/``: the run was interrupted (or is running)
+    complete: bool
+
+    def describe(self) -> str:
+        """``200 games`` or ``37 games of 200 (an interrupted run: ...)``."""
+        if self.complete and len(self.rows) >= self.games:
+            return plural(len(self.rows), "game")
+        return (
+            f"{len(self.rows)} games of {self.games} (an interrupted run: re-run the same "
+            "simulate command to finish it)"
+        )
+
+
+def read_stored(path: Path) -> Stored:
+    """The games of a run at ``path``, finished or not: the merged file and, after an
+    interruption, the part files of ``path.parts/`` (each game once, by index)."""
+    parts = parts_dir(path)
+    pending = sorted(parts.glob("part-*.parquet")) if parts.is_dir() else []
+    if not path.exists() and not pending:
+        where = f" (nor any game in {parts}/)" if parts.is_dir() else ""
+        raise ResultsError(f"cannot read results {path}: no such file{where}")
+    rows: dict[int, dict[str, Any]] = {}
+    for file in ([path] if path.exists() else []) + pending:
+        for row in read_results(file):
+            rows[int(row["index"])] = row
+    job: dict[str, Any] | None = None
+    job_file = parts / "job.json"
+    try:
+        if job_file.is_file():  # the run under way (it may extend a finished file)
+            job = json.loads(job_file.read_text(encoding="utf-8"))
+        elif path.exists():
+            job = job_of(path)
+    except (OSError, ValueError, pa.ArrowInvalid) as exc:
+        raise ResultsError(f"cannot read the job of {path}: {exc}") from None
+    games = int(job["games"]) if job and isinstance(job.get("games"), int) else len(rows)
+    ordered = [rows[i] for i in sorted(rows)]
+    return Stored(ordered, max(games, len(ordered)), complete=not parts.is_dir())
 
 
 def decode(row: dict[str, Any]) -> dict[str, Any]:

@@ -20,11 +20,12 @@ from typing import Any
 from rulebook.core.game import Game
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import mean_interval, wilson
+from rulebook.lab.summary import opponent as opponent_of
 
 #: the columns of a match-up line (after the game's) and of a solo line, as :func:`cells` and
 #: :func:`solo_cells` fill them
 COLUMNS = ("bot", "vs", "games", "wins", "95% CI", "even", "beats", "score")
-SOLO_COLUMNS = ("agent", "games", "mean score", "95% interval", "ratings")
+SOLO_COLUMNS = ("agent", "games", "mean score", "95% interval", "wins (95% CI)", "ratings")
 
 #: the match-ups of the strength table: (candidate, opponent)
 MATCHUPS = (("mcts", "greedy"), ("greedy", "random"))
@@ -66,7 +67,7 @@ def settings(games: Sequence[Game], players: int | None, solo: bool) -> list[Set
             if v.min_players != 1:
                 continue
             takes = [o for o in game.options if not o.variants or v.name in o.variants]
-            for choice in itertools.product(*(o.choices for o in takes)):
+            for choice in itertools.product(*(o.values() for o in takes)):
                 options = {o.name: c for o, c in zip(takes, choice, strict=True)}
                 found.append(Setting(game.name, 1, v.name, options))
     return found
@@ -88,6 +89,8 @@ class Line:
     #: how many games reached each rating, best first (by the mean score of those games)
     ratings: dict[str, int] = field(default_factory=dict)
     setting: Setting | None = None
+    #: solo against the game itself: the opponent beaten to win (``the Trolls``), else ""
+    against: str = ""
 
     @property
     def rate(self) -> float:
@@ -133,6 +136,9 @@ def line(
         if r["rating"] is not None:
             reached.setdefault(r["rating"], []).append(float(score))
     best_first = sorted(reached.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))
+    against = ""
+    if players == 1 and setting is not None and setting.variant is not None:
+        against = opponent_of(setting.game, setting.variant)
     return Line(
         candidate,
         opponent,
@@ -145,6 +151,7 @@ def line(
         opponent_mean=sum(theirs) / len(theirs) if theirs else 0.0,
         ratings={rating: len(scores) for rating, scores in best_first},
         setting=setting,
+        against=against,
     )
 
 
@@ -191,13 +198,19 @@ def cells(ln: Line) -> list[str]:
 
 
 def solo_cells(ln: Line) -> list[str]:
-    """A solo line's cells after the game's: agent, games, mean score, interval, ratings."""
+    """A solo line's cells after the game's: agent, games, mean score, interval, wins (solo
+    against the game's opponent: the games won and their interval; else "-"), ratings."""
     ratings = ", ".join(f"{k} {v}" for k, v in ln.ratings.items())
+    wins = "-"
+    if ln.against:
+        low, high = ln.interval
+        wins = f"{ln.rate:.1%} ({100 * low:.1f}-{100 * high:.1f}%)"
     return [
         ln.candidate,
         str(ln.games),
         f"{ln.mean:.1f}",
         f"{ln.mean_low:.1f}-{ln.mean_high:.1f}",
+        wins,
         ratings or "-",
     ]
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulebook.core import RulebookError, get_game
 from rulebook.lab.stats import Test, one_proportion_z, two_proportion_z, wilson
 
 Row = dict[str, Any]
@@ -82,6 +83,27 @@ class Summary:
     counters: dict[str, tuple[float, float]]
     items: dict[str, list[Item]] = field(default_factory=dict)
     ratings: dict[str, int] = field(default_factory=dict)
+    #: the opponent of a solo variant played against the game (``the Trolls``), else ""
+    opponent: str = ""
+
+    @property
+    def mixed_agents(self) -> bool:
+        """Whether different agents played (greedy and random...): who wins then says more
+        about the agents' skill than about the game's balance."""
+        return len(self.agents) > 1
+
+    @property
+    def has_wins(self) -> bool:
+        """Whether the games have a winner to count: 2+ players, or solo against the game."""
+        return self.players > 1 or bool(self.opponent)
+
+
+def opponent(game: str, variant: str) -> str:
+    """The opponent a solo variant is played against (``Variant.opponent``), or ""."""
+    try:
+        return get_game(game).variant(variant).opponent
+    except RulebookError:  # results of a game or variant not known here
+        return ""
 
 
 def seat_games(rows: Sequence[Row]) -> list[tuple[Row, int]]:
@@ -161,6 +183,7 @@ def summarize(rows: Sequence[Row]) -> Summary:
         counters=counters,
         items=items(pairs) if n_players > 1 else items_solo(pairs),
         ratings=dict(ratings),
+        opponent=opponent(first["game"], first["variant"]) if n_players == 1 else "",
     )
 
 
@@ -199,8 +222,9 @@ def items(pairs: Sequence[tuple[Row, int]]) -> dict[str, list[Item]]:
 
 
 def items_solo(pairs: Sequence[tuple[Row, int]]) -> dict[str, list[Item]]:
-    """Solo games have no winner: rank items by the mean score with and without them (the
-    ``win`` fields then hold mean scores)."""
+    """Solo games: rank items by the mean score with and without them (the ``win`` fields
+    then hold mean scores; a solo game against the game's opponent is won or lost, but its
+    score says more about how well an item served)."""
     out: dict[str, list[Item]] = {}
     for group, names in sorted(_item_names(pairs).items()):
         found = []

@@ -21,6 +21,7 @@ from rulebook.core import Game, Setup
 from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, FreeMark, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
+from rulebook.core.words import plural
 from rulebook.merchants_of_magick.content import ITEM_CATEGORIES, Content, content
 
 __all__ = ["Done", "FreeMark", "MerchantsState", "Spend", "moves"]
@@ -108,7 +109,7 @@ class MerchantsState(SheetState):
         cost = extra + abs(change)
         extra_text = f", {extra} for the Extra Die" if extra else ""
         return (
-            f"{action} needs {cost} Potion(s) ({value} on the {action.die}{extra_text}); "
+            f"{action} needs {plural(cost, 'Potion')} ({value} on the {action.die}{extra_text}); "
             f"you have {self.potions[p]}"
         )
 

@@ -20,7 +20,9 @@ GAME = register(
         variants=(
             Variant("standard", 2, 4, "2-4 players, Realm sheets: Spells, Buildings, Relics"),
             Variant("family", 2, 4, "streamlined: Guilds, 1 VP per Resource, Spell Archive"),
-            Variant("solo", 1, 1, "one player against the Trolls, 8 Territories"),
+            Variant(
+                "solo", 1, 1, "one player against the Trolls, 8 Territories", opponent="the Trolls"
+            ),
         ),
         options=(
             Option(

@@ -162,6 +162,9 @@ class PandoriaState(State):
         self.troll_claims: list[str] = []
         self.vp_start = 0
         self.troll_gain = 0
+        #: the Trolls' points from crossed-out cards and from claimed Relics and Monuments
+        self.troll_cards = 0
+        self.troll_elements = 0
         # turn
         self.turn = 0
         self.round = 1
@@ -555,7 +558,9 @@ class PandoriaState(State):
 
         Decision: the forfeit rule ("less than 3 empty hex spaces adjacent to each other") is
         read as "the full 2 + 1 no longer fits"; then each symbol is drawn where the rules
-        allow it alone, or skipped.
+        allow it alone, or skipped. A first Resource that touches nothing drawn is allowed only
+        because the second will ("One of the Resources must also be adjacent..."), so the
+        second may then not be forfeited: it must be drawn where it meets the requirement.
         """
         free = self._free()
         anchor = self._anchor()
@@ -580,7 +585,8 @@ class PandoriaState(State):
             full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
             hexes = full or list(bits(cand))
             moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
-            return moves if full or not moves else [*moves, SKIP]
+            forfeit = not full and (self.r1 < 0 or self.r1_anchored)
+            return [*moves, SKIP] if forfeit and moves else moves
         around = 0
         for h in (self.r1, self.r2):
             if h >= 0:
@@ -754,7 +760,7 @@ class PandoriaState(State):
 
     def legal_actions(self, player: int) -> list[Action]:
         if self.phase == OVER or player != self.turn:
-            return []
+            return self.no_moves(player)
         return list(self._legal_moves())
 
     def parse_action(self, player: int, text: str) -> Action:
@@ -783,7 +789,9 @@ class PandoriaState(State):
         except TypeError:
             raise IllegalAction(f"{action!r} is not a move") from None
         if action not in self._legal_moves():
-            raise IllegalAction(f"{action} is not a legal move now ({self.phase})")
+            from rulebook.pandoria_merchants.refusals import why_not  # only when refusing
+
+            raise IllegalAction(why_not(self, action))
         self._legal = None
         self._do(player, action)
         self._texts.append((player, str(action)))
@@ -1041,6 +1049,7 @@ class PandoriaState(State):
             if card.column == col and self.cards[0][card.index] == NONE:
                 self.cards[0][card.index] = CROSSED
                 self.troll_gain += 1
+                self.troll_cards += 1
 
     def _troll_claim(self, name: str) -> None:
         """The Trolls claim the highest remaining Relic of one type, or Monument."""
@@ -1055,6 +1064,7 @@ class PandoriaState(State):
             self.relic_left[kind][self.relic_left[kind].index(True)] = False
         self.troll_claims.append(name)
         self.troll_gain += value
+        self.troll_elements += value
 
     def troll_table(self) -> list[int]:
         """The scoring table with the chosen level's values for the last 2 Territories."""
@@ -1104,9 +1114,30 @@ class PandoriaState(State):
     def tiebreak_labels(self) -> tuple[str, ...]:
         return ("most unused Spells",) if self.family else ("highest Monument built",)
 
+    def winners(self) -> list[int]:
+        """Standard and family: most VP, then the tie-breaker. Solo (End of Game and Final
+        Score): "If you have more total points than the Trolls, you win!": only strictly more
+        wins; a tie is not more, so the Trolls win it (no one is named the winner)."""
+        if self.solo:
+            return [0] if self.scores()[0] > self.trolls_total() else []
+        return super().winners()
+
     def solo_won(self) -> bool:
-        """Solo: "If you have more total points than the Trolls, you win!" """
-        return self.is_terminal() and self.scores()[0] > self.trolls_total()
+        """Solo: whether the game is over and the player beat the Trolls."""
+        return self.is_terminal() and self.winners() == [0]
+
+    def opponent_breakdown(self) -> dict[str, int]:
+        """Solo: the Trolls' points (Victory Points for the Trolls): each finished Territory's
+        table value minus your score there, 1 VP per card they crossed out, and the Relics and
+        Monuments they claimed. Empty outside solo."""
+        if not self.solo:
+            return {}
+        table = self.troll_table()
+        return {
+            "territories": sum(table[k] - self.my_territory[k] for k in range(len(self.trolls))),
+            "cards": self.troll_cards,
+            "relics_and_monuments": self.troll_elements,
+        }
 
     # -- views -------------------------------------------------------------------------------
     def _row_text(self, r: int) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import rulebook
-from rulebook.core import Setup, UnknownGame, get_game
+from rulebook.core import Setup, SetupError, UnknownGame, get_game
 from rulebook.web import seats as seat_kinds
 from rulebook.web.errors import BadRequest
 
@@ -41,6 +41,8 @@ def catalogue() -> list[dict[str, Any]]:
                     {
                         "name": o.name,
                         "choices": list(o.choices),
+                        # an option given by a rule (no list of choices): typed as text
+                        "rule": o.rule,
                         "default": o.default,
                         "variants": list(o.variants),
                         "description": o.description,
@@ -69,6 +71,6 @@ def new_setup(
         if len(seats) != setup.players:
             raise BadRequest(f"give one seat for each of the {setup.players} players")
         specs = [seat_kinds.spec_of(s) for s in seats]
-    except UnknownGame as exc:
+    except (UnknownGame, SetupError) as exc:
         raise BadRequest(str(exc)) from None
     return setup, specs

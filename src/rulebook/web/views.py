@@ -63,6 +63,9 @@ def result(state: State) -> dict[str, Any] | None:
         "decided_by": state.decided_by(),
         "tiebreaks": list(state.tiebreak_labels()),
         "rating": state.public_observation().get("rating"),
+        # solo against the game itself (the Trolls): who it is and its points by category
+        "opponent": state.game.variant(state.setup.variant).opponent,
+        "opponent_breakdown": state.opponent_breakdown(),
     }
 
 

@@ -20,6 +20,7 @@ from rulebook.core import Game, Setup
 from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
+from rulebook.core.words import plural
 from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, KINDS, Content, content
 
 __all__ = ["Done", "ShoppeState", "Spend", "moves"]
@@ -111,9 +112,10 @@ class ShoppeState(SheetState):
     def _cannot_pay(self, p: int, action: Spend, value: int, change: int, extra: int) -> str:
         kind = 1 if change > 0 else 0
         each = self.modifier_value(p, kind)
+        needed = plural(_count(abs(change), each), f"{KINDS[kind]} Bonus Modifier")
         return (
-            f"{action} needs {value}{change:+d}: {_count(abs(change), each)} {KINDS[kind]} Bonus "
-            f"Modifier(s) at {each} each; you have {self.bonus[p][kind]}"
+            f"{action} needs {value}{change:+d}: {needed} at {each} each; "
+            f"you have {self.bonus[p][kind]}"
         )
 
     def _cost_text(self, p: int, value: int, change: int, extra: int) -> str:

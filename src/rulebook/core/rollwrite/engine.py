@@ -403,8 +403,13 @@ class SheetState(State):
         return costs[used] if used < len(costs) else None
 
     def legal_actions(self, player: int) -> list[Action]:
-        if self.phase != CRAFTING or not 0 <= player < self.num_players or self.done[player]:
-            return []
+        if (
+            self.phase != CRAFTING
+            or type(player) is not int
+            or not 0 <= player < self.num_players
+            or self.done[player]
+        ):
+            return self.no_moves(player)
         marks = self.marks[player]
         if self.free_marks[player]:
             return [a for i, a in enumerate(self.moves.free) if not marks >> i & 1]

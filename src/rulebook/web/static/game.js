@@ -226,15 +226,25 @@ function drawResult(view) {
     else if (r.decided_by === "score") decided = "Decided by the score.";
     else decided = `Tied on score; the tie-breaker decided: ${r.decided_by}.`;
   }
+  // a solo game against the game itself (the Trolls): their points in a column of their own
+  const rival = r.opponent ? r.opponent_breakdown : null;
+  const rivalTotal = rival ? Object.values(rival).reduce((a, b) => a + b, 0) : 0;
   const categories = [...new Set(r.breakdowns.flatMap((b) => Object.keys(b)))];
+  const blank = () => (rival ? [el("td", { text: "" })] : []);
   const table = el("table", { class: "scores" },
-    el("thead", {}, el("tr", {}, el("th", { text: "" }), ...view.seats.map((s) => el("th", { scope: "col", text: `Seat ${s.seat + 1}` })))),
+    el("thead", {}, el("tr", {}, el("th", { text: "" }), ...view.seats.map((s) => el("th", { scope: "col", text: `Seat ${s.seat + 1}` })),
+      ...(rival ? [el("th", { scope: "col", text: r.opponent })] : []))),
     el("tbody", {},
-      ...categories.map((c) => el("tr", {}, el("th", { scope: "row", text: c.replaceAll("_", " ") }), ...r.breakdowns.map((b) => el("td", { text: String(b[c] ?? 0) })))),
-      el("tr", { class: "total" }, el("th", { scope: "row", text: "total" }), ...r.scores.map((s) => el("td", { text: String(s) })))));
+      ...categories.map((c) => el("tr", {}, el("th", { scope: "row", text: c.replaceAll("_", " ") }), ...r.breakdowns.map((b) => el("td", { text: String(b[c] ?? 0) })), ...blank())),
+      ...(rival ? Object.entries(rival).map(([c, v]) => el("tr", {}, el("th", { scope: "row", text: c.replaceAll("_", " ") }),
+        ...r.breakdowns.map(() => el("td", { text: "" })), el("td", { text: String(v) }))) : []),
+      el("tr", { class: "total" }, el("th", { scope: "row", text: "total" }), ...r.scores.map((s) => el("td", { text: String(s) })),
+        ...(rival ? [el("td", { text: String(rivalTotal) })] : []))));
+  let verdict = view.players > 1 ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : `Final score: ${r.scores[0]}.`;
+  if (rival) verdict = `Final score: ${r.scores[0]}, ${r.opponent} ${rivalTotal}: ${names.length ? "you win" : `${r.opponent} win`}.`;
   box.replaceChildren(
     el("h2", { id: "result-title", text: "Game over" }),
-    el("p", { class: "winners", text: view.players > 1 ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : `Final score: ${r.scores[0]}.` }),
+    el("p", { class: "winners", text: verdict }),
     decided ? el("p", { text: decided }) : "",
     r.rating ? el("p", { class: "rating", text: `Result: ${r.rating}` }) : "",
     table,

@@ -51,12 +51,17 @@ function fillOptions() {
   for (const o of g.options) {
     if (o.variants.length && !o.variants.includes(v)) continue;
     const id = `option_${o.name}`;
-    const select = el("select", { name: id, id });
-    for (const c of o.choices) select.append(el("option", { value: c, text: c }));
-    select.value = values[id] || o.default;
+    let input;
+    if (o.choices.length) {
+      input = el("select", { name: id, id });
+      for (const c of o.choices) input.append(el("option", { value: c, text: c }));
+    } else {  // an option given by a rule (e.g. Archmagi's Magi): typed, checked by the server
+      input = el("input", { name: id, id, type: "text", placeholder: o.default });
+    }
+    input.value = values[id] || o.default;
     optionsBox.append(
-      el("div", { class: "field" }, el("label", { for: id, text: o.name }), select,
-        el("p", { class: "hint", text: o.description })),
+      el("div", { class: "field" }, el("label", { for: id, text: o.name }), input,
+        el("p", { class: "hint", text: o.rule ? `${o.description}. Accepted: ${o.rule}.` : o.description })),
     );
   }
 }
