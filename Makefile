@@ -14,7 +14,7 @@ SEATS  ?= human,greedy
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
 	touch $(STAMP)
 
 ## play in the terminal against bots (GAME, PLAYERS and SEATS can be overridden)
