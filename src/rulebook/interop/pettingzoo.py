@@ -93,11 +93,13 @@ class _Spaces:
         """The move an action index stands for."""
         return self.table.space.action(index)
 
-    def _observe(self, p: int) -> dict[str, Any]:
+    def _observe(self, p: int, acting: bool = True) -> dict[str, Any]:
+        """Seat ``p``'s observation; its mask is all 0 unless ``acting``."""
         assert self.state is not None
+        mask = self.table.mask(self.state, p)
         return {
             "observation": self.table.observe(self.state, p),
-            "action_mask": self.table.mask(self.state, p),
+            "action_mask": mask if acting else np.zeros_like(mask),
         }
 
     def _render(self) -> str:
@@ -147,7 +149,9 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):
         self.agent_selection = self.possible_agents[self.table.to_act(self.state)]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self._observe(self.seat[agent])
+        """The agent's observation; its mask is all 0 unless it is the agent to act (in a
+        simultaneous phase the seats move one after another)."""
+        return self._observe(self.seat[agent], agent == self.agent_selection)
 
     def step(self, action: int | None) -> None:
         if self.state is None:
