@@ -25,8 +25,9 @@ Game type (the same for the five games)
       within the recorded score bounds (:mod:`rulebook.interop.bounds`).
     * Reward model ``TERMINAL``: returns come at the end of the game.
 
-Parameters: ``players``, ``variant`` (default: the game's for that count), ``options`` (a
-setup option as ``name=value``, several joined by ``,``: ``level=expert``) and ``reward``.
+Parameters: ``players``, ``variant`` (default: the game's for that count), ``options`` (setup
+options as ``name:value``, several joined by ``;``, a ``,`` in a value written ``+``:
+``level:expert``, ``magi:water+fire``) and ``reward``.
 
 Chance nodes
     The engine draws every chance event through :class:`rulebook.core.chance.Chance`; each is
@@ -86,13 +87,21 @@ def short_name(game: str) -> str:
 
 
 def _parse_options(text: str) -> dict[str, str]:
+    """Setup options from OpenSpiel's ``options`` parameter: ``name:value`` pairs joined by
+    ``;``, a ``,`` inside a value written ``+`` (OpenSpiel's parameters cannot hold ``=`` or
+    ``,``): ``magi:water+fire``."""
     options = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, sep, value = part.partition("=")
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        name, sep, value = part.partition(":")
         if not sep or not name.strip() or not value.strip():
-            raise UnknownGame(f"options are name=value pairs joined by ',', not {text!r}")
-        options[name.strip()] = value.strip()
+            raise UnknownGame(f"options are name:value pairs joined by ';', not {text!r}")
+        options[name.strip()] = value.strip().replace("+", ",")
     return options
+
+
+def options_parameter(options: dict[str, str]) -> str:
+    """The ``options`` parameter of a game's setup options (the inverse of the parsing)."""
+    return ";".join(f"{k}:{v.replace(',', '+')}" for k, v in sorted(options.items()))
 
 
 @dataclass
