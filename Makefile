@@ -25,8 +25,8 @@ run: $(STAMP)
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -34,10 +34,12 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
-## random-playout throughput of every game at every player count, and the bots' time per move
+## random-playout throughput of every game at every player count, the bots' time per move,
+## steps/s through the research adapters and mcts against OpenSpiel's MCTSBot
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/decision_time.py
+	$(BIN)/python benchmarks/interop_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

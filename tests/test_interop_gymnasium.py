@@ -7,8 +7,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from interop_helpers import CONFIGS, params
 
+from interop_helpers import CONFIGS, params
 from rulebook.core import IllegalAction, UnknownGame
 from rulebook.interop.common import Config
 from rulebook.interop.gymnasium import ENV_IDS, RulebookEnv, env_id
@@ -68,7 +68,7 @@ def test_vector_environments(mode: str) -> None:
         finished = 0
         for _ in range(200):
             actions = np.array([int(np.argmax(m)) for m in obs["action_mask"]])  # 0 after an end
-            obs, rewards, terminated, truncated, _ = envs.step(actions)
+            obs, _rewards, terminated, _truncated, _ = envs.step(actions)
             finished += int(terminated.sum())
         assert finished >= 2  # games end and the vector resets them
         assert obs["observation"].shape[0] == 2
@@ -81,7 +81,7 @@ def test_illegal_moves_change_nothing() -> None:
     obs, _ = env.reset(seed=2)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     log = list(env.state.history)  # type: ignore[union-attr]
-    after, reward, terminated, _, info = env.step(illegal)
+    _after, reward, terminated, _, info = env.step(illegal)
     assert reward == -1.0 and not terminated and "illegal" in info
     assert env.state.history == log  # type: ignore[union-attr]
     strict = RulebookEnv("battle-merchants", 2, illegal="raise")

@@ -9,10 +9,10 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from interop_helpers import CONFIGS, GAMES, params
 from open_spiel.python.algorithms import ismcts, mcts
 
 import rulebook
+from interop_helpers import CONFIGS, GAMES, params
 from rulebook.core.chance import ChanceNeeded, ScriptedChance
 from rulebook.interop.bounds import bounds, play_scripted
 from rulebook.interop.common import Config

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from interop_helpers import CONFIGS, GAMES, params
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
+from interop_helpers import CONFIGS, GAMES, params
 from rulebook.core import IllegalAction, UnknownGame
 from rulebook.interop.common import Config
 from rulebook.interop.pettingzoo import PARALLEL_GAMES, env, parallel_env, raw_env

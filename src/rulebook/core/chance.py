@@ -53,7 +53,7 @@ class Chance:
 
 
 # -- chance driven from outside ----------------------------------------------------------------
-class ChanceNeeded(Exception):  # noqa: N818 (a signal, not an error: the script ran out)
+class ChanceNeeded(Exception):
     """Raised by a :class:`ScriptedChance` whose script has no outcome left for a draw.
 
     ``outcomes`` is the number of equally likely outcomes of the draw asked for."""

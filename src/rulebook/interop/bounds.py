@@ -96,7 +96,9 @@ def play_scripted(config: Config, seed: int, greedy: bool) -> Measured:
         state.apply(p, policy(state, p, rng))
         moves += 1
     scores = state.scores()
-    return Measured(moves, max(chance.sizes, default=0), len(chance.sizes), min(scores), max(scores))
+    return Measured(
+        moves, max(chance.sizes, default=0), len(chance.sizes), min(scores), max(scores)
+    )
 
 
 class _Drawing(ScriptedChance):

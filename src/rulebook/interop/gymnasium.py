@@ -50,7 +50,7 @@ ObsType = dict[str, npt.NDArray[Any]]
 class RulebookEnv(gym.Env[ObsType, np.int64]):
     """One seat of a game against rulebook bots (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(
         self,
@@ -65,20 +65,24 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         illegal_reward: float = ILLEGAL_REWARD,
         render_mode: str | None = None,
     ) -> None:
-        self.table = Table(Config.of(game, players, variant, options), reward, illegal, illegal_reward)
+        self.table = Table(
+            Config.of(game, players, variant, options), reward, illegal, illegal_reward
+        )
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise UnknownGame(f"seat must be one of 0-{players - 1}, not {seat!r}")
         self.seat = seat
         others = players - 1
         specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
         if len(specs) != others:
-            raise UnknownGame(f"{others} opponent spec(s) needed (one per other seat), not {len(specs)}")
+            raise UnknownGame(
+                f"{others} opponent spec(s) needed (one per other seat), not {len(specs)}"
+            )
         for spec in specs:
             make_agent(spec)  # a bad spec fails here, with the accepted forms
         self.opponents = specs
         low, high = bounds(self.table.dtype)
         size = self.table.space.size
-        self.observation_space = spaces.Dict(
+        self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
                 "observation": spaces.Box(low, high, self.table.shape, self.table.dtype),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),

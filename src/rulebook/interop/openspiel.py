@@ -73,7 +73,7 @@ import numpy.typing as npt
 import pyspiel
 
 import rulebook
-from rulebook.core import Action, IllegalAction, State, UnknownGame, get_game
+from rulebook.core import Action, State, UnknownGame, get_game
 from rulebook.core.chance import ChanceNeeded, ScriptedChance, scripted
 from rulebook.interop.bounds import Bounds, bounds
 from rulebook.interop.common import Config, Table, default_reward

@@ -5,8 +5,8 @@
     aec.reset(seed=42)
     for agent in aec.agent_iter():
         obs, reward, terminated, truncated, info = aec.last()
-        move = None if terminated or truncated else aec.action_space(agent).sample(obs["action_mask"])
-        aec.step(move)
+        done = terminated or truncated
+        aec.step(None if done else aec.action_space(agent).sample(obs["action_mask"]))
 
 * Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict:
   ``"observation"``, the seat's tensor from its game's encoder (built from
@@ -52,7 +52,7 @@ def _seed(rng: np.random.Generator) -> int:
 class _Spaces:
     """The agents and spaces of one configuration (shared by the AEC and Parallel envs)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
 
     def _init_spaces(
         self,
@@ -114,7 +114,7 @@ class _Spaces:
         )
 
 
-class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):
+class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
     def __init__(
@@ -132,7 +132,7 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):
         self._init_spaces(game, players, variant, options, reward, illegal, illegal_reward)
         self.metadata = {**_Spaces.metadata, "name": f"rulebook_{self.config.name}"}
         self.render_mode = render_mode
-        self.agents = []
+        self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: from ``seed`` (the same seed, the same game), or from the
@@ -158,7 +158,7 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):
             raise UnknownGame("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)  # type: ignore[arg-type]
+            self._was_dead_step(action)
             return
         if action is None:
             raise IllegalAction(f"{agent} must choose a move (the game is not over)")
@@ -191,7 +191,7 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):
         pass
 
 
-class RulebookParallel(_Spaces, ParallelEnv[str, dict[str, Any], int]):
+class RulebookParallel(_Spaces, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """A roll-and-write as a PettingZoo Parallel environment (see the module docstring)."""
 
     def __init__(
@@ -222,11 +222,11 @@ class RulebookParallel(_Spaces, ParallelEnv[str, dict[str, Any], int]):
             self._rng = np.random.default_rng(seed)
         self.state = self.config.new_game(_seed(self._rng))
         self.agents = self.possible_agents[:]
-        return {a: self._observe(self.seat[a]) for a in self.agents}, {
-            a: {} for a in self.agents
-        }
+        return {a: self._observe(self.seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
-    def step(self, actions: dict[str, int]) -> tuple[
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
         dict[str, dict[str, Any]],
         dict[str, float],
         dict[str, bool],

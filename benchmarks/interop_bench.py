@@ -1,0 +1,168 @@
+"""Steps/s through each research adapter next to the raw engine, and rulebook's ``mcts``
+against OpenSpiel's ``MCTSBot`` on the same position with the same budget, in one run.
+
+Usage::
+
+    python benchmarks/interop_bench.py [--game merchants-of-magick] [--players 4]
+                                        [--seconds 3] [--budget 200]
+
+Every row plays uniformly random legal moves (masked random in the adapters) for about
+``--seconds``, in this one process on one core. A step is one move of a seat (the OpenSpiel
+row also counts its chance nodes separately; the Gymnasium row counts every seat's move, the
+bots' included, and also the learner's ``step`` calls). The ratio is the engine's steps/s over
+the adapter's. Then, from the position after the setup (both sides see the same game), one
+decision of rulebook's ``mcts:BUDGET`` and one of OpenSpiel's ``MCTSBot`` with ``BUDGET``
+simulations (one random rollout each, through the adapter), timed, as iterations per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+import rulebook
+from rulebook.agents import MCTSAgent
+from rulebook.interop.gymnasium import RulebookEnv
+from rulebook.interop.openspiel import short_name
+from rulebook.interop.pettingzoo import raw_env
+
+
+def timed(run: Callable[[int], int], seconds: float) -> tuple[int, float]:
+    """Run games (``run(seed)`` returns its steps) for about ``seconds``; steps and time."""
+    steps, seed, start = 0, 0, time.perf_counter()
+    while seed == 0 or time.perf_counter() - start < seconds:
+        steps += run(seed)
+        seed += 1
+    return steps, time.perf_counter() - start
+
+
+def engine(game: str, players: int) -> Callable[[int], int]:
+    def run(seed: int) -> int:
+        state = rulebook.new_game(game, players, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            p = state.current_players()[0]
+            state.apply(p, rng.choice(state.legal_actions(p)))
+        return len(state.history)
+
+    return run
+
+
+def pettingzoo(game: str, players: int) -> Callable[[int], int]:
+    env = raw_env(game, players)
+
+    def run(seed: int) -> int:
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return len(env.state.history)  # type: ignore[union-attr]
+
+    return run
+
+
+def gymnasium(game: str, players: int, calls: list[int]) -> Callable[[int], int]:
+    env = RulebookEnv(game, players, opponents="random")
+
+    def run(seed: int) -> int:
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            obs, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            calls[0] += 1
+            if terminated:
+                return len(env.state.history)  # type: ignore[union-attr]
+
+    return run
+
+
+def openspiel(game: str, players: int, chance: list[int]) -> Callable[[int], int]:
+    loaded = pyspiel.load_game(short_name(game), {"players": players})
+
+    def run(seed: int) -> int:
+        state = loaded.new_initial_state()
+        rng = random.Random(seed)
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+                chance[0] += 1
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+        return moves
+
+    return run
+
+
+def search(game: str, players: int, budget: int) -> list[tuple[str, float]]:
+    """Iterations/s of both searches deciding the first move of the same game."""
+    loaded = pyspiel.load_game(short_name(game), {"players": players})
+    state = loaded.new_initial_state()
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(rng.randrange(len(state.chance_outcomes())))
+    position = state.rulebook_state  # the same game, as the engine holds it
+    assert position is not None
+    seat = position.current_players()[0]
+    agent = MCTSAgent(0, iterations=budget)
+    start = time.perf_counter()
+    agent.act(position, seat)
+    ours = time.perf_counter() - start
+    random_state = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    bot = mcts.MCTSBot(loaded, 2.0, budget, evaluator, random_state=random_state)
+    start = time.perf_counter()
+    bot.step(state)
+    theirs = time.perf_counter() - start
+    return [("rulebook mcts", budget / ours), ("OpenSpiel MCTSBot (adapter)", budget / theirs)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="merchants-of-magick", choices=rulebook.games())
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--budget", type=int, default=200)
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.budget < 1:
+        parser.error("--seconds must be positive and --budget at least 1")
+    try:
+        rulebook.get_game(args.game).setup(args.players, 0)
+    except rulebook.UnknownGame as exc:
+        parser.error(str(exc))
+    g, n = args.game, args.players
+    calls, chance = [0], [0]
+    rows = [
+        ("engine (random moves)", *timed(engine(g, n), args.seconds)),
+        ("PettingZoo AEC", *timed(pettingzoo(g, n), args.seconds)),
+        ("Gymnasium (vs random bots)", *timed(gymnasium(g, n, calls), args.seconds)),
+        ("OpenSpiel (moves)", *timed(openspiel(g, n, chance), args.seconds)),
+    ]
+    base = rows[0][1] / rows[0][2]
+    print(f"{g}, {n} players: steps/s through each adapter, one core")
+    print(f"{'':30} {'steps/s':>10} {'engine/adapter':>15}")
+    for name, steps, seconds in rows:
+        rate = steps / seconds
+        print(f"{name:30} {rate:>10,.0f} {base / rate:>14.1f}x")
+    gym_seconds = rows[2][2]
+    print(f"  Gymnasium: {calls[0] / gym_seconds:,.0f} learner step() calls/s")
+    print(f"  OpenSpiel: {chance[0] / rows[3][2]:,.0f} chance nodes/s besides the moves")
+    print(f"search from the same position, {args.budget} iterations each:")
+    for name, rate in search(g, n, args.budget):
+        print(f"{name:30} {rate:>10,.0f} iterations/s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
