@@ -12,7 +12,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import rulebook
-from interop_helpers import CONFIGS, GAMES, params
+from interop_helpers import CONFIGS, GAMES, needs_spaces, params
 from rulebook.core.chance import ChanceNeeded, ScriptedChance
 from rulebook.interop.bounds import bounds, play_scripted
 from rulebook.interop.common import Config
@@ -26,6 +26,7 @@ def _load(config: Config, **extra: object) -> pyspiel.Game:
     return pyspiel.load_game(short_name(config.game), {**parameters, **extra})
 
 
+@needs_spaces("merchants-of-magick")
 def test_every_game_is_registered_with_its_type() -> None:
     assert sorted(NAMES) == sorted(short_name(g) for g in rulebook.games())
     game = pyspiel.load_game("python_rulebook_merchants_of_magick", {"players": 4})
@@ -48,7 +49,7 @@ def test_random_simulation(config: Config) -> None:
     pyspiel.random_sim_test(_load(config), num_sims=GAMES, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("config", params(CONFIGS))
+@pytest.mark.parametrize("config", [pytest.param(c, id=c.name) for c in CONFIGS])
 def test_games_stay_within_the_recorded_bounds(config: Config) -> None:
     recorded = bounds(config)
     for seed in range(3 * GAMES):
@@ -89,6 +90,7 @@ def test_mcts_and_ismcts_play_to_the_end(config: Config) -> None:
     assert sum(end.returns()) == pytest.approx(1.0)
 
 
+@needs_spaces("archmagi")
 def test_a_game_is_its_history() -> None:
     game = pyspiel.load_game("python_rulebook_archmagi", {"players": 3})
     state = game.new_initial_state()
@@ -104,6 +106,7 @@ def test_a_game_is_its_history() -> None:
     assert str(again) == str(state)
 
 
+@needs_spaces("merchants-of-magick")
 def test_information_state_hides_the_others_simultaneous_choices() -> None:
     game = pyspiel.load_game("python_rulebook_merchants_of_magick", {"players": 2})
     state = game.new_initial_state()
