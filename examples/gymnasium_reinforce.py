@@ -17,7 +17,8 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
-import rulebook.interop.gymnasium  # noqa: F401 (registers the rulebook/... ids)
+import rulebook
+import rulebook.interop.gymnasium
 
 ENV_ID = "rulebook/MerchantsOfMagick-1p-v0"
 Array = npt.NDArray[np.float64]
@@ -103,4 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except rulebook.RulebookError as exc:  # a configuration the adapters cannot serve
+        raise SystemExit(f"error: {exc}") from None
+    except KeyboardInterrupt:
+        raise SystemExit("interrupted") from None

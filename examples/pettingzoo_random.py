@@ -49,4 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except rulebook.RulebookError as exc:  # a configuration the adapters cannot serve
+        raise SystemExit(f"error: {exc}") from None
+    except KeyboardInterrupt:
+        raise SystemExit("interrupted") from None
