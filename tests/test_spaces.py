@@ -54,21 +54,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "research.md"
 CASES = props.cases()
 ENCODED = [c for c in CASES if rulebook.get_game(c.game).encoder is not None]
 
-#: games whose action vocabulary is still to be written (the test must fail for them)
-NO_VOCABULARY_YET = {"pandoria-merchants"}
-for_every_case = pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(
-            c,
-            marks=pytest.mark.xfail(strict=True, reason="no action vocabulary yet"),
-        )
-        if c.game in NO_VOCABULARY_YET
-        else c
-        for c in CASES
-    ],
-    ids=[c.id for c in CASES],
-)
+for_every_case = pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 for_every_encoded_case = pytest.mark.parametrize("case", ENCODED, ids=[c.id for c in ENCODED])
 #: whole games per example: a failure is reported as drawn (shrinking replays whole games)
 few_games = settings(

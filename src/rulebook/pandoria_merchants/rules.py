@@ -757,6 +757,12 @@ class PandoriaState(State):
             return []
         return list(self._legal_moves())
 
+    def action_vocabulary(self) -> tuple[Action, ...]:
+        """Every move of this configuration (:mod:`rulebook.pandoria_merchants.vocabulary`)."""
+        from rulebook.pandoria_merchants.vocabulary import vocabulary_of  # it imports Move
+
+        return vocabulary_of(self.board, self.mode, self.num_players)
+
     def parse_action(self, player: int, text: str) -> Action:
         if not isinstance(text, str):
             raise IllegalAction(f"{text!r} is not a move")
