@@ -71,6 +71,13 @@ def _text(obs: dict[str, Any]) -> str:
     return json.dumps(obs, sort_keys=True)
 
 
+def test_every_game_has_fixed_spaces() -> None:
+    assert ENCODED == CASES, "a game has no observation encoder"
+    for case in CASES:
+        state = rulebook.get_game(case.game).new_game(case.players, 0, case.variant)
+        assert state.action_vocabulary(), f"{case} has no action vocabulary"
+
+
 # -- action spaces -----------------------------------------------------------------------------
 @for_every_case
 @few_games
