@@ -4,6 +4,7 @@ from itertools import permutations
 
 from rulebook.archmagi.bots import evaluate
 from rulebook.archmagi.content import ELEMENTS
+from rulebook.archmagi.encoding import encoder
 from rulebook.archmagi.render import render
 from rulebook.archmagi.rules import ArchmagiState, Move
 from rulebook.archmagi.stats import counters, faction
@@ -39,6 +40,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
     )
 )
 

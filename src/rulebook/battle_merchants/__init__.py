@@ -2,6 +2,7 @@
 
 from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.bots import evaluate
+from rulebook.battle_merchants.encoding import encoder
 from rulebook.battle_merchants.render import render
 from rulebook.battle_merchants.rules import BattleState
 from rulebook.battle_merchants.stats import counters, faction
@@ -32,6 +33,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
     )
 )
 

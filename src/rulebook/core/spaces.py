@@ -11,24 +11,30 @@ layers fit every game of a configuration.
   ``state.observation(p)`` (only what seat ``p`` may see) into a NumPy vector of fixed shape and
   dtype, and documents what each slice means (:meth:`ObservationEncoder.slices`). An encoder
   reads the observation only, so the tensor can never hold what the seat may not see.
+* :class:`FlatEncoder` is the base the games' encoders share: a flat ``float32`` vector laid
+  out part by part (:class:`Parts`), with the seats in relative order (the viewer first, then
+  the seats after it in turn order), so a network always finds "me" in the same place.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from rulebook.core.errors import IllegalAction, UnknownGame
+from rulebook.core.data import cached
+from rulebook.core.errors import IllegalAction, RulebookError, UnknownGame
 from rulebook.core.registry import get_game
 
 if TYPE_CHECKING:
     from rulebook.core.game import Setup
     from rulebook.core.state import Action, State
+
+Vector = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)
@@ -40,14 +46,22 @@ class Slice:
     stop: int
     meaning: str
 
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
 
 class ObservationEncoder(ABC):
     """One game configuration's observation tensor: a fixed shape and dtype, built from
     ``observation(p)`` alone (see the module docstring)."""
 
-    #: the tensor's shape, the same for every seat and every position of the configuration
-    shape: tuple[int, ...]
     dtype: npt.DTypeLike = np.float32
+
+    @property
+    @abstractmethod
+    def shape(self) -> tuple[int, ...]:
+        """The tensor's shape, the same for every seat and every position of the
+        configuration."""
 
     @abstractmethod
     def encode(self, observation: Mapping[str, Any]) -> npt.NDArray[Any]:
@@ -56,6 +70,128 @@ class ObservationEncoder(ABC):
     @abstractmethod
     def slices(self) -> Sequence[Slice]:
         """What each part of the (flattened) tensor means, in order, covering all of it."""
+
+
+class Parts:
+    """The layout of a flat tensor, declared part by part: each part is a named slice."""
+
+    def __init__(self) -> None:
+        self._slices: list[Slice] = []
+        self._names: set[str] = set()
+        self.size = 0
+
+    def add(self, name: str, size: int, meaning: str) -> int:
+        """Append a part of ``size`` values holding ``meaning``; return where it starts.
+
+        A part of size 0 (a feature the configuration does not have) takes no room and is not
+        listed by :attr:`slices`.
+        """
+        if size < 0:
+            raise ValueError(f"part {name!r} has a negative size")
+        if name in self._names:
+            raise ValueError(f"two parts are called {name!r}")
+        self._names.add(name)
+        start = self.size
+        if size:
+            self._slices.append(Slice(name, start, start + size, meaning))
+            self.size += size
+        return start
+
+    @property
+    def slices(self) -> tuple[Slice, ...]:
+        return tuple(self._slices)
+
+
+def seat_order(you: int, players: int) -> list[int]:
+    """The seats in relative order: ``you`` first, then the seats after it in turn order."""
+    return [(you + k) % players for k in range(players)]
+
+
+def relative(seat: int, you: int, players: int) -> int:
+    """Where ``seat`` sits in :func:`seat_order` of ``you`` (0: the viewer)."""
+    return (seat - you) % players
+
+
+def hot(ones: list[int], start: int, size: int, index: int) -> None:
+    """Mark ``start + index`` as a 1 of ``ones``, for a one-hot part of ``size`` values
+    starting at ``start``."""
+    if not 0 <= index < size:
+        raise RulebookError(f"value {index!r} is outside a part of {size}")
+    ones.append(start + index)
+
+
+def lookup(table: Mapping[str, int], key: object, what: str) -> int:
+    """``table[key]``; :class:`RulebookError` naming ``what`` when the key is unknown (an
+    observation of other content, or of another game)."""
+    try:
+        return table[key]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise RulebookError(f"the observation names an unknown {what}: {key!r}") from None
+
+
+def positions(table: Mapping[str, int], keys: Iterable[object], start: int, what: str) -> list[int]:
+    """``start + table[key]`` for every key (a multi-hot part); :class:`RulebookError` naming
+    ``what`` when a key is unknown."""
+    try:
+        return [start + table[key] for key in keys]  # type: ignore[index]
+    except (KeyError, TypeError):
+        bad = next(k for k in keys if not isinstance(k, str) or k not in table)
+        raise RulebookError(f"the observation names an unknown {what}: {bad!r}") from None
+
+
+def index_of(names: Iterable[str]) -> dict[str, int]:
+    """``{name: position}`` of distinct names, in order (duplicates keep their first place)."""
+    table: dict[str, int] = {}
+    for name in names:
+        table.setdefault(name, len(table))
+    return table
+
+
+class FlatEncoder(ObservationEncoder):
+    """A configuration's observation as a flat ``float32`` vector laid out by :class:`Parts`.
+
+    A game's encoder declares its parts in ``__init__`` (after ``super().__init__(setup)``),
+    from the configuration and the game's published content only, and writes one observation
+    into a zeroed vector in :meth:`fill`. Counts and amounts are divided by a documented scale
+    so that values stay near ``[0, 1]``; categories are one-hot.
+    """
+
+    #: the fields of the observation the tensor leaves out, as patterns (``seats[*].name``:
+    #: ``[*]`` for every item of a list), each with the reason: fixed by the configuration,
+    #: or following from what the tensor shows
+    IGNORED: Mapping[str, str] = {}
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.players = setup.players
+        self.parts = Parts()
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.parts.size,)
+
+    def slices(self) -> tuple[Slice, ...]:
+        return self.parts.slices
+
+    def encode(self, observation: Mapping[str, Any]) -> Vector:
+        game = observation.get("game") if isinstance(observation, Mapping) else None
+        if game != self.setup.game:
+            raise RulebookError(f"not an observation of {self.setup.game} (game {game!r})")
+        seats = observation.get("seats")
+        if not isinstance(seats, list) or len(seats) != self.players:
+            raise RulebookError(f"not an observation of a {self.players}-seat game")
+        out = np.zeros(self.parts.size, dtype=np.float32)
+        ones: list[int] = []
+        self.fill(observation, out, ones)
+        if ones:
+            out[ones] = 1.0
+        return out
+
+    @abstractmethod
+    def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
+        """Write ``observation`` into ``out`` (zeros, of this encoder's shape): amounts
+        directly, and the positions that hold 1 (one-hot and multi-hot parts) into ``ones``
+        (one NumPy assignment for all of them is much cheaper than one each)."""
 
 
 class ActionSpace:
@@ -101,17 +237,44 @@ class ActionSpace:
         return mask
 
 
+#: action spaces built so far, by the identity of the vocabulary they number (games hand out
+#: one shared vocabulary per configuration; it is kept here so its id stays its own)
+_SPACES: dict[int, tuple[Sequence[Action], ActionSpace]] = {}
+
+
 def action_space(state: State) -> ActionSpace:
     """The action space of ``state``'s configuration (game, variant, players, options)."""
-    return ActionSpace(state.action_vocabulary())
+    vocabulary = state.action_vocabulary()
+    known = _SPACES.get(id(vocabulary))
+    if known is not None and known[0] is vocabulary:
+        return known[1]
+    space = ActionSpace(vocabulary)
+    if len(_SPACES) >= 256:  # content reloaded many times (data overrides): start afresh
+        _SPACES.clear()
+    _SPACES[id(vocabulary)] = (vocabulary, space)
+    return space
+
+
+def _config(setup: Setup) -> tuple[str, int, str, tuple[tuple[str, str], ...]]:
+    return (setup.game, setup.players, setup.variant, tuple(sorted(setup.options.items())))
+
+
+@cached
+def _encoders() -> dict[tuple[str, int, str, tuple[tuple[str, str], ...]], ObservationEncoder]:
+    """The encoders built so far, per configuration (dropped with the compiled content)."""
+    return {}
 
 
 def encoder(setup: Setup) -> ObservationEncoder:
-    """The observation encoder of a configuration (its game's ``Game.encoder``)."""
-    game = get_game(setup.game)
-    if game.encoder is None:
-        raise UnknownGame(f"{game.title} has no observation encoder")
-    return game.encoder(setup)
+    """The observation encoder of a configuration (its game's ``Game.encoder``), built once."""
+    key = _config(setup)
+    built = _encoders()
+    if key not in built:
+        game = get_game(setup.game)
+        if game.encoder is None:
+            raise UnknownGame(f"{game.title} has no observation encoder")
+        built[key] = game.encoder(setup)
+    return built[key]
 
 
 def observation_tensor(state: State, player: int) -> npt.NDArray[Any]:

@@ -2,6 +2,7 @@
 
 from rulebook.core import Game, Setup, Variant, register
 from rulebook.merchants_of_magick.bots import evaluate
+from rulebook.merchants_of_magick.encoding import encoder
 from rulebook.merchants_of_magick.render import render
 from rulebook.merchants_of_magick.rules import Done, FreeMark, MerchantsState, Spend
 from rulebook.merchants_of_magick.stats import counters, faction
@@ -27,6 +28,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
     )
 )
 

@@ -2,6 +2,7 @@
 
 from rulebook.core import Game, Option, Setup, Variant, register
 from rulebook.pandoria_merchants.bots import evaluate
+from rulebook.pandoria_merchants.encoding import encoder
 from rulebook.pandoria_merchants.render import render
 from rulebook.pandoria_merchants.rules import Move, PandoriaState
 from rulebook.pandoria_merchants.stats import counters, faction
@@ -37,6 +38,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
     )
 )
 

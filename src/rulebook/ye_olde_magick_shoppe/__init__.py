@@ -2,6 +2,7 @@
 
 from rulebook.core import Game, Setup, Variant, register
 from rulebook.ye_olde_magick_shoppe.bots import evaluate
+from rulebook.ye_olde_magick_shoppe.encoding import encoder
 from rulebook.ye_olde_magick_shoppe.render import render
 from rulebook.ye_olde_magick_shoppe.rules import Done, ShoppeState, Spend
 from rulebook.ye_olde_magick_shoppe.stats import counters
@@ -26,6 +27,7 @@ GAME = register(
         description="The prototype of Merchants of Magick: craft, research, claim customers.",
         counters=counters,
         common_players=4,
+        encoder=encoder,
     )
 )
 

@@ -1,0 +1,352 @@
+"""Fixed action and observation spaces (issue 14), for every game, variant, player count and
+options the registry allows (the cases come from ``tests/properties.py``).
+
+Action spaces: the vocabulary is the same for every seed and every position of a
+configuration, every legal move of every step is in it, index <-> action round-trips, the mask is
+the legal moves, and every entry's text parses back to it.
+
+Observation tensors: at every step of random games the tensor has the encoder's shape and dtype
+and finite, normalised values; it is a function of the seat's observation only (the same after
+re-sampling what the seat cannot see, and from the observation's JSON text); it changes whenever
+the seat's observation changes after its own move; the slices name all of it.
+
+One random game per configuration and test (``HYPOTHESIS_PROFILE=thorough``: 20).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+import properties as props
+import rulebook
+from rulebook import IllegalAction, RulebookError, State
+from rulebook.core.game import Setup
+from rulebook.core.spaces import (
+    ActionSpace,
+    FlatEncoder,
+    ObservationEncoder,
+    Parts,
+    action_space,
+    encoder,
+    hot,
+    observation_tensor,
+    positions,
+    relative,
+    seat_order,
+)
+
+GAMES_PER_CASE = 20 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
+#: a value beyond this means a count or amount was left without its scale
+LOOSE_BOUND = 8.0
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "research.md"
+
+CASES = props.cases()
+ENCODED = [c for c in CASES if rulebook.get_game(c.game).encoder is not None]
+
+for_every_case = pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+for_every_encoded_case = pytest.mark.parametrize("case", ENCODED, ids=[c.id for c in ENCODED])
+#: whole games per example: a failure is reported as drawn (shrinking replays whole games)
+few_games = settings(
+    max_examples=GAMES_PER_CASE, phases=[Phase.explicit, Phase.reuse, Phase.generate]
+)
+
+
+def _same_options(setup: Setup, seed: int) -> Setup:
+    game = rulebook.get_game(setup.game)
+    return game.setup(setup.players, seed, setup.variant, setup.options)
+
+
+def _text(obs: dict[str, Any]) -> str:
+    return json.dumps(obs, sort_keys=True)
+
+
+def test_every_game_has_fixed_spaces() -> None:
+    assert ENCODED == CASES, "a game has no observation encoder"
+    for case in CASES:
+        state = rulebook.get_game(case.game).new_game(case.players, 0, case.variant)
+        assert state.action_vocabulary(), f"{case} has no action vocabulary"
+
+
+# -- action spaces -----------------------------------------------------------------------------
+@for_every_case
+@few_games
+@given(data=st.data())
+def test_vocabulary_is_fixed_and_complete(case: props.Case, data: st.DataObject) -> None:
+    setup = data.draw(props.setups(case), label="setup")
+    other = _same_options(setup, data.draw(props.SEEDS, label="other seed"))
+    state = props.new_state(setup)
+    vocabulary = tuple(state.action_vocabulary())
+    texts = [str(a) for a in vocabulary]
+    assert vocabulary, f"{case}: no action vocabulary"
+    assert len(set(texts)) == len(texts), "two vocabulary entries share a text"
+    assert [str(a) for a in props.new_state(other).action_vocabulary()] == texts, (
+        "the vocabulary depends on the seed"
+    )
+    space = action_space(state)
+    assert space.size == len(vocabulary)
+    for i, action in enumerate(vocabulary):
+        assert space.index(action) == i and space.action(i) == action
+        for p in range(case.players):
+            assert state.parse_action(p, str(action)) == action, f"{action} does not parse back"
+    rng = random.Random(data.draw(props.MOVE_SEEDS, label="move seed"))
+    steps = 0
+
+    def check(s: State) -> None:
+        nonlocal steps
+        steps += 1
+        if steps % 50 == 0 or s.is_terminal():
+            assert tuple(s.action_vocabulary()) == vocabulary, "the vocabulary changed in play"
+        for p in s.current_players():
+            legal = s.legal_actions(p)
+            indices = space.legal_indices(s, p)  # IllegalAction if a move is not in it
+            assert [space.action(i) for i in indices] == legal
+            mask = space.mask(s, p)
+            assert mask.dtype == np.int8 and mask.shape == (space.size,)
+            assert int(mask.sum()) == len(legal) and all(mask[indices] == 1)
+
+    check(state)
+    props.play_random(state, rng, on_step=check)
+
+
+def test_action_space_refuses_what_it_does_not_number() -> None:
+    state = rulebook.new_game("merchants-of-magick", players=2, seed=1)
+    space = action_space(state)
+    assert action_space(state) is space, "a configuration's action space is built once"
+    for bad in (-1, space.size, 1.0, True, "0", None):
+        with pytest.raises(IllegalAction):
+            space.action(bad)  # type: ignore[arg-type]
+    other = rulebook.new_game("archmagi", players=2, seed=1)
+    for bad_action in (other.action_vocabulary()[-1], None, ["done"]):
+        with pytest.raises(IllegalAction):
+            space.index(bad_action)  # type: ignore[arg-type]
+    with pytest.raises(rulebook.UnknownGame):
+        ActionSpace(())
+    with pytest.raises(ValueError, match="twice"):
+        ActionSpace([state.action_vocabulary()[0]] * 2)
+
+
+# -- observation tensors -----------------------------------------------------------------------
+def check_tensor(enc: ObservationEncoder, tensor: np.ndarray[Any, Any]) -> None:
+    assert tensor.shape == enc.shape, f"shape {tensor.shape}, not {enc.shape}"
+    assert tensor.dtype == np.float32
+    assert np.isfinite(tensor).all(), "a value is not finite"
+    worst = float(np.abs(tensor).max(initial=0.0))
+    assert worst <= LOOSE_BOUND, f"a value of {worst}: not normalised"
+
+
+def check_seat(state: State, p: int, enc: ObservationEncoder, rng: random.Random) -> None:
+    """Seat ``p``'s tensor is that of its observation only: the same from the JSON text, and
+    after re-sampling all the seat cannot see."""
+    obs = state.observation(p)
+    tensor = enc.encode(obs)
+    check_tensor(enc, tensor)
+    assert np.array_equal(enc.encode(json.loads(json.dumps(obs))), tensor)
+    if not state.is_terminal():
+        sample = state.determinize(p, random.Random(rng.getrandbits(64)))
+        assert np.array_equal(observation_tensor(sample, p), tensor), (
+            f"re-sampling what seat {p} cannot see changed its tensor"
+        )
+
+
+Leaf = tuple[str, Any, Any]  # (path pattern, container, key)
+
+
+def leaves(obs: Any, path: str = "") -> list[Leaf]:
+    """Every scalar of an observation, and every list, as (pattern, container, key): the
+    pattern names list items ``[*]`` (``seats[*].marked[*]``)."""
+    found: list[Leaf] = []
+    items: Any = obs.items() if isinstance(obs, dict) else enumerate(obs)
+    for key, value in items:
+        here = f"{path}.{key}".lstrip(".") if isinstance(obs, dict) else f"{path}[*]"
+        if isinstance(value, dict):
+            found += leaves(value, here)
+        elif isinstance(value, list):
+            found.append((here, obs, key))
+            found += leaves(value, here)
+        else:
+            found.append((here, obs, key))
+    return found
+
+
+def ignored(enc: ObservationEncoder, pattern: str) -> bool:
+    """Whether the encoder says it leaves ``pattern`` out (or a part holding it)."""
+    skipped = getattr(enc, "IGNORED", {})
+    return any(pattern == p or pattern.startswith((p + ".", p + "[")) for p in skipped)
+
+
+def check_every_field_counts(
+    enc: ObservationEncoder, views: list[dict[str, Any]], rng: random.Random, k: int = 3
+) -> None:
+    """Changing any one field of a view to a value it takes elsewhere in the game changes the
+    tensor (or is refused), unless the encoder lists the field as left out (``IGNORED``, with
+    its reason); and changing a field it leaves out never changes the tensor."""
+    pool: dict[str, list[Any]] = {}
+    for obs in props.some(views, 40, rng):
+        for pattern, container, key in leaves(obs):
+            values = pool.setdefault(pattern, [])
+            value = container[key]
+            if value not in values:
+                values.append(value)
+    unused: set[str] = set()
+    for obs in [views[0], *props.some(views, 3, rng), views[-1]]:
+        base = enc.encode(obs)
+        for pattern, container, key in leaves(obs):
+            if pattern == "game":
+                continue
+            old = container[key]
+            others = [v for v in pool.get(pattern, []) if v != old]
+            changed = False
+            for value in props.some(others, k, rng):
+                container[key] = copy.deepcopy(value)
+                try:
+                    changed = not np.array_equal(enc.encode(obs), base)
+                except Exception:  # the encoder read the field and refused the value
+                    changed = True
+                finally:
+                    container[key] = old
+                if changed:
+                    break
+            if not others:
+                continue
+            if ignored(enc, pattern):
+                assert not changed, f"{pattern} is listed as left out but changes the tensor"
+            elif not changed:
+                unused.add(pattern)
+    assert not unused, f"fields the tensor does not show: {sorted(unused)}"
+
+
+@for_every_encoded_case
+@few_games
+@given(data=st.data())
+def test_observation_tensor_is_fixed_and_of_the_view_only(
+    case: props.Case, data: st.DataObject
+) -> None:
+    setup = data.draw(props.setups(case), label="setup")
+    rng = random.Random(data.draw(props.MOVE_SEEDS, label="move seed"))
+    state = props.new_state(setup)
+    enc = encoder(setup)
+    assert enc is encoder(_same_options(setup, setup.seed + 1)), "encoders are per configuration"
+    n = case.players
+    views = [state.observation(p) for p in range(n)]
+    tensors: dict[bytes, str] = {}
+    steps = 0
+    deep = set(rng.sample(range(400), 3))
+    for p in range(n):
+        check_seat(state, p, enc, rng)
+    while not state.is_terminal():
+        p, action = props.random_move(state, rng)
+        state.apply(p, action)
+        obs = state.observation(p)
+        views.append(obs)
+        tensor = enc.encode(obs)
+        check_tensor(enc, tensor)
+        text = _text(obs)
+        assert tensors.setdefault(tensor.tobytes(), text) == text, (
+            "two different views of the game have the same tensor"
+        )
+        steps += 1
+        if steps in deep:
+            for q in range(n):
+                check_seat(state, q, enc, rng)
+    for q in range(n):
+        check_seat(state, q, enc, rng)
+    check_every_field_counts(enc, views, rng)
+
+
+@for_every_encoded_case
+def test_slices_name_the_whole_tensor(case: props.Case) -> None:
+    setup = rulebook.get_game(case.game).setup(case.players, 0, case.variant)
+    enc = encoder(setup)
+    assert len(enc.shape) == 1 and enc.shape[0] > 0
+    assert np.dtype(enc.dtype) == np.float32
+    position = 0
+    names = set()
+    for part in enc.slices():
+        assert part.start == position and part.stop > part.start, f"{part.name} is misplaced"
+        assert part.meaning.strip(), f"{part.name} says nothing of its meaning"
+        assert part.name not in names
+        names.add(part.name)
+        position = part.stop
+    assert position == enc.shape[0], "the slices do not cover the tensor"
+
+
+@for_every_encoded_case
+def test_the_viewer_comes_first(case: props.Case) -> None:
+    """Each seat finds itself in the ``seat0`` block: the same position read from two seats'
+    tensors puts the seat's own score part in the same place."""
+    state = rulebook.get_game(case.game).new_game(case.players, 3, case.variant)
+    enc = encoder(state.setup)
+    assert isinstance(enc, FlatEncoder)
+    you = next(s for s in enc.slices() if s.name == "you")
+    for p in range(case.players):
+        tensor = observation_tensor(state, p)
+        assert tensor[you.start + p] == 1.0 and tensor[you.start : you.stop].sum() == 1.0
+
+
+@for_every_encoded_case
+def test_observations_of_other_configurations_are_refused(case: props.Case) -> None:
+    game = rulebook.get_game(case.game)
+    enc = encoder(game.setup(case.players, 0, case.variant))
+    other_game = next(g for g in rulebook.games() if g != case.game)
+    foreign = rulebook.new_game(other_game, players=2).observation(0)
+    with pytest.raises(RulebookError, match="not an observation"):
+        enc.encode(foreign)
+    variant = game.variant(case.variant)
+    more = case.players + 1 if case.players < variant.max_players else case.players - 1
+    if more >= variant.min_players and more != case.players:
+        wrong = game.new_game(more, 0, case.variant).observation(0)
+        with pytest.raises(RulebookError, match="not an observation"):
+            enc.encode(wrong)
+    with pytest.raises(RulebookError):
+        enc.encode({"game": case.game, "seats": None})
+
+
+def test_every_game_documents_its_slices() -> None:
+    """docs/research.md names every slice of every game (seat blocks once, as ``seatK.``)."""
+    text = DOCS.read_text(encoding="utf-8")
+    for case in ENCODED:
+        enc = encoder(rulebook.get_game(case.game).setup(case.players, 0, case.variant))
+        for part in enc.slices():
+            name = re.sub(r"^seat\d+\.", "seatK.", part.name)
+            assert f"`{name}`" in text, f"docs/research.md does not list {case.game}'s {name}"
+
+
+# -- the layout helpers ------------------------------------------------------------------------
+def test_parts_lay_out_named_slices() -> None:
+    parts = Parts()
+    assert parts.add("a", 3, "three") == 0
+    assert parts.add("none", 0, "absent here") == 3
+    assert parts.add("b", 2, "two") == 3
+    assert [(s.name, s.start, s.stop, s.size) for s in parts.slices] == [
+        ("a", 0, 3, 3),
+        ("b", 3, 5, 2),
+    ]
+    with pytest.raises(ValueError, match="two parts"):
+        parts.add("a", 1, "again")
+    with pytest.raises(ValueError, match="negative"):
+        parts.add("c", -1, "")
+
+
+def test_seats_in_relative_order_and_one_hot_bounds() -> None:
+    assert seat_order(2, 4) == [2, 3, 0, 1]
+    assert [relative(q, 2, 4) for q in seat_order(2, 4)] == [0, 1, 2, 3]
+    ones: list[int] = []
+    hot(ones, 2, 3, 1)
+    assert ones == [3]
+    for bad in (-1, 3):
+        with pytest.raises(RulebookError, match="outside"):
+            hot(ones, 2, 3, bad)
+    assert positions({"a": 0, "b": 1}, ["b", "a"], 10, "letter") == [11, 10]
+    with pytest.raises(RulebookError, match="unknown letter: 'c'"):
+        positions({"a": 0}, ["a", "c"], 0, "letter")
