@@ -76,25 +76,30 @@ def slices_markdown(name: str) -> str:
         "repeat for every seat in relative order: the viewer first (K = 0), then the seats "
         "after it in turn order.",
         "",
-        "| part | size | meaning |",
-        "|---|---|---|",
+        "| part | size | range | meaning |",
+        "|---|---|---|---|",
     ]
     shown = set()
     for part in enc.slices():
         generic = _generic(part.name)
         if generic not in shown:
             shown.add(generic)
-            lines.append(f"| `{generic}` | {part.size} | {part.meaning} |")
-    extra: dict[str, tuple[str, int, str]] = {}
+            lines.append(f"| `{generic}` | {part.size} | {part.range} | {part.meaning} |")
+    extra: dict[str, tuple[str, int, str, str]] = {}
     for _, variant, n in configurations(name):
         for part in encoder(game.setup(n, 0, variant)).slices():
             generic = _generic(part.name)
             if generic not in shown and generic not in extra:
-                extra[generic] = (f"{variant} {n}p", part.size, part.meaning)
+                extra[generic] = (f"{variant} {n}p", part.size, part.range, part.meaning)
     if extra:
-        lines += ["", "Only in other configurations:", "", "| part | in | size | meaning |"]
-        lines.append("|---|---|---|---|")
-        lines += [f"| `{g}` | {w} | {size} | {m} |" for g, (w, size, m) in extra.items()]
+        lines += [
+            "",
+            "Only in other configurations:",
+            "",
+            "| part | in | size | range | meaning |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [f"| `{g}` | {w} | {s} | {r} | {m} |" for g, (w, s, r, m) in extra.items()]
     ignored = getattr(enc, "IGNORED", {})
     if ignored:
         lines += ["", "Left out of the tensor:", ""]

@@ -21,7 +21,7 @@ def test_every_configuration_is_registered() -> None:
     assert "rulebook/PandoriaMerchants-1p-Expert-v0" in ENV_IDS
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.filterwarnings("error::UserWarning")
 @pytest.mark.parametrize("config", params(CONFIGS))
 def test_env_checker_and_a_whole_game(config: Config) -> None:
     env = gym.make(env_id(config), opponents="random")
@@ -60,7 +60,7 @@ def test_reset_with_a_seed_gives_the_same_game() -> None:
     assert _trajectory(RulebookEnv("merchants-of-magick", 3, opponents="greedy"), 12) != first
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.filterwarnings("error::UserWarning")
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @needs_spaces("merchants-of-magick")
 def test_vector_environments(mode: str) -> None:

@@ -143,6 +143,24 @@ def check_tensor(enc: ObservationEncoder, tensor: np.ndarray[Any, Any]) -> None:
     assert np.isfinite(tensor).all(), "a value is not finite"
     worst = float(np.abs(tensor).max(initial=0.0))
     assert worst <= LOOSE_BOUND, f"a value of {worst}: not normalised"
+    low, high = enc.bounds()
+    assert (low <= tensor).all() and (tensor <= high).all(), "a value is outside its bounds"
+
+
+def check_uncapped(enc: ObservationEncoder, obs: dict[str, Any]) -> None:
+    """Before the capped parts are clipped, every other part is within its bounds already:
+    the bounds the rules or the content give are the real ones (a part that goes past them
+    is a part to cap, or a wrong scale)."""
+    assert isinstance(enc, FlatEncoder)
+    raw = enc.encode_uncapped(obs)
+    for part in enc.slices():
+        if part.capped:
+            continue
+        values = raw[part.start : part.stop]
+        assert part.low <= values.min() and values.max() <= part.high, (
+            f"{part.name}: values {values.min():g} to {values.max():g} outside its bounds "
+            f"{part.range}"
+        )
 
 
 def check_seat(state: State, p: int, enc: ObservationEncoder, rng: random.Random) -> None:
@@ -151,6 +169,7 @@ def check_seat(state: State, p: int, enc: ObservationEncoder, rng: random.Random
     obs = state.observation(p)
     tensor = enc.encode(obs)
     check_tensor(enc, tensor)
+    check_uncapped(enc, obs)
     assert np.array_equal(enc.encode(json.loads(json.dumps(obs))), tensor)
     if not state.is_terminal():
         sample = state.determinize(p, random.Random(rng.getrandbits(64)))
@@ -336,6 +355,39 @@ def test_parts_lay_out_named_slices() -> None:
         parts.add("a", 1, "again")
     with pytest.raises(ValueError, match="negative"):
         parts.add("c", -1, "")
+    with pytest.raises(ValueError, match="not below"):
+        parts.add("d", 1, "empty range", low=1.0, high=1.0)
+    parts.add("gold", 2, "gold / 100", low=-1.0, high=4.0, capped=True)
+    assert [(s.low, s.high, s.capped, s.range) for s in parts.slices] == [
+        (0.0, 1.0, False, "[0, 1]"),
+        (0.0, 1.0, False, "[0, 1]"),
+        (-1.0, 4.0, True, "[-1, 4] capped"),
+    ]
+
+
+class _Gold(FlatEncoder):
+    """A tiny encoder for the bounds: a one-hot seat part and a capped amount."""
+
+    def __init__(self, setup: Setup) -> None:
+        super().__init__(setup)
+        self.at_you = self.parts.add("you", setup.players, "one-hot: the viewer")
+        self.at_gold = self.parts.add("gold", 1, "gold / 10", low=-1.0, high=2.0, capped=True)
+
+    def fill(self, observation: dict[str, Any], out: Any, ones: list[int]) -> None:
+        hot(ones, self.at_you, self.players, observation["you"])
+        out[self.at_gold] = observation["gold"] / 10
+
+
+def test_bounds_come_from_the_parts_and_capped_parts_are_clipped() -> None:
+    enc = _Gold(Setup("merchants-of-magick", 2, 0, "standard", {}))
+    low, high = enc.bounds()
+    assert low.dtype == np.float32 and low.shape == high.shape == enc.shape == (3,)
+    assert low.tolist() == [0.0, 0.0, -1.0] and high.tolist() == [1.0, 1.0, 2.0]
+    seats = [{}, {}]
+    for gold, shown in ((5, 0.5), (35, 2.0), (-40, -1.0)):
+        view = {"game": "merchants-of-magick", "seats": seats, "you": 1, "gold": gold}
+        assert enc.encode(view).tolist() == [0.0, 1.0, shown]
+        assert enc.encode_uncapped(view)[2] == pytest.approx(gold / 10)
 
 
 def test_seats_in_relative_order_and_one_hot_bounds() -> None:

@@ -40,6 +40,10 @@ CRYSTAL_SCALE = 20.0
 FAVOR_SCALE = 20.0
 #: the number a decision is about (Spells to discard, to look at...) is divided by this
 COUNT_SCALE = 5.0
+#: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
+#: in simulated games: Plays and the decision's count (up to 1), Crystals (2.4), Favor (1.3),
+#: Spells in hand (1.4) and in the Spell Book (1)
+PLAYS_CAP, COUNT_CAP, CRYSTAL_CAP, FAVOR_CAP, HAND_CAP, BOOK_CAP = 3.0, 3.0, 5.0, 3.0, 3.0, 3.0
 
 
 def _texts(effects: Iterable[Effect]) -> Iterable[str]:
@@ -93,7 +97,9 @@ class ArchmagiEncoder(FlatEncoder):
         )
         self.at_phase = add("phase", len(PHASES), f"one-hot: {', '.join(PHASES)}")
         self.at_turn = add("turn", n, "one-hot: whose turn it is (relative: 0 = the viewer)")
-        self.at_plays = add("plays", 1, f"Plays left this turn / {PLAYS_SCALE:g}")
+        self.at_plays = add(
+            "plays", 1, f"Plays left this turn / {PLAYS_SCALE:g}", high=PLAYS_CAP, capped=True
+        )
         self.at_pool = add("magic_pool", 1, f"Spells in the Magic Pool / {self.cards:g}")
         self.at_discard = add("discard_pile", spells, f"the discard pile, {per_spell}")
         self.at_exhausted = add("exhausted", spells, f"exhausted Spells, {per_spell}")
@@ -111,7 +117,13 @@ class ArchmagiEncoder(FlatEncoder):
             f"one-hot: the decision waited for ({', '.join(DECISIONS)}); all 0 for none",
         )
         self.at_chooser = add("choice.seat", n, "one-hot: the seat deciding (relative)")
-        self.at_count = add("choice.count", 1, f"how many the decision is about / {COUNT_SCALE:g}")
+        self.at_count = add(
+            "choice.count",
+            1,
+            f"how many the decision is about / {COUNT_SCALE:g}",
+            high=COUNT_CAP,
+            capped=True,
+        )
         self.at_offer = add(
             "choice.spell", spells, "one-hot: the Spell a Flow of Magic offers (or pays for)"
         )
@@ -132,13 +144,25 @@ class ArchmagiEncoder(FlatEncoder):
             "element": add(
                 p + "element", len(ELEMENTS), f"one-hot: the Magi ({', '.join(ELEMENTS)})"
             ),
-            "crystals": add(p + "crystals", 1, f"Crystals / {CRYSTAL_SCALE:g}"),
-            "favor": add(p + "favor", 1, f"Favor (the score) / {FAVOR_SCALE:g}"),
+            "crystals": add(
+                p + "crystals", 1, f"Crystals / {CRYSTAL_SCALE:g}", high=CRYSTAL_CAP, capped=True
+            ),
+            "favor": add(
+                p + "favor", 1, f"Favor (the score) / {FAVOR_SCALE:g}", high=FAVOR_CAP, capped=True
+            ),
             "monsters": add(
                 p + "monsters", len(self.monsters), "per Monster: 1 if this seat defeated it"
             ),
-            "hand": add(p + "hand", 1, f"Spells in hand / {self.hand_limit:g}"),
-            "book": add(p + "spell_book", 1, f"Spells in the Spell Book / {self.book_size:g}"),
+            "hand": add(
+                p + "hand", 1, f"Spells in hand / {self.hand_limit:g}", high=HAND_CAP, capped=True
+            ),
+            "book": add(
+                p + "spell_book",
+                1,
+                f"Spells in the Spell Book / {self.book_size:g}",
+                high=BOOK_CAP,
+                capped=True,
+            ),
             "planted": add(
                 p + "planted", len(self.names), f"planted Spells per name / {self.copies:g}"
             ),

@@ -45,6 +45,19 @@ WEAPON_SCALE = 10.0
 LEVEL_SCALE = 10.0
 #: Reward Tiles of one race or Region are divided by this
 TILE_SCALE = 5.0
+#: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
+#: in simulated games: the action under way (1.4), gold (1.1), the Year's End scoring (-0.06 to
+#: 0.5), Weapons in supply (1.2), Defeated (2.7) and on the board (1.4), Craft Levels,
+#: discounts and Reward Tiles (up to 1)
+ACTION_CAP, GOLD_CAP, YEAR_END_LOW, YEAR_END_CAP = 3.0, 4.0, -1.0, 3.0
+SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
+    4.0,
+    6.0,
+    4.0,
+    3.0,
+    3.0,
+    3.0,
+)
 
 
 class BattleEncoder(FlatEncoder):
@@ -57,6 +70,7 @@ class BattleEncoder(FlatEncoder):
         "kingdom_cards[*].gold": "follows from the card",
         "kingdom_cards[*].text": "follows from the card",
         "season_ending": "follows from season_ends_after",
+        "craft_faces": "follows from craft_cards (each card's Weapon, Levels, cost and coins)",
         "side_board_links": "fixed by the side board (2 players)",
         "seats[*].colour": "follows from the seat number",
         "seats[*].score": "equals the seat's gold",
@@ -115,6 +129,8 @@ class BattleEncoder(FlatEncoder):
             2,
             f"Weapons forged or sales made in the action under way / 3; gold less per sale "
             f"(Desperate Times) / {self.max_coins:g}",
+            high=ACTION_CAP,
+            capped=True,
         )
         self.at_last = add(
             "last_action",
@@ -196,20 +212,28 @@ class BattleEncoder(FlatEncoder):
         p = f"seat{k}."
         weapons = ", ".join(self.weapons)
         return {
-            "gold": add(p + "gold", 1, f"gold / {GOLD_SCALE:g}"),
+            "gold": add(p + "gold", 1, f"gold / {GOLD_SCALE:g}", high=GOLD_CAP, capped=True),
             "supply": add(
                 p + "supply",
                 2 * len(self.weapons),
                 f"Weapons in supply per Weapon ({weapons}), Standard then Vorpal / "
                 f"{WEAPON_SCALE:g}",
+                high=SUPPLY_CAP,
+                capped=True,
             ),
             "levels": add(
-                p + "levels", len(self.weapons), f"Craft Level per Weapon / {LEVEL_SCALE:g}"
+                p + "levels",
+                len(self.weapons),
+                f"Craft Level per Weapon / {LEVEL_SCALE:g}",
+                high=LEVEL_CAP,
+                capped=True,
             ),
             "discounts": add(
                 p + "discounts",
                 len(self.weapons),
                 f"forge discount (coins) per Weapon / {self.max_coins * 3:g}",
+                high=DISCOUNT_CAP,
+                capped=True,
             ),
             "crafts": add(
                 p + "craft_cards",
@@ -220,13 +244,23 @@ class BattleEncoder(FlatEncoder):
                 p + "reward_tiles",
                 len(self.tile_names),
                 f"Reward Tiles per race, then per Region / {TILE_SCALE:g}",
+                high=TILE_CAP,
+                capped=True,
             ),
             "kingdom": add(p + "kingdom_cards", len(self.kingdom), "per Kingdom Card: 1 if held"),
             "defeated": add(
-                p + "defeated", 2, f"Defeated Weapons, Standard then Vorpal / {WEAPON_SCALE:g}"
+                p + "defeated",
+                2,
+                f"Defeated Weapons, Standard then Vorpal / {WEAPON_SCALE:g}",
+                high=DEFEATED_CAP,
+                capped=True,
             ),
             "on_board": add(
-                p + "on_board", 2, f"Weapons on the board, Standard then Vorpal / {WEAPON_SCALE:g}"
+                p + "on_board",
+                2,
+                f"Weapons on the board, Standard then Vorpal / {WEAPON_SCALE:g}",
+                high=ON_BOARD_CAP,
+                capped=True,
             ),
             "bonus": add(
                 p + "craft_bonus",
@@ -237,6 +271,9 @@ class BattleEncoder(FlatEncoder):
                 p + "year_end",
                 len(YEAR_END),
                 f"the Year's End scoring ({', '.join(YEAR_END)}) / {GOLD_SCALE:g}",
+                low=YEAR_END_LOW,
+                high=YEAR_END_CAP,
+                capped=True,
             ),
             "to_act": add(p + "to_act", 1, "1 if it is this seat's turn"),
             "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),

@@ -14,6 +14,14 @@ layers fit every game of a configuration.
 * :class:`FlatEncoder` is the base the games' encoders share: a flat ``float32`` vector laid
   out part by part (:class:`Parts`), with the seats in relative order (the viewer first, then
   the seats after it in turn order), so a network always finds "me" in the same place.
+
+Every value has bounds (:meth:`ObservationEncoder.bounds`, what a Gymnasium ``Box`` needs):
+each part declares its ``low`` and ``high`` (``[0, 1]`` unless it says otherwise). Most parts
+are bounded by the rules or the content (one-hot and multi-hot parts, a count divided by the
+most there can be). An amount the rules leave open (a score, gold, Crystals, Potions) is divided
+by a scale of about its usual final value and *capped*: values beyond its ``high`` (at least
+twice the largest seen in simulated games) are shown as ``high``, so a tensor never leaves its
+bounds.
 """
 
 from __future__ import annotations
@@ -39,12 +47,23 @@ Vector = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class Slice:
-    """A named part of an observation tensor: ``tensor[start:stop]`` holds ``meaning``."""
+    """A named part of an observation tensor: ``tensor[start:stop]`` holds ``meaning``, every
+    value within ``[low, high]``; a ``capped`` part holds an amount the rules leave open, shown
+    as ``high`` (or ``low``) beyond those bounds."""
 
     name: str
     start: int
     stop: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
+    capped: bool = False
+
+    @property
+    def range(self) -> str:
+        """The bounds as the docs show them: ``[0, 1]``, ``[0, 4] capped``."""
+        text = f"[{self.low:g}, {self.high:g}]"
+        return f"{text} capped" if self.capped else text
 
     @property
     def size(self) -> int:
@@ -71,6 +90,18 @@ class ObservationEncoder(ABC):
     def slices(self) -> Sequence[Slice]:
         """What each part of the (flattened) tensor means, in order, covering all of it."""
 
+    def bounds(self) -> tuple[Vector, Vector]:
+        """The lowest and the highest value of every element (two ``float32`` arrays of
+        :attr:`shape`), from the slices' ``low`` and ``high``: no tensor of this encoder has a
+        value outside them."""
+        size = int(np.prod(self.shape))
+        low = np.zeros(size, np.float32)
+        high = np.ones(size, np.float32)
+        for part in self.slices():
+            low[part.start : part.stop] = part.low
+            high[part.start : part.stop] = part.high
+        return low.reshape(self.shape), high.reshape(self.shape)
+
 
 class Parts:
     """The layout of a flat tensor, declared part by part: each part is a named slice."""
@@ -80,8 +111,18 @@ class Parts:
         self._names: set[str] = set()
         self.size = 0
 
-    def add(self, name: str, size: int, meaning: str) -> int:
-        """Append a part of ``size`` values holding ``meaning``; return where it starts.
+    def add(
+        self,
+        name: str,
+        size: int,
+        meaning: str,
+        *,
+        low: float = 0.0,
+        high: float = 1.0,
+        capped: bool = False,
+    ) -> int:
+        """Append a part of ``size`` values holding ``meaning``, each within ``[low, high]``
+        (``capped``: an open amount, clipped to them); return where it starts.
 
         A part of size 0 (a feature the configuration does not have) takes no room and is not
         listed by :attr:`slices`.
@@ -90,10 +131,12 @@ class Parts:
             raise ValueError(f"part {name!r} has a negative size")
         if name in self._names:
             raise ValueError(f"two parts are called {name!r}")
+        if not low < high:
+            raise ValueError(f"part {name!r}: low {low:g} is not below high {high:g}")
         self._names.add(name)
         start = self.size
         if size:
-            self._slices.append(Slice(name, start, start + size, meaning))
+            self._slices.append(Slice(name, start, start + size, meaning, low, high, capped))
             self.size += size
         return start
 
@@ -165,6 +208,7 @@ class FlatEncoder(ObservationEncoder):
         self.setup = setup
         self.players = setup.players
         self.parts = Parts()
+        self._caps: tuple[npt.NDArray[np.intp], Vector, Vector] | None = None
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -174,6 +218,15 @@ class FlatEncoder(ObservationEncoder):
         return self.parts.slices
 
     def encode(self, observation: Mapping[str, Any]) -> Vector:
+        out = self.encode_uncapped(observation)
+        index, low, high = self._caps if self._caps is not None else self._capped_parts()
+        if index.size:
+            out[index] = np.clip(out[index], low, high)
+        return out
+
+    def encode_uncapped(self, observation: Mapping[str, Any]) -> Vector:
+        """The tensor before the capped parts are clipped to their bounds (for tests: a part
+        that is not capped must be within its bounds already)."""
         game = observation.get("game") if isinstance(observation, Mapping) else None
         if game != self.setup.game:
             raise RulebookError(f"not an observation of {self.setup.game} (game {game!r})")
@@ -186,6 +239,16 @@ class FlatEncoder(ObservationEncoder):
         if ones:
             out[ones] = 1.0
         return out
+
+    def _capped_parts(self) -> tuple[npt.NDArray[np.intp], Vector, Vector]:
+        """The elements of the capped parts and their bounds (worked out once, at the first
+        encoding: the parts are all declared by then)."""
+        capped = [s for s in self.parts.slices if s.capped]
+        index = np.array([i for s in capped for i in range(s.start, s.stop)], dtype=np.intp)
+        low = np.array([s.low for s in capped for _ in range(s.size)], dtype=np.float32)
+        high = np.array([s.high for s in capped for _ in range(s.size)], dtype=np.float32)
+        self._caps = (index, low, high)
+        return self._caps
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:

@@ -146,17 +146,6 @@ def as_index(action: Any) -> int:
     return int(action)
 
 
-def bounds(dtype: npt.DTypeLike) -> tuple[float, float]:
-    """The widest values of ``dtype``, for an observation space's ``low`` and ``high``."""
-    kind = np.dtype(dtype)
-    if kind == np.bool_:
-        return 0, 1
-    if np.issubdtype(kind, np.integer):
-        info = np.iinfo(kind)
-        return int(info.min), int(info.max)
-    return -np.inf, np.inf
-
-
 class Table:
     """One configuration's spaces and rewards, shared by the states an adapter plays."""
 
@@ -180,6 +169,10 @@ class Table:
         self.encoder: ObservationEncoder = encoder(config.setup(0))
         self.shape = tuple(self.encoder.shape)
         self.dtype = np.dtype(self.encoder.dtype)
+        #: every value's bounds, from the encoder's parts (capped parts included)
+        low, high = self.encoder.bounds()
+        self.low = np.asarray(low, self.dtype)
+        self.high = np.asarray(high, self.dtype)
 
     def observe(self, state: State, player: int) -> npt.NDArray[Any]:
         """Seat ``player``'s observation tensor (only what the seat may see)."""

@@ -42,7 +42,7 @@ from gymnasium import spaces
 
 from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import State, UnknownGame
-from rulebook.interop.common import ILLEGAL_REWARD, Config, Table, bounds, configurations
+from rulebook.interop.common import ILLEGAL_REWARD, Config, Table, configurations
 
 ObsType = dict[str, npt.NDArray[Any]]
 
@@ -80,11 +80,10 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         for spec in specs:
             make_agent(spec)  # a bad spec fails here, with the accepted forms
         self.opponents = specs
-        low, high = bounds(self.table.dtype)
         size = self.table.space.size
         self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
-                "observation": spaces.Box(low, high, self.table.shape, self.table.dtype),
+                "observation": spaces.Box(self.table.low, self.table.high, dtype=self.table.dtype),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )

@@ -39,7 +39,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from rulebook.core import Action, IllegalAction, State, UnknownGame
-from rulebook.interop.common import ILLEGAL_REWARD, Config, Table, bounds
+from rulebook.interop.common import ILLEGAL_REWARD, Config, Table
 
 #: games with a Parallel environment: their only simultaneous phase covers every decision
 PARALLEL_GAMES = ("merchants-of-magick", "ye-olde-magick-shoppe")
@@ -70,11 +70,10 @@ class _Spaces:
         self.config = self.table.config
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}
-        low, high = bounds(self.table.dtype)
         size = self.table.space.size
         self._observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(low, high, self.table.shape, self.table.dtype),
+                "observation": spaces.Box(self.table.low, self.table.high, dtype=self.table.dtype),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )

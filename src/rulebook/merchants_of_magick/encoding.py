@@ -14,6 +14,9 @@ from rulebook.merchants_of_magick.content import content
 
 #: Potions are divided by this (a seat rarely holds more: each pays one result's change)
 POTION_SCALE = 10.0
+#: Potions are capped at this many times the scale (no limit in the rules; simulated games
+#: stay below 1.7)
+POTION_CAP = 4.0
 
 
 class MerchantsEncoder(SheetEncoder):
@@ -50,7 +53,9 @@ class MerchantsEncoder(SheetEncoder):
     def declare_seat_extras(self, prefix: str) -> dict[str, int]:
         add = self.parts.add
         return {
-            "potions": add(prefix + "potions", 1, f"Potions / {POTION_SCALE:g}"),
+            "potions": add(
+                prefix + "potions", 1, f"Potions / {POTION_SCALE:g}", high=POTION_CAP, capped=True
+            ),
             "free_marks": add(
                 prefix + "free_marks", 1, f"free marks to make now / {self.free_scale:g}"
             ),

@@ -61,6 +61,26 @@ ARTIFACT_SCALE = 5.0
 SPELLS_SCALE = 10.0
 #: scores: about the best seat's final score (solo adds up 8 Territories against the Trolls)
 SCORE_SCALE = {"standard": 60.0, "family": 60.0, "solo": 200.0}
+#: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
+#: in simulated games: Artifacts on a hex (the map's planes are otherwise 0 or 1), rounds,
+#: scores (1.5), solo Territory scores (-0.15 to 0.6) and totals (-0.3 to 1.4), Artifacts held,
+#: Relics' and Monuments' values (1.3) and Spells cast
+MAP_CAP, ROUND_CAP, SCORE_LOW, SCORE_CAP, TERRITORY_LOW, TERRITORY_CAP = (
+    2.0,
+    3.0,
+    -1.0,
+    4.0,
+    -1.0,
+    2.0,
+)
+TOTAL_LOW, TOTAL_CAP, ARTIFACT_CAP, RELIC_CAP, MONUMENT_CAP, SPELLS_CAP = (
+    -1,
+    4.0,
+    3.0,
+    3.0,
+    3.0,
+    3.0,
+)
 
 
 class PandoriaEncoder(FlatEncoder):
@@ -177,10 +197,12 @@ class PandoriaEncoder(FlatEncoder):
             self.planes * self.hexes,
             f"planes of {self.height} rows x {self.width} columns (row-major, A1 first; seats "
             f"relative): {'; '.join(f'{i}: {p}' for i, p in enumerate(planes))}",
+            high=MAP_CAP,
+            capped=True,
         )
         self.at_you = add("you", n, "one-hot: the viewer's seat number (0 = first player)")
         self.at_turn = add("turn", n, "one-hot: whose turn it is (relative: 0 = the viewer)")
-        self.at_round = add("round", 1, f"the round / {ROUND_SCALE:g}")
+        self.at_round = add("round", 1, f"the round / {ROUND_SCALE:g}", high=ROUND_CAP, capped=True)
         self.at_phase = add("phase", len(PHASES), f"one-hot: {', '.join(PHASES)}")
         self.at_dice = add(
             "dice",
@@ -240,6 +262,9 @@ class PandoriaEncoder(FlatEncoder):
             solo * 2 * t,
             f"per Territory finished, in order: your points there, then the Trolls' / "
             f"{self.score_scale:g}",
+            low=TERRITORY_LOW,
+            high=TERRITORY_CAP,
+            capped=True,
         )
         self.at_troll_columns = add(
             "solo.troll_columns",
@@ -255,6 +280,9 @@ class PandoriaEncoder(FlatEncoder):
             "solo.totals",
             solo * 2,
             f"the Trolls' total, your points in this Territory so far / {self.score_scale:g}",
+            low=TOTAL_LOW,
+            high=TOTAL_CAP,
+            capped=True,
         )
         self.at_seat = [self._declare_seat(k) for k in range(n)]
 
@@ -265,7 +293,14 @@ class PandoriaEncoder(FlatEncoder):
         family = 1 if self.family else 0
         states = ", ".join(self.states)
         return {
-            "score": add(p + "score", 1, f"score / {self.score_scale:g}"),
+            "score": add(
+                p + "score",
+                1,
+                f"score / {self.score_scale:g}",
+                low=SCORE_LOW,
+                high=SCORE_CAP,
+                capped=True,
+            ),
             "tracks": add(
                 p + "tracks",
                 sheet * len(RESOURCES),
@@ -276,14 +311,26 @@ class PandoriaEncoder(FlatEncoder):
                 sheet * len(self.cards) * len(self.states),
                 f"per Realm card (data file order): one-hot {states}, all 0 when not circled",
             ),
-            "artifacts": add(p + "artifacts", sheet, f"Artifacts held / {ARTIFACT_SCALE:g}"),
+            "artifacts": add(
+                p + "artifacts",
+                sheet,
+                f"Artifacts held / {ARTIFACT_SCALE:g}",
+                high=ARTIFACT_CAP,
+                capped=True,
+            ),
             "relics": add(
-                p + "relics", sheet * 2, f"Relics made / 4, their value / {self.top_value * 2:g}"
+                p + "relics",
+                sheet * 2,
+                f"Relics made / 4, their value / {self.top_value * 2:g}",
+                high=RELIC_CAP,
+                capped=True,
             ),
             "monuments": add(
                 p + "monuments",
                 sheet * 2,
                 f"Monuments built / 3, their value / {self.top_monument * 2:g}",
+                high=MONUMENT_CAP,
+                capped=True,
             ),
             "guild": add(p + "guild", family * len(self.guilds), "one-hot: the Guild (family)"),
             "spells": add(
@@ -291,7 +338,13 @@ class PandoriaEncoder(FlatEncoder):
                 family * len(self.family_spells),
                 f"Spells held per Archive name ({', '.join(self.family_spells)}) / 3",
             ),
-            "used": add(p + "used_spells", family, f"Spells cast / {SPELLS_SCALE:g}"),
+            "used": add(
+                p + "used_spells",
+                family,
+                f"Spells cast / {SPELLS_SCALE:g}",
+                high=SPELLS_CAP,
+                capped=True,
+            ),
             "to_act": add(p + "to_act", 1, "1 if it is this seat's turn"),
             "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }

@@ -30,6 +30,8 @@ class ShoppeEncoder(SheetEncoder):
         c = content()
         r = c.rules
         self.value_scale = tuple(float(max(v)) for v in c.values)
+        #: a completed row circles one Bonus Modifier of its kind: at most the rows of a kind
+        self.most_bonus = max(c.bonus_kind.count(k) for k in range(len(KINDS))) / BONUS_SCALE
         shop = r.customers_per_player[setup.players] + r.connoisseurs_per_player
         waiting = r.solo_waiting if setup.variant == "solo" else 0
         super().__init__(setup, c, shop, waiting)
@@ -42,6 +44,7 @@ class ShoppeEncoder(SheetEncoder):
                 prefix + "bonus_modifiers",
                 len(KINDS),
                 f"circled unused Bonus Modifiers per kind ({kinds}) / {BONUS_SCALE:g}",
+                high=self.most_bonus,
             ),
             "values": add(
                 prefix + "bonus_values",

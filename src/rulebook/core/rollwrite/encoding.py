@@ -40,6 +40,8 @@ def sheet_ignored(line: str) -> dict[str, str]:
         "masteries[*].circles": "follows from the card",
         f"seats[*].{line}[*].name": card,
         "seats[*].waiting[*].name": card,
+        f"seats[*].{line}[*].kind": "follows from the rows the card needs and its value",
+        "seats[*].waiting[*].kind": "follows from the rows the card needs and its value",
     }
 
 
@@ -56,6 +58,9 @@ class SheetEncoder(FlatEncoder):
     CATEGORIES: tuple[str, ...] = ()
     #: a score (and each category of it) is divided by this: about the best seat's final score
     SCORE_SCALE = 100.0
+    #: scores are capped at this many times :attr:`SCORE_SCALE` (the rules set no highest
+    #: score; simulated games stay below 1.2)
+    SCORE_CAP = 3.0
     IGNORED: Mapping[str, str] = {}
 
     def __init__(self, setup: Setup, content: SheetContent, shop_size: int, waiting: int) -> None:
@@ -147,11 +152,19 @@ class SheetEncoder(FlatEncoder):
                 4,
                 f"Material then Energy: 1 if scored; the value scored / {self.mastery_scale:g}",
             ),
-            "score": add(p + "score", 1, f"score so far / {self.SCORE_SCALE:g}"),
+            "score": add(
+                p + "score",
+                1,
+                f"score so far / {self.SCORE_SCALE:g}",
+                high=self.SCORE_CAP,
+                capped=True,
+            ),
             "breakdown": add(
                 p + "breakdown",
                 len(self.categories),
                 f"per scoring category ({', '.join(self.CATEGORIES)}) / {self.SCORE_SCALE:g}",
+                high=self.SCORE_CAP,
+                capped=True,
             ),
             "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }
