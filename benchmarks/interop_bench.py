@@ -21,6 +21,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pyspiel
@@ -28,8 +29,9 @@ from open_spiel.python.algorithms import mcts
 
 import rulebook
 from rulebook.agents import MCTSAgent
+from rulebook.core import State
 from rulebook.interop.gymnasium import RulebookEnv
-from rulebook.interop.openspiel import short_name
+from rulebook.interop.openspiel import EvaluationEvaluator, short_name
 from rulebook.interop.pettingzoo import raw_env
 
 
@@ -105,8 +107,41 @@ def openspiel(game: str, players: int, chance: list[int]) -> Callable[[int], int
     return run
 
 
-def search(game: str, players: int, budget: int) -> list[tuple[str, float]]:
-    """Iterations/s of both searches deciding the first move of the same game."""
+#: rulebook mcts's cutoff for "random moves to the end of the game" (no game is that long)
+TO_THE_END = 1_000_000
+
+
+@dataclass
+class Search:
+    """One search's figures: what it is, how it judges a leaf, iterations run, seconds."""
+
+    name: str
+    leaf: str
+    iterations: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.iterations / self.seconds
+
+
+def _ours(position: State, seat: int, budget: int, cutoff: int | None) -> tuple[int, float]:
+    agent = MCTSAgent(0, iterations=budget, cutoff=cutoff)
+    start = time.perf_counter()
+    agent.act(position, seat)
+    return agent.last_iterations, time.perf_counter() - start
+
+
+def _theirs(bot: mcts.MCTSBot, state: pyspiel.State) -> tuple[int, float]:
+    start = time.perf_counter()
+    root = bot.mcts_search(state)
+    return int(root.explore_count), time.perf_counter() - start
+
+
+def search(game: str, players: int, budget: int, scale: float) -> list[tuple[Search, Search]]:
+    """Rulebook's mcts and OpenSpiel's MCTSBot deciding the first move of the same game with
+    the same budget, in pairs that judge a leaf the same way: with the game's evaluation, and
+    with uniformly random moves to the end of the game."""
     loaded = pyspiel.load_game(short_name(game), {"players": players})
     state = loaded.new_initial_state()
     rng = random.Random(0)
@@ -114,18 +149,36 @@ def search(game: str, players: int, budget: int) -> list[tuple[str, float]]:
         state.apply_action(rng.randrange(len(state.chance_outcomes())))
     position = state.rulebook_state  # the same game, as the engine holds it
     assert position is not None
+    if position.game.rollout is not None:
+        raise SystemExit(f"{game} has its own rollout policy: the random pair would differ")
     seat = position.current_players()[0]
-    agent = MCTSAgent(0, iterations=budget)
-    start = time.perf_counter()
-    agent.act(position, seat)
-    ours = time.perf_counter() - start
     random_state = np.random.RandomState(0)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
-    bot = mcts.MCTSBot(loaded, 2.0, budget, evaluator, random_state=random_state)
-    start = time.perf_counter()
-    bot.step(state)
-    theirs = time.perf_counter() - start
-    return [("rulebook mcts", budget / ours), ("OpenSpiel MCTSBot (adapter)", budget / theirs)]
+    evaluation = EvaluationEvaluator(scale)
+    rollout = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    judged = "the game's evaluation (margin over the best other seat)"
+    to_end = "uniformly random moves to the end of the game"
+    return [
+        (
+            Search("rulebook mcts", judged, *_ours(position, seat, budget, None)),
+            Search(
+                "OpenSpiel MCTSBot",
+                judged,
+                *_theirs(
+                    mcts.MCTSBot(loaded, 2.0, budget, evaluation, random_state=random_state), state
+                ),
+            ),
+        ),
+        (
+            Search("rulebook mcts", to_end, *_ours(position, seat, budget, TO_THE_END)),
+            Search(
+                "OpenSpiel MCTSBot",
+                to_end,
+                *_theirs(
+                    mcts.MCTSBot(loaded, 2.0, budget, rollout, random_state=random_state), state
+                ),
+            ),
+        ),
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -134,6 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--budget", type=int, default=200)
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=10.0,
+        help="OpenSpiel's evaluator divides the margins by this (its UCT expects about [-1, 1])",
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.budget < 1:
         parser.error("--seconds must be positive and --budget at least 1")
@@ -158,9 +217,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     gym_seconds = rows[2][2]
     print(f"  Gymnasium: {calls[0] / gym_seconds:,.0f} learner step() calls/s")
     print(f"  OpenSpiel: {chance[0] / rows[3][2]:,.0f} chance nodes/s besides the moves")
-    print(f"search from the same position, {args.budget} iterations each:")
-    for name, rate in search(g, n, args.budget):
-        print(f"{name:30} {rate:>10,.0f} iterations/s")
+    print(
+        f"search: the first decision of the same game (after the setup's chance nodes), "
+        f"{args.budget} iterations each, one core"
+    )
+    print(f"{'':22} {'iterations/s':>13}  leaf judged by")
+    for ours, theirs in search(g, n, args.budget, args.scale):
+        for row in (ours, theirs):
+            print(f"{row.name:22} {row.rate:>13,.0f}  {row.leaf} ({row.iterations} iterations)")
+        print(f"{'':22} {ours.rate / theirs.rate:>12.1f}x  rulebook mcts / MCTSBot")
     return 0
 
 

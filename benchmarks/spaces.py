@@ -5,6 +5,7 @@ Usage::
     python benchmarks/spaces.py            # shape and vocabulary size of every configuration
     python benchmarks/spaces.py --slices   # every game's slices, as Markdown (docs/research.md)
     python benchmarks/spaces.py --speed [--seconds 2] [--game NAME] [--players N]
+    python benchmarks/spaces.py --ranges [--games 60] [--game NAME]
 
 ``--speed`` plays the same seeded random games twice per (game, variant, player count), in this
 one process on one core: once as the raw engine (the seat to act, its legal moves, a random
@@ -13,6 +14,12 @@ each move. Times are this process's CPU time (``time.process_time``), so other j
 machine change them little. It prints steps/s of both, the microseconds per step spent in
 ``observation`` and in ``encode``, and ``encode`` in raw engine steps (how many engine steps one
 encoding costs).
+
+``--ranges`` plays ``--games`` seeded games of every configuration (every fourth with greedy
+moves, the others random) and encodes every seat's view at every step before capping: it prints
+each part's values seen against its declared range, the parts that are not capped and went past
+it (there should be none), and the capped parts whose largest value is past half their range
+(a cap is set to at least twice the largest value seen).
 """
 
 from __future__ import annotations
@@ -25,9 +32,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 import rulebook
 from rulebook import UnknownGame
-from rulebook.core.spaces import encoder
+from rulebook.core.policy import greedy_move, random_move
+from rulebook.core.spaces import FlatEncoder, Slice, encoder
 
 
 def configurations(
@@ -104,6 +114,50 @@ def slices_markdown(name: str) -> str:
     if ignored:
         lines += ["", "Left out of the tensor:", ""]
         lines += [f"- `{field}`: {why}" for field, why in ignored.items()]
+    return "\n".join(lines)
+
+
+def ranges(games: int, game: str | None = None) -> str:
+    """Markdown: per game and part (seat parts once), the values seen before capping and the
+    declared range (see the module docstring); the parts past their range are flagged."""
+    seen: dict[tuple[str, str], tuple[float, float, Slice]] = {}
+    for name, variant, n in configurations(game):
+        setup = rulebook.get_game(name).setup(n, 0, variant)
+        enc = encoder(setup)
+        assert isinstance(enc, FlatEncoder)
+        low = np.full(enc.shape, np.inf, np.float32)
+        high = np.full(enc.shape, -np.inf, np.float32)
+        for seed in range(games):
+            state = rulebook.new_game(name, players=n, seed=seed, variant=variant)
+            rng = random.Random(seed)
+            policy = greedy_move if seed % 4 == 3 else random_move
+            while True:
+                for p in range(n):
+                    tensor = enc.encode_uncapped(state.observation(p))
+                    np.minimum(low, tensor, out=low)
+                    np.maximum(high, tensor, out=high)
+                if state.is_terminal():
+                    break
+                p = state.current_players()[0]
+                state.apply(p, policy(state, p, rng))
+        for part in enc.slices():
+            key = (name, _generic(part.name))
+            a = float(low[part.start : part.stop].min())
+            b = float(high[part.start : part.stop].max())
+            if key in seen:
+                a, b = min(a, seen[key][0]), max(b, seen[key][1])
+            seen[key] = (a, b, part)
+    lines = ["| game | part | seen | range | |", "|---|---|---|---|---|"]
+    for (name, part_name), (a, b, part) in seen.items():
+        lo, hi = part.low, part.high
+        if not part.capped and (a < lo or b > hi):
+            flag = "PAST ITS RANGE"
+        elif part.capped and (b > hi / 2 or (lo < 0 and a < lo / 2)):
+            flag = "past half its cap"
+        else:
+            flag = ""
+        if part.capped or flag:
+            lines.append(f"| {name} | `{part_name}` | [{a:.3g}, {b:.3g}] | {part.range} | {flag} |")
     return "\n".join(lines)
 
 
@@ -208,18 +262,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Fixed spaces: shapes, slices, encoding speed.")
     parser.add_argument("--slices", action="store_true", help="every game's slices (Markdown)")
     parser.add_argument("--speed", action="store_true", help="encoding time against engine steps")
+    parser.add_argument(
+        "--ranges", action="store_true", help="values seen before capping against the ranges"
+    )
+    parser.add_argument("--games", type=int, default=60, help="games per configuration (ranges)")
     parser.add_argument("--seconds", type=float, default=2.0, help="raw play per configuration")
     parser.add_argument("--game", choices=rulebook.games(), help="only this game")
     parser.add_argument("--players", type=int, help="only this player count")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     if not configurations(args.game, args.players):
         parser.error(f"no variant of {args.game or 'any game'} takes {args.players} players")
     try:
         if args.slices:
             for name in [args.game] if args.game else rulebook.games():
                 print(f"### {rulebook.get_game(name).title}\n\n{slices_markdown(name)}\n")
+        elif args.ranges:
+            print(ranges(args.games, args.game))
         elif args.speed:
             results = []
             for config in configurations(args.game, args.players):

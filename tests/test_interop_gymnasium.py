@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from interop_helpers import CONFIGS, needs_spaces, params
+from interop_helpers import CONFIGS, params
 from rulebook.core import IllegalAction, UnknownGame
 from rulebook.interop.common import Config
 from rulebook.interop.gymnasium import ENV_IDS, RulebookEnv, env_id
@@ -52,7 +52,6 @@ def _trajectory(env: gym.Env, seed: int) -> list[tuple[bytes, float]]:  # type: 
             return out
 
 
-@needs_spaces("merchants-of-magick")
 def test_reset_with_a_seed_gives_the_same_game() -> None:
     env = RulebookEnv("merchants-of-magick", 3, opponents=["greedy", "random"])
     first = _trajectory(env, 11)
@@ -62,7 +61,6 @@ def test_reset_with_a_seed_gives_the_same_game() -> None:
 
 @pytest.mark.filterwarnings("error::UserWarning")
 @pytest.mark.parametrize("mode", ["sync", "async"])
-@needs_spaces("merchants-of-magick")
 def test_vector_environments(mode: str) -> None:
     envs = gym.make_vec("rulebook/MerchantsOfMagick-2p-v0", num_envs=2, vectorization_mode=mode)
     try:
@@ -78,7 +76,6 @@ def test_vector_environments(mode: str) -> None:
         envs.close()
 
 
-@needs_spaces("battle-merchants")
 def test_illegal_moves_change_nothing() -> None:
     env = RulebookEnv("battle-merchants", 2)
     obs, _ = env.reset(seed=2)
@@ -95,7 +92,6 @@ def test_illegal_moves_change_nothing() -> None:
         strict.step("done")
 
 
-@needs_spaces("archmagi")
 def test_bad_setups_are_refused() -> None:
     with pytest.raises(UnknownGame, match="opponent"):
         RulebookEnv("archmagi", 3, opponents=["greedy"])

@@ -12,12 +12,18 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import rulebook
-from interop_helpers import CONFIGS, GAMES, needs_spaces, params
+from interop_helpers import CONFIGS, GAMES, params
+from rulebook.agents.mcts import leaf_rewards
 from rulebook.core.chance import ChanceNeeded, ScriptedChance
 from rulebook.interop.bounds import bounds, play_scripted
 from rulebook.interop.common import Config
 from rulebook.interop.openspiel import GAMES as NAMES
-from rulebook.interop.openspiel import options_parameter, resampler, short_name
+from rulebook.interop.openspiel import (
+    EvaluationEvaluator,
+    options_parameter,
+    resampler,
+    short_name,
+)
 
 
 def _load(config: Config, **extra: object) -> pyspiel.Game:
@@ -26,7 +32,6 @@ def _load(config: Config, **extra: object) -> pyspiel.Game:
     return pyspiel.load_game(short_name(config.game), {**parameters, **extra})
 
 
-@needs_spaces("merchants-of-magick")
 def test_every_game_is_registered_with_its_type() -> None:
     assert sorted(NAMES) == sorted(short_name(g) for g in rulebook.games())
     game = pyspiel.load_game("python_rulebook_merchants_of_magick", {"players": 4})
@@ -49,7 +54,7 @@ def test_random_simulation(config: Config) -> None:
     pyspiel.random_sim_test(_load(config), num_sims=GAMES, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("config", [pytest.param(c, id=c.name) for c in CONFIGS])
+@pytest.mark.parametrize("config", params(CONFIGS))
 def test_games_stay_within_the_recorded_bounds(config: Config) -> None:
     recorded = bounds(config)
     for seed in range(3 * GAMES):
@@ -90,7 +95,26 @@ def test_mcts_and_ismcts_play_to_the_end(config: Config) -> None:
     assert sum(end.returns()) == pytest.approx(1.0)
 
 
-@needs_spaces("archmagi")
+def test_the_evaluation_evaluator_judges_leaves_as_rulebook_mcts_does() -> None:
+    game = pyspiel.load_game("python_rulebook_battle_merchants", {"players": 3})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice(len(state.chance_outcomes()))))
+    evaluator = EvaluationEvaluator(scale=10.0)
+    position = state.rulebook_state
+    assert position is not None
+    expected = np.array(leaf_rewards(position)) / 10.0
+    np.testing.assert_allclose(evaluator.evaluate(state), expected)
+    prior = evaluator.prior(state)
+    assert sorted(a for a, _ in prior) == sorted(state.legal_actions())
+    assert sum(p for _, p in prior) == pytest.approx(1.0)
+    bot = mcts.MCTSBot(game, 2.0, 20, evaluator, random_state=rng)
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="positive"):
+        EvaluationEvaluator(scale=0.0)
+
+
 def test_a_game_is_its_history() -> None:
     game = pyspiel.load_game("python_rulebook_archmagi", {"players": 3})
     state = game.new_initial_state()
@@ -106,7 +130,6 @@ def test_a_game_is_its_history() -> None:
     assert str(again) == str(state)
 
 
-@needs_spaces("merchants-of-magick")
 def test_information_state_hides_the_others_simultaneous_choices() -> None:
     game = pyspiel.load_game("python_rulebook_merchants_of_magick", {"players": 2})
     state = game.new_initial_state()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from interop_helpers import CONFIGS, GAMES, needs_spaces, params
+from interop_helpers import CONFIGS, GAMES, params
 from rulebook.core import IllegalAction, UnknownGame
 from rulebook.interop.common import Config
 from rulebook.interop.pettingzoo import PARALLEL_GAMES, env, parallel_env, raw_env
@@ -60,7 +60,6 @@ def _play(aec: object, seed: int) -> dict[str, float]:
     return totals
 
 
-@needs_spaces("merchants-of-magick")
 def test_rewards_are_the_share_of_the_win_or_the_margin() -> None:
     win = _play(env("merchants-of-magick", 3), seed=5)
     assert sum(win.values()) == pytest.approx(1.0)
@@ -74,7 +73,6 @@ def test_rewards_are_the_share_of_the_win_or_the_margin() -> None:
     assert _play(solo, seed=5)["player_0"] == solo.state.scores()[0]  # type: ignore[union-attr]
 
 
-@needs_spaces("merchants-of-magick")
 def test_a_later_seat_does_not_see_earlier_choices_of_the_same_phase() -> None:
     aec = raw_env("merchants-of-magick", 2)
     aec.reset(seed=3)
@@ -88,7 +86,6 @@ def test_a_later_seat_does_not_see_earlier_choices_of_the_same_phase() -> None:
     assert not aec.observe("player_1")["action_mask"].any()  # not to act now
 
 
-@needs_spaces("battle-merchants")
 def test_an_illegal_move_changes_nothing() -> None:
     aec = raw_env("battle-merchants", 2)
     aec.reset(seed=1)

@@ -41,9 +41,9 @@ FAVOR_SCALE = 20.0
 #: the number a decision is about (Spells to discard, to look at...) is divided by this
 COUNT_SCALE = 5.0
 #: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
-#: in simulated games: Plays and the decision's count (up to 1), Crystals (2.4), Favor (1.3),
+#: in simulated games: Plays and the decision's count (up to 1), Crystals (2.7), Favor (1.7),
 #: Spells in hand (1.4) and in the Spell Book (1)
-PLAYS_CAP, COUNT_CAP, CRYSTAL_CAP, FAVOR_CAP, HAND_CAP, BOOK_CAP = 3.0, 3.0, 5.0, 3.0, 3.0, 3.0
+PLAYS_CAP, COUNT_CAP, CRYSTAL_CAP, FAVOR_CAP, HAND_CAP, BOOK_CAP = 3.0, 3.0, 6.0, 4.0, 3.0, 3.0
 
 
 def _texts(effects: Iterable[Effect]) -> Iterable[str]:

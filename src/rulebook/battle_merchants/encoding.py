@@ -47,7 +47,7 @@ LEVEL_SCALE = 10.0
 TILE_SCALE = 5.0
 #: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
 #: in simulated games: the action under way (1.4), gold (1.1), the Year's End scoring (-0.06 to
-#: 0.5), Weapons in supply (1.2), Defeated (2.7) and on the board (1.4), Craft Levels,
+#: 0.6), Weapons in supply (1.2), Defeated (2.7) and on the board (1.4), Craft Levels (1.1),
 #: discounts and Reward Tiles (up to 1)
 ACTION_CAP, GOLD_CAP, YEAR_END_LOW, YEAR_END_CAP = 3.0, 4.0, -1.0, 3.0
 SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (

@@ -71,8 +71,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyspiel
+from open_spiel.python.algorithms import mcts
 
 import rulebook
+from rulebook.agents.mcts import leaf_rewards
 from rulebook.core import Action, State, UnknownGame, get_game
 from rulebook.core.chance import ChanceNeeded, ScriptedChance, scripted
 from rulebook.interop.bounds import Bounds, bounds
@@ -468,6 +470,35 @@ class RulebookObserver:
         if observation is None:
             return f"seat {player}: the setup is being dealt"
         return json.dumps(observation, sort_keys=True)
+
+
+class EvaluationEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """An evaluator for OpenSpiel's ``MCTSBot`` and ``ISMCTSBot`` that judges a leaf as
+    rulebook's ``mcts`` does, with the game's own evaluation (``Game.evaluate``): each seat's
+    value less the best other seat's (solo: the value), instead of a random rollout to the end.
+
+    Values are divided by ``scale`` (default 1): OpenSpiel's UCT constant expects returns of
+    about ``[-1, 1]``. The prior is uniform over the legal moves (the chance outcomes' own
+    probabilities at a chance node)."""
+
+    def __init__(self, scale: float = 1.0) -> None:
+        if scale <= 0:
+            raise ValueError(f"scale must be positive, not {scale}")
+        self.scale = scale
+
+    def evaluate(self, state: RulebookState) -> npt.NDArray[np.float64]:
+        node = state._node
+        node.settle()
+        position = node.state
+        if position is None:  # the setup is being dealt: nothing to judge yet
+            return np.zeros(state.get_game().num_players())
+        return np.asarray(leaf_rewards(position), dtype=np.float64) / self.scale
+
+    def prior(self, state: RulebookState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 def resampler(state: RulebookState, player: int) -> RulebookState:

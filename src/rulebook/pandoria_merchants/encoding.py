@@ -14,6 +14,7 @@ Monuments (standard, solo); Guild and Spells (family). Nothing in this game is h
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -137,6 +138,10 @@ class PandoriaEncoder(FlatEncoder):
             )
         )
         self.family_spells = index_of(sorted({fs.name for r in rooms for fs in r.spells}))
+        #: the most copies of one Spell name in the Archive's rooms (held Spells are divided by it)
+        self.spell_copies = max(
+            Counter(fs.name for r in rooms for fs in r.spells).values(), default=1
+        )
         self.guilds = index_of(name for name, _ in c.guilds)
         self.cards = index_of(card.id for card in c.cards)
         self.states = index_of(CARD_STATES[1:])
@@ -336,7 +341,8 @@ class PandoriaEncoder(FlatEncoder):
             "spells": add(
                 p + "spells",
                 family * len(self.family_spells),
-                f"Spells held per Archive name ({', '.join(self.family_spells)}) / 3",
+                f"Spells held per Archive name ({', '.join(self.family_spells)}) / "
+                f"{self.spell_copies} (the most copies of a name in the Archive)",
             ),
             "used": add(
                 p + "used_spells",
@@ -485,7 +491,7 @@ class PandoriaEncoder(FlatEncoder):
         if self.family:
             hot(ones, at["guild"], len(self.guilds), lookup(self.guilds, seat["guild"], "Guild"))
             for i in positions(self.family_spells, seat["spells"], at["spells"], "Spell"):
-                out[i] += 1 / 3
+                out[i] += 1 / self.spell_copies
             out[at["used"]] = seat["used_spells"] / SPELLS_SCALE
             return
         for r, name in enumerate(RESOURCES):

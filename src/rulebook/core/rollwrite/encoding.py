@@ -59,7 +59,7 @@ class SheetEncoder(FlatEncoder):
     #: a score (and each category of it) is divided by this: about the best seat's final score
     SCORE_SCALE = 100.0
     #: scores are capped at this many times :attr:`SCORE_SCALE` (the rules set no highest
-    #: score; simulated games stay below 1.2)
+    #: score; simulated games stay below 1.3)
     SCORE_CAP = 3.0
     IGNORED: Mapping[str, str] = {}
 
