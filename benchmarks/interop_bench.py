@@ -4,15 +4,32 @@ against OpenSpiel's ``MCTSBot`` on the same position with the same budget, in on
 Usage::
 
     python benchmarks/interop_bench.py [--game merchants-of-magick] [--players 4]
-                                        [--seconds 3] [--budget 200]
+                                        [--seconds 3] [--budget 200] [--scale 10]
 
 Every row plays uniformly random legal moves (masked random in the adapters) for about
-``--seconds``, in this one process on one core. A step is one move of a seat (the OpenSpiel
-row also counts its chance nodes separately; the Gymnasium row counts every seat's move, the
-bots' included, and also the learner's ``step`` calls). The ratio is the engine's steps/s over
-the adapter's. Then, from the position after the setup (both sides see the same game), one
-decision of rulebook's ``mcts:BUDGET`` and one of OpenSpiel's ``MCTSBot`` with ``BUDGET``
-simulations (one random rollout each, through the adapter), timed, as iterations per second.
+``--seconds``, in this one process on one core; times are this process's CPU time
+(``time.process_time``: other jobs on a shared machine change them little). A step is one move
+of a seat: the Gymnasium row counts every seat's move, the bots' included (and also gives the
+learner's ``step`` calls/s); the OpenSpiel row counts moves per second of the whole game,
+chance nodes included (and gives how many chance nodes it applied per second besides). The
+ratio is the engine's steps/s over the adapter's.
+
+Then the search: from the position after the setup's chance nodes (the same game for both, the
+engine's state taken from the OpenSpiel state), the first decision of rulebook's ``mcts`` and
+of OpenSpiel's ``MCTSBot`` with the same number of iterations, in two like pairs:
+
+* a leaf judged by the game's evaluation: rulebook ``mcts`` as it plays (``cutoff`` 0); the
+  ``MCTSBot`` with :class:`rulebook.interop.openspiel.EvaluationEvaluator` (the same margins,
+  divided by ``--scale`` for OpenSpiel's UCT constant of 2);
+* uniformly random moves to the end of the game: rulebook ``mcts`` with a cutoff longer than
+  any game; the ``MCTSBot`` with OpenSpiel's ``RandomRolloutEvaluator`` (one rollout, through
+  the adapter: every die and shuffle a chance node).
+
+What still differs: rulebook's ``mcts`` is information-set MCTS (each iteration re-samples
+what the seat cannot see with ``determinize``; the other seats of a simultaneous phase move by
+the rollout policy), while ``MCTSBot`` searches the true state (it sees the deck's order)
+with chance nodes in its tree; rulebook's random pair judges the final position with the
+evaluation's margin, OpenSpiel's with the returns (the share of the win).
 """
 
 from __future__ import annotations
@@ -37,11 +54,11 @@ from rulebook.interop.pettingzoo import raw_env
 
 def timed(run: Callable[[int], int], seconds: float) -> tuple[int, float]:
     """Run games (``run(seed)`` returns its steps) for about ``seconds``; steps and time."""
-    steps, seed, start = 0, 0, time.perf_counter()
-    while seed == 0 or time.perf_counter() - start < seconds:
+    steps, seed, start = 0, 0, time.process_time()
+    while seed == 0 or time.process_time() - start < seconds:
         steps += run(seed)
         seed += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def engine(game: str, players: int) -> Callable[[int], int]:
@@ -127,15 +144,15 @@ class Search:
 
 def _ours(position: State, seat: int, budget: int, cutoff: int | None) -> tuple[int, float]:
     agent = MCTSAgent(0, iterations=budget, cutoff=cutoff)
-    start = time.perf_counter()
+    start = time.process_time()
     agent.act(position, seat)
-    return agent.last_iterations, time.perf_counter() - start
+    return agent.last_iterations, time.process_time() - start
 
 
 def _theirs(bot: mcts.MCTSBot, state: pyspiel.State) -> tuple[int, float]:
-    start = time.perf_counter()
+    start = time.process_time()
     root = bot.mcts_search(state)
-    return int(root.explore_count), time.perf_counter() - start
+    return int(root.explore_count), time.process_time() - start
 
 
 def search(game: str, players: int, budget: int, scale: float) -> list[tuple[Search, Search]]:
