@@ -87,12 +87,37 @@ def test_mcts_and_ismcts_play_to_the_end(config: Config) -> None:
     bot = mcts.MCTSBot(game, 2.0, 3, evaluator, random_state=rng)
     end = _play(game, bot, rng)
     assert sorted(end.returns()) in ([0.0, 1.0], [0.5, 0.5])
-    search = ismcts.ISMCTSBot(
+    search = ismcts.ISMCTSBot(  # re-samples through RulebookState.resample_from_infostate
         game, evaluator, 2.0, 3, random_state=rng, allow_inconsistent_action_sets=True
     )
-    search.set_resampler(resampler)
     end = _play(game, search, rng)
     assert sum(end.returns()) == pytest.approx(1.0)
+
+
+def test_resampling_keeps_the_information_state_and_changes_what_is_hidden() -> None:
+    game = pyspiel.load_game("python_rulebook_battle_merchants", {"players": 2})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(2)
+    while state.is_chance_node() or len(state.history()) < 150:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice(len(state.chance_outcomes()))))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    seat = state.current_player()
+    samples = [
+        state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
+        for k in range(4)
+    ]
+    samples.append(resampler(state, seat))  # the same, for ISMCTSBot.set_resampler
+    for sample in samples:
+        assert sample.information_state_string(seat) == state.information_state_string(seat)
+        assert sample.observation_tensor(seat) == state.observation_tensor(seat)
+        assert sample.legal_actions() == state.legal_actions()
+    assert any(str(sample) != str(state) for sample in samples), "nothing hidden was re-sampled"
+    again = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0, 0.0, 1.0))
+    assert str(again) == str(samples[0])  # the same sampler seed, the same sample
+    with pytest.raises(pyspiel.SpielError, match="chance node"):
+        game.new_initial_state().resample_from_infostate(0)  # the setup's first shuffle
 
 
 def test_the_evaluation_evaluator_judges_leaves_as_rulebook_mcts_does() -> None:

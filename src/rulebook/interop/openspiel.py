@@ -55,15 +55,17 @@ Observations (through the Observer of :meth:`RulebookGame.make_py_observer`)
     * At a chance node the seats see the position before the move whose chance is being drawn
       (during the setup's deal, nothing yet).
 
-ISMCTS: ``pyspiel.State.resample_from_infostate`` cannot be written in Python, so
-:func:`resampler` is given to ``ISMCTSBot.set_resampler``: it re-samples what the seat cannot
-see with the engine's ``determinize``.
+ISMCTS: :meth:`RulebookState.resample_from_infostate` re-samples what the seat cannot see with
+the engine's ``determinize`` (seeded from OpenSpiel's probability sampler), so OpenSpiel's
+Python ``ISMCTSBot`` works as it is. OpenSpiel's C++ algorithms cannot reach a method written in
+Python; :func:`resampler` is the same for ``ISMCTSBot.set_resampler``.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -431,6 +433,18 @@ class RulebookState(pyspiel.State):  # type: ignore[misc]
             text += f"{node.outcomes} so far"
         return text
 
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float] | None = None
+    ) -> RulebookState:
+        """A state of ``player_id``'s information state, what it cannot see re-sampled
+        (:func:`resample`), seeded from ``probability_sampler`` (OpenSpiel's, floats in
+        [0, 1)) or, without one, from Python's ``random``."""
+        if probability_sampler is None:
+            seed = random.getrandbits(64)
+        else:
+            seed = int(probability_sampler() * 2**53)
+        return resample(self, player_id, random.Random(seed))
+
     # -- for the adapter's users -----------------------------------------------------------------
     @property
     def rulebook_state(self) -> State | None:
@@ -501,19 +515,24 @@ class EvaluationEvaluator(mcts.Evaluator):  # type: ignore[misc]
         return [(action, 1.0 / len(legal)) for action in legal]
 
 
-def resampler(state: RulebookState, player: int) -> RulebookState:
-    """A copy of ``state`` in which all that ``player`` cannot see is re-sampled (for
-    ``ISMCTSBot.set_resampler``): the engine's ``determinize``, seeded from the state."""
+def resample(state: RulebookState, player: int, rng: random.Random) -> RulebookState:
+    """A copy of ``state`` in which all that ``player`` cannot see (other hands, the decks'
+    order) is re-sampled from ``rng`` with the engine's ``determinize``; its future chance
+    events stay chance nodes. Only at a decision node (the seat's information state)."""
     copy: RulebookState = state.clone()
     node = copy._node
     node.settle()
     if node.state is None or node.need > 0:
         raise pyspiel.SpielError("resample at a decision node, not at a chance node")
-    rng = random.Random(random.getrandbits(64))
     sample = node.state.determinize(player, rng)
     sample.chance = ScriptedChance((), 0, node.state.chance.draws)
     node.state = sample
     return copy
+
+
+def resampler(state: RulebookState, player: int) -> RulebookState:
+    """:func:`resample` seeded from Python's ``random`` (for ``ISMCTSBot.set_resampler``)."""
+    return resample(state, player, random.Random(random.getrandbits(64)))
 
 
 def register() -> list[str]:
