@@ -22,6 +22,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     aec = env(args.game, args.players)
     aec.reset(seed=args.seed)
+    for k, agent in enumerate(aec.possible_agents):  # the same seed, the same moves
+        aec.action_space(agent).seed(args.seed + k)
     returns = {agent: 0.0 for agent in aec.possible_agents}
     steps = 0
     for agent in aec.agent_iter():
@@ -36,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     par = parallel_env("merchants-of-magick", 3)
     observations, _ = par.reset(seed=args.seed)
+    for k, agent in enumerate(par.possible_agents):
+        par.action_space(agent).seed(args.seed + k)
     rounds = 0
     while par.agents:
         actions = {

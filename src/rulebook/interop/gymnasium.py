@@ -18,7 +18,8 @@
   the same moves.
 * Observations are dicts: ``"observation"`` (the seat's tensor, from its game's encoder) and
   ``"action_mask"`` (``int8``, 1 for each legal move); the mask is also in ``info`` and from
-  :meth:`RulebookEnv.action_masks` (the name MaskablePPO looks for).
+  :meth:`RulebookEnv.action_masks` (the name MaskablePPO looks for). The tensor's space is a
+  ``Box`` with the encoder's bounds (``ObservationEncoder.bounds``: open amounts capped).
 * The reward comes at the end of the game: the share of the win (default), the score margin
   (``reward="margin"``) or, in solo games, the score (the default there).
 * An action that is not a legal move changes nothing and gives ``illegal_reward`` (-1) for

@@ -11,7 +11,9 @@
 * Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict:
   ``"observation"``, the seat's tensor from its game's encoder (built from
   ``state.observation(p)`` alone), and ``"action_mask"`` (``int8``, 1 for each legal move of
-  the vocabulary; all 0 for a seat that is not to act).
+  the vocabulary; all 0 for a seat that is not to act). The tensor's space is a ``Box`` with
+  the encoder's bounds (``ObservationEncoder.bounds``: open amounts capped), so every
+  observation is in its space.
 * Actions are indices into the configuration's action vocabulary
   (:class:`rulebook.core.spaces.ActionSpace`); ``aec.unwrapped.move(i)`` is the move itself.
 * Rewards come at the end of the game (:mod:`rulebook.interop.common`: the share of the win,
