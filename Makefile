@@ -34,10 +34,12 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
-## random-playout throughput of every game at every player count, and the bots' time per move
+## random-playout throughput of every game at every player count, the bots' time per move, and
+## what encoding an observation tensor costs against an engine step
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/decision_time.py
+	$(BIN)/python benchmarks/spaces.py --speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

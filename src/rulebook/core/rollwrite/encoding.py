@@ -56,7 +56,6 @@ class SheetEncoder(FlatEncoder):
     CATEGORIES: tuple[str, ...] = ()
     #: a score (and each category of it) is divided by this: about the best seat's final score
     SCORE_SCALE = 100.0
-    IGNORED: Mapping[str, str] = {}
 
     def __init__(self, setup: Setup, content: SheetContent, shop_size: int, waiting: int) -> None:
         super().__init__(setup)
