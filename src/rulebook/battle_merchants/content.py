@@ -8,7 +8,7 @@ indexed form the rules use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -204,6 +204,16 @@ class CraftCard:
     levels: int
     coins: int
 
+    def face(self, weapons: tuple[str, ...]) -> dict[str, Any]:
+        """What the card shows, for boards: Weapon, Levels, Cost, discount coins."""
+        cost = "free" if self.multiplier == 0 else f"x{self.multiplier}"
+        return {
+            "weapon": weapons[self.weapon],
+            "levels": self.levels,
+            "cost": cost,
+            "coins": self.coins,
+        }
+
     def label(self, weapons: tuple[str, ...]) -> str:
         cost = "free" if self.multiplier == 0 else f"x{self.multiplier}"
         coins = f", {self.coins} coin{'s' if self.coins > 1 else ''}" if self.coins else ""
@@ -245,11 +255,16 @@ class Content:
 _PLURAL = {"dwarf": "Dwarves", "elf": "Elves"}
 
 
+def race_plural(race: str) -> str:
+    """``Dwarves``, ``Orcs``: a race as the texts name its people."""
+    return _PLURAL.get(race, race.title() + "s")
+
+
 def card_text(k: KingdomCard, c: Content) -> str:
     """What a Kingdom Card does, in words (its gold, shown apart, is paid when it is taken)."""
     amount, per = k.amount, k.per
     quality = {None: "", 0: "Standard ", 1: "Vorpal "}[k.quality]
-    race = "" if k.race is None else _PLURAL.get(c.races[k.race], c.races[k.race].title() + "s")
+    race = "" if k.race is None else race_plural(c.races[k.race])
     each = f"{amount} gold per" if per == 1 else f"{amount} gold per {per}"
     texts = {
         "gold": "take the gold"

@@ -36,6 +36,7 @@ from rulebook.battle_merchants.content import (
     Space,
     card_text,
     content,
+    race_plural,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 
@@ -801,6 +802,13 @@ class BattleState(State):
         std, vor = self._on_board()[player]
         return (std * rules.tiebreak_standard + vor * rules.tiebreak_vorpal,)
 
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        rules = self.content.rules
+        return (
+            f"Weapons on the board ({rules.tiebreak_standard} gold a Standard, "
+            f"{rules.tiebreak_vorpal} a Vorpal)",
+        )
+
     # -- views -----------------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
         """Everything is public ("Everything you have ... is public") except the order of the
@@ -813,6 +821,13 @@ class BattleState(State):
         everyone as the moves were made."""
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
+        return self._view(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        """Everything but the decks' order is public: what any seat sees, without a seat."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         c = self.content
         board = self.board
         weapons = c.weapons
@@ -898,6 +913,9 @@ class BattleState(State):
             "craft_cards": [
                 None if k == EMPTY else crafts[k].label(weapons) for k in self.craft_pool
             ],
+            "craft_faces": [
+                None if k == EMPTY else crafts[k].face(weapons) for k in self.craft_pool
+            ],
             "kingdom_cards": [
                 None if k == EMPTY else self._kingdom_view(k) for k in self.kingdom_pool
             ],
@@ -967,13 +985,16 @@ class BattleState(State):
                 return f"{action} ({cost} gold)"
             if type(action) is Sell:
                 s = self.board.spaces[self.moves.index[action] >> 1]
-                weapon = c.weapons[s.weapon]
-                return f"{action} ({weapon}, {self.sale_value(player, s, action.vorpal)} gold)"
+                weapon = ("Vorpal " if action.vorpal else "") + c.weapons[s.weapon]
+                value = self.sale_value(player, s, action.vorpal)
+                return f"{action} ({weapon} to the {race_plural(c.races[s.race])}, {value} gold)"
             if type(action) is Bonus:
                 s = self.board.spaces[self.moves.index[action] >> 1]
+                weapon = ("Vorpal " if action.vorpal else "") + c.weapons[s.weapon]
                 cost = self.forge_cost(player, s.weapon, action.vorpal)
                 value = self.sale_value(player, s, action.vorpal)
-                return f"{action} ({c.weapons[s.weapon]}: forge {cost}, sell {value} gold)"
+                race = race_plural(c.races[s.race])
+                return f"{action} (forge a {weapon} for {cost}, sell it to the {race} for {value})"
         except (IndexError, ValueError, KeyError):
             pass
         return str(action)

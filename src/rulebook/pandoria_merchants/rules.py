@@ -773,7 +773,7 @@ class PandoriaState(State):
         if not 1 <= len(parts) <= 2 or parts[0].lower() not in VERBS:
             raise IllegalAction(
                 f"{text!r} is not a move; moves look like 'wood C7', 'worker D7', "
-                "'choose gold', 'cast rage/tower', 'buy ship/statue', 'pass' (type 'moves')"
+                "'choose gold', 'cast rage/tower', 'buy ship/statue' or 'pass'"
             )
         verb = parts[0].lower()
         arg = parts[1] if len(parts) == 2 else ""
@@ -792,7 +792,7 @@ class PandoriaState(State):
         except TypeError:
             raise IllegalAction(f"{action!r} is not a move") from None
         if action not in self._legal_moves():
-            raise IllegalAction(f"{action} is not a legal move now ({self.phase}); type 'moves'")
+            raise IllegalAction(f"{action} is not a legal move now ({self.phase})")
         self._legal = None
         self._do(player, action)
         self._texts.append((player, str(action)))
@@ -1110,6 +1110,9 @@ class PandoriaState(State):
             return (len(self.held[player]),)
         return (max(self.monuments_won[player], default=0),)
 
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        return ("most unused Spells",) if self.family else ("highest Monument built",)
+
     def solo_won(self) -> bool:
         """Solo: "If you have more total points than the Trolls, you win!" """
         return self.is_terminal() and self.scores()[0] > self.trolls_total()
@@ -1152,6 +1155,13 @@ class PandoriaState(State):
         """Everything is public: the map and every Realm sheet. Only future dice are unknown."""
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
+        return self._view(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        """Everything is public: what any seat sees, without a seat."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         b = self.board
         c = self.c
         grid = [self._row_text(r) for r in range(b.height)]

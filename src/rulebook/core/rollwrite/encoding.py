@@ -40,6 +40,8 @@ def sheet_ignored(line: str) -> dict[str, str]:
         "masteries[*].circles": "follows from the card",
         f"seats[*].{line}[*].name": card,
         "seats[*].waiting[*].name": card,
+        f"seats[*].{line}[*].kind": "follows from the card (the deck it came from)",
+        "seats[*].waiting[*].kind": "follows from the card (the deck it came from)",
     }
 
 
