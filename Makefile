@@ -49,10 +49,12 @@ unit: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 ## random-playout throughput of every game at every player count, the bots' time per move,
-## steps/s through the research adapters and mcts against OpenSpiel's MCTSBot
+## what encoding an observation tensor costs against an engine step, steps/s through the
+## research adapters and mcts against OpenSpiel's MCTSBot
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/decision_time.py
+	$(BIN)/python benchmarks/spaces.py --speed
 	$(BIN)/python benchmarks/interop_bench.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL

@@ -31,6 +31,10 @@ from hypothesis import strategies as st
 import properties as props
 import rulebook
 from rulebook import IllegalAction, RulebookError, State
+from rulebook.archmagi import ArchmagiState
+from rulebook.archmagi.encoding import ArchmagiEncoder
+from rulebook.battle_merchants import BattleState
+from rulebook.battle_merchants.encoding import BattleEncoder
 from rulebook.core.game import Setup
 from rulebook.core.spaces import (
     ActionSpace,
@@ -45,6 +49,10 @@ from rulebook.core.spaces import (
     relative,
     seat_order,
 )
+from rulebook.merchants_of_magick import MerchantsState
+from rulebook.pandoria_merchants import PandoriaState
+from rulebook.pandoria_merchants.board import bits
+from rulebook.pandoria_merchants.encoding import PandoriaEncoder
 
 GAMES_PER_CASE = 20 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
 #: a value beyond this means a count or amount was left without its scale
@@ -402,3 +410,68 @@ def test_seats_in_relative_order_and_one_hot_bounds() -> None:
     assert positions({"a": 0, "b": 1}, ["b", "a"], 10, "letter") == [11, 10]
     with pytest.raises(RulebookError, match="unknown letter: 'c'"):
         positions({"a": 0}, ["a", "c"], 0, "letter")
+
+
+# -- what the parts hold -----------------------------------------------------------------------
+def part(tensor: np.ndarray[Any, Any], enc: ObservationEncoder, name: str) -> Any:
+    """The values of the part called ``name``."""
+    found = next(s for s in enc.slices() if s.name == name)
+    return tensor[found.start : found.stop]
+
+
+def test_sheet_tensor_shows_each_seat_in_its_relative_place() -> None:
+    state = rulebook.new_game("merchants-of-magick", players=3, seed=11)
+    assert isinstance(state, MerchantsState)
+    circle = state.content.layout.circles[5]
+    state.marks[1] |= circle.bit  # seat 1 marked the sixth circle
+    enc = encoder(state.setup)
+    for viewer, block in ((1, "seat0"), (0, "seat1"), (2, "seat2")):
+        marked = part(observation_tensor(state, viewer), enc, f"{block}.marked")
+        assert marked.tolist() == [1.0 if i == 5 else 0.0 for i in range(len(marked))]
+    state.potions[2] = 5
+    assert part(observation_tensor(state, 2), enc, "seat0.potions")[0] == pytest.approx(0.5)
+
+
+def test_pandoria_map_shows_workers_by_relative_seat() -> None:
+    state = rulebook.new_game("pandoria-merchants", players=3, seed=2)
+    assert isinstance(state, PandoriaState)
+    hexes = state.board.width * state.board.height
+    h = next(bits(state.empty))
+    state.workers[2] |= 1 << h
+    state.empty &= ~(1 << h)
+    enc = encoder(state.setup)
+    assert isinstance(enc, PandoriaEncoder)
+    for viewer, seat in ((2, 0), (0, 2), (1, 1)):
+        planes = part(observation_tensor(state, viewer), enc, "map").reshape(-1, hexes)
+        workers = planes[enc.worker_plane : enc.worker_plane + 3, h]
+        assert workers.tolist() == [1.0 if k == seat else 0.0 for k in range(3)]
+        assert planes[enc.plane["."], h] == 0.0
+
+
+def test_battle_merchants_tensor_shows_owners_by_relative_seat() -> None:
+    state = rulebook.new_game("battle-merchants", players=2, seed=4)
+    assert isinstance(state, BattleState)
+    state.spaces[0] = 1 * 2 + 1  # a Vorpal Weapon of seat 1 on the first space
+    state.spaces[1] = state.steve * 2  # Salesman Steve's facing it
+    enc = encoder(state.setup)
+    assert isinstance(enc, BattleEncoder)
+    for viewer, owner in ((1, 0), (0, 1)):
+        field = part(observation_tensor(state, viewer), enc, "battlefields")[: enc.field_size]
+        first = field[3 : 3 + enc.side]
+        second = field[3 + enc.side : 3 + 2 * enc.side]
+        assert first.tolist() == [1.0 if k in (owner, enc.owners) else 0.0 for k in range(enc.side)]
+        assert second.tolist() == [1.0 if k == 2 else 0.0 for k in range(enc.side)]
+
+
+def test_archmagi_tensor_shows_only_the_viewers_hand() -> None:
+    state = rulebook.new_game("archmagi", players=3, seed=5)
+    assert isinstance(state, ArchmagiState)
+    enc = encoder(state.setup)
+    assert isinstance(enc, ArchmagiEncoder)
+    names = state.content.names
+    for viewer in range(3):
+        hand = part(observation_tensor(state, viewer), enc, "hand") * enc.copies
+        held = [state.content.cards[c].name for c in state.hands[viewer]]
+        assert hand.round().tolist() == [float(held.count(n)) for n in names]
+        size = part(observation_tensor(state, (viewer + 1) % 3), enc, "seat2.hand")
+        assert size[0] == pytest.approx(len(held) / enc.hand_limit)

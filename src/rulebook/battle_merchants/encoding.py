@@ -70,7 +70,7 @@ class BattleEncoder(FlatEncoder):
         "kingdom_cards[*].gold": "follows from the card",
         "kingdom_cards[*].text": "follows from the card",
         "season_ending": "follows from season_ends_after",
-        "craft_faces": "follows from craft_cards (each card's Weapon, Levels, cost and coins)",
+        "craft_faces": "the face-up Craft Cards again, field by field (craft_cards)",
         "side_board_links": "fixed by the side board (2 players)",
         "seats[*].colour": "follows from the seat number",
         "seats[*].score": "equals the seat's gold",

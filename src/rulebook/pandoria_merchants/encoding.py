@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from rulebook.core import RulebookError, Setup
 from rulebook.core.spaces import (
     FlatEncoder,
@@ -171,7 +173,35 @@ class PandoriaEncoder(FlatEncoder):
         self.target_plane = self.drawn_plane + 1
         self.zone_plane = self.target_plane + 1  # solo
         self.planes = self.zone_plane + (2 if self.solo else 0)
+        self._tokens()
         self._declare()
+
+    def _tokens(self) -> None:
+        """Every hex a map can show (symbol and mark, ``PandoriaState._row_text``) numbered
+        (``token_id``, by the two characters' codes), and per viewer the map planes each sets:
+        symbol, mark, a seat's Worker or Ship (relative to the viewer), an empty Ship space."""
+        n = self.players
+        digits = [str(p) for p in range(n)]
+        tokens = [s + m for s in SYMBOLS for m in " " + MARKS]
+        tokens += [d + " " for d in digits] + ["S "] + ["S" + d for d in digits]
+        self.token_id = np.full(1 << 16, -1, dtype=np.int16)
+        table = np.zeros((n, len(tokens), self.space_plane + 1), dtype=np.float32)
+        for i, token in enumerate(tokens):
+            self.token_id[ord(token[0]) | ord(token[1]) << 8] = i
+            sym, mark = token[0], token[1]
+            for you in range(n):
+                row = table[you, i]
+                if sym in SYMBOLS:
+                    row[SYMBOLS.index(sym)] = 1.0
+                    if mark != " ":
+                        row[len(SYMBOLS) + MARKS.index(mark)] = 1.0
+                elif sym.isdigit():
+                    row[self.worker_plane + relative(int(sym), you, n)] = 1.0
+                elif mark == " ":
+                    row[self.space_plane] = 1.0
+                else:
+                    row[self.ship_plane + relative(int(mark), you, n)] = 1.0
+        self.token_planes = table
 
     # -- layout ------------------------------------------------------------------------------
     def _declare(self) -> None:
@@ -405,49 +435,51 @@ class PandoriaEncoder(FlatEncoder):
                 ones.append(at["winner"])
             self._fill_seat(seats[p], at, out, ones)
 
+    def _text(self, rows: object, width: int, what: str) -> bytes:
+        """A map's rows of text (``width`` characters each) as one ASCII string."""
+        if (
+            not isinstance(rows, list)
+            or len(rows) != self.height
+            or any(not isinstance(row, str) or len(row) != width for row in rows)
+        ):
+            raise RulebookError(f"not a {what} of {self.height} rows of {self.width} hexes")
+        try:
+            return "".join(rows).encode("ascii")
+        except UnicodeEncodeError:
+            raise RulebookError(f"the {what} holds a character no hex shows") from None
+
     def _fill_map(self, obs: Mapping[str, Any], you: int, out: Vector, ones: list[int]) -> None:
-        n, hexes, width = self.players, self.hexes, self.width
+        """The map's planes. A hex of ``map.rows`` is two characters, a symbol and a mark; each
+        possible pair has its row of planes, so all hexes take one table lookup."""
+        hexes, base = self.hexes, self.at_map
         m = obs["map"]
-        rows = m["rows"]
-        if len(rows) != self.height or any(len(row) != 2 * width for row in rows):
-            raise RulebookError(f"not a map of {self.height} rows of {width} hexes")
-        base, plane = self.at_map, self.plane
-        for r, row in enumerate(rows):
-            for col in range(width):
-                h = r * width + col
-                sym, mark = row[2 * col], row[2 * col + 1]
-                if sym == "S":
-                    if mark == " ":
-                        ones.append(base + self.space_plane * hexes + h)
-                    else:
-                        owner = relative(int(mark), you, n) if mark.isdigit() else -1
-                        hot(ones, base + self.ship_plane * hexes, n * hexes, owner * hexes + h)
-                    continue
-                if sym.isdigit():
-                    owner = relative(int(sym), you, n)
-                    hot(ones, base + self.worker_plane * hexes, n * hexes, owner * hexes + h)
-                else:
-                    ones.append(base + lookup(plane, sym, "map symbol") * hexes + h)
-                if mark != " ":
-                    ones.append(base + lookup(plane, mark, "map mark") * hexes + h)
+        tokens = np.frombuffer(self._text(m["rows"], 2 * self.width, "map"), dtype="<u2")
+        ids = self.token_id[tokens]
+        if (ids < 0).any():
+            raise RulebookError("the map shows a symbol or mark no hex can hold")
+        planes = self.token_planes[you][ids]
+        out[base : base + planes.size] = planes.T.ravel()
         artifacts = base + self.artifact_plane * hexes
         for name, count in obs["artifacts_on_map"].items():
             out[artifacts + self._hex(name)] = count / ARTIFACT_SCALE
         turn = obs["this_turn"]
-        ones += [base + self.drawn_plane * hexes + self._hex(h) for h in turn["drawn"]]
+        ones += [base + self.drawn_plane * hexes + self._hex(name) for name in turn["drawn"]]
         if turn["spell_hex"]:
             ones.append(base + self.target_plane * hexes + self._hex(turn["spell_hex"]))
         if self.solo:
             solo = obs["solo"]
-            finished = {str(t) for t in solo["finished"]}
-            playing = str(solo["territory"])
+            text = self._text(m["territories"], self.width, "Territory map")
+            territory = np.frombuffer(text, dtype=np.uint8) - ord("0")  # non-digits wrap
+            finished = np.zeros(self.territories + 1, dtype=bool)
+            for t in solo["finished"]:
+                hot(ones, self.at_finished, self.territories, t - 1)  # also checks t
+                finished[t] = True
+            if territory.max() > self.territories:
+                raise RulebookError("the Territory map names no Territory of the solo map")
+            here = territory == solo["territory"]
             zone = base + self.zone_plane * hexes
-            for r, row in enumerate(m["territories"]):
-                for col, t in enumerate(row):
-                    if t == playing:
-                        ones.append(zone + r * width + col)
-                    elif t in finished:
-                        ones.append(zone + hexes + r * width + col)
+            out[zone : zone + hexes] = here
+            out[zone + hexes : zone + 2 * hexes] = finished[territory] & ~here
 
     def _fill_sheet_shared(self, obs: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
         for col in obs["blocked_columns"]:
@@ -471,8 +503,6 @@ class PandoriaEncoder(FlatEncoder):
         t, scale = self.territories, self.score_scale
         hot(ones, self.at_level, len(self.levels), lookup(self.levels, solo["level"], "level"))
         hot(ones, self.at_territory, t, solo["territory"] - 1)
-        for done in solo["finished"]:
-            hot(ones, self.at_finished, t, done - 1)
         for i, points in enumerate(solo["your_territory_scores"]):
             out[self.at_scores + 2 * i] = points / scale
         for i, points in enumerate(solo["troll_scores"]):

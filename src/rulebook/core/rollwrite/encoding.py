@@ -40,8 +40,8 @@ def sheet_ignored(line: str) -> dict[str, str]:
         "masteries[*].circles": "follows from the card",
         f"seats[*].{line}[*].name": card,
         "seats[*].waiting[*].name": card,
-        f"seats[*].{line}[*].kind": "follows from the rows the card needs and its value",
-        "seats[*].waiting[*].kind": "follows from the rows the card needs and its value",
+        f"seats[*].{line}[*].kind": "follows from the card (the deck it came from)",
+        "seats[*].waiting[*].kind": "follows from the card (the deck it came from)",
     }
 
 
@@ -61,7 +61,6 @@ class SheetEncoder(FlatEncoder):
     #: scores are capped at this many times :attr:`SCORE_SCALE` (the rules set no highest
     #: score; simulated games stay below 1.3)
     SCORE_CAP = 3.0
-    IGNORED: Mapping[str, str] = {}
 
     def __init__(self, setup: Setup, content: SheetContent, shop_size: int, waiting: int) -> None:
         super().__init__(setup)
