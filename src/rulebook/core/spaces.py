@@ -291,7 +291,12 @@ class ActionSpace:
 
     def legal_indices(self, state: State, player: int) -> list[int]:
         """The indices of ``player``'s legal moves now, in the order the state lists them."""
-        return [self.index(a) for a in state.legal_actions(player)]
+        actions = state.legal_actions(player)
+        index = self._index
+        try:
+            return [index[a] for a in actions]
+        except (KeyError, TypeError):  # a move outside the vocabulary: name it
+            return [self.index(a) for a in actions]
 
     def mask(self, state: State, player: int) -> npt.NDArray[np.int8]:
         """1 for each index that is a legal move of ``player`` now, 0 elsewhere."""
