@@ -18,7 +18,7 @@ CHROMIUM := /usr/bin/chromium
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,web]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,web,rl]'
 	touch $(STAMP)
 
 ## the web app at http://$(HOST):$(PORT)/ on SQLite in data/rulebook.sqlite3 (Ctrl-C stops it)
@@ -39,8 +39,8 @@ $(CHROMIUM):
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -48,10 +48,14 @@ typecheck: $(STAMP)
 unit: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
-## random-playout throughput of every game at every player count, and the bots' time per move
+## random-playout throughput of every game at every player count, the bots' time per move,
+## what encoding an observation tensor costs against an engine step, steps/s through the
+## research adapters and mcts against OpenSpiel's MCTSBot
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/decision_time.py
+	$(BIN)/python benchmarks/spaces.py --speed
+	$(BIN)/python benchmarks/interop_bench.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
 bench-web: $(STAMP)

@@ -6,8 +6,11 @@ example; moves are made only through ``State.apply``.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+import rulebook
 from rollwrite_helpers import (
     card_index,
     check_solo_shift,
@@ -20,6 +23,8 @@ from rollwrite_helpers import (
     set_dice,
 )
 from rulebook import IllegalAction
+from rulebook.core.policy import random_move
+from rulebook.core.rollwrite import SheetState
 from rulebook.merchants_of_magick.content import content
 from rulebook.merchants_of_magick.rules import MerchantsState
 
@@ -164,6 +169,25 @@ def test_three_double_orders_are_redealt() -> None:
     assert state.deck_seen == 3
     known = state.observation(1)["deck"]["known_bottom"]
     assert sorted(known) == sorted(C.orders[d].name for d in doubles[:3])
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_the_deck_after_the_game_is_the_deck(game: str) -> None:
+    """During the crafting a seat sees the deck as it began less its own draws; once the game
+    is over every seat sees the deck as it is (its own draws of the last round are not taken
+    off again)."""
+    drew_last_round = 0
+    for seed in range(10):
+        state = rulebook.new_game(game, players=3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            p = state.current_players()[0]
+            state.apply(p, random_move(state, p, rng))
+        assert isinstance(state, SheetState)
+        drew_last_round += any(state._phase_draws)
+        for p in range(3):
+            assert state.observation(p)["deck"]["cards"] == len(state.deck)
+    assert drew_last_round, "no game drew a card in its last round: the check saw nothing"
 
 
 def test_two_double_orders_are_kept() -> None:

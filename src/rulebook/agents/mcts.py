@@ -165,7 +165,7 @@ class MCTSAgent(Agent):
             current = state.current_players()
             seat = me if me in current else current[0]
             state.apply(seat, rollout(state, seat, rng))
-        rewards = self._rewards(state)
+        rewards = leaf_rewards(state)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat]
@@ -199,13 +199,14 @@ class MCTSAgent(Agent):
                 best, best_value = child, value
         return best
 
-    @staticmethod
-    def _rewards(state: State) -> list[float]:
-        """Each seat's reward: its evaluation's margin over the best other seat (solo: the value
-        itself); without an evaluation function, the share of the win."""
-        evaluate = state.game.evaluate
-        n = state.num_players
-        values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
-        if n == 1:
-            return values
-        return [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]
+
+def leaf_rewards(state: State) -> list[float]:
+    """Each seat's reward for a position the search stops at: its evaluation's margin over the
+    best other seat (solo: the value itself); without an evaluation function, the share of the
+    win."""
+    evaluate = state.game.evaluate
+    n = state.num_players
+    values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
+    if n == 1:
+        return values
+    return [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]

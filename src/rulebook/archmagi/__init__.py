@@ -3,6 +3,7 @@
 from rulebook.archmagi.bots import evaluate
 from rulebook.archmagi.cards import cards
 from rulebook.archmagi.content import ELEMENTS
+from rulebook.archmagi.encoding import encoder
 from rulebook.archmagi.render import VIEWS, menu_entry, render, turn
 from rulebook.archmagi.rules import ArchmagiState, Move
 from rulebook.archmagi.stats import counters, faction
@@ -67,6 +68,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
         web_view="rulebook.archmagi.web",
     )
 )

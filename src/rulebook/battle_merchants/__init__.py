@@ -3,6 +3,7 @@
 from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.bots import evaluate
 from rulebook.battle_merchants.cards import cards
+from rulebook.battle_merchants.encoding import encoder
 from rulebook.battle_merchants.render import VIEWS, menu_entry, render, turn
 from rulebook.battle_merchants.rules import BattleState
 from rulebook.battle_merchants.stats import counters, faction
@@ -38,6 +39,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
         web_view="rulebook.battle_merchants.web",
     )
 )

@@ -812,7 +812,13 @@ class BattleState(State):
     # -- views -----------------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
         """Everything is public ("Everything you have ... is public") except the order of the
-        decks and which Spring/Summer cards went back to the box."""
+        decks and which Spring/Summer cards went back to the box.
+
+        Besides the table: the seat whose turn ends the Season (after the third Demand
+        Token), the Weapons forged or sales made in the action under way (``action_count``)
+        and the gold less per sale (``sale_penalty``, Desperate Times), the passes in a row and
+        the kind of the last action (the 2-player cleanup depends on it): all of it seen by
+        everyone as the moves were made."""
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
         return self._view(player)
@@ -893,6 +899,12 @@ class BattleState(State):
             "kingdom_limit": self.kingdom_limit(),
             "season_area": self.season_area,
             "season_ending": self.ending_after != EMPTY,
+            # what every seat saw happen this turn and Season (the moves are public)
+            "season_ends_after": None if self.ending_after == EMPTY else self.ending_after,
+            "action_count": self.count,
+            "sale_penalty": self.penalty,
+            "passes": self.passes,
+            "last_action": self.last_kind,
             "tokens_discarded": self.tokens_discarded,
             "reward_spaces": {
                 c.races[r]: [names[p] for p in range(self.num_players) if self.reward_spaces[r][p]]

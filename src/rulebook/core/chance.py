@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import MutableSequence
+from collections.abc import Iterator, MutableSequence, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -48,3 +50,91 @@ class Chance:
     def reseeded(self, rng: random.Random) -> Chance:
         """A chance source whose future draws are re-sampled from ``rng`` (for determinizing)."""
         return Chance(rng.getrandbits(63), 0)
+
+
+# -- chance driven from outside ----------------------------------------------------------------
+class ChanceNeeded(Exception):
+    """Raised by a :class:`ScriptedChance` whose script has no outcome left for a draw.
+
+    ``outcomes`` is the number of equally likely outcomes of the draw asked for."""
+
+    def __init__(self, outcomes: int) -> None:
+        super().__init__(f"a chance event with {outcomes} outcomes has no scripted outcome")
+        self.outcomes = outcomes
+
+
+class _ScriptedRandom(random.Random):
+    """A generator whose every whole number comes from a :class:`ScriptedChance`.
+
+    Every die roll (``randint``), shuffle, ``randrange`` and ``choice`` of the standard library
+    reduces to uniform draws among ``n`` (``_randbelow``, the documented way for a subclass to
+    supply integers); a shuffle of ``n`` items is ``n - 1`` such draws (Fisher-Yates)."""
+
+    def __init__(self, source: ScriptedChance) -> None:
+        super().__init__(0)
+        self._source = source
+
+    def _randbelow(self, n: int) -> int:
+        return self._source.draw(n)
+
+    def random(self) -> float:
+        raise TypeError("a scripted chance event draws whole numbers only")
+
+
+class ScriptedChance(Chance):
+    """Chance whose outcomes are given from outside, one uniform draw at a time.
+
+    Every chance event of a game (a die, a step of a shuffle) is a draw among ``n`` equally
+    likely outcomes ``0 .. n-1``; a die of ``s`` sides showing ``k + 1`` is outcome ``k``.
+    The draws are taken from :attr:`script` in order; when it runs out, the draw raises
+    :class:`ChanceNeeded` with its ``n``, so an interface with explicit chance nodes (such as
+    OpenSpiel's) can stop a move there, ask for the outcome and play the move again with it.
+    :attr:`sizes` records the ``n`` of every draw taken.
+    """
+
+    __slots__ = ("script", "sizes", "used")
+
+    def __init__(self, script: Sequence[int] = (), seed: int = 0, draws: int = 0) -> None:
+        super().__init__(seed, draws)
+        self.script = list(script)
+        self.used = 0
+        self.sizes: list[int] = []
+
+    def draw(self, n: int) -> int:
+        """The next scripted outcome of a draw among ``n``."""
+        if self.used >= len(self.script):
+            raise ChanceNeeded(n)
+        k = self.script[self.used]
+        if not 0 <= k < n:
+            raise ValueError(f"chance outcome {k} is not one of 0-{n - 1}")
+        self.used += 1
+        self.sizes.append(n)
+        return k
+
+    def rng(self) -> random.Random:
+        self.draws += 1
+        return _ScriptedRandom(self)
+
+    def copy(self) -> ScriptedChance:
+        """A fresh scripted source (a copy starts with an empty script: its future is open)."""
+        return ScriptedChance((), self.seed, self.draws)
+
+
+_SCRIPTED: ContextVar[ScriptedChance | None] = ContextVar("scripted_chance", default=None)
+
+
+def new_chance(seed: int) -> Chance:
+    """The chance source of a new game state: seeded, or the scripted one of :func:`scripted`."""
+    chance = _SCRIPTED.get()
+    return Chance(seed) if chance is None else chance
+
+
+@contextmanager
+def scripted(chance: ScriptedChance) -> Iterator[ScriptedChance]:
+    """Create game states inside this block with ``chance`` as their chance source, so even
+    the setup's shuffles and rolls are drawn from its script."""
+    token = _SCRIPTED.set(chance)
+    try:
+        yield chance
+    finally:
+        _SCRIPTED.reset(token)

@@ -11,43 +11,76 @@ layers fit every game of a configuration.
   ``state.observation(p)`` (only what seat ``p`` may see) into a NumPy vector of fixed shape and
   dtype, and documents what each slice means (:meth:`ObservationEncoder.slices`). An encoder
   reads the observation only, so the tensor can never hold what the seat may not see.
+* :class:`FlatEncoder` is the base the games' encoders share: a flat ``float32`` vector laid
+  out part by part (:class:`Parts`), with the seats in relative order (the viewer first, then
+  the seats after it in turn order), so a network always finds "me" in the same place.
+
+Every value has bounds (:meth:`ObservationEncoder.bounds`, what a Gymnasium ``Box`` needs):
+each part declares its ``low`` and ``high`` (``[0, 1]`` unless it says otherwise). Most parts
+are bounded by the rules or the content (one-hot and multi-hot parts, a count divided by the
+most there can be). An amount the rules leave open (a score, gold, Crystals, Potions) is divided
+by a scale of about its usual final value and *capped*: values beyond its ``high`` (at least
+twice the largest seen in simulated games) are shown as ``high``, so a tensor never leaves its
+bounds.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from rulebook.core.errors import IllegalAction, UnknownGame
+from rulebook.core.data import cached
+from rulebook.core.errors import IllegalAction, RulebookError, UnknownGame
 from rulebook.core.registry import get_game
 
 if TYPE_CHECKING:
     from rulebook.core.game import Setup
     from rulebook.core.state import Action, State
 
+Vector = npt.NDArray[np.float32]
+
 
 @dataclass(frozen=True)
 class Slice:
-    """A named part of an observation tensor: ``tensor[start:stop]`` holds ``meaning``."""
+    """A named part of an observation tensor: ``tensor[start:stop]`` holds ``meaning``, every
+    value within ``[low, high]``; a ``capped`` part holds an amount the rules leave open, shown
+    as ``high`` (or ``low``) beyond those bounds."""
 
     name: str
     start: int
     stop: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
+    capped: bool = False
+
+    @property
+    def range(self) -> str:
+        """The bounds as the docs show them: ``[0, 1]``, ``[0, 4] capped``."""
+        text = f"[{self.low:g}, {self.high:g}]"
+        return f"{text} capped" if self.capped else text
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
 
 
 class ObservationEncoder(ABC):
     """One game configuration's observation tensor: a fixed shape and dtype, built from
     ``observation(p)`` alone (see the module docstring)."""
 
-    #: the tensor's shape, the same for every seat and every position of the configuration
-    shape: tuple[int, ...]
     dtype: npt.DTypeLike = np.float32
+
+    @property
+    @abstractmethod
+    def shape(self) -> tuple[int, ...]:
+        """The tensor's shape, the same for every seat and every position of the
+        configuration."""
 
     @abstractmethod
     def encode(self, observation: Mapping[str, Any]) -> npt.NDArray[Any]:
@@ -56,6 +89,172 @@ class ObservationEncoder(ABC):
     @abstractmethod
     def slices(self) -> Sequence[Slice]:
         """What each part of the (flattened) tensor means, in order, covering all of it."""
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        """The lowest and the highest value of every element (two ``float32`` arrays of
+        :attr:`shape`), from the slices' ``low`` and ``high``: no tensor of this encoder has a
+        value outside them."""
+        size = int(np.prod(self.shape))
+        low = np.zeros(size, np.float32)
+        high = np.ones(size, np.float32)
+        for part in self.slices():
+            low[part.start : part.stop] = part.low
+            high[part.start : part.stop] = part.high
+        return low.reshape(self.shape), high.reshape(self.shape)
+
+
+class Parts:
+    """The layout of a flat tensor, declared part by part: each part is a named slice."""
+
+    def __init__(self) -> None:
+        self._slices: list[Slice] = []
+        self._names: set[str] = set()
+        self.size = 0
+
+    def add(
+        self,
+        name: str,
+        size: int,
+        meaning: str,
+        *,
+        low: float = 0.0,
+        high: float = 1.0,
+        capped: bool = False,
+    ) -> int:
+        """Append a part of ``size`` values holding ``meaning``, each within ``[low, high]``
+        (``capped``: an open amount, clipped to them); return where it starts.
+
+        A part of size 0 (a feature the configuration does not have) takes no room and is not
+        listed by :attr:`slices`.
+        """
+        if size < 0:
+            raise ValueError(f"part {name!r} has a negative size")
+        if name in self._names:
+            raise ValueError(f"two parts are called {name!r}")
+        if not low < high:
+            raise ValueError(f"part {name!r}: low {low:g} is not below high {high:g}")
+        self._names.add(name)
+        start = self.size
+        if size:
+            self._slices.append(Slice(name, start, start + size, meaning, low, high, capped))
+            self.size += size
+        return start
+
+    @property
+    def slices(self) -> tuple[Slice, ...]:
+        return tuple(self._slices)
+
+
+def seat_order(you: int, players: int) -> list[int]:
+    """The seats in relative order: ``you`` first, then the seats after it in turn order."""
+    return [(you + k) % players for k in range(players)]
+
+
+def relative(seat: int, you: int, players: int) -> int:
+    """Where ``seat`` sits in :func:`seat_order` of ``you`` (0: the viewer)."""
+    return (seat - you) % players
+
+
+def hot(ones: list[int], start: int, size: int, index: int) -> None:
+    """Mark ``start + index`` as a 1 of ``ones``, for a one-hot part of ``size`` values
+    starting at ``start``."""
+    if not 0 <= index < size:
+        raise RulebookError(f"value {index!r} is outside a part of {size}")
+    ones.append(start + index)
+
+
+def lookup(table: Mapping[str, int], key: object, what: str) -> int:
+    """``table[key]``; :class:`RulebookError` naming ``what`` when the key is unknown (an
+    observation of other content, or of another game)."""
+    try:
+        return table[key]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise RulebookError(f"the observation names an unknown {what}: {key!r}") from None
+
+
+def positions(table: Mapping[str, int], keys: Iterable[object], start: int, what: str) -> list[int]:
+    """``start + table[key]`` for every key (a multi-hot part); :class:`RulebookError` naming
+    ``what`` when a key is unknown."""
+    try:
+        return [start + table[key] for key in keys]  # type: ignore[index]
+    except (KeyError, TypeError):
+        bad = next(k for k in keys if not isinstance(k, str) or k not in table)
+        raise RulebookError(f"the observation names an unknown {what}: {bad!r}") from None
+
+
+def index_of(names: Iterable[str]) -> dict[str, int]:
+    """``{name: position}`` of distinct names, in order (duplicates keep their first place)."""
+    table: dict[str, int] = {}
+    for name in names:
+        table.setdefault(name, len(table))
+    return table
+
+
+class FlatEncoder(ObservationEncoder):
+    """A configuration's observation as a flat ``float32`` vector laid out by :class:`Parts`.
+
+    A game's encoder declares its parts in ``__init__`` (after ``super().__init__(setup)``),
+    from the configuration and the game's published content only, and writes one observation
+    into a zeroed vector in :meth:`fill`. Counts and amounts are divided by a documented scale
+    so that values stay near ``[0, 1]``; categories are one-hot.
+    """
+
+    #: the fields of the observation the tensor leaves out, as patterns (``seats[*].name``:
+    #: ``[*]`` for every item of a list), each with the reason: fixed by the configuration,
+    #: or following from what the tensor shows
+    IGNORED: Mapping[str, str] = {}
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.players = setup.players
+        self.parts = Parts()
+        self._caps: tuple[npt.NDArray[np.intp], Vector, Vector] | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.parts.size,)
+
+    def slices(self) -> tuple[Slice, ...]:
+        return self.parts.slices
+
+    def encode(self, observation: Mapping[str, Any]) -> Vector:
+        out = self.encode_uncapped(observation)
+        index, low, high = self._caps if self._caps is not None else self._capped_parts()
+        if index.size:
+            out[index] = np.clip(out[index], low, high)
+        return out
+
+    def encode_uncapped(self, observation: Mapping[str, Any]) -> Vector:
+        """The tensor before the capped parts are clipped to their bounds (for tests: a part
+        that is not capped must be within its bounds already)."""
+        game = observation.get("game") if isinstance(observation, Mapping) else None
+        if game != self.setup.game:
+            raise RulebookError(f"not an observation of {self.setup.game} (game {game!r})")
+        seats = observation.get("seats")
+        if not isinstance(seats, list) or len(seats) != self.players:
+            raise RulebookError(f"not an observation of a {self.players}-seat game")
+        out = np.zeros(self.parts.size, dtype=np.float32)
+        ones: list[int] = []
+        self.fill(observation, out, ones)
+        if ones:
+            out[ones] = 1.0
+        return out
+
+    def _capped_parts(self) -> tuple[npt.NDArray[np.intp], Vector, Vector]:
+        """The elements of the capped parts and their bounds (worked out once, at the first
+        encoding: the parts are all declared by then)."""
+        capped = [s for s in self.parts.slices if s.capped]
+        index = np.array([i for s in capped for i in range(s.start, s.stop)], dtype=np.intp)
+        low = np.array([s.low for s in capped for _ in range(s.size)], dtype=np.float32)
+        high = np.array([s.high for s in capped for _ in range(s.size)], dtype=np.float32)
+        self._caps = (index, low, high)
+        return self._caps
+
+    @abstractmethod
+    def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
+        """Write ``observation`` into ``out`` (zeros, of this encoder's shape): amounts
+        directly, and the positions that hold 1 (one-hot and multi-hot parts) into ``ones``
+        (one NumPy assignment for all of them is much cheaper than one each)."""
 
 
 class ActionSpace:
@@ -92,7 +291,12 @@ class ActionSpace:
 
     def legal_indices(self, state: State, player: int) -> list[int]:
         """The indices of ``player``'s legal moves now, in the order the state lists them."""
-        return [self.index(a) for a in state.legal_actions(player)]
+        actions = state.legal_actions(player)
+        index = self._index
+        try:
+            return [index[a] for a in actions]
+        except (KeyError, TypeError):  # a move outside the vocabulary: name it
+            return [self.index(a) for a in actions]
 
     def mask(self, state: State, player: int) -> npt.NDArray[np.int8]:
         """1 for each index that is a legal move of ``player`` now, 0 elsewhere."""
@@ -101,17 +305,44 @@ class ActionSpace:
         return mask
 
 
+#: action spaces built so far, by the identity of the vocabulary they number (games hand out
+#: one shared vocabulary per configuration; it is kept here so its id stays its own)
+_SPACES: dict[int, tuple[Sequence[Action], ActionSpace]] = {}
+
+
 def action_space(state: State) -> ActionSpace:
     """The action space of ``state``'s configuration (game, variant, players, options)."""
-    return ActionSpace(state.action_vocabulary())
+    vocabulary = state.action_vocabulary()
+    known = _SPACES.get(id(vocabulary))
+    if known is not None and known[0] is vocabulary:
+        return known[1]
+    space = ActionSpace(vocabulary)
+    if len(_SPACES) >= 256:  # content reloaded many times (data overrides): start afresh
+        _SPACES.clear()
+    _SPACES[id(vocabulary)] = (vocabulary, space)
+    return space
+
+
+def _config(setup: Setup) -> tuple[str, int, str, tuple[tuple[str, str], ...]]:
+    return (setup.game, setup.players, setup.variant, tuple(sorted(setup.options.items())))
+
+
+@cached
+def _encoders() -> dict[tuple[str, int, str, tuple[tuple[str, str], ...]], ObservationEncoder]:
+    """The encoders built so far, per configuration (dropped with the compiled content)."""
+    return {}
 
 
 def encoder(setup: Setup) -> ObservationEncoder:
-    """The observation encoder of a configuration (its game's ``Game.encoder``)."""
-    game = get_game(setup.game)
-    if game.encoder is None:
-        raise UnknownGame(f"{game.title} has no observation encoder")
-    return game.encoder(setup)
+    """The observation encoder of a configuration (its game's ``Game.encoder``), built once."""
+    key = _config(setup)
+    built = _encoders()
+    if key not in built:
+        game = get_game(setup.game)
+        if game.encoder is None:
+            raise UnknownGame(f"{game.title} has no observation encoder")
+        built[key] = game.encoder(setup)
+    return built[key]
 
 
 def observation_tensor(state: State, player: int) -> npt.NDArray[Any]:

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from rulebook.core.chance import Chance
+from rulebook.core.chance import Chance, new_chance
 from rulebook.core.errors import IllegalAction, RulebookError
 from rulebook.core.game import Game, Setup
 from rulebook.core.words import plural
@@ -63,7 +63,7 @@ class State(ABC):
     def __init__(self, game: Game, setup: Setup) -> None:
         self.game = game
         self.setup = setup
-        self.chance = Chance(setup.seed)
+        self.chance = new_chance(setup.seed)
         self.history = []
         self.determinized = False
 

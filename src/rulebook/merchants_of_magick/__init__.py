@@ -4,6 +4,7 @@ from rulebook.core import Game, Setup, Variant, register
 from rulebook.core.rollwrite.render import menu_entry
 from rulebook.merchants_of_magick.bots import evaluate
 from rulebook.merchants_of_magick.cards import cards
+from rulebook.merchants_of_magick.encoding import encoder
 from rulebook.merchants_of_magick.render import VIEWS, render, turn
 from rulebook.merchants_of_magick.rules import Done, FreeMark, MerchantsState, Spend
 from rulebook.merchants_of_magick.stats import counters, faction
@@ -34,6 +35,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
         web_view="rulebook.merchants_of_magick.web",
     )
 )

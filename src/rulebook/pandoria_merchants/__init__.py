@@ -3,6 +3,7 @@
 from rulebook.core import Game, Option, Setup, Variant, register
 from rulebook.pandoria_merchants.bots import evaluate
 from rulebook.pandoria_merchants.cards import cards
+from rulebook.pandoria_merchants.encoding import encoder
 from rulebook.pandoria_merchants.render import VIEWS, menu_entry, render, turn
 from rulebook.pandoria_merchants.rules import Move, PandoriaState
 from rulebook.pandoria_merchants.stats import counters, faction
@@ -45,6 +46,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        encoder=encoder,
         web_view="rulebook.pandoria_merchants.web",
     )
 )

@@ -33,6 +33,9 @@ NONE, OWNED, CAST, BUILT, MONUMENT, CROSSED = 0, 1, 2, 3, 4, 5
 
 CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
 
+#: the symbol 2.1-2.2 draws next, by ``PandoriaState.item``
+DRAWING = ("first resource", "second resource", "worker")
+
 # phases
 SETUP = "setup"  # choose the starting card
 WILD = "wild"  # choose what a "?" die shows
@@ -763,6 +766,12 @@ class PandoriaState(State):
             return self.no_moves(player)
         return list(self._legal_moves())
 
+    def action_vocabulary(self) -> tuple[Action, ...]:
+        """Every move of this configuration (:mod:`rulebook.pandoria_merchants.vocabulary`)."""
+        from rulebook.pandoria_merchants.vocabulary import vocabulary_of  # it imports Move
+
+        return vocabulary_of(self.board, self.mode, self.num_players)
+
     def parse_action(self, player: int, text: str) -> Action:
         if not isinstance(text, str):
             raise IllegalAction(f"{text!r} is not a move")
@@ -1221,6 +1230,17 @@ class PandoriaState(State):
             "current_players": list(self.current_players()),
             "dice": ["?" if d < 0 else KINDS[d] for d in self.dice],
             "spell": self.spell if self.phase == SPELL else "",
+            # what everyone watched happen this turn: the Resources drawn, which symbol of
+            # 2.1-2.2 is drawn next, and the Spell's targets so far
+            "this_turn": {
+                "drawn": [b.names[h] for h in (self.r1, self.r2) if h >= 0],
+                "drawing": DRAWING[self.item] if self.phase == DRAW else "",
+                "spell_power": self.power if self.phase == SPELL else 0,
+                "spell_targets_left": self.spell_left if self.phase == SPELL else 0,
+                "spell_hex": b.names[self.spell_hex]
+                if self.phase == SPELL and self.spell_hex >= 0
+                else "",
+            },
             "columns": self.c.columns,
             "map": {
                 "columns": [chr(ord("A") + i) for i in range(b.width)],

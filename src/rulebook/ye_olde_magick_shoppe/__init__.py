@@ -4,6 +4,7 @@ from rulebook.core import Game, Setup, Variant, register
 from rulebook.core.rollwrite.render import menu_entry
 from rulebook.ye_olde_magick_shoppe.bots import evaluate
 from rulebook.ye_olde_magick_shoppe.cards import cards
+from rulebook.ye_olde_magick_shoppe.encoding import encoder
 from rulebook.ye_olde_magick_shoppe.render import VIEWS, render, turn
 from rulebook.ye_olde_magick_shoppe.rules import Done, ShoppeState, Spend
 from rulebook.ye_olde_magick_shoppe.stats import counters
@@ -33,6 +34,7 @@ GAME = register(
         description="The prototype of Merchants of Magick: craft, research, claim customers.",
         counters=counters,
         common_players=4,
+        encoder=encoder,
         web_view="rulebook.ye_olde_magick_shoppe.web",
     )
 )

@@ -625,7 +625,10 @@ class SheetState(State):
                 seat["done"] = self.done[p]
                 seats.append(seat)
         table = self if origin is None else origin
-        deck_cards = len(table.deck) - (0 if player is None else self._phase_draws[player])
+        # during the crafting a seat sees the deck as it began less its own draws since; after
+        # it (the game over) the deck as it is
+        own = 0 if player is None or origin is None else self._phase_draws[player]
+        deck_cards = len(table.deck) - own
         obs: dict[str, Any] = {
             "game": self.setup.game,
             "variant": self.setup.variant,

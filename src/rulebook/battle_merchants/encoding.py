@@ -1,0 +1,431 @@
+"""Battle Merchants' observation tensor, built from ``observation(p)`` alone (see
+:mod:`rulebook.core.spaces`; slices: ``docs/research.md``).
+
+The table: the Season, the step of the turn, the action under way, the Season Area, the Reward
+spaces left per race and seat, the face-up Craft Cards (by Weapon, Levels, cost and coins) and
+Kingdom Cards, the Craft Bonus cards not yet won, the decks' sizes, the discards, every
+Battlefield (its Demand Token and whose Weapon, Standard or Vorpal, stands on each side) and,
+with 2 players, Salesman Steve's races. Then one block per seat, the viewer first: gold,
+supply, Craft Levels and discounts, Craft Cards, Reward Tiles, Kingdom Cards, defeated Weapons
+and Weapons on the board, Craft Bonus cards, and the Year's End scoring.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from rulebook.battle_merchants.actions import MAX_KINGDOM_SLOTS
+from rulebook.battle_merchants.content import CraftCard, content
+from rulebook.battle_merchants.rules import FORGING, FREE_CRAFT, FREE_FORGE, OVER, SELLING, TURN
+from rulebook.core import RulebookError, Setup
+from rulebook.core.spaces import (
+    FlatEncoder,
+    Vector,
+    hot,
+    index_of,
+    lookup,
+    positions,
+    relative,
+    seat_order,
+)
+
+STEPS = (TURN, FORGING, SELLING, FREE_CRAFT, FREE_FORGE, OVER)
+TOKENS = ("none", "fire", "lock")
+QUALITIES = ("standard", "vorpal")
+#: kinds of the last action taken ("" before any); the 2-player cleanup depends on it
+ACTIONS = ("", "learn", "forge", "sell", "kingdom", "bonus", "pass")
+YEAR_END = ("unsold_weapons", "defeated_weapons", "end_cards")
+#: gold (scores) is divided by this: a strong seat ends with about 100-150 gold
+GOLD_SCALE = 150.0
+#: Weapons in a supply, Defeated Weapons and Weapons on the board are divided by this
+WEAPON_SCALE = 10.0
+#: Craft Levels are divided by this (a mat starts at 1-2, Craft Cards add 1-2 each)
+LEVEL_SCALE = 10.0
+#: Reward Tiles of one race or Region are divided by this
+TILE_SCALE = 5.0
+#: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
+#: in simulated games: the action under way (1.4), gold (1.1), the Year's End scoring (-0.06 to
+#: 0.6), Weapons in supply (1.2), Defeated (2.7) and on the board (1.4), Craft Levels (1.1),
+#: discounts and Reward Tiles (up to 1)
+ACTION_CAP, GOLD_CAP, YEAR_END_LOW, YEAR_END_CAP = 3.0, 4.0, -1.0, 3.0
+SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
+    4.0,
+    6.0,
+    4.0,
+    3.0,
+    3.0,
+    3.0,
+)
+
+
+class BattleEncoder(FlatEncoder):
+    IGNORED: Mapping[str, str] = {
+        "regions[*].name": "fixed by the board side (player count): the Regions in its order",
+        "regions[*].races": "fixed by the board side",
+        "regions[*].demands": "fixed by the board side",
+        "regions[*].demands[*]": "fixed by the board side",
+        "kingdom_cards[*].duration": "follows from the card",
+        "kingdom_cards[*].gold": "follows from the card",
+        "kingdom_cards[*].text": "follows from the card",
+        "season_ending": "follows from season_ends_after",
+        "craft_faces": "the face-up Craft Cards again, field by field (craft_cards)",
+        "side_board_links": "fixed by the side board (2 players)",
+        "seats[*].colour": "follows from the seat number",
+        "seats[*].score": "equals the seat's gold",
+    }
+
+    def __init__(self, setup: Setup) -> None:
+        super().__init__(setup)
+        c = self.content = content()
+        n = self.players
+        board = c.boards[n]
+        rules = c.rules
+        self.two = n == 2
+        self.colours = index_of(c.colours[:n])
+        self.owners = n + (1 if self.two else 0)  # the seats, then Salesman Steve
+        self.weapons = index_of(c.weapons)
+        self.races = index_of(c.races)
+        self.seasons = index_of(rules.seasons)
+        self.steps = index_of(STEPS)
+        self.tokens = index_of(TOKENS)
+        self.actions = index_of(ACTIONS)
+        self.kingdom = index_of(k.name for k in c.kingdom)
+        self.labels = {k.label(c.weapons): k for k in c.crafts}
+        self.label_index = index_of(k.label(c.weapons) for k in c.crafts)
+        self.copies = float(max(Counter(k.label(c.weapons) for k in c.crafts).values()))
+        self.regions = index_of(board.regions)
+        self.tile_names = index_of([*c.races, *(r for b in c.boards.values() for r in b.regions)])
+        self.fields = board.battlefields
+        self.max_levels = float(max(k.levels for k in c.crafts))
+        self.max_coins = float(max(max(k.coins for k in c.crafts), 1))
+        self.deck_sizes = {
+            deck: float(sum(k.deck == deck for k in c.crafts))
+            for deck in ("spring_summer", "autumn_winter")
+        }
+        self.limit_scale = float(max(rules.kingdom_limit))
+        self.face_up_crafts = rules.face_up_crafts
+        self.face_up_kingdom = MAX_KINGDOM_SLOTS
+        self.season_tokens = rules.season_tokens
+        self.craft_slot = 1 + len(self.weapons) + 1 + 3 + 1
+        self.kingdom_slot = 1 + len(self.kingdom)
+        self.side = self.owners + 1
+        self.field_size = len(TOKENS) + 2 * self.side
+        self._declare()
+
+    # -- layout ------------------------------------------------------------------------------
+    def _declare(self) -> None:
+        n, add = self.players, self.parts.add
+        weapons = ", ".join(self.weapons)
+        owners = "seats in relative order" + (", then Salesman Steve" if self.two else "")
+        self.at_you = add("you", n, "one-hot: the viewer's seat number (0 = first player)")
+        self.at_season = add("season", len(self.seasons), f"one-hot: {', '.join(self.seasons)}")
+        self.at_step = add(
+            "step", len(STEPS), f"one-hot: the step of the turn ({', '.join(STEPS)})"
+        )
+        self.at_action = add(
+            "action",
+            2,
+            f"Weapons forged or sales made in the action under way / 3; gold less per sale "
+            f"(Desperate Times) / {self.max_coins:g}",
+            high=ACTION_CAP,
+            capped=True,
+        )
+        self.at_last = add(
+            "last_action",
+            len(ACTIONS),
+            f"one-hot: the last action ({', '.join(a or 'none' for a in ACTIONS)})",
+        )
+        self.at_passes = add("passes", 1, f"passes in a row / {n}")
+        self.at_ends = add(
+            "season_ends_after",
+            n,
+            "one-hot: the seat whose turn ends the Season (relative), all 0 until triggered",
+        )
+        self.at_limit = add("kingdom_limit", 1, f"Kingdom Card limit / {self.limit_scale:g}")
+        self.at_area = add(
+            "season_area",
+            self.season_tokens + 1,
+            f"one-hot: Demand Tokens in the Season Area (0-{self.season_tokens})",
+        )
+        self.at_discarded = add("tokens_discarded", 1, "Demand Tokens discarded / Battlefields")
+        self.at_rewards = add(
+            "reward_spaces",
+            len(self.races) * n,
+            f"per race ({', '.join(self.races)}), per seat (relative): 1 if its Reward space "
+            "is still free",
+        )
+        self.at_crafts = add(
+            "craft_cards",
+            self.face_up_crafts * self.craft_slot,
+            f"per face-up Craft Card space ({self.craft_slot} values): a card there, its Weapon "
+            f"({weapons}), Levels / {self.max_levels:g}, cost one-hot (free, x1, x2), coins / "
+            f"{self.max_coins:g}",
+        )
+        self.at_kingdom = add(
+            "kingdom_cards",
+            self.face_up_kingdom * self.kingdom_slot,
+            f"per face-up Kingdom Card space ({self.kingdom_slot} values): a card there, "
+            "one-hot which card (data file order)",
+        )
+        self.at_bonus = add(
+            "craft_bonus_available",
+            len(self.weapons),
+            f"per Weapon ({weapons}): 1 if nobody won its Craft Bonus card",
+        )
+        self.at_decks = add(
+            "decks",
+            4,
+            "cards left: the Craft deck in use, the Autumn/Winter deck (each / its size), the "
+            "Kingdom deck / its size, and Spring/Summer cards boxed / their deck's size",
+        )
+        self.at_kingdom_discard = add(
+            "kingdom_discard", len(self.kingdom), "per Kingdom Card: 1 if discarded"
+        )
+        self.at_craft_discard = add(
+            "craft_discard",
+            len(self.label_index),
+            f"per kind of Craft Card (Weapon, Levels, cost, coins): discarded / {self.copies:g}",
+        )
+        self.at_regions = add(
+            "region_tiles", len(self.regions), "per Region: 1 if its Reward Tile is on the board"
+        )
+        self.at_fields = add(
+            "battlefields",
+            len(self.regions) * self.fields * self.field_size,
+            f"per Region, per Battlefield from the centre ({self.field_size} values): its "
+            f"Demand Token one-hot ({', '.join(TOKENS)}); then per side (first race first): "
+            f"whose Weapon stands there one-hot ({owners}) and 1 if it is Vorpal",
+        )
+        two = len(self.races) if self.two else 0
+        self.at_steve = add(
+            "steve.races",
+            two * len(self.races),
+            "per place in Salesman Steve's order: one-hot its race",
+        )
+        self.at_steve_next = add("steve.next", two, "one-hot: the race Steve sells to next")
+        self.at_seat = [self._declare_seat(k) for k in range(n)]
+
+    def _declare_seat(self, k: int) -> dict[str, int]:
+        add = self.parts.add
+        p = f"seat{k}."
+        weapons = ", ".join(self.weapons)
+        return {
+            "gold": add(p + "gold", 1, f"gold / {GOLD_SCALE:g}", high=GOLD_CAP, capped=True),
+            "supply": add(
+                p + "supply",
+                2 * len(self.weapons),
+                f"Weapons in supply per Weapon ({weapons}), Standard then Vorpal / "
+                f"{WEAPON_SCALE:g}",
+                high=SUPPLY_CAP,
+                capped=True,
+            ),
+            "levels": add(
+                p + "levels",
+                len(self.weapons),
+                f"Craft Level per Weapon / {LEVEL_SCALE:g}",
+                high=LEVEL_CAP,
+                capped=True,
+            ),
+            "discounts": add(
+                p + "discounts",
+                len(self.weapons),
+                f"forge discount (coins) per Weapon / {self.max_coins * 3:g}",
+                high=DISCOUNT_CAP,
+                capped=True,
+            ),
+            "crafts": add(
+                p + "craft_cards",
+                len(self.label_index),
+                f"Craft Cards held per kind / {self.copies:g}",
+            ),
+            "tiles": add(
+                p + "reward_tiles",
+                len(self.tile_names),
+                f"Reward Tiles per race, then per Region / {TILE_SCALE:g}",
+                high=TILE_CAP,
+                capped=True,
+            ),
+            "kingdom": add(p + "kingdom_cards", len(self.kingdom), "per Kingdom Card: 1 if held"),
+            "defeated": add(
+                p + "defeated",
+                2,
+                f"Defeated Weapons, Standard then Vorpal / {WEAPON_SCALE:g}",
+                high=DEFEATED_CAP,
+                capped=True,
+            ),
+            "on_board": add(
+                p + "on_board",
+                2,
+                f"Weapons on the board, Standard then Vorpal / {WEAPON_SCALE:g}",
+                high=ON_BOARD_CAP,
+                capped=True,
+            ),
+            "bonus": add(
+                p + "craft_bonus",
+                2 * len(self.weapons),
+                "per Weapon: 1 if this seat won its Craft Bonus card; 1 if that card is face up",
+            ),
+            "year_end": add(
+                p + "year_end",
+                len(YEAR_END),
+                f"the Year's End scoring ({', '.join(YEAR_END)}) / {GOLD_SCALE:g}",
+                low=YEAR_END_LOW,
+                high=YEAR_END_CAP,
+                capped=True,
+            ),
+            "to_act": add(p + "to_act", 1, "1 if it is this seat's turn"),
+            "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
+        }
+
+    # -- encoding ----------------------------------------------------------------------------
+    def _seat(self, colour: object, you: int) -> int:
+        return relative(lookup(self.colours, colour, "colour"), you, self.players)
+
+    def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
+        obs, n = observation, self.players
+        you = obs["you"]
+        hot(ones, self.at_you, n, you)
+        hot(ones, self.at_season, len(self.seasons), lookup(self.seasons, obs["season"], "Season"))
+        hot(ones, self.at_step, len(STEPS), lookup(self.steps, obs["step"], "step"))
+        out[self.at_action] = obs["action_count"] / 3
+        out[self.at_action + 1] = obs["sale_penalty"] / self.max_coins
+        hot(ones, self.at_last, len(ACTIONS), lookup(self.actions, obs["last_action"], "action"))
+        out[self.at_passes] = obs["passes"] / n
+        if obs["season_ends_after"] is not None:
+            hot(ones, self.at_ends, n, relative(obs["season_ends_after"], you, n))
+        out[self.at_limit] = obs["kingdom_limit"] / self.limit_scale
+        hot(ones, self.at_area, self.season_tokens + 1, obs["season_area"])
+        out[self.at_discarded] = obs["tokens_discarded"] / (len(self.regions) * self.fields)
+        for race, colours in obs["reward_spaces"].items():
+            start = self.at_rewards + lookup(self.races, race, "race") * n
+            ones += [start + self._seat(colour, you) for colour in colours]
+        self._fill_crafts(obs["craft_cards"], out, ones)
+        kingdom = obs["kingdom_cards"]
+        if len(kingdom) > self.face_up_kingdom:
+            raise RulebookError(
+                f"{len(kingdom)} face-up Kingdom Cards, more than there is room for"
+            )
+        for i, card in enumerate(kingdom):
+            if card is not None:
+                base = self.at_kingdom + i * self.kingdom_slot
+                ones.append(base)
+                ones.append(base + 1 + lookup(self.kingdom, card["name"], "Kingdom Card"))
+        ones += positions(self.weapons, obs["craft_bonus_available"], self.at_bonus, "Weapon")
+        decks, sizes = obs["decks"], self.deck_sizes
+        out[self.at_decks] = decks["craft"] / sizes["spring_summer"]
+        out[self.at_decks + 1] = decks["autumn_winter"] / sizes["autumn_winter"]
+        out[self.at_decks + 2] = decks["kingdom"] / len(self.kingdom)
+        out[self.at_decks + 3] = decks["boxed"] / sizes["spring_summer"]
+        ones += positions(
+            self.kingdom, obs["kingdom_discard"], self.at_kingdom_discard, "Kingdom Card"
+        )
+        for label in obs["craft_discard"]:
+            out[self.at_craft_discard + lookup(self.label_index, label, "Craft Card")] += (
+                1 / self.copies
+            )
+        self._fill_board(obs["regions"], you, out, ones)
+        if self.two:
+            steve = obs["steve"]
+            for i, race in enumerate(steve["races"]):
+                hot(
+                    ones,
+                    self.at_steve + i * len(self.races),
+                    len(self.races),
+                    lookup(self.races, race, "race"),
+                )
+            hot(
+                ones, self.at_steve_next, len(self.races), lookup(self.races, steve["next"], "race")
+            )
+        current = obs["current_players"]
+        winners = obs.get("winners", ())
+        year_end = obs.get("year_end") or []
+        seats = obs["seats"]
+        for k, p in enumerate(seat_order(you, n)):
+            at = self.at_seat[k]
+            if p in current:
+                ones.append(at["to_act"])
+            if p in winners:
+                ones.append(at["winner"])
+            if year_end:
+                for j, part in enumerate(YEAR_END):
+                    out[at["year_end"] + j] = year_end[p][part] / GOLD_SCALE
+            self._fill_seat(seats[p], at, out, ones)
+
+    def _fill_crafts(self, cards: list[str | None], out: Vector, ones: list[int]) -> None:
+        if len(cards) > self.face_up_crafts:
+            raise RulebookError(f"{len(cards)} face-up Craft Cards, more than there is room for")
+        for i, label in enumerate(cards):
+            if label is None:
+                continue
+            card: CraftCard | None = self.labels.get(label)
+            if card is None:
+                raise RulebookError(f"the observation names an unknown Craft Card: {label!r}")
+            base = self.at_crafts + i * self.craft_slot
+            ones.append(base)
+            ones.append(base + 1 + card.weapon)
+            w = len(self.weapons)
+            out[base + 1 + w] = card.levels / self.max_levels
+            ones.append(base + 2 + w + card.multiplier)
+            out[base + 5 + w] = card.coins / self.max_coins
+
+    def _fill_board(
+        self, regions: list[Mapping[str, Any]], you: int, out: Vector, ones: list[int]
+    ) -> None:
+        n = self.players
+        if len(regions) != len(self.regions):
+            raise RulebookError(
+                f"{len(regions)} Regions, not the {len(self.regions)} of this board"
+            )
+        for r, region in enumerate(regions):
+            if region["region_tile_on_board"]:
+                ones.append(self.at_regions + r)
+            for b, field in enumerate(region["battlefields"]):
+                base = self.at_fields + (r * self.fields + b) * self.field_size
+                hot(ones, base, len(TOKENS), lookup(self.tokens, field["token"], "Demand Token"))
+                for side, weapon in enumerate(field["weapons"]):
+                    if weapon is None:
+                        continue
+                    at = base + len(TOKENS) + side * self.side
+                    owner, _, quality = weapon.partition(" ")
+                    if owner == "steve" and self.two:
+                        ones.append(at + n)
+                    else:
+                        ones.append(at + self._seat(owner, you))
+                    if quality == "vorpal":
+                        ones.append(at + self.owners)
+
+    def _fill_seat(
+        self, seat: Mapping[str, Any], at: Mapping[str, int], out: Vector, ones: list[int]
+    ) -> None:
+        w = len(self.weapons)
+        out[at["gold"]] = seat["gold"] / GOLD_SCALE
+        for name, count in seat["supply"].items():
+            vorpal, _, weapon = name.rpartition(" ")
+            index = lookup(self.weapons, weapon, "Weapon") + (w if vorpal else 0)
+            out[at["supply"] + index] = count / WEAPON_SCALE
+        for weapon, level in seat["levels"].items():
+            out[at["levels"] + lookup(self.weapons, weapon, "Weapon")] = level / LEVEL_SCALE
+        for weapon, coins in seat["discounts"].items():
+            out[at["discounts"] + lookup(self.weapons, weapon, "Weapon")] = coins / (
+                self.max_coins * 3
+            )
+        for label in seat["craft_cards"]:
+            out[at["crafts"] + lookup(self.label_index, label, "Craft Card")] += 1 / self.copies
+        for name, count in seat["reward_tiles"].items():
+            out[at["tiles"] + lookup(self.tile_names, name, "Reward Tile")] = count / TILE_SCALE
+        ones += positions(self.kingdom, seat["kingdom_cards"], at["kingdom"], "Kingdom Card")
+        for j, quality in enumerate(QUALITIES):
+            out[at["defeated"] + j] = seat["defeated"][quality] / WEAPON_SCALE
+            out[at["on_board"] + j] = seat["on_board"][quality] / WEAPON_SCALE
+        for bonus in seat["craft_bonus"]:
+            index = lookup(self.weapons, bonus["weapon"], "Weapon")
+            ones.append(at["bonus"] + 2 * index)
+            if bonus["face_up"]:
+                ones.append(at["bonus"] + 2 * index + 1)
+
+
+def encoder(setup: Setup) -> BattleEncoder:
+    """The observation encoder of a Battle Merchants configuration (``Game.encoder``)."""
+    return BattleEncoder(setup)

@@ -1,0 +1,210 @@
+"""What the three research adapters share: configurations, spaces and rewards.
+
+A *configuration* is a game, its variant, player count and options: everything that fixes the
+action space (:class:`rulebook.core.spaces.ActionSpace`) and the observation tensor's shape
+(``Game.encoder``). A :class:`Table` holds one configuration's spaces and turns a finished game
+into rewards:
+
+* ``"win"``: each seat's share of the win (:meth:`State.returns`: 1 for a sole winner, 1/k for
+  k tied winners, 0 otherwise) — the default with two or more players;
+* ``"margin"``: the seat's score less the best other seat's (its score alone in solo games);
+* ``"score"``: the seat's final score — the default in solo games, where the share of the win
+  is always 1 and teaches nothing.
+
+Rewards come only at the end of a game (0 before), as the games score at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import rulebook
+from rulebook.core import IllegalAction, Setup, State, UnknownGame, get_game, new_game
+from rulebook.core.spaces import ActionSpace, ObservationEncoder, action_space, encoder
+
+#: the reward schemes of :class:`Table` (see the module docstring)
+REWARDS = ("win", "margin", "score")
+#: what an environment does with an action index that is not a legal move: ``"penalize"``
+#: refuses the move (the game is unchanged, the same seat is still to act), gives the seat
+#: ``illegal_reward`` for that step and says why in its info (``"illegal"``); ``"raise"``
+#: raises :class:`rulebook.IllegalAction`, also changing nothing
+ILLEGAL = ("penalize", "raise")
+#: the default reward of a refused move under ``illegal="penalize"``
+ILLEGAL_REWARD = -1.0
+#: options with at most this many choices are enumerated by :func:`configurations` (Pandoria
+#: Merchants' solo level); larger ones (Archmagi's 65 Magi choices) keep their default
+SMALL_OPTION = 4
+
+
+@dataclass(frozen=True)
+class Config:
+    """A game configuration: game, player count, variant and options (all validated)."""
+
+    game: str
+    players: int
+    variant: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        players: int,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> Config:
+        """The configuration, with the game's defaults filled in; :class:`UnknownGame` with the
+        reason if the game, variant, player count or an option is not one the game has."""
+        setup = get_game(game).setup(players, 0, variant, options)
+        return cls(setup.game, setup.players, setup.variant, tuple(sorted(setup.options.items())))
+
+    def setup(self, seed: int) -> Setup:
+        return Setup(self.game, self.players, seed, self.variant, dict(self.options))
+
+    def new_game(self, seed: int) -> State:
+        return new_game(self.game, self.players, seed, self.variant, dict(self.options))
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def name(self) -> str:
+        """``merchants-of-magick-4p``, with the variant unless it is the default for the count,
+        and the options: ``pandoria-merchants-1p-level-expert``."""
+        parts = [self.game, f"{self.players}p"]
+        if self.variant != get_game(self.game).default_variant(self.players):
+            parts.append(self.variant)
+        parts += [f"{k}-{v}" for k, v in self.options if _listed(self.game, k)]
+        return "-".join(parts)
+
+    @property
+    def camel(self) -> str:
+        """The name in Gymnasium's style: ``MerchantsOfMagick-4p``, ``PandoriaMerchants-3p-Family``,
+        ``PandoriaMerchants-1p-Expert`` (the solo level)."""
+        words = [_camel(self.game), f"{self.players}p"]
+        if self.variant != get_game(self.game).default_variant(self.players):
+            words.append(_camel(self.variant))
+        words += [_camel(v) for k, v in self.options if _listed(self.game, k)]
+        return "-".join(words)
+
+
+def _camel(name: str) -> str:
+    return "".join(w.capitalize() for w in re.split(r"[-_ ]", name))
+
+
+def _listed(game: str, option: str) -> bool:
+    """Whether an option is enumerated by :func:`configurations` (and so named in ids)."""
+    return any(o.name == option and len(o.choices) <= SMALL_OPTION for o in get_game(game).options)
+
+
+def configurations(games: list[str] | None = None) -> Iterator[Config]:
+    """Every configuration of every game (or of ``games``): each variant at each player count,
+    with every choice of the small options (:data:`SMALL_OPTION`) and the default of others."""
+    for name in games or rulebook.games():
+        game = get_game(name)
+        for variant in game.variants:
+            small = [
+                o
+                for o in game.options
+                if len(o.choices) <= SMALL_OPTION and (not o.variants or variant.name in o.variants)
+            ]
+            for n in range(variant.min_players, variant.max_players + 1):
+                for choice in product(*(o.choices for o in small)):
+                    options = {o.name: c for o, c in zip(small, choice, strict=True)}
+                    yield Config.of(name, n, variant.name, options)
+
+
+def default_reward(players: int) -> str:
+    return "win" if players > 1 else "score"
+
+
+def final_rewards(state: State, reward: str) -> list[float]:
+    """Each seat's reward for the finished game ``state`` under ``reward`` (module docstring)."""
+    if reward == "win":
+        return state.returns()
+    scores = [float(s) for s in state.scores()]
+    if reward == "score" or len(scores) == 1:
+        return scores
+    return [s - max(t for q, t in enumerate(scores) if q != p) for p, s in enumerate(scores)]
+
+
+def as_index(action: Any) -> int:
+    """An action given as a number (Python or NumPy, 0-d array included) as an ``int``;
+    :class:`IllegalAction` for anything else."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise IllegalAction(f"an action must be a move's index, not {action!r}")
+    return int(action)
+
+
+class Table:
+    """One configuration's spaces and rewards, shared by the states an adapter plays."""
+
+    def __init__(
+        self,
+        config: Config,
+        reward: str | None = None,
+        illegal: str = "penalize",
+        illegal_reward: float = ILLEGAL_REWARD,
+    ) -> None:
+        reward = default_reward(config.players) if reward is None else reward
+        if reward not in REWARDS:
+            raise UnknownGame(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if illegal not in ILLEGAL:
+            raise UnknownGame(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
+        self.config = config
+        self.reward = reward
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.space: ActionSpace = action_space(config.new_game(0))
+        self.encoder: ObservationEncoder = encoder(config.setup(0))
+        self.shape = tuple(self.encoder.shape)
+        self.dtype = np.dtype(self.encoder.dtype)
+        #: every value's bounds, from the encoder's parts (capped parts included)
+        low, high = self.encoder.bounds()
+        self.low = np.asarray(low, self.dtype)
+        self.high = np.asarray(high, self.dtype)
+
+    def observe(self, state: State, player: int) -> npt.NDArray[Any]:
+        """Seat ``player``'s observation tensor (only what the seat may see)."""
+        return np.asarray(self.encoder.encode(state.observation(player)), dtype=self.dtype)
+
+    def mask(self, state: State, player: int) -> npt.NDArray[np.int8]:
+        """1 for each of ``player``'s legal moves now (all 0 when the seat is not to act)."""
+        if state.is_terminal() or player not in state.current_players():
+            return np.zeros(self.space.size, dtype=np.int8)
+        return self.space.mask(state, player)
+
+    def try_move(self, state: State, player: int, index: Any) -> str | None:
+        """Play action ``index`` for ``player``; None when done, else why it was refused
+        (``illegal="penalize"``; with ``"raise"`` the :class:`IllegalAction` propagates).
+        A refused move changes nothing."""
+        try:
+            state.apply(player, self.space.action(as_index(index)))
+        except IllegalAction as exc:
+            if self.illegal == "raise":
+                raise
+            return str(exc)
+        return None
+
+    def rewards(self, state: State) -> list[float]:
+        """Each seat's reward: 0 until the game is over, then :func:`final_rewards`."""
+        if not state.is_terminal():
+            return [0.0] * state.num_players
+        return final_rewards(state, self.reward)
+
+    @staticmethod
+    def to_act(state: State) -> int:
+        """The seat that moves next: in a simultaneous phase, the lowest seat still to act
+        (the phase is played one seat after another, each seeing the others as they were when
+        it began, as PettingZoo and OpenSpiel serialise simultaneous moves)."""
+        return state.current_players()[0]

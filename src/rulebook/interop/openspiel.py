@@ -1,0 +1,554 @@
+"""Every game as an OpenSpiel Python game (``pip install 'rulebook[rl]'``).
+
+    import pyspiel
+    import rulebook.interop.openspiel  # registers python_rulebook_merchants_of_magick, ...
+
+    game = pyspiel.load_game("python_rulebook_merchants_of_magick", {"players": 4})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(np.random.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(np.random.choice(state.legal_actions())))
+
+Game type (the same for the five games)
+    * Dynamics ``SEQUENTIAL``: simultaneous phases (the roll-and-writes' crafting) are played one
+      seat after another, the lowest seat still to act first, each seat seeing the others as
+      they were when the phase began; so the games are of ``IMPERFECT_INFORMATION``, as are
+      hidden hands and decks.
+    * Chance ``EXPLICIT_STOCHASTIC``: every die and every shuffle is drawn at chance nodes (see
+      below); the engine's seed plays no part.
+    * Utility: with ``reward="win"`` (the default with two or more players) each seat's return
+      is its share of the win, ``CONSTANT_SUM`` with sum 1 in [0, 1]; ``"margin"`` (score less
+      the best other score) and ``"score"`` (the default in solo games) are ``GENERAL_SUM``
+      within the recorded score bounds (:mod:`rulebook.interop.bounds`).
+    * Reward model ``TERMINAL``: returns come at the end of the game.
+
+Parameters: ``players``, ``variant`` (default: the game's for that count), ``options`` (setup
+options as ``name:value``, several joined by ``;``, a ``,`` in a value written ``+``:
+``level:expert``, ``magi:water+fire``) and ``reward``.
+
+Chance nodes
+    The engine draws every chance event through :class:`rulebook.core.chance.Chance`; each is
+    a sequence of uniform draws among ``n`` outcomes: a die of ``s`` sides is one draw among
+    ``s`` (outcome ``k`` shows ``k + 1``), a shuffle of ``m`` cards is ``m - 1`` draws
+    (Fisher-Yates: the card that goes to position ``m - 1``, then ``m - 2``...). Each draw is
+    one chance node with ``n`` equally likely outcomes ``0 .. n-1``. The setup's shuffles are
+    the first chance nodes; a move that rolls or shuffles (the end of a round, a reshuffle) is
+    followed by its chance nodes. To do so without stopping the engine in the middle of a move,
+    the adapter replays: the move is played on a copy with a
+    :class:`~rulebook.core.chance.ScriptedChance` holding the outcomes chosen so far; when the
+    script runs out the copy is dropped and the draw asked for becomes the chance node; with
+    the outcome chosen, the move is played again from the start, one draw further. A game is
+    so a function of its OpenSpiel history alone (which is what it serialises to).
+
+Observations (through the Observer of :meth:`RulebookGame.make_py_observer`)
+    * ``observation_tensor``: the seat's tensor from its game's encoder (``Game.encoder``),
+      built from ``state.observation(p)`` alone; ``observation_string``: that observation as
+      JSON.
+    * ``information_state_string``: the observation and every move as the seat learned of it:
+      its own moves in full, the others' as they were announced to it (``State.announce``:
+      a card taken from a face-down pile is not named), the moves of a simultaneous phase
+      still under way only once it ends. What the seat saw of chance (cards it drew, dice) is
+      in the observation of the moment, not recalled move by move.
+    * At a chance node the seats see the position before the move whose chance is being drawn
+      (during the setup's deal, nothing yet).
+
+ISMCTS: :meth:`RulebookState.resample_from_infostate` re-samples what the seat cannot see with
+the engine's ``determinize`` (seeded from OpenSpiel's probability sampler), so OpenSpiel's
+Python ``ISMCTSBot`` works as it is. OpenSpiel's C++ algorithms cannot reach a method written in
+Python; :func:`resampler` is the same for ``ISMCTSBot.set_resampler``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+import rulebook
+from rulebook.agents.mcts import leaf_rewards
+from rulebook.core import Action, State, UnknownGame, get_game
+from rulebook.core.chance import ChanceNeeded, ScriptedChance, scripted
+from rulebook.interop.bounds import Bounds, bounds
+from rulebook.interop.common import Config, Table, default_reward
+
+#: OpenSpiel's short name of each game: ``python_rulebook_`` and the game's name
+PREFIX = "python_rulebook_"
+
+
+def short_name(game: str) -> str:
+    return PREFIX + game.replace("-", "_")
+
+
+def _parse_options(text: str) -> dict[str, str]:
+    """Setup options from OpenSpiel's ``options`` parameter: ``name:value`` pairs joined by
+    ``;``, a ``,`` inside a value written ``+`` (OpenSpiel's parameters cannot hold ``=`` or
+    ``,``): ``magi:water+fire``."""
+    options = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        name, sep, value = part.partition(":")
+        if not sep or not name.strip() or not value.strip():
+            raise UnknownGame(f"options are name:value pairs joined by ';', not {text!r}")
+        options[name.strip()] = value.strip().replace("+", ",")
+    return options
+
+
+def options_parameter(options: dict[str, str]) -> str:
+    """The ``options`` parameter of a game's setup options (the inverse of the parsing)."""
+    return ";".join(f"{k}:{v.replace(',', '+')}" for k, v in sorted(options.items()))
+
+
+@dataclass
+class _Move:
+    """One move of the game's log as each seat learned of it."""
+
+    seat: int
+    text: str  # as the mover knows it
+    announced: str  # as the other seats learn of it
+
+
+class _Node:
+    """The adapter's own part of an OpenSpiel state (kept in one attribute so that OpenSpiel's
+    clone, a deep copy of the Python attributes, copies it with the engine's cheap ``clone``;
+    pickled as its OpenSpiel history and rebuilt by replaying it)."""
+
+    __slots__ = ("actions", "log", "need", "outcomes", "pending", "spec", "state")
+
+    def __init__(self, spec: _Spec) -> None:
+        self.spec = spec
+        #: the game; at a chance node, the game before the move whose chance is drawn; None
+        #: while the setup is dealt
+        self.state: State | None = None
+        self.pending: tuple[int, Action] | None = None
+        #: the outcomes drawn so far for the pending move (or the setup)
+        self.outcomes: list[int] = []
+        #: outcomes of the next chance draw; 0 at a decision node; -1 not yet worked out
+        self.need = -1
+        self.log: list[_Move] = []
+        #: the OpenSpiel history: every action (chance outcome or move index) applied
+        self.actions: list[int] = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The configuration and the history: a game is a function of its history."""
+        return {"config": self.spec.config, "reward": self.spec.reward, "actions": self.actions}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__init__(_spec(saved["config"], saved["reward"]))  # type: ignore[misc]
+        for action in saved["actions"]:
+            self.settle()
+            if self.need > 0:
+                self.chance(action)
+            else:
+                assert self.state is not None
+                self.move(self.state.current_players()[0], action)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
+        node = _Node(self.spec)
+        node.state = None if self.state is None else self.state.clone()
+        node.pending = self.pending
+        node.outcomes = self.outcomes.copy()
+        node.need = self.need
+        node.log = self.log.copy()
+        node.actions = self.actions.copy()
+        return node
+
+    # -- advancing ----------------------------------------------------------------------------
+    def settle(self) -> None:
+        """Play the pending move (or the setup) with the outcomes drawn so far: done, or the
+        size of the next draw it needs."""
+        if self.need >= 0:
+            return
+        chance = ScriptedChance(self.outcomes)
+        try:
+            if self.state is None:
+                with scripted(chance):
+                    state = self.spec.config.new_game(0)
+            else:
+                assert self.pending is not None
+                state = self.state.clone()
+                state.chance = chance
+                state.apply(*self.pending)
+        except ChanceNeeded as need:
+            if need.outcomes > self.spec.bounds.max_chance_outcomes:
+                raise pyspiel.SpielError(
+                    f"a chance draw among {need.outcomes} outcomes: more than the "
+                    f"{self.spec.bounds.max_chance_outcomes} recorded in bounds.toml"
+                ) from None
+            self.need = need.outcomes
+            return
+        state.chance = ScriptedChance((), 0, chance.draws)
+        self.state = state
+        self.pending = None
+        self.outcomes = []
+        self.need = 0
+
+    def chance(self, outcome: int) -> None:
+        self.settle()
+        if not 0 <= outcome < self.need:
+            raise pyspiel.SpielError(f"chance outcome {outcome} is not one of 0-{self.need - 1}")
+        self.outcomes.append(outcome)
+        self.actions.append(outcome)
+        self.need = -1
+        self.settle()
+
+    def move(self, player: int, index: int) -> None:
+        state = self.state
+        assert state is not None and self.need == 0
+        action = self.spec.table.space.action(index)  # the move itself checks it is legal
+        self.log.append(_Move(player, str(action), state.announce(player, action)))
+        self.actions.append(index)
+        self.pending = (player, action)
+        self.need = -1
+        self.settle()
+
+    # -- what seats see ------------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any] | None:
+        return None if self.state is None else self.state.observation(player)
+
+    def info_state(self, player: int) -> str:
+        """The seat's observation and the moves as it learned of them (module docstring)."""
+        observation = self.observation(player)
+        if observation is None:
+            return f"seat {player}: the setup is being dealt"
+        assert self.state is not None
+        pending = self.state.pending_moves()
+        known = len(self.log) - pending
+        moves = [
+            m.text if m.seat == player else m.announced
+            for i, m in enumerate(self.log)
+            if i < known or m.seat == player
+        ]
+        seats = [m.seat for i, m in enumerate(self.log) if i < known or m.seat == player]
+        lines = [f"{s}: {text}" for s, text in zip(seats, moves, strict=True)]
+        return json.dumps(observation, sort_keys=True) + "\n" + "\n".join(lines)
+
+
+class _Spec:
+    """What every state of one loaded game shares: its configuration, spaces and bounds."""
+
+    def __init__(self, config: Config, reward: str) -> None:
+        self.config = config
+        self.table = Table(config, reward)
+        self.bounds: Bounds = bounds(config)
+        self.reward = self.table.reward
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+        return self
+
+
+@cache
+def _spec(config: Config, reward: str) -> _Spec:
+    """The shared part of a loaded configuration (built once per process)."""
+    return _Spec(config, reward)
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    g = get_game(game)
+    low = min(v.min_players for v in g.variants)
+    high = max(v.max_players for v in g.variants)
+    return pyspiel.GameType(
+        short_name=short_name(game),
+        long_name=f"rulebook {g.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={
+            "players": g.common_players or low,
+            "variant": "",
+            "options": "",
+            "reward": "",
+        },
+    )
+
+
+class RulebookGame(pyspiel.Game):  # type: ignore[misc]
+    """One game configuration as an OpenSpiel game (module docstring); :func:`register`
+    makes one subclass per game, naming it in :attr:`GAME`."""
+
+    GAME = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        game = self.GAME
+        params = dict(params or {})
+        kind = _game_type(game)
+        players = int(params.get("players", kind.parameter_specification["players"]))
+        variant = str(params.get("variant", "")) or None
+        options = _parse_options(str(params.get("options", "")))
+        reward = str(params.get("reward", "")) or default_reward(players)
+        spec = _spec(Config.of(game, players, variant, options), reward)
+        b = spec.bounds
+        if spec.reward == "win":
+            low, high, total = 0.0, 1.0, 1.0
+        else:
+            kind = _with_utility(kind, pyspiel.GameType.Utility.GENERAL_SUM)
+            total = None
+            low, high = float(b.min_score), float(b.max_score)
+            if spec.reward == "margin" and players > 1:
+                low, high = low - high, high - low
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.table.space.size,
+            max_chance_outcomes=b.max_chance_outcomes,
+            num_players=players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=b.max_game_length,
+        )
+        super().__init__(kind, info, params)
+
+    @property
+    def spec(self) -> _Spec:
+        """The configuration's shared part (kept outside the game object: OpenSpiel may free
+        a game after Python has shut down, when it must hold no Python objects)."""
+        params = self.get_parameters()
+        game = self.get_type().short_name[len(PREFIX) :].replace("_", "-")
+        players = int(params["players"])
+        config = Config.of(
+            game, players, str(params["variant"]) or None, _parse_options(str(params["options"]))
+        )
+        return _spec(config, str(params["reward"]) or default_reward(players))
+
+    def new_initial_state(self) -> RulebookState:
+        return RulebookState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.spec.bounds.max_chance_nodes
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> RulebookObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return RulebookObserver(self.spec, perfect_recall)
+
+
+def _with_utility(kind: pyspiel.GameType, utility: Any) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=kind.short_name,
+        long_name=kind.long_name,
+        dynamics=kind.dynamics,
+        chance_mode=kind.chance_mode,
+        information=kind.information,
+        utility=utility,
+        reward_model=kind.reward_model,
+        max_num_players=kind.max_num_players,
+        min_num_players=kind.min_num_players,
+        provides_information_state_string=kind.provides_information_state_string,
+        provides_information_state_tensor=kind.provides_information_state_tensor,
+        provides_observation_string=kind.provides_observation_string,
+        provides_observation_tensor=kind.provides_observation_tensor,
+        parameter_specification=kind.parameter_specification,
+    )
+
+
+class RulebookState(pyspiel.State):  # type: ignore[misc]
+    """A position of a game, chance nodes included (module docstring)."""
+
+    def __init__(self, game: RulebookGame) -> None:
+        super().__init__(game)
+        self._node = _Node(game.spec)
+
+    # -- OpenSpiel's API -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        node = self._node
+        node.settle()
+        if node.need > 0:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert node.state is not None
+        if node.state.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return node.state.current_players()[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        node = self._node
+        node.settle()
+        state = node.state
+        if node.need or state is None or state.is_terminal():
+            return []
+        if player != state.current_players()[0]:
+            return []
+        return sorted(node.spec.table.space.legal_indices(state, player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        node = self._node
+        node.settle()
+        if node.need <= 0:
+            return []
+        return [(k, 1.0 / node.need) for k in range(node.need)]
+
+    def _apply_action(self, action: int) -> None:
+        node = self._node
+        node.settle()
+        if node.need > 0:
+            node.chance(int(action))
+        else:
+            assert node.state is not None
+            node.move(node.state.current_players()[0], int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
+        return str(self._node.spec.table.space.action(int(action)))
+
+    def is_terminal(self) -> bool:
+        node = self._node
+        node.settle()
+        return node.need == 0 and node.state is not None and node.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        node = self._node
+        node.settle()
+        if not self.is_terminal():
+            return [0.0] * node.spec.config.players
+        assert node.state is not None
+        return [float(r) for r in node.spec.table.rewards(node.state)]
+
+    def __str__(self) -> str:
+        node = self._node
+        node.settle()
+        if node.state is None:
+            return f"setup: {len(node.outcomes)} chance draws made"
+        text = json.dumps(node.state.snapshot(), sort_keys=True, default=str)
+        if node.need > 0:
+            text += f"\ndrawing chance for seat {node.pending[0] if node.pending else '?'}: "
+            text += f"{node.outcomes} so far"
+        return text
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float] | None = None
+    ) -> RulebookState:
+        """A state of ``player_id``'s information state, what it cannot see re-sampled
+        (:func:`resample`), seeded from ``probability_sampler`` (OpenSpiel's, floats in
+        [0, 1)) or, without one, from Python's ``random``."""
+        if probability_sampler is None:
+            seed = random.getrandbits(64)
+        else:
+            seed = int(probability_sampler() * 2**53)
+        return resample(self, player_id, random.Random(seed))
+
+    # -- for the adapter's users -----------------------------------------------------------------
+    @property
+    def rulebook_state(self) -> State | None:
+        """The engine's state (at a chance node, before the move being drawn); a copy."""
+        state = self._node.state
+        return None if state is None else state.clone()
+
+
+class RulebookObserver:
+    """OpenSpiel's PyObserver: the seat's tensor, observation and information state strings."""
+
+    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
+        self.spec = spec
+        self.perfect_recall = perfect_recall
+        size = 0 if perfect_recall else int(np.prod(spec.table.shape))
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor}
+
+    def set_from(self, state: RulebookState, player: int) -> None:
+        if self.perfect_recall:
+            return
+        node = state._node
+        node.settle()
+        observation = node.observation(player)
+        if observation is None:
+            self.tensor.fill(0)
+        else:
+            encoded = self.spec.table.encoder.encode(observation)
+            self.tensor[:] = np.asarray(encoded, np.float32).reshape(-1)
+
+    def string_from(self, state: RulebookState, player: int) -> str:
+        node = state._node
+        node.settle()
+        if self.perfect_recall:
+            return node.info_state(player)
+        observation = node.observation(player)
+        if observation is None:
+            return f"seat {player}: the setup is being dealt"
+        return json.dumps(observation, sort_keys=True)
+
+
+class EvaluationEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """An evaluator for OpenSpiel's ``MCTSBot`` and ``ISMCTSBot`` that judges a leaf as
+    rulebook's ``mcts`` does, with the game's own evaluation (``Game.evaluate``): each seat's
+    value less the best other seat's (solo: the value), instead of a random rollout to the end.
+
+    Values are divided by ``scale`` (default 1): OpenSpiel's UCT constant expects returns of
+    about ``[-1, 1]``. The prior is uniform over the legal moves (the chance outcomes' own
+    probabilities at a chance node)."""
+
+    def __init__(self, scale: float = 1.0) -> None:
+        if scale <= 0:
+            raise ValueError(f"scale must be positive, not {scale}")
+        self.scale = scale
+
+    def evaluate(self, state: RulebookState) -> npt.NDArray[np.float64]:
+        node = state._node
+        node.settle()
+        position = node.state
+        if position is None:  # the setup is being dealt: nothing to judge yet
+            return np.zeros(state.get_game().num_players())
+        return np.asarray(leaf_rewards(position), dtype=np.float64) / self.scale
+
+    def prior(self, state: RulebookState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def resample(state: RulebookState, player: int, rng: random.Random) -> RulebookState:
+    """A copy of ``state`` in which all that ``player`` cannot see (other hands, the decks'
+    order) is re-sampled from ``rng`` with the engine's ``determinize``; its future chance
+    events stay chance nodes. Only at a decision node (the seat's information state)."""
+    copy: RulebookState = state.clone()
+    node = copy._node
+    node.settle()
+    if node.state is None or node.need > 0:
+        raise pyspiel.SpielError("resample at a decision node, not at a chance node")
+    sample = node.state.determinize(player, rng)
+    sample.chance = ScriptedChance((), 0, node.state.chance.draws)
+    node.state = sample
+    return copy
+
+
+def resampler(state: RulebookState, player: int) -> RulebookState:
+    """:func:`resample` seeded from Python's ``random`` (for ``ISMCTSBot.set_resampler``)."""
+    return resample(state, player, random.Random(random.getrandbits(64)))
+
+
+def register() -> list[str]:
+    """Register every game with OpenSpiel (done on import); returns the short names."""
+    names = []
+    registered = set(pyspiel.registered_names())
+    for game in rulebook.games():
+        name = short_name(game)
+        if name not in registered:
+            # a class (not a closure): OpenSpiel keeps its factories until after Python has
+            # shut down, and a class, unlike a closure, is never freed then
+            title = "".join(w.capitalize() for w in game.split("-"))
+            factory = type(f"{title}Game", (RulebookGame,), {"GAME": game})
+            pyspiel.register_game(_game_type(game), factory)
+        names.append(name)
+    return names
+
+
+GAMES = register()
