@@ -9,7 +9,7 @@ GAME   ?= merchants-of-magick
 PLAYERS ?= 2
 SEATS  ?= human,greedy
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit bench bench-playouts same-games clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +34,18 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
-## random-playout throughput of every game at every player count, and the bots' time per move
+## random steps/s, greedy games/s and mcts iterations/s per game, beside the baseline commit's
 bench: $(STAMP)
+	$(BIN)/python benchmarks/speed.py
+
+## random-playout throughput of every game at every player count, and the bots' time per move
+bench-playouts: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/decision_time.py
+
+## the bots play the baseline commit's games move for move (random, greedy, mcts)
+same-games: $(STAMP)
+	$(BIN)/python benchmarks/same_games.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info
