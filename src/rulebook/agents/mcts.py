@@ -130,7 +130,7 @@ class MCTSAgent(Agent):
             mover = self._tree_mover(state, me)
             if mover is None:  # other seats of a simultaneous phase: not in the tree
                 seat = state.current_players()[0]
-                state.apply(seat, rollout(state, seat, rng))
+                state.apply_legal(seat, rollout(state, seat, rng))
                 continue
             if expanded:
                 break
@@ -155,7 +155,7 @@ class MCTSAgent(Agent):
                 expanded = True
             else:
                 child = self._select(known)
-            state.apply(mover, child.action)  # type: ignore[arg-type]
+            state.apply_legal(mover, child.action)  # type: ignore[arg-type]
             path.append(child)
             node = child
         cutoff = game.rollout_moves if self.cutoff is None else self.cutoff
@@ -164,7 +164,7 @@ class MCTSAgent(Agent):
                 break
             current = state.current_players()
             seat = me if me in current else current[0]
-            state.apply(seat, rollout(state, seat, rng))
+            state.apply_legal(seat, rollout(state, seat, rng))
         rewards = self._rewards(state)
         for n in path:
             n.visits += 1

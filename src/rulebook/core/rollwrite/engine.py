@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -34,6 +34,9 @@ OVER = "over"
 #: an empty space of a customer line (a claimed card with no card left to replace it), in
 #: games that keep such spaces (:attr:`SheetState.KEEP_EMPTY_SPACES`)
 EMPTY = -(1 << 20)
+
+#: how many positions' spendable results :class:`Moves` remembers before starting afresh
+KNOWN_MOVES = 50_000
 
 SS = TypeVar("SS", bound="SheetState")
 
@@ -128,6 +131,9 @@ class Moves:
             *self.spend.values(),
             *(self.free if free_marks else ()),
         )
+        #: the results that may be spent, by (marks, dice spent, dice, reach up, reach down):
+        #: search bots ask again and again in the same positions (at most :data:`KNOWN_MOVES`)
+        self.known: dict[tuple[int, int, tuple[int, ...], int, int], tuple[Spend, ...]] = {}
 
 
 def _hashable(action: Action) -> bool:
@@ -247,6 +253,15 @@ class SheetState(State):
 
     def _snapshot_extra(self) -> dict[str, Any]:
         return {}
+
+    @abstractmethod
+    def _save_own(self, p: int) -> Any:
+        """The game's own fields of seat ``p`` that a move may change (for
+        :meth:`lookahead`; lists it changes in place are copied)."""
+
+    @abstractmethod
+    def _restore_own(self, p: int, saved: Any) -> None:
+        """Put back what :meth:`_save_own` saved."""
 
     # -- setup helpers ---------------------------------------------------------------------------
     def _draw(self) -> int:
@@ -403,18 +418,28 @@ class SheetState(State):
             return actions
         spent = self.spent[player]
         dice = self.dice
-        for d, options in enumerate(self.moves.options):
-            if spent >> d & 1:
-                continue
-            value = dice[d]
-            for bit, threshold, at_least, action in options:
-                if marks & bit:
+        known = self.moves.known
+        key = (marks, spent, dice, up, down)
+        spends = known.get(key)
+        if spends is None:
+            found: list[Spend] = []
+            for d, options in enumerate(self.moves.options):
+                if spent >> d & 1:
                     continue
-                if at_least:
-                    if threshold - value <= up:
-                        actions.append(action)
-                elif value - threshold <= down:
-                    actions.append(action)
+                value = dice[d]
+                for bit, threshold, at_least, action in options:
+                    if marks & bit:
+                        continue
+                    if at_least:
+                        if threshold - value <= up:
+                            found.append(action)
+                    elif value - threshold <= down:
+                        found.append(action)
+            spends = tuple(found)
+            if len(known) >= KNOWN_MOVES:
+                known.clear()
+            known[key] = spends
+        actions.extend(spends)
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
@@ -440,6 +465,12 @@ class SheetState(State):
             # are done (the phase is simultaneous: nobody waits to see another's choices)
             self._origin = self.clone()
             self._origin_len = len(self.history)
+        if self._act(player, action):
+            self._finish(player)
+
+    def _act(self, player: int, action: Action) -> bool:
+        """Make ``action`` on ``player``'s sheet (it changes only the seat's own fields and the
+        deck); whether the seat's crafting phase ends with it."""
         if type(action) is Spend:
             target = self.moves.spend_target.get(action) if _hashable(action) else None
             if target is None:
@@ -458,12 +489,72 @@ class SheetState(State):
         elif type(action) is Done:
             if self.free_marks[player]:
                 raise IllegalAction("make your free mark first")
-            self._finish(player)
-            return
+            return True
         else:
             raise IllegalAction(f"{action!r} is not a {self.game.title} move")
-        if not self.free_marks[player] and self._out_of_results(player):
-            self._finish(player)
+        return not self.free_marks[player] and self._out_of_results(player)
+
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """Each move is made on this state and undone: a move changes only the seat's own
+        fields and the deck (:meth:`_act`), which are saved before and put back after. A move
+        that ends the crafting phase (the seat's last, with every other seat done) is played on
+        a clone: the Mastery and Customer phases follow it."""
+        done = self.done
+        others_done = all(d for q, d in enumerate(done) if q != player)
+        values = []
+        for action in actions:
+            saved = self._save_seat(player)
+            try:
+                ends_phase = self._act(player, action) and others_done
+                value = 0.0 if ends_phase else evaluate(self, player)
+            finally:
+                self._restore_seat(player, saved)
+            if ends_phase:
+                after = self.clone()
+                after.apply(player, action)
+                value = evaluate(after, player)
+            values.append(value)
+        return values
+
+    def _save_seat(self, p: int) -> tuple[Any, ...]:
+        """What :meth:`_act` may change for seat ``p``; the line and the deck are swapped for
+        copies (the moves change them in place) and the originals kept."""
+        line = self.lines[p]
+        deck = self.deck
+        self.lines[p] = line.copy()
+        self.deck = deck.copy()
+        return (
+            self.marks[p],
+            self.extra_used[p],
+            self.spent[p],
+            self.results[p],
+            self.free_marks[p],
+            line,
+            len(self.claimed[p]),
+            deck,
+            self.deck_seen,
+            self._phase_draws[p],
+            self._save_own(p),
+        )
+
+    def _restore_seat(self, p: int, saved: tuple[Any, ...]) -> None:
+        (
+            self.marks[p],
+            self.extra_used[p],
+            self.spent[p],
+            self.results[p],
+            self.free_marks[p],
+            self.lines[p],
+            claimed,
+            self.deck,
+            self.deck_seen,
+            self._phase_draws[p],
+            own,
+        ) = saved
+        del self.claimed[p][claimed:]
+        self._restore_own(p, own)
 
     def _spend(self, p: int, action: Spend, die: int, circle: Circle) -> None:
         if self.free_marks[p]:
