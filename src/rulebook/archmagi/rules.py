@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rulebook.archmagi.content import COMMON, ELEMENTS, Content, Effect, MagiSpec, content
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
@@ -566,6 +566,14 @@ class ArchmagiState(State):
             raise IllegalAction(f"{action!r} is not an Archmagi move")
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not a legal move now")
+        self._perform(player, action)
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move from :meth:`legal_actions` of this very position: not listed again."""
+        self._perform(player, cast(Move, action))
+        self.history.append((player, action))
+
+    def _perform(self, player: int, action: Move) -> None:
         if self.stack:
             self._decide(player, action)
         elif self.phase == MONSTER:

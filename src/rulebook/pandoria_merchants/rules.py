@@ -17,7 +17,7 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
 from rulebook.pandoria_merchants.board import CITY, KINDS, Board, bits
@@ -425,14 +425,16 @@ class PandoriaState(State):
         areas are those of the position when the iteration starts."""
         b = self.board
         unscored = ~self.scored
-        seen = 0
-        for h in bits(look & unscored):
+        drawn = 0
+        for mask in self.kinds:
+            drawn |= mask
+        todo = look & unscored & drawn  # hexes with a Resource (res[h] >= 0)
+        while todo:  # lowest hex first; each area once
+            h = (todo & -todo).bit_length() - 1
             k = self.res[h]
-            if k < 0 or seen >> h & 1:
-                continue
-            area = b.area(self.kinds[k] & unscored, h)
-            seen |= area
-            yield k, area, b.border(area)
+            area, border = b.area_and_border(self.kinds[k] & unscored, h)
+            todo &= ~area
+            yield k, area, border
 
     def _score(self) -> None:
         """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
@@ -784,6 +786,14 @@ class PandoriaState(State):
             raise IllegalAction(f"{action!r} is not a move") from None
         if action not in self._legal_moves():
             raise IllegalAction(f"{action} is not a legal move now ({self.phase}); type 'moves'")
+        self._perform(player, action)
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move from :meth:`legal_actions` of this very position: not looked up again."""
+        self._perform(player, cast(Move, action))
+        self.history.append((player, action))
+
+    def _perform(self, player: int, action: Move) -> None:
         self._legal = None
         self._do(player, action)
         self._texts.append((player, str(action)))
