@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from rulebook.archmagi.content import COMMON, ELEMENTS, Content, Effect, MagiSpec, content
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
 
 PLAY = "play"
@@ -315,7 +316,10 @@ class ArchmagiState(State):
         self._count(p, "crystals_gained", max(0, min(n, left)))
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
-        self.tally[p][key] = self.tally[p].get(key, 0) + by
+        # a new dict, never a change in place: clones share the seats' tallies
+        tally = dict(self.tally[p])
+        tally[key] = tally.get(key, 0) + by
+        self.tally[p] = tally
 
     # -- the effect machine --------------------------------------------------------------------
     def _affordable(self, p: int, effects: tuple[Effect, ...]) -> bool:
@@ -857,7 +861,7 @@ class ArchmagiState(State):
         new.play_area = self.play_area.copy()
         new.looking = self.looking.copy()
         new.crystals = self.crystals.copy()
-        new.tally = [t.copy() for t in self.tally]
+        new.tally = self.tally.copy()  # their dicts are replaced, never changed (_count)
         new.trophies = [t.copy() for t in self.trophies]
         new.monster_decks = [d.copy() for d in self.monster_decks]
         new.paths = [x.copy() for x in self.paths]
@@ -874,7 +878,7 @@ class ArchmagiState(State):
         searcher = next((t[1] for t in self.stack if t[0] in ("search", "return")), player)
         looking = self.looking if searcher != player else []
         unknown = self.pool + looking + [c for p in others for c in self.hands[p]]
-        rng.shuffle(unknown)
+        shuffle(unknown, rng)
         for p in others:
             k = len(self.hands[p])
             self.hands[p] = unknown[:k]
@@ -887,9 +891,9 @@ class ArchmagiState(State):
         looking_own = any(t[0] == "look" and t[1] == player for t in self.stack)
         for p, book in enumerate(self.books):
             if p != player or not looking_own:
-                rng.shuffle(book)
+                shuffle(book, rng)
         for deck in self.monster_decks:
-            rng.shuffle(deck)
+            shuffle(deck, rng)
 
     def _history_texts(self) -> list[tuple[int, str]]:
         """The action log as text, converted once per move (snapshots are taken often)."""

@@ -38,6 +38,7 @@ from rulebook.battle_merchants.content import (
     content,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.chance import shuffle
 
 # steps of a turn
 TURN = "turn"  # choose the action
@@ -1071,11 +1072,11 @@ class BattleState(State):
         for pile in "ABCD":
             where = [i for i, k in enumerate(deck) if c.kingdom[k].pile == pile]
             cards = [deck[i] for i in where]
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             for i, k in zip(where, cards, strict=True):
                 deck[i] = k
-        rng.shuffle(self.spring_deck)
-        rng.shuffle(self.autumn_deck)
+        shuffle(self.spring_deck, rng)
+        shuffle(self.autumn_deck, rng)
 
     def snapshot(self) -> dict[str, Any]:
         d = self.__dict__

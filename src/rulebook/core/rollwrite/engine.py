@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from rulebook.core.chance import shuffle
 from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
 from rulebook.core.rollwrite.content import Card, Mastery
@@ -742,7 +743,7 @@ class SheetState(State):
             if o < 0 and o != EMPTY
         ]
         hidden += [~self.lines[p][i] for p, i in slots]
-        rng.shuffle(hidden)
+        shuffle(hidden, rng)
         for p, i in slots:
             self.lines[p][i] = ~hidden.pop()
         self.deck[self.deck_seen :] = hidden
