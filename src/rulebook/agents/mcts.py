@@ -208,4 +208,8 @@ class MCTSAgent(Agent):
         values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
         if n == 1:
             return values
-        return [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]
+        # the best other seat's value: the best value, or the second best for the best seat
+        best = max(values)
+        top = values.index(best)
+        second = max(values[:top] + values[top + 1 :])
+        return [v - (second if p == top else best) for p, v in enumerate(values)]

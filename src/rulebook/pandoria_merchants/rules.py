@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
-from rulebook.pandoria_merchants.board import CITY, KINDS, Board, bits
+from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
 # tracks (Realm sheet): indices into KINDS
@@ -221,11 +221,7 @@ class PandoriaState(State):
         that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
         free = self._free()
         anchor = self._anchor()
-        spread = 0
-        nbr = self.board.nbr
-        for a in bits(anchor):
-            spread |= nbr[a]
-        cand = (anchor | spread) & free
+        cand = (anchor | around(self.board.nbr, anchor)) & free
         full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
         return full, list(bits(cand))
 
