@@ -37,7 +37,7 @@ OVER = "over"
 EMPTY = -(1 << 20)
 
 #: how many positions' spendable results :class:`Moves` remembers before starting afresh
-KNOWN_MOVES = 50_000
+KNOWN_MOVES = 512
 
 SS = TypeVar("SS", bound="SheetState")
 
@@ -119,22 +119,45 @@ class Moves:
         self.by_text: dict[str, Action] = {"done": DONE}
         for a in (*self.spend.values(), *(self.free if free_marks else ())):
             self.by_text[str(a)] = a
-        #: per die index: (circle bit, threshold, crafting?, action) for legal-move generation
-        self.options: list[list[tuple[int, int, bool, Spend]]] = [
-            [
-                (circle.bit, circle.threshold, circle.at_least, self.spend[(d, circle.index)])
-                for circle in layout.by_die.get(die, ())
-            ]
+        #: per die index: its circles as (index, threshold, crafting?), for :meth:`reach`
+        self._circles: list[list[tuple[int, int, bool]]] = [
+            [(c.index, c.threshold, c.at_least) for c in layout.by_die.get(die, ())] for die in dice
+        ]
+        #: per die index, per circle index: the move spending that die there
+        self.by_circle: list[dict[int, Spend]] = [
+            {c.index: self.spend[(d, c.index)] for c in layout.by_die.get(die, ())}
             for d, die in enumerate(dice)
         ]
+        self._reach: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        #: the results that may be spent, by (marks, dice spent, dice, reach up, reach down):
+        #: search bots ask again and again in the same positions (at most :data:`KNOWN_MOVES`,
+        #: the last ones asked: more costs random play more than it saves the search)
+        self.known: dict[tuple[int, int, tuple[int, ...], int, int], list[Spend]] = {}
         self.vocabulary: tuple[Action, ...] = (
             DONE,
             *self.spend.values(),
             *(self.free if free_marks else ()),
         )
-        #: the results that may be spent, by (marks, dice spent, dice, reach up, reach down):
-        #: search bots ask again and again in the same positions (at most :data:`KNOWN_MOVES`)
-        self.known: dict[tuple[int, int, tuple[int, ...], int, int], tuple[Spend, ...]] = {}
+
+    def reach(self, d: int, value: int) -> tuple[list[int], list[int]]:
+        """The circles a result ``value`` of die ``d`` may mark, as masks by how far it may be
+        moved: ``ups[k]`` the crafting circles it reaches moved up by at most ``k`` (a circle
+        takes a result ``>=`` it), ``downs[k]`` the research ones moved down by at most ``k``
+        (``<=``); the last mask of each holds for any larger move. Worked out once per die
+        and value."""
+        found = self._reach.get((d, value))
+        if found is None:
+            ups = [0]
+            downs = [0]
+            for index, threshold, at_least in self._circles[d]:
+                need = max(threshold - value if at_least else value - threshold, 0)
+                masks = ups if at_least else downs
+                while len(masks) <= need:
+                    masks.append(masks[-1])
+                for k in range(need, len(masks)):
+                    masks[k] |= 1 << index
+            found = self._reach[(d, value)] = (ups, downs)
+        return found
 
 
 def _hashable(action: Action) -> bool:
@@ -419,27 +442,25 @@ class SheetState(State):
             return actions
         spent = self.spent[player]
         dice = self.dice
-        known = self.moves.known
+        moves = self.moves
         key = (marks, spent, dice, up, down)
-        spends = known.get(key)
+        spends = moves.known.get(key)
         if spends is None:
-            found: list[Spend] = []
-            for d, options in enumerate(self.moves.options):
+            spends = []
+            unmarked = ~marks
+            for d, value in enumerate(dice):
                 if spent >> d & 1:
                     continue
-                value = dice[d]
-                for bit, threshold, at_least, action in options:
-                    if marks & bit:
-                        continue
-                    if at_least:
-                        if threshold - value <= up:
-                            found.append(action)
-                    elif value - threshold <= down:
-                        found.append(action)
-            spends = tuple(found)
-            if len(known) >= KNOWN_MOVES:
-                known.clear()
-            known[key] = spends
+                ups, downs = moves.reach(d, value)
+                legal = unmarked & (ups[min(up, len(ups) - 1)] | downs[min(down, len(downs) - 1)])
+                by_circle = moves.by_circle[d]
+                while legal:  # lowest circle first: the sheet's order
+                    low = legal & -legal
+                    spends.append(by_circle[low.bit_length() - 1])
+                    legal ^= low
+            if len(moves.known) >= KNOWN_MOVES:
+                moves.known.clear()
+            moves.known[key] = spends
         actions.extend(spends)
         return actions
 
