@@ -148,10 +148,11 @@ def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
     for state in positions(Case("pandoria-merchants", "standard", 3), seed=4, every=5):
         assert isinstance(state, PandoriaState)
         look = around(state.board.nbr, state.empty ^ state.board.exists)
-        remembered = list(state.areas_at(look))
+        remembered = list(state.areas_at(look, remember=True))
+        again = list(state.areas_at(look, remember=True))
         state.board._areas.clear()
         afresh = list(state.areas_at(look))
-        assert remembered == afresh
+        assert remembered == again == afresh
         # and as the walk before them: every hex of look, lowest first, each area once
         unscored, seen, walked = ~state.scored, 0, []
         for h in range(state.board.exists.bit_length()):

@@ -416,9 +416,11 @@ class PandoriaState(State):
         return all(self.taken[r.index] >= len(r.spells) for r in rooms)
 
     # -- 4. scoring ----------------------------------------------------------------------------
-    def areas_at(self, look: int) -> Iterator[tuple[int, int, int]]:
+    def areas_at(self, look: int, remember: bool = False) -> Iterator[tuple[int, int, int]]:
         """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border). The
-        areas are those of the position when the iteration starts."""
+        areas are those of the position when the iteration starts. ``remember``: through the
+        board's table of areas (:meth:`Board.area_and_border`), for bots that look at the same
+        areas position after position."""
         b = self.board
         unscored = ~self.scored
         drawn = 0
@@ -428,7 +430,11 @@ class PandoriaState(State):
         while todo:  # lowest hex first; each area once
             h = (todo & -todo).bit_length() - 1
             k = self.res[h]
-            area, border = b.area_and_border(self.kinds[k] & unscored, h)
+            if remember:
+                area, border = b.area_and_border(self.kinds[k] & unscored, h)
+            else:
+                area = b.area(self.kinds[k] & unscored, h)
+                border = b.border(area)
             todo &= ~area
             yield k, area, border
 
