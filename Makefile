@@ -13,7 +13,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint typecheck unit bench bench-web clean
+.PHONY: run play test lint typecheck unit bench bench-playouts same-games bench-web clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,14 +48,22 @@ typecheck: $(STAMP)
 unit: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
-## random-playout throughput of every game at every player count, the bots' time per move,
-## what encoding an observation tensor costs against an engine step, steps/s through the
-## research adapters and mcts against OpenSpiel's MCTSBot
+## random steps/s, greedy games/s and mcts iterations/s per game beside the baseline commit's;
+## what encoding an observation tensor costs; steps/s through the research adapters and mcts
+## against OpenSpiel's MCTSBot
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench.py
-	$(BIN)/python benchmarks/decision_time.py
+	$(BIN)/python benchmarks/speed.py
 	$(BIN)/python benchmarks/spaces.py --speed
 	$(BIN)/python benchmarks/interop_bench.py
+
+## random-playout throughput of every game at every player count, and the bots' time per move
+bench-playouts: $(STAMP)
+	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/decision_time.py
+
+## the bots play the baseline commit's games move for move (random, greedy, mcts)
+same-games: $(STAMP)
+	$(BIN)/python benchmarks/same_games.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
 bench-web: $(STAMP)

@@ -130,7 +130,7 @@ class MCTSAgent(Agent):
             mover = self._tree_mover(state, me)
             if mover is None:  # other seats of a simultaneous phase: not in the tree
                 seat = state.current_players()[0]
-                state.apply(seat, rollout(state, seat, rng))
+                state.apply_legal(seat, rollout(state, seat, rng))
                 continue
             if expanded:
                 break
@@ -155,7 +155,7 @@ class MCTSAgent(Agent):
                 expanded = True
             else:
                 child = self._select(known)
-            state.apply(mover, child.action)  # type: ignore[arg-type]
+            state.apply_legal(mover, child.action)  # type: ignore[arg-type]
             path.append(child)
             node = child
         cutoff = game.rollout_moves if self.cutoff is None else self.cutoff
@@ -164,7 +164,7 @@ class MCTSAgent(Agent):
                 break
             current = state.current_players()
             seat = me if me in current else current[0]
-            state.apply(seat, rollout(state, seat, rng))
+            state.apply_legal(seat, rollout(state, seat, rng))
         rewards = leaf_rewards(state)
         for n in path:
             n.visits += 1
@@ -209,4 +209,8 @@ def leaf_rewards(state: State) -> list[float]:
     values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
     if n == 1:
         return values
-    return [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]
+    # the best other seat's value: the best value, or the second best for the best seat
+    best = max(values)
+    top = values.index(best)
+    second = max(values[:top] + values[top + 1 :])
+    return [v - (second if p == top else best) for p, v in enumerate(values)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rulebook.archmagi.content import (
     COMMON,
@@ -29,6 +29,7 @@ from rulebook.archmagi.content import (
     content,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
 
 PLAY = "play"
@@ -335,7 +336,10 @@ class ArchmagiState(State):
         self._count(p, "crystals_gained", max(0, min(n, left)))
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
-        self.tally[p][key] = self.tally[p].get(key, 0) + by
+        # a new dict, never a change in place: clones share the seats' tallies
+        tally = dict(self.tally[p])
+        tally[key] = tally.get(key, 0) + by
+        self.tally[p] = tally
 
     # -- the effect machine --------------------------------------------------------------------
     def _affordable(self, p: int, effects: tuple[Effect, ...]) -> bool:
@@ -586,6 +590,14 @@ class ArchmagiState(State):
             raise IllegalAction(f"{action!r} is not an Archmagi move")
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not a legal move now")
+        self._perform(player, action)
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move from :meth:`legal_actions` of this very position: not listed again."""
+        self._perform(player, cast(Move, action))
+        self.history.append((player, action))
+
+    def _perform(self, player: int, action: Move) -> None:
         if self.stack:
             self._decide(player, action)
         elif self.phase == MONSTER:
@@ -882,7 +894,7 @@ class ArchmagiState(State):
         new.play_area = self.play_area.copy()
         new.looking = self.looking.copy()
         new.crystals = self.crystals.copy()
-        new.tally = [t.copy() for t in self.tally]
+        new.tally = self.tally.copy()  # their dicts are replaced, never changed (_count)
         new.trophies = [t.copy() for t in self.trophies]
         new.monster_decks = [d.copy() for d in self.monster_decks]
         new.paths = [x.copy() for x in self.paths]
@@ -899,7 +911,7 @@ class ArchmagiState(State):
         searcher = next((t[1] for t in self.stack if t[0] in ("search", "return")), player)
         looking = self.looking if searcher != player else []
         unknown = self.pool + looking + [c for p in others for c in self.hands[p]]
-        rng.shuffle(unknown)
+        shuffle(unknown, rng)
         for p in others:
             k = len(self.hands[p])
             self.hands[p] = unknown[:k]
@@ -912,9 +924,9 @@ class ArchmagiState(State):
         looking_own = any(t[0] == "look" and t[1] == player for t in self.stack)
         for p, book in enumerate(self.books):
             if p != player or not looking_own:
-                rng.shuffle(book)
+                shuffle(book, rng)
         for deck in self.monster_decks:
-            rng.shuffle(deck)
+            shuffle(deck, rng)
 
     def _history_texts(self) -> list[tuple[int, str]]:
         """The action log as text, converted once per move (snapshots are taken often)."""

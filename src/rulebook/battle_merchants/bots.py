@@ -25,6 +25,23 @@ BOARD = 2.0  # per own Weapon on the board (the next Repairs)
 DEFEATED = 1.5  # per point of the Defeated Weapons pile
 
 
+def _table(s: BattleState) -> tuple[list[int], list[list[int]]]:
+    """What the evaluation reads of the board, the same for every seat: open Weapon Spaces per
+    Weapon, and each seat's [Standard, Vorpal] Weapons on the board. Worked out once per
+    position and kept on the state (keyed by the length of its history: a move changes it)."""
+    version = len(s.history)
+    cached = s.__dict__.get("_bot_table")
+    if cached is not None and cached[0] == version:
+        return cached[1]  # type: ignore[no-any-return]
+    open_spaces = [0] * len(s.content.weapons)
+    spaces = s.board.spaces
+    for i in s.open_spaces():
+        open_spaces[spaces[i].weapon] += 1
+    found = (open_spaces, s._on_board())
+    s.__dict__["_bot_table"] = (version, found)
+    return found
+
+
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``: gold plus weighted prospects."""
     s = cast("BattleState", state)
@@ -35,10 +52,7 @@ def evaluate(state: State, player: int) -> float:
     left = len(c.rules.seasons) - s.season
     chart = c.chart
     supply = s.supply[player]
-    open_spaces = [0] * len(c.weapons)
-    for sp in s.board.spaces:
-        if s.open_for_sale(sp.index):
-            open_spaces[sp.weapon] += 1
+    open_spaces, on_board = _table(s)
     for w in range(len(c.weapons)):
         # Weapons beyond what the open spaces can take are worth their End Value at best
         buyers = open_spaces[w] + SPARE_BUYERS
@@ -54,7 +68,7 @@ def evaluate(state: State, player: int) -> float:
     value += LEVEL * sum(min(level, vorpal + 1) for level in s.levels[player]) * min(left, 2)
     value += COIN * sum(s.coins[player]) * left
     value += TILE * (sum(s.race_tiles[player]) + sum(s.region_tiles[player])) * left
-    std, vor = s._on_board()[player]
+    std, vor = on_board[player]
     value += BOARD * (std + 1.5 * vor)
     value += DEFEATED * s.defeated_total(player)
     return value

@@ -39,6 +39,7 @@ from rulebook.battle_merchants.content import (
     race_plural,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.chance import shuffle
 
 # steps of a turn
 TURN = "turn"  # choose the action
@@ -229,6 +230,11 @@ class BattleState(State):
         """A Weapon may go on an empty space whose Battlefield has no Demand Token or a face-up
         one (Regions and Battlefields)."""
         return self.spaces[space] == EMPTY and self.tokens[space >> 1] != LOCK
+
+    def open_spaces(self) -> list[int]:
+        """Every space :meth:`open_for_sale`, in board order."""
+        tokens = self.tokens
+        return [i for i, code in enumerate(self.spaces) if code == EMPTY and tokens[i >> 1] != LOCK]
 
     def battle_level(self, owner: int, weapon: int) -> int:
         return self.levels[owner][weapon] + sum(
@@ -474,7 +480,10 @@ class BattleState(State):
             self._steve_sells(space)
 
     def _count(self, p: int, key: str) -> None:
-        self.tally[p][key] = self.tally[p].get(key, 0) + 1
+        # a new dict, never a change in place: clones share the seats' tallies
+        tally = dict(self.tally[p])
+        tally[key] = tally.get(key, 0) + 1
+        self.tally[p] = tally
 
     def _check_token(self, space: Space) -> None:
         """A face-up Demand Token with Weapons on both sides goes to the Season Area, and the
@@ -609,13 +618,13 @@ class BattleState(State):
         if not any(supply):
             return
         sell = self.moves.sell
-        spaces, tokens = self.spaces, self.tokens
-        for i, w in enumerate(self.moves.space_weapon):
-            if spaces[i] == EMPTY and tokens[i >> 1] != LOCK:
-                if supply[w]:
-                    out.append(sell[2 * i])
-                if supply[w + 1]:
-                    out.append(sell[2 * i + 1])
+        space_weapon = self.moves.space_weapon
+        for i in self.open_spaces():
+            w = space_weapon[i]
+            if supply[w]:
+                out.append(sell[2 * i])
+            if supply[w + 1]:
+                out.append(sell[2 * i + 1])
 
     def _forges(self, p: int, out: list[Action], free: bool) -> None:
         gold = self.gold[p]
@@ -719,6 +728,14 @@ class BattleState(State):
             raise IllegalAction(f"{action!r} is not a Battle Merchants move")
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not legal now ({self._why_not(player, action)})")
+        self._perform(player, action)
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move from :meth:`legal_actions` of this very position: not listed again."""
+        self._perform(player, action)
+        self.history.append((player, action))
+
+    def _perform(self, player: int, action: Action) -> None:
         p = player
         step = self.step
         if type(action) is Pass:
@@ -1076,8 +1093,9 @@ class BattleState(State):
             nd[name] = d[name].copy()
         for name in self._NESTED:
             nd[name] = [x.copy() for x in d[name]]
-        nd["year_end"] = [dict(x) for x in self.year_end]
-        nd["tally"] = [dict(x) for x in self.tally]
+        # neither is changed in place (replaced whole): clones share their dicts
+        nd["year_end"] = self.year_end.copy()
+        nd["tally"] = self.tally.copy()
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -1087,11 +1105,11 @@ class BattleState(State):
         for pile in "ABCD":
             where = [i for i, k in enumerate(deck) if c.kingdom[k].pile == pile]
             cards = [deck[i] for i in where]
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             for i, k in zip(where, cards, strict=True):
                 deck[i] = k
-        rng.shuffle(self.spring_deck)
-        rng.shuffle(self.autumn_deck)
+        shuffle(self.spring_deck, rng)
+        shuffle(self.autumn_deck, rng)
 
     def snapshot(self) -> dict[str, Any]:
         d = self.__dict__

@@ -13,8 +13,8 @@ from rulebook.core.state import Action, State
 
 
 def greedy_move(state: State, player: int, rng: random.Random) -> Action:
-    """The legal move after which the game's evaluation values ``player``'s position most,
-    trying each on a clone (ties broken with ``rng``)."""
+    """The legal move after which the game's evaluation values ``player``'s position most
+    (:meth:`State.lookahead`; ties broken with ``rng``)."""
     actions = state.legal_actions(player)
     if not actions:
         raise IllegalAction(f"seat {player} has no legal move")
@@ -25,10 +25,7 @@ def greedy_move(state: State, player: int, rng: random.Random) -> Action:
         return actions[0]
     best: list[Action] = []
     best_value = float("-inf")
-    for action in actions:
-        after = state.clone()
-        after.apply(player, action)
-        value = evaluate(after, player)
+    for action, value in zip(actions, state.lookahead(player, actions, evaluate), strict=True):
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif value >= best_value - 1e-9:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rulebook.core.chance import Chance, new_chance
@@ -151,6 +151,23 @@ class State(ABC):
         the seat's score. Empty in every other game."""
         return {}
 
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """``evaluate(after, player)`` for the state ``after`` each of ``actions`` (legal moves
+        of ``player`` now), as the greedy policy compares them; this state is left unchanged.
+
+        This plays each move on a :meth:`clone`. A game may override it with something cheaper
+        that gives the same values (moves played on this state and undone, say); the tests hold
+        every game's version to this one.
+        """
+        values = []
+        for action in actions:
+            after = self.clone()
+            after.apply_legal(player, action)
+            values.append(evaluate(after, player))
+        return values
+
     def action_vocabulary(self) -> Sequence[Action]:
         """Every action of the game, legal now or not (for fixed action spaces and tests)."""
         return ()
@@ -194,6 +211,15 @@ class State(ABC):
             raise IllegalAction(f"seat {player} is not to act now (waiting for seat {waiting})")
         self._apply(player, action)
         self.history.append((player, action))
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """Perform ``action``, one of :meth:`legal_actions` of ``player`` listed in this very
+        position (or in the position this state is an unchanged clone of), as search bots do.
+
+        A game may skip checking such a move again; this one simply :meth:`apply`-s it. Any
+        other move must go through :meth:`apply`.
+        """
+        self.apply(player, action)
 
     def winners(self) -> list[int]:
         """The seats that win: highest score, then the rulebook's tie-breakers; ties share.

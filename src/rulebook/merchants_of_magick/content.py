@@ -8,6 +8,7 @@ form the rules use.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -124,6 +125,22 @@ class Content(rw.SheetContentBase):
     def cards(self) -> tuple[Order, ...]:
         """The Order cards, as the sheet engine calls them."""
         return self.orders
+
+    @cached_property
+    def scoring_rows(self) -> tuple[tuple[int, bool, int, str | None, int], ...]:
+        """Per sheet row, what END OF GAME scores for it: its mask, whether it is an item row
+        (Crafting) or not (Spell Research), its Coins, and a Charm's bonus category and Coins
+        per Order of that category."""
+        return tuple(
+            (
+                row.mask,
+                row.category in ITEM_CATEGORIES,
+                row.value,
+                data.bonus_category,
+                data.bonus_coins,
+            )
+            for row, data in zip(self.layout.rows, self.rows, strict=True)
+        )
 
 
 def compile_content(

@@ -22,7 +22,7 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, FreeMark, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.merchants_of_magick.content import ITEM_CATEGORIES, Content, content
+from rulebook.merchants_of_magick.content import Content, content
 
 __all__ = ["Done", "FreeMark", "MerchantsState", "Spend", "moves"]
 
@@ -155,18 +155,15 @@ class MerchantsState(SheetState):
         marks = self.marks[player]
         crafting = research = charms = 0
         claimed = [c.orders[o] for o in self.claimed[player]]
-        for row in c.layout.rows:
-            if marks & row.mask != row.mask:
+        for mask, item, coins, bonus_category, bonus_coins in c.scoring_rows:
+            if marks & mask != mask:
                 continue
-            if row.category in ITEM_CATEGORIES:
-                crafting += row.value
+            if item:
+                crafting += coins
             else:
-                research += row.value
-                charm = c.rows[row.index]
-                if charm.bonus_category is not None:
-                    charms += charm.bonus_coins * sum(
-                        o.category == charm.bonus_category for o in claimed
-                    )
+                research += coins
+                if bonus_category is not None:
+                    charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
         adv = c.adventurers[self.adventurer[player]]
         return {
             "crafting": crafting,
@@ -223,6 +220,12 @@ class MerchantsState(SheetState):
         new.potions = self.potions.copy()
         new.adventurer = self.adventurer
         new.adventurer_done = self.adventurer_done.copy()
+
+    def _save_own(self, p: int) -> tuple[int, int]:
+        return self.potions[p], self.adventurer_done[p]
+
+    def _restore_own(self, p: int, saved: tuple[int, int]) -> None:
+        self.potions[p], self.adventurer_done[p] = saved
 
     def _snapshot_extra(self) -> dict[str, Any]:
         return {

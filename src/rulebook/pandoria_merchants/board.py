@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: the symbols drawn on the map, in the order of their indices
 KINDS = ("wood", "crystal", "craft", "gold", "city")
 CITY = 4
 
 HEX_NAME = re.compile(r"^([A-Z])(\d{1,2})$")
+#: how many areas a :class:`Board` remembers (:meth:`Board.area_and_border`) before starting
+#: afresh
+KNOWN_AREAS = 100_000
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -33,8 +36,10 @@ def around(nbr: Sequence[int], mask: int) -> int:
     """The union of ``nbr[i]`` over the hexes ``i`` of ``mask``: the hexes next to any of them
     (``mask``'s own included where they neighbour each other)."""
     out = 0
-    for i in bits(mask):
-        out |= nbr[i]
+    while mask:  # bits(mask), inlined: this is the innermost loop of enclosure detection
+        low = mask & -mask
+        out |= nbr[low.bit_length() - 1]
+        mask ^= low
     return out
 
 
@@ -68,6 +73,10 @@ class Board:
     territories: dict[int, int]  # Territory -> its hexes
     bridges: tuple[tuple[int, int], ...]
     rows_used: int
+    #: (same, hex) -> (area, border): bots look at the same areas position after position
+    _areas: dict[tuple[int, int], tuple[int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def name(self, h: int) -> str:
         return self.names[h]
@@ -79,6 +88,19 @@ class Board:
     def geo_border(self, area: int) -> int:
         """Every hex touching ``area`` on the sheet and not in it."""
         return around(self.geo, area) & ~area
+
+    def area_and_border(self, same: int, h: int) -> tuple[int, int]:
+        """:meth:`area` of ``h`` and its :meth:`border`, remembered (at most
+        :data:`KNOWN_AREAS` of them)."""
+        key = (same, h)
+        found = self._areas.get(key)
+        if found is None:
+            area = self.area(same, h)
+            found = (area, self.border(area))
+            if len(self._areas) >= KNOWN_AREAS:
+                self._areas.clear()
+            self._areas[key] = found
+        return found
 
     def area(self, same: int, h: int) -> int:
         """The area of ``h``: it and every hex joined to it through hexes of ``same``."""

@@ -39,7 +39,7 @@ def _open_areas(s: PandoriaState) -> list[tuple[int, int, int, int]]:
         workers |= w
     found = [
         (k, area.bit_count(), border, (border & s.empty).bit_count())
-        for k, area, border in s.areas_at(around(s.board.nbr, workers))
+        for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
     ]
     s.__dict__["_bot_areas"] = (version, found)
     return found

@@ -17,10 +17,10 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
-from rulebook.pandoria_merchants.board import CITY, KINDS, Board, bits
+from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
 # tracks (Realm sheet): indices into KINDS
@@ -227,11 +227,7 @@ class PandoriaState(State):
         that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
         free = self._free()
         anchor = self._anchor()
-        spread = 0
-        nbr = self.board.nbr
-        for a in bits(anchor):
-            spread |= nbr[a]
-        cand = (anchor | spread) & free
+        cand = (anchor | around(self.board.nbr, anchor)) & free
         full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
         return full, list(bits(cand))
 
@@ -426,19 +422,27 @@ class PandoriaState(State):
         return all(self.taken[r.index] >= len(r.spells) for r in rooms)
 
     # -- 4. scoring ----------------------------------------------------------------------------
-    def areas_at(self, look: int) -> Iterator[tuple[int, int, int]]:
+    def areas_at(self, look: int, remember: bool = False) -> Iterator[tuple[int, int, int]]:
         """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border). The
-        areas are those of the position when the iteration starts."""
+        areas are those of the position when the iteration starts. ``remember``: through the
+        board's table of areas (:meth:`Board.area_and_border`), for bots that look at the same
+        areas position after position."""
         b = self.board
         unscored = ~self.scored
-        seen = 0
-        for h in bits(look & unscored):
+        drawn = 0
+        for mask in self.kinds:
+            drawn |= mask
+        todo = look & unscored & drawn  # hexes with a Resource (res[h] >= 0)
+        while todo:  # lowest hex first; each area once
+            h = (todo & -todo).bit_length() - 1
             k = self.res[h]
-            if k < 0 or seen >> h & 1:
-                continue
-            area = b.area(self.kinds[k] & unscored, h)
-            seen |= area
-            yield k, area, b.border(area)
+            if remember:
+                area, border = b.area_and_border(self.kinds[k] & unscored, h)
+            else:
+                area = b.area(self.kinds[k] & unscored, h)
+                border = b.border(area)
+            todo &= ~area
+            yield k, area, border
 
     def _score(self) -> None:
         """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
@@ -801,6 +805,14 @@ class PandoriaState(State):
             from rulebook.pandoria_merchants.refusals import why_not  # only when refusing
 
             raise IllegalAction(why_not(self, action))
+        self._perform(player, action)
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move from :meth:`legal_actions` of this very position: not looked up again."""
+        self._perform(player, cast(Move, action))
+        self.history.append((player, action))
+
+    def _perform(self, player: int, action: Move) -> None:
         self._legal = None
         self._do(player, action)
         self._texts.append((player, str(action)))

@@ -8,6 +8,7 @@ Certification cards (``certifications.toml``) and the rules' numbers (``game.tom
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -97,6 +98,22 @@ class Content(rw.SheetContentBase):
     bonus_kind: tuple[int, ...]
     #: per row: the kind whose value a Charm advances, or -1
     advances: tuple[int, ...]
+
+    @cached_property
+    def scoring_rows(self) -> tuple[tuple[int, str | None, int, str | None, int], ...]:
+        """Per sheet row, what End of the Game scores for it: its mask, its item category
+        (None for a spell row), its stars, and a Glyph's category and stars per item crafted
+        of that category."""
+        return tuple(
+            (
+                row.mask,
+                row.category if row.category in ITEM_CATEGORIES else None,
+                row.value,
+                data.glyph_category,
+                data.glyph_stars,
+            )
+            for row, data in zip(self.layout.rows, self.rows, strict=True)
+        )
 
 
 def compile_content(

@@ -148,17 +148,18 @@ class ShoppeState(SheetState):
         marks = self.marks[player]
         items = spells = glyphs = 0
         crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
-        for row in c.layout.rows:
-            if marks & row.mask == row.mask:
-                if row.category in crafted:
-                    items += row.value
-                    crafted[row.category] += 1
+        glyph_rows = []
+        for mask, item, stars, glyph_category, glyph_stars in c.scoring_rows:
+            if marks & mask == mask:
+                if item is not None:
+                    items += stars
+                    crafted[item] += 1
                 else:
-                    spells += row.value
-        for row in c.layout.rows:
-            glyph = c.rows[row.index]
-            if glyph.glyph_category is not None and marks & row.mask == row.mask:
-                glyphs += glyph.glyph_stars * crafted[glyph.glyph_category]
+                    spells += stars
+                if glyph_category is not None:
+                    glyph_rows.append((glyph_category, glyph_stars))
+        for glyph_category, glyph_stars in glyph_rows:
+            glyphs += glyph_stars * crafted[glyph_category]
         return {
             "items": items,
             "spells": spells,
@@ -191,6 +192,12 @@ class ShoppeState(SheetState):
         assert isinstance(new, ShoppeState)
         new.bonus = [b.copy() for b in self.bonus]
         new.level = [v.copy() for v in self.level]
+
+    def _save_own(self, p: int) -> tuple[list[int], list[int]]:
+        return self.bonus[p].copy(), self.level[p].copy()
+
+    def _restore_own(self, p: int, saved: tuple[list[int], list[int]]) -> None:
+        self.bonus[p], self.level[p] = saved
 
     def _snapshot_extra(self) -> dict[str, Any]:
         return {"bonus": [b.copy() for b in self.bonus], "level": [v.copy() for v in self.level]}

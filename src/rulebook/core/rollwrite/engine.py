@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from rulebook.core.chance import shuffle
 from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
 from rulebook.core.rollwrite.content import Card, Mastery
@@ -34,6 +35,9 @@ OVER = "over"
 #: an empty space of a customer line (a claimed card with no card left to replace it), in
 #: games that keep such spaces (:attr:`SheetState.KEEP_EMPTY_SPACES`)
 EMPTY = -(1 << 20)
+
+#: how many positions' spendable results :class:`Moves` remembers before starting afresh
+KNOWN_MOVES = 512
 
 SS = TypeVar("SS", bound="SheetState")
 
@@ -115,14 +119,20 @@ class Moves:
         self.by_text: dict[str, Action] = {"done": DONE}
         for a in (*self.spend.values(), *(self.free if free_marks else ())):
             self.by_text[str(a)] = a
-        #: per die index: (circle bit, threshold, crafting?, action) for legal-move generation
-        self.options: list[list[tuple[int, int, bool, Spend]]] = [
-            [
-                (circle.bit, circle.threshold, circle.at_least, self.spend[(d, circle.index)])
-                for circle in layout.by_die.get(die, ())
-            ]
+        #: per die index: its circles as (index, threshold, crafting?), for :meth:`reach`
+        self._circles: list[list[tuple[int, int, bool]]] = [
+            [(c.index, c.threshold, c.at_least) for c in layout.by_die.get(die, ())] for die in dice
+        ]
+        #: per die index, per circle index: the move spending that die there
+        self.by_circle: list[dict[int, Spend]] = [
+            {c.index: self.spend[(d, c.index)] for c in layout.by_die.get(die, ())}
             for d, die in enumerate(dice)
         ]
+        self._reach: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        #: the results that may be spent, by (marks, dice spent, dice, reach up, reach down):
+        #: search bots ask again and again in the same positions (at most :data:`KNOWN_MOVES`,
+        #: the last ones asked: more costs random play more than it saves the search)
+        self.known: dict[tuple[int, int, tuple[int, ...], int, int], list[Spend]] = {}
         self.vocabulary: tuple[Action, ...] = (
             DONE,
             *self.spend.values(),
@@ -130,6 +140,26 @@ class Moves:
         )
         #: what moves look like, for refusals of unknown text: real moves of this sheet
         self.examples = examples(layout, dice, free_marks)
+
+    def reach(self, d: int, value: int) -> tuple[list[int], list[int]]:
+        """The circles a result ``value`` of die ``d`` may mark, as masks by how far it may be
+        moved: ``ups[k]`` the crafting circles it reaches moved up by at most ``k`` (a circle
+        takes a result ``>=`` it), ``downs[k]`` the research ones moved down by at most ``k``
+        (``<=``); the last mask of each holds for any larger move. Worked out once per die
+        and value."""
+        found = self._reach.get((d, value))
+        if found is None:
+            ups = [0]
+            downs = [0]
+            for index, threshold, at_least in self._circles[d]:
+                need = max(threshold - value if at_least else value - threshold, 0)
+                masks = ups if at_least else downs
+                while len(masks) <= need:
+                    masks.append(masks[-1])
+                for k in range(need, len(masks)):
+                    masks[k] |= 1 << index
+            found = self._reach[(d, value)] = (ups, downs)
+        return found
 
 
 def examples(layout: Layout, dice: Sequence[str], free_marks: bool) -> str:
@@ -261,6 +291,15 @@ class SheetState(State):
 
     def _snapshot_extra(self) -> dict[str, Any]:
         return {}
+
+    @abstractmethod
+    def _save_own(self, p: int) -> Any:
+        """The game's own fields of seat ``p`` that a move may change (for
+        :meth:`lookahead`; lists it changes in place are copied)."""
+
+    @abstractmethod
+    def _restore_own(self, p: int, saved: Any) -> None:
+        """Put back what :meth:`_save_own` saved."""
 
     # -- setup helpers ---------------------------------------------------------------------------
     def _draw(self) -> int:
@@ -422,18 +461,26 @@ class SheetState(State):
             return actions
         spent = self.spent[player]
         dice = self.dice
-        for d, options in enumerate(self.moves.options):
-            if spent >> d & 1:
-                continue
-            value = dice[d]
-            for bit, threshold, at_least, action in options:
-                if marks & bit:
+        moves = self.moves
+        key = (marks, spent, dice, up, down)
+        spends = moves.known.get(key)
+        if spends is None:
+            spends = []
+            unmarked = ~marks
+            for d, value in enumerate(dice):
+                if spent >> d & 1:
                     continue
-                if at_least:
-                    if threshold - value <= up:
-                        actions.append(action)
-                elif value - threshold <= down:
-                    actions.append(action)
+                ups, downs = moves.reach(d, value)
+                legal = unmarked & (ups[min(up, len(ups) - 1)] | downs[min(down, len(downs) - 1)])
+                by_circle = moves.by_circle[d]
+                while legal:  # lowest circle first: the sheet's order
+                    low = legal & -legal
+                    spends.append(by_circle[low.bit_length() - 1])
+                    legal ^= low
+            if len(moves.known) >= KNOWN_MOVES:
+                moves.known.clear()
+            moves.known[key] = spends
+        actions.extend(spends)
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
@@ -456,6 +503,12 @@ class SheetState(State):
             # are done (the phase is simultaneous: nobody waits to see another's choices)
             self._origin = self.clone()
             self._origin_len = len(self.history)
+        if self._act(player, action):
+            self._finish(player)
+
+    def _act(self, player: int, action: Action) -> bool:
+        """Make ``action`` on ``player``'s sheet (it changes only the seat's own fields and the
+        deck); whether the seat's crafting phase ends with it."""
         if type(action) is Spend:
             target = self.moves.spend_target.get(action) if _hashable(action) else None
             if target is None:
@@ -474,12 +527,72 @@ class SheetState(State):
         elif type(action) is Done:
             if self.free_marks[player]:
                 raise IllegalAction("make your free mark first")
-            self._finish(player)
-            return
+            return True
         else:
             raise IllegalAction(f"{action!r} is not a {self.game.title} move")
-        if not self.free_marks[player] and self._out_of_results(player):
-            self._finish(player)
+        return not self.free_marks[player] and self._out_of_results(player)
+
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """Each move is made on this state and undone: a move changes only the seat's own
+        fields and the deck (:meth:`_act`), which are saved before and put back after. A move
+        that ends the crafting phase (the seat's last, with every other seat done) is played on
+        a clone: the Mastery and Customer phases follow it."""
+        done = self.done
+        others_done = all(d for q, d in enumerate(done) if q != player)
+        values = []
+        for action in actions:
+            saved = self._save_seat(player)
+            try:
+                ends_phase = self._act(player, action) and others_done
+                value = 0.0 if ends_phase else evaluate(self, player)
+            finally:
+                self._restore_seat(player, saved)
+            if ends_phase:
+                after = self.clone()
+                after.apply(player, action)
+                value = evaluate(after, player)
+            values.append(value)
+        return values
+
+    def _save_seat(self, p: int) -> tuple[Any, ...]:
+        """What :meth:`_act` may change for seat ``p``; the line and the deck are swapped for
+        copies (the moves change them in place) and the originals kept."""
+        line = self.lines[p]
+        deck = self.deck
+        self.lines[p] = line.copy()
+        self.deck = deck.copy()
+        return (
+            self.marks[p],
+            self.extra_used[p],
+            self.spent[p],
+            self.results[p],
+            self.free_marks[p],
+            line,
+            len(self.claimed[p]),
+            deck,
+            self.deck_seen,
+            self._phase_draws[p],
+            self._save_own(p),
+        )
+
+    def _restore_seat(self, p: int, saved: tuple[Any, ...]) -> None:
+        (
+            self.marks[p],
+            self.extra_used[p],
+            self.spent[p],
+            self.results[p],
+            self.free_marks[p],
+            self.lines[p],
+            claimed,
+            self.deck,
+            self.deck_seen,
+            self._phase_draws[p],
+            own,
+        ) = saved
+        del self.claimed[p][claimed:]
+        self._restore_own(p, own)
 
     def _spend(self, p: int, action: Spend, die: int, circle: Circle) -> None:
         if self.free_marks[p]:
@@ -704,7 +817,7 @@ class SheetState(State):
             if o < 0 and o != EMPTY
         ]
         hidden += [~self.lines[p][i] for p, i in slots]
-        rng.shuffle(hidden)
+        shuffle(hidden, rng)
         for p, i in slots:
             self.lines[p][i] = ~hidden.pop()
         self.deck[self.deck_seen :] = hidden

@@ -1,0 +1,211 @@
+"""The speed machinery gives the very values and games of the plain code (issue 15).
+
+Every game's :meth:`State.lookahead` (the sheet engine makes each move on the state and undoes
+it) agrees exactly with the generic one (a clone per move) and leaves the state as it was;
+:meth:`State.apply_legal` (search bots' moves, not checked again) leaves the same state as
+:meth:`State.apply`; the tables (spendable results by reach masks, Pandoria areas, row terms) give
+what the plain loops give; :func:`rulebook.core.chance.shuffle` is ``rng.shuffle``.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulebook
+from properties import Case, cases, frozen
+from rulebook import Action, State
+from rulebook.core.chance import shuffle
+from rulebook.core.rollwrite import SheetState
+from rulebook.core.rollwrite.bots import add_progress
+from rulebook.pandoria_merchants import PandoriaState
+from rulebook.pandoria_merchants.board import around
+
+ROOT = Path(__file__).resolve().parent.parent
+#: every game and variant, at its fewest and most players and at 4
+CASES = [
+    c
+    for c in cases()
+    if c.players == 4
+    or c.players == rulebook.get_game(c.game).variant(c.variant).min_players
+    or c.players == rulebook.get_game(c.game).variant(c.variant).max_players
+]
+
+
+def positions(case: Case, seed: int, every: int) -> list[State]:
+    """Every ``every``-th position of one seeded random game of ``case`` (clones)."""
+    state = rulebook.new_game(case.game, case.players, seed, case.variant)
+    rng = random.Random(seed)
+    found = []
+    moves = 0
+    while not state.is_terminal():
+        if moves % every == 0:
+            found.append(state.clone())
+        seat = rng.choice(list(state.current_players()))
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        moves += 1
+    return found
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_lookahead_agrees_with_clone_apply_evaluate(case: Case) -> None:
+    evaluate = rulebook.get_game(case.game).evaluate
+    assert evaluate is not None
+    checked = 0
+    for state in positions(case, seed=7, every=4):
+        before = frozen(state)
+        for seat in state.current_players():
+            actions = state.legal_actions(seat)
+            fast = state.lookahead(seat, actions, evaluate)
+            assert frozen(state) == before, "lookahead changed the state"
+            plain = State.lookahead(state, seat, actions, evaluate)
+            assert fast == plain, f"{case}: lookahead differs from clone + apply + evaluate"
+            checked += len(actions)
+    assert checked > 20
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_apply_legal_leaves_what_apply_leaves(case: Case) -> None:
+    rng = random.Random(3)
+    for state in positions(case, seed=11, every=5):
+        seat = rng.choice(list(state.current_players()))
+        actions = state.legal_actions(seat)
+        for action in rng.sample(actions, min(3, len(actions))):
+            checked, trusted = state.clone(), state.clone()
+            checked.apply(seat, action)
+            trusted.apply_legal(seat, action)
+            assert frozen(trusted) == frozen(checked), f"{case}: apply_legal({action})"
+
+
+def _spends_as_first_written(s: SheetState, player: int) -> list[Action]:
+    """The spendable results as ``legal_actions`` listed them circle by circle."""
+    extra = s._extra_cost(player)
+    if extra is None:
+        return []
+    up, down = s._reach(player, extra)
+    if up < 0 or down < 0:
+        return []
+    found: list[Action] = []
+    for d, die in enumerate(s.content.dice):
+        if s.spent[player] >> d & 1:
+            continue
+        value = s.dice[d]
+        for circle in s.content.layout.by_die.get(die, ()):
+            if s.marks[player] & circle.bit:
+                continue
+            need = circle.threshold - value if circle.at_least else value - circle.threshold
+            if need <= (up if circle.at_least else down):
+                found.append(s.moves.spend[(d, circle.index)])
+    return found
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_spendable_results_by_reach_masks_are_the_circle_by_circle_ones(game: str) -> None:
+    checked = 0
+    for players in (1, 3):
+        case = Case(game, "solo" if players == 1 else "standard", players)
+        for state in positions(case, seed=5, every=1):
+            assert isinstance(state, SheetState)
+            for seat in state.current_players():
+                if state.free_marks[seat]:
+                    continue
+                spends = [a for a in state.legal_actions(seat) if str(a) != "done"]
+                assert spends == _spends_as_first_written(state, seat)
+                again = [a for a in state.legal_actions(seat) if str(a) != "done"]
+                assert again == spends  # remembered (Moves.known)
+                checked += len(spends)
+    assert checked > 500
+
+
+def _progress_as_first_written(
+    value: float, s: SheetState, player: int, row_weight: float, row_bonus: float
+) -> float:
+    """The rows' part of ``add_progress`` as it read before its terms were tabled."""
+    marks = s.marks[player]
+    for row in s.content.layout.rows:
+        have = (marks & row.mask).bit_count()
+        total = len(row.circles)
+        if have < total:
+            value += row_weight * (row.value + row_bonus) * have / total
+    return value
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_tabled_row_terms_add_up_to_the_same_bits(game: str) -> None:
+    for state in positions(Case(game, "standard", 2), seed=9, every=3):
+        assert isinstance(state, SheetState)
+        state.lines[0] = []  # the rows alone
+        for start in (0.0, 17.3, 41.0 / 3):
+            expected = _progress_as_first_written(start, state, 0, 0.7, 0.6)
+            assert add_progress(start, state, 0, 0.7, 0.6, 0.5) == expected
+
+
+def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
+    for state in positions(Case("pandoria-merchants", "standard", 3), seed=4, every=5):
+        assert isinstance(state, PandoriaState)
+        look = around(state.board.nbr, state.empty ^ state.board.exists)
+        remembered = list(state.areas_at(look, remember=True))
+        again = list(state.areas_at(look, remember=True))
+        state.board._areas.clear()
+        afresh = list(state.areas_at(look))
+        assert remembered == again == afresh
+        # and as the walk before them: every hex of look, lowest first, each area once
+        unscored, seen, walked = ~state.scored, 0, []
+        for h in range(state.board.exists.bit_length()):
+            k = state.res[h]
+            if not (look & unscored) >> h & 1 or k < 0 or seen >> h & 1:
+                continue
+            area = state.board.area(state.kinds[k] & unscored, h)
+            seen |= area
+            walked.append((k, area, state.board.border(area)))
+        assert afresh == walked
+
+
+def test_shuffle_is_rng_shuffle() -> None:
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 10, 33, 70):
+            mine, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            shuffle(mine, a)
+            b.shuffle(theirs)
+            assert mine == theirs
+            assert a.getrandbits(64) == b.getrandbits(64)  # the same draws were used
+
+
+def test_speed_benchmark_measures_every_figure() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import speed
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    for what in speed.MEASURES:
+        assert speed.measure(what, "archmagi", 2, "standard", 0.01) > 0
+
+
+def test_same_games_against_the_baseline_commit() -> None:
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "cat-file", "-e", "71ec149^{commit}"], capture_output=True
+    )
+    if found.returncode != 0:
+        pytest.skip("the baseline commit is not in this clone's history")
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "same_games.py"),
+            "--game",
+            "archmagi",
+            "--seeds",
+            "1",
+            "--agents",
+            "random,greedy",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("identical") == 2
