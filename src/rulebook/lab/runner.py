@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,11 +132,11 @@ def run_processes(job: Job, indices: Sequence[int], workers: int) -> Iterator[li
         yield from pool.imap_unordered(_play_batch_star, [(job, c) for c in chunks])
 
 
-def run_ray(
-    job: Job, indices: Sequence[int], workers: int, address: str | None
-) -> Iterator[list[dict[str, Any]]]:
-    """Play the games on Ray: the cluster at ``address``, or a local instance of ``workers``
-    CPUs. Each task installs the job's data override in its worker first."""
+@contextmanager
+def ray_instance(workers: int, address: str | None) -> Iterator[None]:
+    """Ray for the block: the cluster at ``address``, or a local instance of ``workers`` CPUs;
+    shut down at the end if this call started it (a caller that already started Ray keeps it,
+    so a tuning run starts Ray once for all its simulations)."""
     import ray  # the optional extra: pip install rulebook[ray]
 
     started = not ray.is_initialized()
@@ -153,6 +154,20 @@ def run_ray(
                 ray.shutdown()
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_ray(
+    job: Job, indices: Sequence[int], workers: int, address: str | None
+) -> Iterator[list[dict[str, Any]]]:
+    """Play the games on Ray: the cluster at ``address``, or a local instance of ``workers``
+    CPUs. Each task installs the job's data override in its worker first."""
+    import ray
+
+    with ray_instance(workers, address):
         remote = ray.remote(play_batch)
         pending = [remote.remote(job, chunk) for chunk in batches(indices, workers)]
         while pending:
@@ -160,9 +175,6 @@ def run_ray(
             for ref in ready:
                 rows: list[dict[str, Any]] = ray.get(ref)
                 yield rows
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def collect(
