@@ -155,7 +155,7 @@ def tune_command(
     recorder = Console(record=True, width=120, file=io.StringIO())
     recorder.print(table)
     (out / "compare.txt").write_text(recorder.export_text(), encoding="utf-8")
-    console.print(f"In {out}: override.toml, report.html, compare.txt, result.json")
+    console.print(f"In {out}: override.toml, report.html, compare.txt, tables.md, result.json")
 
 
 def run(

@@ -168,7 +168,7 @@ def original_value(path: tuple[str, ...], game: str, where: str) -> Any:
                 raise KnobError(f"{where}: {exc}") from None
         else:
             raise KnobError(f"{where}: {here}: {dotted(path[:i])} is a value, not a table")
-    if isinstance(node, dict) or (isinstance(node, list) and node and isinstance(node[0], dict)):
+    if isinstance(node, dict):
         raise KnobError(f"{where}: {dotted(path)} is a table, not a value")
     return node
 

@@ -319,9 +319,37 @@ def render(outcome: Outcome, changes: Sequence[Change], override: str) -> str:
     )
 
 
+def markdown(outcome: Outcome) -> str:
+    """The before/after faction and seat tables in Markdown (for a game's docs)."""
+    lines = []
+    for title, before, after in (
+        ("faction", faction_rates(outcome.before), faction_rates(outcome.after)),
+        ("seat", seat_rates(outcome.before), seat_rates(outcome.after)),
+    ):
+        if not before:
+            continue
+        later = {r.label: r for r in after}
+        lines += [
+            f"| {title} | before | 95% interval | after | 95% interval |",
+            "|---|---|---|---|---|",
+        ]
+        for b in before:
+            a = later.get(b.label, b)
+            cells = [f"{r.rate:.1%} | {r.interval[0]:.1%} - {r.interval[1]:.1%}" for r in (b, a)]
+            lines.append(f"| {b.label} | {cells[0]} | {cells[1]} |")
+        lines.append("")
+    games = len(outcome.after)
+    lines.append(
+        f"{games} games each (seeds {outcome.after[0]['seed']}-"
+        f"{outcome.after[0]['seed'] + games - 1}), agents {', '.join(outcome.plan.agents)}."
+    )
+    return "\n".join(lines) + "\n"
+
+
 def write_outputs(outcome: Outcome, changes: Sequence[Change], command: str, out: Path) -> None:
-    """``override.toml``, ``result.json`` and ``report.html`` in ``out``."""
+    """``override.toml``, ``result.json``, ``tables.md`` and ``report.html`` in ``out``."""
     override = override_text(outcome, command)
+    (out / "tables.md").write_text(markdown(outcome), encoding="utf-8")
     (out / "override.toml").write_text(override, encoding="utf-8")
     (out / "result.json").write_text(json.dumps(result_json(outcome), indent=1), encoding="utf-8")
     (out / "report.html").write_text(render(outcome, changes, override), encoding="utf-8")

@@ -52,6 +52,8 @@ TIE = 1e-3
 CONFIRM_OFFSET = 1_000_000
 #: stop searching after this many proposals in a row that needed no new game
 STALL = 25
+#: at most this many random proposals before TPE (fewer for a small budget)
+STARTUP = 8
 
 
 class TuneError(RulebookError):
@@ -271,11 +273,17 @@ class Tuner:
         study = optuna.create_study(storage=storage, study_name="tune", load_if_exists=True)
         done = len(study.get_trials(deepcopy=False))
         study.sampler = optuna.samplers.TPESampler(
-            seed=self.plan.seed + done, multivariate=True, n_startup_trials=8
+            seed=self.plan.seed + done, multivariate=True, n_startup_trials=self.startup_trials()
         )
         if done == 0 and all(k.contains(k.original) for k in self.plan.knobs):
             study.enqueue_trial(self.params(self.plan.original), user_attrs={"role": "original"})
         return study
+
+    def startup_trials(self) -> int:
+        """Random proposals before TPE models the results: a third of the trials the budget
+        allows (a candidate costs about 1.5 blocks), between 3 and 8."""
+        trials = self.plan.budget // (self.plan.trial_games * 3 // 2 or 1)
+        return max(3, min(STARTUP, trials // 3))
 
     def params(self, values: Values) -> dict[str, Any]:
         return {k.name: k.param(values[k.name]) for k in self.plan.knobs}
