@@ -16,14 +16,15 @@ if TYPE_CHECKING:
 
 #: least-squares weights of :data:`FEATURES` by Round (5: the last turn), predicting the Favor
 #: a seat will still gain: ``python benchmarks/archmagi_fit.py --games 300`` (greedy play with
-#: 15% random moves, 4 players). They replaced hand-tuned weights that overvalued Spells in Hand
-#: and undervalued Planted Spells and Plays, which search bots then exploited.
+#: 15% random moves, 4 players), refitted on the Magi data as rebalanced by ``rulebook tune``
+#: (docs/archmagi.md, "Magi balance"). The first fit replaced hand-tuned weights that overvalued
+#: Spells in Hand and undervalued Planted Spells and Plays, which search bots then exploited.
 WEIGHTS: dict[int, tuple[float, ...]] = {
-    1: (8.529, 0.049, 0.507, 0.885, 0.393, -0.019, 2.121, 0.009, -0.229, -0.055),
-    2: (6.561, 0.108, 0.386, 0.773, 0.275, -0.034, 1.650, -0.023, 0.097, -0.157),
-    3: (3.754, 0.141, 0.424, 0.630, 0.141, 0.039, 2.885, -0.024, -0.023, -0.173),
-    4: (-1.817, 0.141, 0.383, 0.389, 0.076, 0.493, 6.364, -0.016, 0.031, -0.639),
-    5: (-0.518, 0.025, 0.054, 0.050, 0.010, 0.948, 0.000, 0.000, 0.000, 1.154),
+    1: (4.701, 0.444, 0.072, 1.875, 0.575, 0.250, 0.963, -0.034, 0.030, -0.276),
+    2: (1.524, 0.471, 0.195, 1.194, 0.300, 0.420, 3.735, 0.069, -0.125, -0.608),
+    3: (1.879, 0.452, -0.095, 0.778, 0.167, 0.587, -0.842, 0.111, 0.464, -0.750),
+    4: (-0.705, 0.253, 0.060, 0.258, 0.015, 0.548, 2.928, 0.440, -0.021, -0.459),
+    5: (-0.340, 0.144, 0.000, 0.007, 0.015, 0.769, 0.000, 0.000, 0.000, 0.457),
 }
 
 

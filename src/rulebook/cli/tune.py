@@ -226,6 +226,10 @@ def show(console: Console, outcome: Outcome, out: Path) -> None:
         f"Confirmation on {len(outcome.after)} fresh games: objective "
         f"{before.objective:.2f} before, {after.objective:.2f} after: target {verdict}."
     )
+    if before.met:
+        console.print(
+            "The data files' values meet the target on these games too: no change needed."
+        )
     for title, b, a in (
         ("faction", faction_rates(outcome.before), faction_rates(outcome.after)),
         ("seat", seat_rates(outcome.before), seat_rates(outcome.after)),

@@ -59,6 +59,10 @@ def override_text(outcome: Outcome, command: str) -> str:
         f"objective {after.objective:.2f} over {plan.confirm} confirmation games "
         f"({'met' if after.met else 'NOT met'})",
     ]
+    if outcome.measures[0].met:
+        lines.append(
+            "# the data files' values meet the target on these games too: no change needed"
+        )
     lines += [f"# {line}" for line in describe_values(plan.knobs, outcome.best.values)]
     override = plan.override(outcome.best.values)
     body = tomli_w.dumps(override) if override else "# no change: the data files already do best\n"

@@ -13,8 +13,9 @@ decides, a final run on fresh seeds confirms.
   blocks, one at a time, while it stays no worse on the games so far (pooled); it takes over
   only if it is better on all the incumbent's blocks. Better = lower objective, then smaller
   distance. A candidate proposed again is simply re-raced (its games are stored).
-* **Simplifying.** When the budget is spent, each knob of the incumbent is set back to the
-  data files' value in turn: the simpler candidate takes over if it does no worse.
+* **Simplifying.** When the budget is spent and the incumbent meets the target, each of its
+  knobs is set back to the data files' value in turn: the simpler candidate takes over if it
+  does no worse.
 * **Resuming.** The study is an Optuna journal in the output folder and every block of games a
   results file (:mod:`rulebook.lab.storage`); re-running the same command replays the race from
   the stored games (no game is played twice) and goes on where it stopped.
@@ -92,8 +93,9 @@ class Plan:
             "variant": self.variant,
             "options": dict(self.options),
             "agents": list(self.agents),
-            "knobs": [
-                {"name": k.name, "path": k.where, "space": repr(k.space())} for k in self.knobs
+            "knobs": [  # the data files' values too: a run is not resumed on other data
+                {"name": k.name, "path": k.where, "space": repr(k.space()), "original": k.original}
+                for k in self.knobs
             ],
             "target": ", ".join(str(t) for t in self.terms),
             "trial_games": self.trial_games,
@@ -316,8 +318,13 @@ class Tuner:
         return best
 
     def simplify(self, study: optuna.Study, spaces: dict[str, Any]) -> None:
-        """Set each knob of the incumbent back to the data files' value, in turn; keep the
-        simpler candidate if it does no worse (:meth:`challenge`)."""
+        """If the incumbent meets the target, set each of its knobs back to the data files'
+        value in turn and keep the simpler candidate if it does no worse (:meth:`challenge`).
+        (An incumbent that misses the target is not simplified: each try costs a block of games
+        and a simpler candidate would have to do better, not only as well.)"""
+        best = self.best()
+        if best is None or not best.measure.met:
+            return
         for knob in self.plan.knobs:
             assert self.incumbent is not None
             if same(self.incumbent[knob.name], knob.original) or not knob.contains(knob.original):
