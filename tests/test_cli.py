@@ -10,6 +10,7 @@ from typer.testing import CliRunner, Result
 
 import rulebook
 from rulebook.cli import app
+from rulebook.cli.menu import Menus
 
 GAME = "merchants-of-magick"
 runner = CliRunner()
@@ -91,18 +92,19 @@ def test_bad_input_shows_an_error_and_asks_again(tmp_path: Path) -> None:
     assert "there is no move 999" in result.output
     assert "there is no move 0" in result.output
     assert "no free mark" in result.output
-    assert result.output.count("seat 0 move") == 5
+    assert result.output.count("seat 0: number") == 5
     assert "Stopped after 0 moves" in result.output
     assert saved_log(save) == []
 
 
 def test_moves_by_number_and_by_text(tmp_path: Path) -> None:
     state = rulebook.new_game(GAME, players=2, seed=5)
-    first = state.legal_actions(0)[1]
+    number, place = Menus().numbered(state, 0)[1]  # as the menu numbers them
+    first = place.action
     state.apply(0, first)
     second = state.legal_actions(0)[-1]
     save = tmp_path / "game.json"
-    stdin = f"2\n{str(second).upper()}\nquit\n"
+    stdin = f"{number}\n{str(second).upper()}\nquit\n"
     result = invoke("play", GAME, "-p", "2", "--seed", "5", "--save", str(save), stdin=stdin)
     assert result.exit_code == 0, result.output
     assert f"seat 0 (human): {first}" in result.output
@@ -115,18 +117,19 @@ def test_commands_help_moves_table_and_save(tmp_path: Path) -> None:
     stdin = f"help\nmoves\ntable\nsave\nsave {manual}\nquit\n"
     result = invoke("play", GAME, "-p", "2", "--seed", "1", stdin=stdin)
     assert result.exit_code == 0, result.output
-    assert "list the legal moves again" in result.output
-    assert result.output.count(" 1. done") == 2
-    assert "save needs a file name" in result.output
+    assert "every move with its whole text" in result.output
+    assert result.output.count("1 done") == 2  # the turn's screen and moves
+    assert "save needs one file name" in result.output
     assert "Saved to " in result.output
     assert rulebook.load(manual).history == []
 
 
-def test_end_of_input_quits_and_autosaves(tmp_path: Path) -> None:
+def test_end_of_input_abandons_the_game_and_autosaves(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     result = invoke("play", GAME, "-p", "2", "--seed", "2", "--save", str(save), stdin="2\n")
-    assert result.exit_code == 0, result.output
-    assert "Stopped after 1 moves" in result.output
+    assert result.exit_code == 1, result.output
+    assert "Input ended: the game is abandoned after 1 move." in result.output
+    assert "The move is saved in" in result.output
     assert len(saved_log(save)) == 1
 
 
@@ -163,7 +166,7 @@ def test_load_resumes_a_saved_game(tmp_path: Path) -> None:
     args = ("play", GAME, "--load", str(save), "--seats", "greedy,random", "--save", str(save))
     result = invoke(*args)
     assert result.exit_code == 0, result.output
-    assert "Resumed after 1 moves" in result.output
+    assert "Resumed after 1 move." in result.output
     assert "Final scores" in result.output
     finished = rulebook.load(save)
     assert finished.is_terminal()

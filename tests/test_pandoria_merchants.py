@@ -593,7 +593,7 @@ def test_view_shows_the_realm_sheet_and_the_solo_bridges() -> None:
     and in solo where the Bridges are."""
     s = solo()
     text = _rendered(s)
-    assert "Realm sheet" in text and "ship/statue" in text and "3g 1c 3w" in text
+    assert "Realm sheet" in text and "ship/statue 3g1c3w" in text
     assert "Bridges: " in text and "E4-F5" in text
     assert all(len(line) <= 80 for line in text.splitlines())
 

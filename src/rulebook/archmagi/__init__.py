@@ -3,8 +3,9 @@
 from itertools import permutations
 
 from rulebook.archmagi.bots import evaluate
+from rulebook.archmagi.cards import cards
 from rulebook.archmagi.content import ELEMENTS
-from rulebook.archmagi.render import render
+from rulebook.archmagi.render import VIEWS, menu_entry, render, turn
 from rulebook.archmagi.rules import ArchmagiState, Move
 from rulebook.archmagi.stats import counters, faction
 from rulebook.core import Game, Option, Setup, Variant, register
@@ -35,6 +36,11 @@ GAME = register(
         ),
         evaluate=evaluate,
         render=render,
+        turn_view=turn,
+        views=VIEWS,
+        menu_entry=menu_entry,
+        cards=cards,
+        data_package="rulebook.archmagi.data",
         description="Asymmetric deck-builder: build the shared Magic Pool, defeat Monsters.",
         counters=counters,
         faction=faction,

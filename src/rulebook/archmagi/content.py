@@ -11,6 +11,7 @@ contents list states and compiles every Action into a tuple of :class:`Effect`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -185,6 +186,7 @@ class Content:
     #: one entry per physical card (copies repeated); a card is its index here
     cards: tuple[Spell, ...]
     names: tuple[str, ...]  # distinct Spell names, sorted
+    spell_by_name: Mapping[str, Spell]
     monsters: tuple[Monster, ...]
     magi: tuple[MagiSpec, ...]  # in ELEMENTS order
     turn_start: tuple[tuple[Effect, ...], ...]  # per Magi, in ELEMENTS order
@@ -255,6 +257,7 @@ def compile_content(
     return Content(
         cards=tuple(cards),
         names=tuple(sorted(set(names))),
+        spell_by_name={c.name: c for c in cards},
         monsters=tuple(built),
         magi=tuple(by_element[e] for e in ELEMENTS),
         turn_start=tuple(_effects(by_element[e].turn_start) for e in ELEMENTS),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -9,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulebook.archmagi.content import content
-from rulebook.core import State
+from rulebook.core import Action, State, View
 
 
 def _counted(names: list[str]) -> str:
@@ -76,15 +77,90 @@ def _hand(names: list[str]) -> RenderableType:
     return hand
 
 
-def render(state: State, player: int) -> RenderableType:
-    """The table as ``player`` sees it: Round, Paths, seats, own Hand, the pending decision."""
-    obs = state.observation(player)
-    head = Text.assemble(
+def _head(obs: dict[str, Any]) -> Text:
+    return Text.assemble(
         (f"Round {obs['round']}/{obs['rounds']}", "bold"),
         ("  (last turn)" if obs["last_turn"] else ""),
         f"   Magic Pool: {obs['magic_pool']}   turn: seat {obs['turn']} ({obs['phase']}",
         f", {obs['plays']} plays left)" if obs["phase"] == "play" else ")",
     )
+
+
+def _paths_lines(obs: dict[str, Any]) -> list[Text]:
+    """The Monster Paths, a tier a line: each Monster's cost, reward and Favor."""
+    lines = [Text("Monster Paths (9c+1s: defeat for 9 Crystals and 1 Spell -> reward, Favor):")]
+    for tier, path in enumerate(obs["paths"], start=1):
+        monsters = "; ".join(
+            f"{m['name']} {m['crystals']}c"
+            + (f"+{m['spells']}s" if m["spells"] else "")
+            + f" -> {', '.join(m['reward']) or 'nothing'}, {m['favor']} favor"
+            for m in path
+        )
+        lines.append(Text(f"  tier {tier}: {monsters or '(none yet)'}"))
+    return lines
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _seat_lines(obs: dict[str, Any], player: int) -> list[Text]:
+    """Every Magi in a line: Favor, Crystals, Hand and Spell Book sizes, Planted, Monsters."""
+    lines = []
+    for p, seat in enumerate(obs["seats"]):
+        who = "you" if p == player else f"seat {p}"
+        text = (
+            f"{who} ({seat['magi']}): {seat['favor']} favor, {_n(seat['crystals'], 'crystal')}, "
+            f"hand {seat['hand']}, book {seat['spell_book']}"
+        )
+        if seat["planted"]:
+            text += f", planted {_counted(seat['planted'])}"
+        if seat["monsters"]:
+            text += f", {_n(len(seat['monsters']), 'monster')}"
+        lines.append(Text(text))
+    return lines
+
+
+def _hand_lines(names: list[str]) -> list[Text]:
+    """The viewer's Hand, a Spell a line with its element and its Top and Bottom Actions."""
+    if not names:
+        return [Text.assemble(("Your hand: ", "bold"), "-")]
+    spells = content().spell_by_name
+    lines = [Text("Your hand:", style="bold")]
+    for name, k in Counter(names).items():
+        spell = spells[name]
+        top = ", ".join(e.text() for e in spell.top)
+        bottom = ", ".join(e.text() for e in spell.bottom)
+        text = f"  {name}{f' x{k}' if k > 1 else ''} ({spell.element}): top {top}"
+        lines.append(Text(text + (f" | bottom {bottom}" if bottom else "")))
+    return lines
+
+
+def turn(state: State, player: int) -> RenderableType:
+    """What a decision needs: the Monster Paths, every Magi, your ability, the play area,
+    your Hand with its actions, and the decision waiting."""
+    obs = state.observation(player)
+    parts: list[RenderableType] = [
+        _head(obs),
+        *_paths_lines(obs),
+        *_seat_lines(obs, player),
+        _ability(obs["seats"][player]["element"]),
+        Text(
+            f"Play area: {_counted(obs['play_area'])}; discard pile {len(obs['discard_pile'])}"
+            + (f" (top: {obs['discard_pile'][-1]})" if obs["discard_pile"] else "")
+        ),
+        *_hand_lines(obs["hand"]),
+    ]
+    if obs["choice"] is not None:
+        parts.append(Text(_choice_text(obs["choice"], player), style="bold cyan"))
+    if obs["phase"] == "over":
+        parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
+    return Group(*parts)
+
+
+def render(state: State, player: int) -> RenderableType:
+    """The whole table as ``player`` sees it: Round, Paths, seats, own Hand, the decision."""
+    obs = state.observation(player)
     paths = Table(title="Monster Paths", header_style="bold", show_edge=False)
     for name in ("tier", "monster", "cost", "reward", "favor"):
         paths.add_column(name)
@@ -99,24 +175,10 @@ def render(state: State, player: int) -> RenderableType:
             )
         if not path:
             paths.add_row(str(tier), "(none yet)", "", "", "")
-    seats = Table(title="Magi", header_style="bold", show_edge=False)
-    for name in ("seat", "magi", "favor", "crystals", "hand", "book", "planted", "monsters"):
-        seats.add_column(name)
-    for p, seat in enumerate(obs["seats"]):
-        seats.add_row(
-            f"{p}{' (you)' if p == player else ''}",
-            seat["magi"],
-            str(seat["favor"]),
-            str(seat["crystals"]),
-            str(seat["hand"]),
-            str(seat["spell_book"]),
-            _counted(seat["planted"]),
-            ", ".join(seat["monsters"]) or "-",
-        )
     parts: list[RenderableType] = [
-        head,
+        _head(obs),
         paths,
-        seats,
+        *_seat_lines(obs, player),
         _ability(obs["seats"][player]["element"]),
         Text(f"Play area: {_counted(obs['play_area'])}"),
         Text(
@@ -131,3 +193,44 @@ def render(state: State, player: int) -> RenderableType:
     if obs["phase"] == "over":
         parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
     return Group(*parts)
+
+
+def hand(state: State, player: int) -> RenderableType:
+    """The viewer's Hand as a table."""
+    return _hand(state.observation(player)["hand"])
+
+
+def piles(state: State, player: int) -> RenderableType:
+    """The public piles: the Magic Pool's discard pile and the exhausted Spells."""
+    obs = state.observation(player)
+    return Group(
+        Text(f"Discard pile (top last): {_counted(obs['discard_pile'])}"),
+        Text(f"Exhausted: {_counted(obs['exhausted'])}"),
+    )
+
+
+VIEWS = (
+    View(
+        "hand",
+        "your Hand as a table of Spells and their actions",
+        lambda s, p: _hand(s.observation(p)["hand"]),
+    ),
+    View("piles", "the Magic Pool's discard pile and the exhausted Spells", piles),
+)
+
+
+#: moves naming a Spell of the viewer's Hand or Planted area, or a Monster of the Paths,
+#: whose texts the view shows
+OWN_SPELL_VERBS = ("top", "bottom", "both", "plant", "discard", "uproot")
+
+
+def menu_entry(state: State, player: int, action: Action) -> tuple[str, str, int]:
+    """The terminal menu's place of a move: under its verb, the Spell or Monster it names;
+    with the Spell's actions only where the view does not show them (a draft, a Search)."""
+    text = state.explain(player, action)
+    verb, _, rest = text.partition(" ")
+    if not rest:
+        return "", text, 0
+    card = str(action).partition(" ")[2]
+    label = card if verb in (*OWN_SPELL_VERBS, "defeat") and card else rest
+    return verb, label, 0

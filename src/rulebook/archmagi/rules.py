@@ -19,7 +19,15 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rulebook.archmagi.content import COMMON, ELEMENTS, Content, Effect, MagiSpec, content
+from rulebook.archmagi.content import (
+    COMMON,
+    ELEMENTS,
+    Content,
+    Effect,
+    MagiSpec,
+    Spell,
+    content,
+)
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.data import cached
 
@@ -47,6 +55,18 @@ INPUT = frozenset(
         "limit",
     }
 )
+
+#: moves that choose a Spell among several seen: menus show the Spell's actions
+CHOOSING = ("draft", "take")
+
+
+def spell_text(spell: Spell) -> str:
+    """A Spell's printed actions: ``top: gain 1 crystal(s); bottom: draft 1``."""
+    top = ", ".join(e.text() for e in spell.top) or "-"
+    if not spell.bottom:
+        return f"{spell.element}; {top}"
+    return f"{spell.element}; top: {top}; bottom: {', '.join(e.text() for e in spell.bottom)}"
+
 
 #: what a decision's move means, for menus and the move log: {task: {verb: text}}
 DECISION_TEXTS = {
@@ -787,6 +807,9 @@ class ArchmagiState(State):
         kind = self.stack[-1][0] if self.stack else ""
         if kind in DECISION_TEXTS and action.verb in DECISION_TEXTS[kind]:
             text = f"{action} ({DECISION_TEXTS[kind][action.verb]})"
+            spell = self.content.spell_by_name.get(action.card) if action.card else None
+            if spell is not None and action.verb in CHOOSING:
+                text = f"{text[:-1]}: {spell_text(spell)})"
             if kind == "may" and action.verb == "use":
                 group = ", ".join(e.text() for e in self.stack[-1][3])
                 text = f"{action} ({group})"
@@ -802,7 +825,7 @@ class ArchmagiState(State):
                         f"{action} (pay {m.crystals} crystals, {m.spells} spells; "
                         f"reward {reward}; {m.favor} favor)"
                     )
-        spell = next((s for s in c.cards if s.name == action.card), None)
+        spell = c.spell_by_name.get(action.card)
         if spell is None:
             return str(action)
         effects: tuple[Effect, ...] = ()
@@ -812,6 +835,8 @@ class ArchmagiState(State):
             effects = spell.bottom
         elif action.verb == "both":
             effects = spell.top + spell.bottom
+        if action.verb in CHOOSING:
+            return f"{action} ({spell_text(spell)})"
         if not effects:
             return str(action)
         return f"{action} ({', '.join(e.text() for e in effects)})"

@@ -2,7 +2,8 @@
 
 from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.bots import evaluate
-from rulebook.battle_merchants.render import render
+from rulebook.battle_merchants.cards import cards
+from rulebook.battle_merchants.render import VIEWS, menu_entry, render, turn
 from rulebook.battle_merchants.rules import BattleState
 from rulebook.battle_merchants.stats import counters, faction
 from rulebook.core import Game, Setup, Variant, register
@@ -28,6 +29,11 @@ GAME = register(
         create=_create,
         evaluate=evaluate,
         render=render,
+        turn_view=turn,
+        views=VIEWS,
+        menu_entry=menu_entry,
+        cards=cards,
+        data_package="rulebook.battle_merchants.data",
         description="Forge and sell Weapons to warring races over four Seasons of battles.",
         counters=counters,
         faction=faction,

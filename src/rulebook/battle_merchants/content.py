@@ -245,11 +245,16 @@ class Content:
 _PLURAL = {"dwarf": "Dwarves", "elf": "Elves"}
 
 
+def race_plural(race: str) -> str:
+    """``Dwarves``, ``Orcs``: a race as the texts name its people."""
+    return _PLURAL.get(race, race.title() + "s")
+
+
 def card_text(k: KingdomCard, c: Content) -> str:
     """What a Kingdom Card does, in words (its gold, shown apart, is paid when it is taken)."""
     amount, per = k.amount, k.per
     quality = {None: "", 0: "Standard ", 1: "Vorpal "}[k.quality]
-    race = "" if k.race is None else _PLURAL.get(c.races[k.race], c.races[k.race].title() + "s")
+    race = "" if k.race is None else race_plural(c.races[k.race])
     each = f"{amount} gold per" if per == 1 else f"{amount} gold per {per}"
     texts = {
         "gold": "take the gold"

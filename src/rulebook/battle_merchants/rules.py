@@ -36,6 +36,7 @@ from rulebook.battle_merchants.content import (
     Space,
     card_text,
     content,
+    race_plural,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 
@@ -955,13 +956,16 @@ class BattleState(State):
                 return f"{action} ({cost} gold)"
             if type(action) is Sell:
                 s = self.board.spaces[self.moves.index[action] >> 1]
-                weapon = c.weapons[s.weapon]
-                return f"{action} ({weapon}, {self.sale_value(player, s, action.vorpal)} gold)"
+                weapon = ("Vorpal " if action.vorpal else "") + c.weapons[s.weapon]
+                value = self.sale_value(player, s, action.vorpal)
+                return f"{action} ({weapon} to the {race_plural(c.races[s.race])}, {value} gold)"
             if type(action) is Bonus:
                 s = self.board.spaces[self.moves.index[action] >> 1]
+                weapon = ("Vorpal " if action.vorpal else "") + c.weapons[s.weapon]
                 cost = self.forge_cost(player, s.weapon, action.vorpal)
                 value = self.sale_value(player, s, action.vorpal)
-                return f"{action} ({c.weapons[s.weapon]}: forge {cost}, sell {value} gold)"
+                race = race_plural(c.races[s.race])
+                return f"{action} (forge a {weapon} for {cost}, sell it to the {race} for {value})"
         except (IndexError, ValueError, KeyError):
             pass
         return str(action)

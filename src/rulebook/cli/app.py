@@ -36,20 +36,16 @@ from rulebook.cli.common import (
     check_agents,
     cycle_specs,
     find_game,
-    first_save,
     make_console,
-    make_seats,
     parse_options,
     parse_specs,
     print_results,
     table_view,
     usage_errors,
 )
-from rulebook.cli.session import (
-    Session,
-    describe,
-    start_state,
-)
+from rulebook.cli.lookup import rules_view
+from rulebook.cli.session import Session
+from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
 from rulebook.lab.overrides import read_override
 from rulebook.lab.runner import Job, execute
@@ -136,14 +132,21 @@ LevelOpt = Annotated[
 
 @app.command()
 def play(
-    game: GameArg,
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="GAME", help="The game's name (see: rulebook list); --load names it."
+        ),
+    ] = None,
     players: Annotated[
         int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")
     ] = None,
     seats: Annotated[
         str | None,
         typer.Option(
-            metavar="SPECS", help="Comma-separated: human or an agent (default: human,greedy,...)."
+            metavar="SPECS",
+            help="Comma-separated: human or an agent (default: human,greedy,...; resuming: "
+            "the seats in the save file).",
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(metavar="S", help="Seed (default: random).")] = None,
@@ -151,26 +154,52 @@ def play(
     option: OptionOpt = None,
     level: LevelOpt = None,
     load: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="Resume this save file.")
+        Path | None,
+        typer.Option(metavar="FILE", help="Resume this save file (and go on saving to it)."),
     ] = None,
     save: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Save here after every move.")
     ] = None,
+    no_save: Annotated[
+        bool, typer.Option("--no-save", help="Resuming: do not save to the file resumed.")
+    ] = False,
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", help="Let --save replace a file holding another game."),
+    ] = False,
 ) -> None:
-    """Play a game in the terminal, against bots or hot-seat."""
+    """Play a game in the terminal, against bots or hot-seat (several people at one keyboard)."""
     console = make_console()
-    found = find_game(game)
+    found = find_game(game) if game is not None else None
     with usage_errors():
-        options = parse_options(option, level)
-        state = start_state(found, players, seed, variant, options, load)
-        players_at = make_seats(seats, state.num_players, state.setup.seed)
-        if save is not None:
-            first_save(state, save)
+        request = Request(
+            found,
+            players,
+            seed,
+            variant,
+            parse_options(option, level),
+            seats,
+            load,
+            save,
+            no_save,
+            overwrite,
+        )
+        state = start_state(request)
+        players_at = seats_for(request, state)
+        session = Session(state, players_at, console, save_path(request, state))
+        session.saves.first()
     console.print(describe(state, players_at, resumed=load is not None))
     if any(seat.human for seat in players_at):
-        console.print("Type [bold]help[/] for commands.")
-    code = Session(state, players_at, console, save).run()
+        console.print("Type [bold]help[/] for commands, [bold]rules[/] for how to play.")
+    code = session.run()
     raise typer.Exit(code)
+
+
+@app.command("rules")
+def rules_command(game: GameArg) -> None:
+    """Show how to play a game: turn structure, scoring, the end, the symbols on screen."""
+    found = find_game(game)
+    make_console().print(rules_view(found))
 
 
 @app.command()
@@ -321,17 +350,21 @@ def replay(
     console = make_console()
     state = replay_file(console, file, verbose)
     console.print(table_view(state, 0))
-    print_results(console, state)
+    print_results(console, state, rulebook.saved_seats(file))
 
 
 def replay_file(console: Console, path: Path, verbose: bool) -> State:
-    """Step through a save file (printing each move if ``verbose``); the last state."""
+    """Step through a save file (printing each move, as the table learned of it, if
+    ``verbose``); the last state."""
     last: State | None = None
+    before: State | None = None
     with usage_errors():
         for last in rulebook.replay_steps(path):
-            if verbose and last.history:
+            if verbose and before is not None:
                 player, action = last.history[-1]
-                console.print(f"{len(last.history)}. seat {player}: {escape(str(action))}")
+                text = before.announce(player, action)
+                console.print(f"{len(last.history)}. seat {player}: {escape(text)}")
+            before = last.clone() if verbose else None
     assert last is not None
     return last
 

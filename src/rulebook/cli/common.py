@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -173,11 +172,3 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
     rating = state.observation(0).get("rating")
     if rating is not None:
         console.print(Text(f"Rating: {rating}", style="bold magenta"))
-
-
-def first_save(state: State, path: Path) -> None:
-    """Save before the first move, so an unwritable ``--save`` fails before play starts."""
-    try:
-        rulebook.save(state, path)
-    except OSError as exc:
-        raise UsageError(f"cannot save to {path}: {exc.strerror}") from None

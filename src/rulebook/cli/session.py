@@ -1,42 +1,43 @@
-"""The interactive terminal session: people and bots taking their moves in turn."""
+"""The interactive terminal session: people and bots taking their moves in turn.
+
+Before each of a person's decisions the session shows one compact screen (fitting 80x40): what
+changed since the seat last looked, the game's turn view (``Game.turn_view``: what the decision
+needs) and the moves, numbered and grouped (:mod:`rulebook.cli.menu`), the dice and moves last,
+right above the prompt. Everything else is one command away (``table``, the game's views,
+``rules``, ``card NAME``, ``log``). With several people at one keyboard (hot-seat), the screen
+is cleared and the device passed between them, and each sees only what its seat may see
+(:mod:`rulebook.cli.news`).
+"""
 
 from __future__ import annotations
 
-import random
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from enum import Enum
+from functools import partial
 from pathlib import Path
 
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
-import rulebook
 from rulebook.agents import Agent
-from rulebook.cli.common import (
-    INTERRUPTED,
-    Seat,
-    UsageError,
-    print_results,
-    seat_label,
-    table_view,
-)
-from rulebook.core import Action, Game, IllegalAction, State
+from rulebook.cli.common import INTERRUPTED, Seat, UsageError, print_results, table_view
+from rulebook.cli.lookup import card_view, rules_view
+from rulebook.cli.menu import NUMBER, Menus, menu_lines
+from rulebook.cli.news import Entry, News
+from rulebook.cli.saves import Saves, check_target
+from rulebook.core import Action, IllegalAction, State, View
 
-HELP = """\
-Type a move's [bold]number[/] or its [bold]text[/] (as listed), or a command:
-  [bold]moves[/]      list the legal moves again
-  [bold]table[/]      show the table again
-  [bold]save FILE[/]  save the game to FILE (resume with --load FILE)
-  [bold]quit[/]       stop playing (Ctrl-D too)
-  [bold]help[/]       this text"""
+#: exit code when the game is abandoned before its end because the input ended
+ABANDONED = 1
+#: lines of "what changed" at most on a turn's screen
+NEWS_LINES = 4
 
 
-# -- the terminal session -----------------------------------------------------------------------
 class Turn(Enum):
     """What one line typed by a person led to."""
 
@@ -45,15 +46,8 @@ class Turn(Enum):
     QUIT = "quit"
 
 
-def resolve_move(state: State, player: int, text: str) -> Action:
-    """The move a person typed: a number from the menu, or a move's text."""
-    if text.isdigit():
-        actions = state.legal_actions(player)
-        number = int(text)
-        if not 1 <= number <= len(actions):
-            raise IllegalAction(f"there is no move {number}; choose 1-{len(actions)}")
-        return actions[number - 1]
-    return state.parse_action(player, text)
+class InputEnded(Exception):
+    """The person's input ended (Ctrl-D, or the end of a script)."""
 
 
 class Session:
@@ -65,225 +59,278 @@ class Session:
         self.state = state
         self.seats = list(seats)
         self.console = console
-        self.save_path = save
         self.labels = [seat.spec for seat in self.seats]
-        #: one line per move made in this session, and how many of them each seat has seen
-        self.moves: list[str] = []
-        self.seen: dict[int, int] = {}
+        self.saves = Saves(state, self.labels, save)
+        self.news = News(state, self.labels)
+        self.menus = Menus()
+        self.humans = [p for p, seat in enumerate(self.seats) if seat.human]
+        #: the person the screen shows now (hot-seat: the device is passed between seats)
+        self.at_device: int | None = None
         self.interactive = sys.stdin.isatty()
         if self.interactive:
             enable_line_editing()
 
+    # -- the game loop ----------------------------------------------------------------------
     def run(self) -> int:
-        """Play until the game ends or a person quits; the exit code."""
+        """Play until the game ends or a person stops; the exit code."""
         try:
             while not self.state.is_terminal():
                 player = self.state.current_players()[0]
-                seat = self.seats[player]
-                if seat.agent is not None:
-                    self.bot_move(player, seat.agent)
+                agent = self.seats[player].agent
+                if agent is not None:
+                    self.bot_move(player, agent)
                 elif not self.human_turn(player):
-                    return self.stop()
+                    return self.stop("Stopped", 0)
+        except InputEnded:
+            self.console.print()
+            return self.stop("Input ended: the game is abandoned", ABANDONED)
         except KeyboardInterrupt:
             self.console.print()
-            self.stop()
-            return INTERRUPTED
+            return self.stop("Interrupted: the game is abandoned", INTERRUPTED)
         self.finish()
         return 0
 
     def bot_move(self, player: int, agent: Agent) -> None:
-        """Let a bot move, and say what it did in one line (as the other seats learn of it)."""
-        action = agent.act(self.state, player)
-        text = self.state.announce(player, action)
-        self.state.apply(player, action)
-        self.report(player, text)
+        """Let a bot move. Without people at the table each move is shown as it is made;
+        with people, they read it when it is their turn (as their seat may learn of it)."""
+        thinking = f"seat {player} ({self.labels[player]}) is thinking"
+        show = self.humans and self.console.is_terminal
+        with self.console.status(thinking) if show else nullcontext():
+            action = agent.act(self.state, player)
+        entry = self.make(player, action)
+        if not self.humans:
+            self.console.print(self.news.line(entry, None), markup=False)
 
-    def report(self, player: int, text: str) -> None:
-        """Say in one line who made which move, remember the line, save the game."""
-        line = f"{seat_label(player, self.labels)}: {text}"
-        self.moves.append(line)
-        self.console.print(line, markup=False)
+    def make(self, player: int, action: Action) -> Entry:
+        """Make a move, note it and save the game (:class:`IllegalAction`, and nothing
+        changes, if the move is not legal now)."""
+        entry = self.news.record(self.state, player, action)
+        try:
+            self.state.apply(player, action)
+        except IllegalAction:
+            self.news.entries.pop()
+            raise
         self.autosave()
+        return entry
 
     def human_turn(self, player: int) -> bool:
-        """Show the table and the moves, and read lines until one is a move; False to quit."""
-        self.console.rule(f"seat {player}, your move")
-        self.show_table(player)
-        self.show_recent(player)
-        self.show_moves(player)
+        """Show the seat its screen and read lines until one is a move; False to quit."""
+        if not self.pass_device(player):
+            return False
+        self.show_turn(player)
         while True:
-            try:
-                line = self.read_line(player)
-            except EOFError:
-                self.console.print()
-                return False
+            line = self.read_line(f"[bold]seat {player}[/]: number, move or help> ")
             turn = self.handle(player, line.strip())
             if turn is not Turn.AGAIN:
                 return turn is Turn.MOVED
 
-    def read_line(self, player: int) -> str:
+    def pass_device(self, player: int) -> bool:
+        """Hot-seat: clear the screen and wait until the seat's player has the device; False
+        if they type ``quit`` instead."""
+        if len(self.humans) < 2 or self.at_device == player:
+            return True
+        self.console.clear()
+        self.console.rule(f"pass the device to seat {player} ({self.labels[player]})")
+        self.console.print("The other seats' screens are hidden. Nobody else should look now.")
+        prompt = f"[bold]seat {player}[/]: press Enter when you are at the keyboard (or quit)> "
+        if self.read_line(prompt).strip().lower() in ("quit", "exit"):
+            return False
+        self.at_device = player
+        return True
+
+    def read_line(self, prompt: str) -> str:
         """One line from stdin (echoed when stdin is not a terminal, for readable logs)."""
-        count = len(self.state.legal_actions(player))
-        line = self.console.input(f"[bold]seat {player}[/] move (1-{count}, text or help)> ")
+        try:
+            line = self.console.input(prompt)
+        except EOFError:
+            raise InputEnded from None
         if not self.interactive:
             self.console.print(line, markup=False)
         return line
 
+    # -- the turn's screen ------------------------------------------------------------------
+    def show_turn(self, player: int) -> None:
+        """What changed, the game's turn view, the moves: the screen before a decision."""
+        self.show(*self.turn_screen(player))
+
+    def turn_screen(self, player: int) -> list[RenderableType]:
+        state = self.state
+        width = self.console.width
+        parts: list[RenderableType] = [
+            Text(
+                f"── {state.game.title} · seat {player} ({self.labels[player]}) · your move ".ljust(
+                    width, "─"
+                )[:width],
+                style="bold",
+            )
+        ]
+        unseen = self.news.unseen(state, player)
+        if unseen:
+            summary = self.news.summary(unseen, player, width, NEWS_LINES, "Since your last look")
+            parts.append(Text(summary[0], style="bold"))
+            parts += [Text(line) for line in summary[1:]]
+        draw = state.game.turn_view
+        parts.append(draw(state, player) if draw is not None else table_view(state, player))
+        return parts + self.menu_screen(player)
+
+    def menu_screen(self, player: int) -> list[RenderableType]:
+        """The seat's moves, numbered and grouped, as lines of the console's width."""
+        return list(menu_lines(self.menus.numbered(self.state, player), self.console.width))
+
+    # -- commands at the prompt -------------------------------------------------------------
     def handle(self, player: int, line: str) -> Turn:
         """Carry out one typed line: a command, or a move (errors are shown, nothing changes)."""
         command, _, argument = line.partition(" ")
         commands: dict[str, Callable[[], Turn]] = {
-            "": lambda: Turn.AGAIN,
-            "help": self.show_help,
-            "?": self.show_help,
+            "": lambda: self.show(*self.turn_screen(player)),
+            "help": lambda: self.show(self.help_text()),
+            "?": lambda: self.show(self.help_text()),
             "moves": lambda: self.show_moves(player),
-            "table": lambda: self.show_table(player),
+            "table": lambda: self.show(table_view(self.state, player)),
+            "rules": lambda: self.show(rules_view(self.state.game)),
+            "card": lambda: self.show(card_view(self.state.game, self.state.setup, argument)[0]),
+            "log": lambda: self.show_log(player),
+            "save": lambda: self.save_command(argument.strip()),
             "quit": lambda: Turn.QUIT,
             "exit": lambda: Turn.QUIT,
-            "save": lambda: self.save_command(argument.strip()),
         }
+        for view in self.state.game.views:
+            commands.setdefault(view.name, partial(self.show_view, view, player))
         action = commands.get(command.lower())
         if action is not None:
             return action()
         return self.try_move(player, line)
 
+    def show_view(self, view: View, player: int) -> Turn:
+        return self.show(view.draw(self.state, player))
+
+    def show(self, *renderables: RenderableType) -> Turn:
+        self.console.print(Group(*renderables))
+        return Turn.AGAIN
+
     def try_move(self, player: int, line: str) -> Turn:
-        """Apply the typed move, or print why it cannot be made."""
+        """Make the typed move, or say why it cannot be made."""
         try:
-            action = resolve_move(self.state, player, line)
-            text = self.state.explain(player, action)
-            self.state.apply(player, action)
+            action = self.menus.resolve(self.state, player, line)
+            entry = self.make(player, action)
         except IllegalAction as exc:
-            self.error(str(exc))
+            self.error(f"{exc} (type moves to list the moves, help for commands)")
             return Turn.AGAIN
-        self.report(player, text)
+        self.console.print(self.news.line(entry, player), markup=False)
         return Turn.MOVED
 
-    def show_table(self, player: int) -> Turn:
-        self.console.print(table_view(self.state, player))
-        return Turn.AGAIN
-
-    def show_recent(self, player: int, limit: int = 8) -> None:
-        """The moves made since ``player`` last saw the menu (the last ``limit`` of them)."""
-        recent = self.moves[self.seen.get(player, 0) :]
-        self.seen[player] = len(self.moves)
-        if not recent:
-            return
-        lines = [Text("Since your last look:", style="bold")]
-        if len(recent) > limit:
-            lines.append(Text(f"  ... {len(recent) - limit} earlier move(s)", style="dim"))
-        lines += [Text("  " + line) for line in recent[-limit:]]
-        self.console.print(*lines, sep="\n")
-
     def show_moves(self, player: int) -> Turn:
-        """The legal moves, numbered, in as many columns as the terminal allows."""
-        actions = self.state.legal_actions(player)
-        width = len(str(len(actions)))
+        """Every legal move with its whole text, numbered as in the menu."""
+        numbered = sorted(self.menus.numbered(self.state, player), key=lambda pair: pair[0])
+        width = len(str(max((n for n, _ in numbered), default=1)))
         items = [
-            Text.assemble((f"{i:>{width}}. ", "bold cyan"), self.state.explain(player, a))
-            for i, a in enumerate(actions, 1)
+            Text.assemble((f"{n:>{width}} ", NUMBER), self.state.explain(player, place.action))
+            for n, place in numbered
         ]
-        self.console.print(Columns(items, column_first=True, padding=(0, 3)))
-        return Turn.AGAIN
+        return self.show(Columns(items, column_first=True, padding=(0, 3)))
 
-    def show_help(self) -> Turn:
-        self.console.print(HELP)
-        return Turn.AGAIN
+    def show_log(self, player: int) -> Turn:
+        """Every move of this session the seat may know of."""
+        entries = self.news.visible(self.state, player)
+        if not entries:
+            return self.show(Text("No move has been made in this session yet."))
+        lines = [f"{e.index + 1}. {self.news.line(e, player)}" for e in entries]
+        return self.show(Text("\n".join(lines)))
 
-    def save_command(self, path: str) -> Turn:
-        """The ``save FILE`` command."""
-        if not path:
-            self.error("save needs a file name: save FILE")
+    def help_text(self) -> RenderableType:
+        game = self.state.game
+        rows = [
+            ("NUMBER or MOVE", "make a move: its number in the menu, or its text"),
+            ("Enter", "show this turn's screen again"),
+            ("moves", "every move with its whole text"),
+            ("table", "the whole table"),
+            *((view.name, view.about) for view in game.views),
+            ("rules", f"how to play {game.title}, and what the symbols mean"),
+            ("card NAME", "a card's text (card alone lists the cards)"),
+            ("log", "every move made since you sat down"),
+            ("save FILE", "save the game to FILE (add --overwrite to replace a file)"),
+            ("quit", "stop playing (Ctrl-D too)"),
+        ]
+        text = Text("At the prompt, type:\n")
+        for name, about in rows:
+            text.append(f"  {name:<15}", style="bold")
+            text.append(f" {about}\n")
+        text.append(
+            "Numbers stay the same while your phase lasts: a number never picks another move "
+            "(one no longer possible is refused)."
+        )
+        return text
+
+    def save_command(self, argument: str) -> Turn:
+        """``save FILE``: save now (not over another game unless ``--overwrite``)."""
+        words = argument.split()
+        overwrite = "--overwrite" in words
+        names = [w for w in words if w != "--overwrite"]
+        if len(names) != 1:
+            self.error("save needs one file name: save FILE (or save FILE --overwrite)")
             return Turn.AGAIN
+        path = Path(names[0])
         try:
-            rulebook.save(self.state, Path(path))
+            check_target(self.state, path, overwrite)
+            self.saves.write(path)
+        except UsageError as exc:
+            self.error(str(exc))
         except OSError as exc:
             self.error(f"cannot save to {path}: {exc.strerror}")
         else:
-            self.console.print(f"Saved to {escape(path)}.", soft_wrap=True)
+            self.console.print(f"Saved to {escape(str(path))}.", soft_wrap=True)
         return Turn.AGAIN
 
     def error(self, message: str) -> None:
         self.console.print(f"[bold red]error:[/] {escape(message)}")
 
+    # -- saving and stopping ----------------------------------------------------------------
     def autosave(self) -> None:
-        """Save to ``--save`` (if given) after a move; a failure is shown, not fatal."""
-        if self.save_path is None:
+        """Save to the session's file (if any) after a move; a failure is shown, not fatal."""
+        path = self.saves.path
+        if path is None:
             return
         try:
-            rulebook.save(self.state, self.save_path)
+            self.saves.write(path)
         except OSError as exc:
-            self.error(f"cannot save to {self.save_path}: {exc.strerror}")
+            self.error(f"cannot save to {path}: {exc.strerror}")
 
-    def stop(self) -> int:
-        """Quit before the end: save (if asked) and say how to resume."""
+    def stop(self, how: str, code: int) -> int:
+        """Stop before the end: save (if a file was given), say what is saved and how to
+        resume; the exit code."""
         self.autosave()
         moves = len(self.state.history)
-        if self.save_path is None:
-            self.console.print(f"Stopped after {moves} moves (no --save FILE was given).")
-        else:
-            path = shlex.quote(str(self.save_path))
-            command = f"rulebook play {self.state.game.name} --load {path} --save {path}"
+        self.console.print(
+            f"{how} after {moves} move{'' if moves == 1 else 's'}. {self.saves.unsaved()}",
+            markup=False,
+            soft_wrap=True,
+        )
+        if self.saves.last is not None:
+            path = shlex.quote(str(self.saves.last[0]))
             self.console.print(
-                f"Stopped after {moves} moves; saved to {self.save_path}.", markup=False
+                f"Resume with: rulebook play --load {path}", markup=False, soft_wrap=True
             )
-            self.console.print(f"Resume with: {command}", markup=False, soft_wrap=True)
-        return 0
+        return code
 
     def finish(self) -> None:
-        """The end of the game: the final table, scores, winners and rating."""
-        humans = [p for p, seat in enumerate(self.seats) if seat.human]
+        """The end of the game: the last moves, the final table, scores, winners, rating."""
         self.console.rule("game over")
-        self.console.print(table_view(self.state, humans[0] if humans else 0))
+        if self.humans:
+            since = min(self.news.seen.get(p, self.news.start) for p in self.humans)
+            last = [e for e in self.news.entries if e.index >= since]
+            if last:
+                lines = self.news.summary(
+                    last, None, self.console.width, 3 * NEWS_LINES, "The last moves"
+                )
+                self.console.print(Text("\n".join(lines)))
+        if len(self.humans) < 2:
+            self.console.print(table_view(self.state, self.humans[0] if self.humans else 0))
         print_results(self.console, self.state, self.labels)
+        if self.saves.last is not None:
+            self.console.print(f"Saved to {self.saves.last[0]}.", markup=False, soft_wrap=True)
 
 
 def enable_line_editing() -> None:
     """Arrow keys and history at the prompt, where the platform has readline."""
     with suppress(ImportError):  # e.g. on Windows
         import readline  # noqa: F401
-
-
-# -- starting a game ----------------------------------------------------------------------------
-def load_game(game: Game, path: Path, players: int | None, given: Sequence[str]) -> State:
-    """The saved game at ``path``, checked against the command line (``given`` flags)."""
-    if given:
-        raise UsageError(f"{', '.join(given)} cannot be used with --load (the save file sets it)")
-    state = rulebook.load(path)
-    if state.setup.game != game.name:
-        raise UsageError(f"{path} is a game of {state.setup.game}, not {game.name}")
-    if players is not None and players != state.num_players:
-        raise UsageError(f"{path} is a {state.num_players}-player game, not {players}")
-    return state
-
-
-def start_state(
-    game: Game,
-    players: int | None,
-    seed: int | None,
-    variant: str | None,
-    options: dict[str, str],
-    load: Path | None,
-) -> State:
-    """A new game from the command line, or the one saved in ``--load``."""
-    if load is not None:
-        flags = {"--seed": seed is not None, "--variant": variant is not None, "--option": options}
-        return load_game(game, load, players, [flag for flag, used in flags.items() if used])
-    if players is None:
-        raise UsageError("--players is required (or --load a saved game)")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    return game.new_game(players, seed, variant, options)
-
-
-def describe(state: State, seats: Sequence[Seat], resumed: bool) -> str:
-    """One line about the game being started or resumed."""
-    setup = state.setup
-    who = ", ".join(f"{p} {seat.spec}" for p, seat in enumerate(seats))
-    line = (
-        f"[bold]{escape(state.game.title)}[/], {setup.variant} variant, {setup.players} "
-        f"player(s), seed {setup.seed}. Seats: {escape(who)}."
-    )
-    if resumed:
-        line += f" Resumed after {len(state.history)} moves."
-    return line

@@ -2,7 +2,7 @@
 
 from rulebook.core.chance import Chance
 from rulebook.core.errors import IllegalAction, RulebookError, SaveFileError, UnknownGame
-from rulebook.core.game import Game, Option, Setup, Variant
+from rulebook.core.game import Game, Option, Setup, Variant, View
 from rulebook.core.registry import games, get_game, new_game, register
 from rulebook.core.replay import (
     from_json,
@@ -27,6 +27,7 @@ __all__ = [
     "State",
     "UnknownGame",
     "Variant",
+    "View",
     "find_move",
     "from_json",
     "games",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from rulebook.core.errors import UnknownGame
@@ -60,6 +61,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class View:
+    """A view of the table a player asks for by name at the terminal's prompt (``sheet``,
+    ``orders``, ``map``...): drawn from the seat's observation only, as text or Rich."""
+
+    name: str
+    #: one line for the prompt's help: what the view shows
+    about: str
+    draw: Callable[[State, int], Any]
+
+
+@dataclass(frozen=True)
 class Game:
     """A registered game: its description and the factory of its initial state."""
 
@@ -73,6 +85,21 @@ class Game:
     evaluate: Callable[[State, int], float] | None = None
     #: the table as a seat sees it, as a Rich renderable or text, for the terminal
     render: Callable[[State, int], Any] | None = None
+    #: the compact view shown before each of a seat's decisions in the terminal: what the
+    #: decision needs, fitting 80x40 with the moves (default: :attr:`render`)
+    turn_view: Callable[[State, int], Any] | None = None
+    #: further views a player may ask for by name at the terminal's prompt
+    views: tuple[View, ...] = ()
+    #: where a move sits in the terminal's menu of moves: the heading it is listed under
+    #: ("" for none), its label there, and the heading's rank (headings are shown by rank);
+    #: default: under the first word of its ``explain`` text, when other moves share it
+    menu_entry: Callable[[State, int, Action], tuple[str, str, int]] | None = None
+    #: the named cards of a configuration (Orders, Spells, Monsters...) and their printed
+    #: texts, for looking a card up at the prompt: public data only
+    cards: Callable[[Setup], Mapping[str, str]] | None = None
+    #: the package of the game's data files; its ``rules.md`` is the game's short
+    #: how-to-play (:meth:`how_to_play`)
+    data_package: str | None = None
     description: str = ""
     #: playout policy for search bots: a legal move for the seat (default: uniformly random;
     #: :mod:`rulebook.core.policy` has the greedy one)
@@ -96,6 +123,13 @@ class Game:
     #: drawing a seat's view), optionally ``board.css`` and a ``static(setup)`` function giving
     #: the public, unchanging data the view draws (sheet layout, card texts)
     web_view: str | None = None
+
+    def how_to_play(self) -> str | None:
+        """The game's how-to-play in the project's own words (``rules.md`` of its data
+        package), or None when the game has none."""
+        if self.data_package is None:
+            return None
+        return resources.files(self.data_package).joinpath("rules.md").read_text("utf-8")
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

@@ -1,8 +1,10 @@
 """Merchants of Magick (rulebook ``000_ab43b6b995c67bb5.txt``): 1-8 players, solo variant."""
 
 from rulebook.core import Game, Setup, Variant, register
+from rulebook.core.rollwrite.render import menu_entry
 from rulebook.merchants_of_magick.bots import evaluate
-from rulebook.merchants_of_magick.render import render
+from rulebook.merchants_of_magick.cards import cards
+from rulebook.merchants_of_magick.render import VIEWS, render, turn
 from rulebook.merchants_of_magick.rules import Done, FreeMark, MerchantsState, Spend
 from rulebook.merchants_of_magick.stats import counters, faction
 
@@ -23,6 +25,11 @@ GAME = register(
         create=_create,
         evaluate=evaluate,
         render=render,
+        turn_view=turn,
+        views=VIEWS,
+        menu_entry=menu_entry,
+        cards=cards,
+        data_package="rulebook.merchants_of_magick.data",
         description="Dice roll-and-write: craft items, research spells, fill Orders.",
         counters=counters,
         faction=faction,

@@ -2,7 +2,8 @@
 
 from rulebook.core import Game, Option, Setup, Variant, register
 from rulebook.pandoria_merchants.bots import evaluate
-from rulebook.pandoria_merchants.render import render
+from rulebook.pandoria_merchants.cards import cards
+from rulebook.pandoria_merchants.render import VIEWS, menu_entry, render, turn
 from rulebook.pandoria_merchants.rules import Move, PandoriaState
 from rulebook.pandoria_merchants.stats import counters, faction
 
@@ -33,6 +34,11 @@ GAME = register(
         create=_create,
         evaluate=evaluate,
         render=render,
+        turn_view=turn,
+        views=VIEWS,
+        menu_entry=menu_entry,
+        cards=cards,
+        data_package="rulebook.pandoria_merchants.data",
         description="Hex-map roll-and-write: draw Resources and Workers, enclose areas, score.",
         counters=counters,
         faction=faction,

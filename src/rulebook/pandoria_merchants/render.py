@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
-from rulebook.core import State
+from rulebook.core import Action, State, View
 
 STYLE = {
     "W": "green",
@@ -21,6 +20,10 @@ STYLE = {
     "#": "dim",
     ".": "dim",
 }
+#: card states shown as counts in the compact view (the cards are used up)
+SPENT = ("cast", "crossed")
+#: the map's letter of each tracked Resource
+LETTERS = {"wood": "W", "crystal": "C", "craft": "K", "gold": "G"}
 SEAT_STYLE = ("bold red", "bold cyan", "bold green", "bold magenta")
 LEGEND = (
     "W wood  C crystal  K craft  G gold  T city   0-3 a seat's Worker   # Swamp   ~ lake\n"
@@ -58,96 +61,200 @@ def map_text(obs: dict[str, Any]) -> Text:
     return out
 
 
-def realm_text(obs: dict[str, Any]) -> Table:
-    """The Realm sheet's cards, a row a column: Spell / Building, then the card's Gold price,
-    the Spell's Crystals and the Building's Wood; X marks a blocked column."""
-    table = Table(title="Realm sheet (g gold price, c spell crystals, w building wood)")
-    for name in ("column", "card 1", "card 2", "card 3"):
-        table.add_column(name)
-    blocked = set(obs["blocked_columns"])
-    for col in sorted({c["column"] for c in obs["realm"]}):
-        cells = [
-            f"{c['card']}{' ' + str(c['power']) if c['power'] else ''}\n"
-            f"{c['gold']}g {c['crystals']}c {c['wood']}w"
-            for c in obs["realm"]
-            if c["column"] == col
-        ]
-        label = f"{col}{' start' if col == 1 else ''}{' X' if col in blocked else ''}"
-        table.add_row(label, *cells)
-    return table
+SHORT_LEGEND = (
+    "W wood C crystal K craft G gold T city; 0-3 a seat's Worker; ~ lake, # Swamp, S Ship "
+    "space (S1: seat 1's Ship); after a symbol: * pre-printed, @ Starting space, x scored, "
+    "a Artifact"
+)
+#: the phases whose decisions need the map, and those that need the Realm sheet
+MAP_PHASES = ("wild", "draw", "action", "spell", "bridge", "claim", "over")
+REALM_PHASES = ("setup", "buy", "trolls-column")
+RELIC_PHASES = ("action", "buy", "trolls-element")
 
 
-def render(state: State, player: int) -> RenderableType:
-    """The table as ``player`` sees it: the map, the dice, every Realm sheet (or Guild)."""
-    obs = state.observation(player)
-    head = Text.assemble(
-        (f"Round {obs['round']}", "bold"),
-        f"   seat {obs['turn']} to act ({obs['phase']})",
-        "   dice: ",
-        (" + ".join(obs["dice"]), "bold cyan"),
+def _numbers(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values) or "none"
+
+
+def relics_text(obs: dict[str, Any]) -> str:
+    """The Relics and Monuments still to be had, in words."""
+    relics = "; ".join(
+        f"for {kind.split('-')[1]} Artifacts {_numbers(values)}"
+        for kind, values in obs["relics_left"].items()
     )
+    return f"Relics left: {relics}. Monuments left: {_numbers(obs['monuments_left'])}."
+
+
+def _progress(obs: dict[str, Any], line: Text) -> Text:
+    """``line`` with how near the end is: pre-printed spaces scored, the last round."""
     if "end_needed" in obs:
-        head.append(
+        line.append(
             f"   pre-printed spaces enclosed: {obs['pre_printed_enclosed']}/{obs['end_needed']}"
         )
     if obs["end_triggered"]:
-        head.append("   LAST ROUND", style="bold magenta")
-    parts: list[RenderableType] = [head, map_text(obs), Text(LEGEND, style="dim")]
-    seats = Table(title="Realms", header_style="bold")
-    for name in ("seat", "VP", "resources", "cards / spells", "extra"):
-        seats.add_column(name)
-    for p, seat in enumerate(obs["seats"]):
-        label = Text(f"{p}{' (you)' if p == player else ''}", style=SEAT_STYLE[p % 4])
-        if obs["variant"] == "family":
-            seats.add_row(
-                label,
-                str(seat["score"]),
-                f"{seat['guild']} Guild ({seat['guild_resource']})",
-                ", ".join(seat["spells"]) or "-",
-                f"used {seat['used_spells']}",
-            )
-            continue
-        tracks = " ".join(f"{k} {v}" for k, v in seat["tracks"].items())
-        cards = "; ".join(
-            f"{state}: {', '.join(ids)}"
-            for state, ids in seat["cards"].items()
-            if ids and state in ("owned", "built", "monument")
-        )
-        extra = f"artifacts {seat['artifacts']}"
-        if seat["relics"] or seat["monuments"]:
-            extra += f"; relics {seat['relics']}; monuments {seat['monuments']}"
-        seats.add_row(label, str(seat["score"]), tracks, cards or "-", extra)
-    parts.append(seats)
+        line.append("   LAST ROUND", style="bold magenta")
+    return line
+
+
+def _head(obs: dict[str, Any]) -> Text:
+    return _progress(
+        obs,
+        Text.assemble(
+            (f"Round {obs['round']}", "bold"),
+            f"   seat {obs['turn']} to act ({obs['phase']})",
+            "   dice: ",
+            (" + ".join(obs["dice"]), "bold cyan"),
+        ),
+    )
+
+
+def _dice(obs: dict[str, Any]) -> Text:
+    """The dice and how near the end is, right above the moves."""
+    return _progress(obs, Text.assemble(("Dice: ", "bold"), (" + ".join(obs["dice"]), "bold cyan")))
+
+
+def _seat_line(obs: dict[str, Any], p: int, player: int) -> Text:
+    """One seat in a line: VP, tracks (W1 C0 K1 G0, as the map's letters; or the Guild),
+    cards, Artifacts, Relics, Monuments."""
+    seat = obs["seats"][p]
+    who = Text("you" if p == player else f"seat {p}", style=SEAT_STYLE[p % 4])
     if obs["variant"] == "family":
-        rooms = "  ".join(
-            f"{r['room']}{'*' if r['filling'] else ''}: "
-            + ", ".join(s if i >= r["taken"] else "-" for i, s in enumerate(r["spells"]))
-            for r in obs["archive"]
+        spells = ", ".join(seat["spells"]) or "none"
+        rest = (
+            f": {seat['score']} VP; {seat['guild']} Guild ({seat['guild_resource']}); "
+            f"Spells {spells} ({seat['used_spells']} used)"
         )
-        parts.append(Text(f"Spell Archive (* the room being filled)  {rooms}"))
+        return Text.assemble(who, rest)
+    tracks = " ".join(f"{LETTERS[k]}{v}" for k, v in seat["tracks"].items())
+    cards = "; ".join(  # spent cards (cast, crossed) counted, the rest named
+        f"{state} {len(ids) if state in SPENT else ', '.join(ids)}"
+        for state, ids in seat["cards"].items()
+        if ids
+    )
+    rest = f": {seat['score']} VP, {tracks}; {cards or 'no cards'}; artifacts {seat['artifacts']}"
+    if seat["relics"]:
+        rest += f"; relics {_numbers(seat['relics'])}"
+    if seat["monuments"]:
+        rest += f"; monuments {_numbers(seat['monuments'])}"
+    return Text.assemble(who, rest)
+
+
+def realm_lines(obs: dict[str, Any]) -> list[Text]:
+    """The Realm sheet a column a line: each card's Spell/Building (strength) and costs."""
+    blocked = set(obs["blocked_columns"])
+    lines = [
+        Text(
+            "Realm sheet, a column a line (1: the starting column; X: blocked); 2g1c3w: 2 Gold "
+            "to buy, 1 Crystal for the Spell, 3 Wood for the Building"
+        )
+    ]
+    for col in sorted({c["column"] for c in obs["realm"]}):
+        cards = [
+            f"{c['card']}{' ' + str(c['power']) if c['power'] else ''} "
+            f"{c['gold']}g{c['crystals']}c{c['wood']}w"
+            for c in obs["realm"]
+            if c["column"] == col
+        ]
+        label = f"{col}{'X' if col in blocked else ''}"
+        lines.append(Text(f"{label:>2} " + "  ".join(cards)))
+    return lines
+
+
+def archive_text(obs: dict[str, Any]) -> Text:
+    rooms = "  ".join(
+        f"{r['room']}{'*' if r['filling'] else ''}: "
+        + ", ".join(s if i >= r["taken"] else "-" for i, s in enumerate(r["spells"]))
+        for r in obs["archive"]
+    )
+    return Text(f"Spell Archive (* the room being filled; - taken): {rooms}")
+
+
+def solo_text(obs: dict[str, Any]) -> Text:
+    s = obs["solo"]
+    return Text(
+        f"Solo, level {s['level']}: Territory {s['territory']} (your points here: "
+        f"{s['territory_points_now']}); your Territory scores "
+        f"{_numbers(s['your_territory_scores'])}; the Trolls {_numbers(s['troll_scores'])} "
+        f"(total {s['trolls_total']}); Troll table "
+        f"{_numbers(s['table'])}; Troll columns {_numbers(s['troll_columns'])}; Troll claims "
+        f"{', '.join(str(c) for c in s['troll_claims']) or 'none'}. Bridges: "
+        f"{' '.join(s['bridges'])}"
+    )
+
+
+def turn(state: State, player: int) -> RenderableType:
+    """What a decision needs: the map when it is about hexes, every seat, the Realm sheet,
+    Relics and Monuments (or the Spell Archive) when it is about cards, the dice last."""
+    obs = state.observation(player)
+    phase = obs["phase"]
+    parts: list[RenderableType] = [
+        Text.assemble((f"Round {obs['round']}", "bold"), f"   your turn: {phase}")
+    ]
+    if phase in MAP_PHASES:
+        legend = SHORT_LEGEND + ("; .3 Territory 3" if "solo" in obs else "")
+        parts += [map_text(obs), Text(legend, style="dim")]
+    parts += [_seat_line(obs, p, player) for p in range(len(obs["seats"]))]
+    if obs["variant"] == "family":
+        if phase == "claim":
+            parts.append(archive_text(obs))
     else:
-        parts.append(realm_text(obs))
-        parts.append(
-            Text(
-                f"Blocked columns: {obs['blocked_columns'] or '-'}   Relics left: "
-                f"{obs['relics_left']}   Monuments left: {obs['monuments_left']}"
-            )
-        )
+        if phase in REALM_PHASES:
+            parts += realm_lines(obs)
+        if phase in RELIC_PHASES:
+            parts.append(Text(relics_text(obs)))
     if "solo" in obs:
-        s = obs["solo"]
-        parts.append(
-            Text(
-                f"Territory {s['territory']} (points here: {s['territory_points_now']})  "
-                f"your scores {s['your_territory_scores']}  Trolls {s['troll_scores']} "
-                f"(total {s['trolls_total']})  table {s['table']}  Troll columns "
-                f"{s['troll_columns']}  claims {s['troll_claims']}\n"
-                f"Bridges: {' '.join(s['bridges'])}"
-            )
-        )
-    if obs["phase"] == "over":
-        if "solo" in obs:
-            final = obs["solo"]["final"]
-            parts.append(Text(f"Game over. {obs['rating']}: {final}.", style="bold magenta"))
-        else:
-            parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
-    return Group(*parts)
+        parts.append(solo_text(obs))
+    parts.append(_dice(obs))
+    return Group(*parts, *_footer(obs))
+
+
+def board(state: State, player: int) -> RenderableType:
+    """The map with its full legend."""
+    obs = state.observation(player)
+    return Group(_head(obs), map_text(obs), Text(LEGEND, style="dim"))
+
+
+def realm(state: State, player: int) -> RenderableType:
+    """The Realm sheet (or, in the family version, the Spell Archive), Relics, Monuments."""
+    obs = state.observation(player)
+    if obs["variant"] == "family":
+        return archive_text(obs)
+    return Group(*realm_lines(obs), Text(relics_text(obs)))
+
+
+def _footer(obs: dict[str, Any]) -> list[Text]:
+    if obs["phase"] != "over":
+        return []
+    if "solo" in obs:
+        final = obs["solo"]["final"]
+        return [Text(f"Game over. {obs['rating']}: {final}.", style="bold magenta")]
+    return [Text(f"Game over. Winners: {obs['winners']}", style="bold magenta")]
+
+
+def render(state: State, player: int) -> RenderableType:
+    """The whole table as ``player`` sees it: the map, every seat, the Realm sheet."""
+    obs = state.observation(player)
+    parts: list[RenderableType] = [board(state, player)]
+    parts += [_seat_line(obs, p, player) for p in range(len(obs["seats"]))]
+    parts.append(realm(state, player))
+    if "solo" in obs:
+        parts.append(solo_text(obs))
+    return Group(*parts, *_footer(obs))
+
+
+VIEWS = (
+    View("map", "the map with its full legend", board),
+    View("realm", "the Realm sheet (family: the Spell Archive), Relics and Monuments", realm),
+)
+
+
+def menu_entry(state: State, player: int, action: Action) -> tuple[str, str, int]:
+    """The terminal menu's place of a move: under its verb (``wood``, ``worker``, ``buy``...),
+    labelled with its hex or card and the cost, as the explanation gives it."""
+    text = state.explain(player, action)
+    verb, _, rest = text.partition(" ")
+    if not rest:
+        return "", text, 0
+    arg, _, detail = rest.partition(" (")
+    cost = detail.rstrip(")").partition(";")[0]
+    return verb, f"{arg} ({cost})" if cost else arg, 0

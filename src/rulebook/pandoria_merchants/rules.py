@@ -764,7 +764,7 @@ class PandoriaState(State):
         if not 1 <= len(parts) <= 2 or parts[0].lower() not in VERBS:
             raise IllegalAction(
                 f"{text!r} is not a move; moves look like 'wood C7', 'worker D7', "
-                "'choose gold', 'cast rage/tower', 'buy ship/statue', 'pass' (type 'moves')"
+                "'choose gold', 'cast rage/tower', 'buy ship/statue' or 'pass'"
             )
         verb = parts[0].lower()
         arg = parts[1] if len(parts) == 2 else ""
@@ -783,7 +783,7 @@ class PandoriaState(State):
         except TypeError:
             raise IllegalAction(f"{action!r} is not a move") from None
         if action not in self._legal_moves():
-            raise IllegalAction(f"{action} is not a legal move now ({self.phase}); type 'moves'")
+            raise IllegalAction(f"{action} is not a legal move now ({self.phase})")
         self._legal = None
         self._do(player, action)
         self._texts.append((player, str(action)))

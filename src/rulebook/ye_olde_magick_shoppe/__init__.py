@@ -1,8 +1,10 @@
 """Ye Olde Magick Shoppe v0.7.2 (rulebook ``002_b27f334b14e381b8.txt``): 1-8 players, solo."""
 
 from rulebook.core import Game, Setup, Variant, register
+from rulebook.core.rollwrite.render import menu_entry
 from rulebook.ye_olde_magick_shoppe.bots import evaluate
-from rulebook.ye_olde_magick_shoppe.render import render
+from rulebook.ye_olde_magick_shoppe.cards import cards
+from rulebook.ye_olde_magick_shoppe.render import VIEWS, render, turn
 from rulebook.ye_olde_magick_shoppe.rules import Done, ShoppeState, Spend
 from rulebook.ye_olde_magick_shoppe.stats import counters
 
@@ -23,6 +25,11 @@ GAME = register(
         create=_create,
         evaluate=evaluate,
         render=render,
+        turn_view=turn,
+        views=VIEWS,
+        menu_entry=menu_entry,
+        cards=cards,
+        data_package="rulebook.ye_olde_magick_shoppe.data",
         description="The prototype of Merchants of Magick: craft, research, claim customers.",
         counters=counters,
         common_players=4,

@@ -10,11 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
-from rulebook.core import State
-from rulebook.core.rollwrite.render import footer, header, line_text, sheet_table, unspent
+from rulebook.core import State, View
+from rulebook.core.rollwrite.render import (
+    footer,
+    header,
+    line_block,
+    line_text,
+    masteries_line,
+    rotation_note,
+    sheet_group,
+    turn_group,
+)
 from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, Content, content
 
 CATEGORY_NAMES = {"gear": "Gear", "weapon": "Weapon", "armor": "Armor"}
@@ -31,7 +39,7 @@ def _bonus(seat: dict[str, Any]) -> str:
 
 def _bonus_short(seat: dict[str, Any]) -> str:
     count, value = seat["bonus_modifiers"], seat["bonus_values"]
-    return f"{count['minus']} at {value['minus']}\n{count['plus']} at +{value['plus']}"
+    return f"{count['minus']} at {value['minus']}, {count['plus']} at +{value['plus']}"
 
 
 def _certifications(obs: dict[str, Any], seat: dict[str, Any]) -> str:
@@ -67,39 +75,69 @@ def _legend(c: Content, seat: dict[str, Any]) -> list[Text]:
     return [Text("Charms and Glyphs: " + "; ".join(lines), style="dim")]
 
 
-def render(state: State, player: int) -> RenderableType:
-    """The table as ``player`` sees it: dice, Certifications, their sheet, the customers."""
+def turn(state: State, player: int) -> RenderableType:
+    """What a decision needs: the seat's customers with their rows, the Certifications, the
+    Bonus Modifiers, the scores, then the dice and how to read the moves."""
     obs = state.observation(player)
     c = content()
-    extra = c.rules.extra_dice
-    head, certifications = header(obs, "Customer deck", "Certifications")
-    seats = Table(title="Shoppes", show_lines=False, header_style="bold")
-    for name in ("seat", "stars", "bonus mod.", "extra", "certifications", "customers"):
-        seats.add_column(name)
-    for p, seat in enumerate(obs["seats"]):
-        seats.add_row(
-            f"{p}{' (you)' if p == player else ''}{' done' if seat['done'] else ''}",
-            str(seat["score"]),
-            _bonus_short(seat),
-            f"{seat['extra_dice_used']}/{extra}",
-            _certifications(obs, seat),
-            line_text(seat, "customers", "stars") + f" | claimed: {len(seat['claimed'])}",
-        )
     mine = obs["seats"][player]
-    reminder = Text.assemble(
+    status = Text.assemble(
         (f"Round {obs['round']}/{obs['rounds']}", "bold"),
-        "  dice left: ",
-        (unspent(obs, mine) or "none", "bold cyan"),
-        f"  bonus modifiers: {_bonus(mine)}",
-        f"  Extra Dice boxes used: {mine['extra_dice_used']}/{extra}",
+        f"   you: {mine['score']} stars, {len(mine['claimed'])} claimed; Bonus Modifiers: "
+        f"{_bonus_short(mine)}",
     )
-    return Group(
-        head,
-        certifications,
-        seats,
-        Text(f"Your sheet (seat {player})", style="bold"),
-        sheet_table(c.layout, c.dice, mine, "stars", ITEM_CATEGORIES),
-        *_legend(c, mine),
-        reminder,
-        *footer(obs),
-    )
+    solo = obs["variant"] == "solo"
+    spent = len(mine["results_spent"])
+    extra = c.rules.extra_dice
+    free = c.rules.results_per_round
+    if spent < free:
+        tail = f"results spent {spent}/{free}, then Extra Dice ({mine['extra_dice_used']}/{extra})"
+    else:
+        tail = f"next result: Extra Dice box {mine['extra_dice_used'] + 1}/{extra} (free)"
+    top: list[RenderableType] = [
+        status,
+        *line_block(c.layout, mine, "customers", "stars", "Your customers", solo),
+        masteries_line(obs, mine, c.layout, "Certifications", "stars"),
+    ]
+    return turn_group(obs, player, top, "stars", "+n/-n: Bonus Modifiers change it", tail)
+
+
+def sheet(state: State, player: int) -> RenderableType:
+    """The seat's whole sheet, what its Charms and Glyphs do, and how to read it."""
+    c = content()
+    obs = state.observation(player)
+    return sheet_group(c.layout, c.dice, obs, player, "stars", _legend(c, obs["seats"][player]))
+
+
+def customers(state: State, player: int) -> RenderableType:
+    """Every shoppe: stars, Bonus Modifiers, Extra Dice, Certifications and customers."""
+    obs = state.observation(player)
+    extra = content().rules.extra_dice
+    lines = [Text(f"Customer deck: {obs['deck']['cards']} cards", style="bold")]
+    for p, seat in enumerate(obs["seats"]):
+        who = "you" if p == player else f"seat {p}"
+        certifications = _certifications(obs, seat).replace("\n", ", ")
+        lines.append(
+            Text(
+                f"{who}: {seat['score']} stars, Bonus Modifiers {_bonus(seat)}, Extra Dice "
+                f"{seat['extra_dice_used']}/{extra}, certifications {certifications}, "
+                f"{len(seat['claimed'])} claimed",
+                style="bold",
+            )
+        )
+        lines.append(Text("  customers: " + line_text(seat, "customers", "stars")))
+    lines.append(rotation_note("customer"))
+    return Group(*lines)
+
+
+def render(state: State, player: int) -> RenderableType:
+    """The whole table as ``player`` sees it: dice, Certifications, every shoppe, their sheet."""
+    obs = state.observation(player)
+    head, certifications = header(obs, "Customer deck", "Certifications")
+    return Group(head, certifications, customers(state, player), sheet(state, player), *footer(obs))
+
+
+VIEWS = (
+    View("sheet", "your whole sheet, what the Charms and Glyphs do", sheet),
+    View("customers", "every shoppe's customers, stars and Bonus Modifiers", customers),
+)

@@ -128,6 +128,20 @@ class Moves:
             *self.spend.values(),
             *(self.free if free_marks else ()),
         )
+        #: what moves look like, for refusals of unknown text: real moves of this sheet
+        self.examples = examples(layout, dice, free_marks)
+
+
+def examples(layout: Layout, dice: Sequence[str], free_marks: bool) -> str:
+    """Examples of a sheet's moves taken from its own layout: the largest die spent on the
+    last circle it may mark (a research circle where it has one), a free mark on the first
+    circle (where the game grants them), and ``done``."""
+    die = next(d for d in reversed(dice) if layout.by_die.get(d))
+    circle = layout.by_die[die][-1]
+    shown = [f"'{die} {circle.id}' (spend the {die} result on the circle row/column)"]
+    if free_marks:
+        shown.append(f"'free {layout.circles[0].id}' (a free mark)")
+    return ", ".join(shown) + " or 'done'"
 
 
 def _hashable(action: Action) -> bool:
@@ -418,10 +432,7 @@ class SheetState(State):
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
-        free = ", 'free divine/wild' (a free mark)" if self.FREE_MARKS else ""
-        return find_move(
-            self.moves.by_text, text, f"'d6 greaves/steel' (spend a result){free} or 'done'"
-        )
+        return find_move(self.moves.by_text, text, self.moves.examples)
 
     def action_vocabulary(self) -> tuple[Action, ...]:
         return self.moves.vocabulary
@@ -517,6 +528,31 @@ class SheetState(State):
         change = circle.change_needed(value)
         cost = self._cost_text(player, value, change, self._extra_cost(player) or 0)
         return f"{action} ({cost})" if cost else str(action)
+
+    def _change_text(self, p: int, change: int) -> str:
+        """A result's change for the terminal's menu (``+2``; a game adds what it spends)."""
+        return f"{change:+d}"
+
+    def menu_place(self, player: int, action: Action) -> tuple[str, str, int]:
+        """Where a move sits in the terminal's menu: a spend under its die (with the result)
+        and column, labelled with its row and the change the result needs (``d6=5 steel`` /
+        ``greaves +2``), dice and columns in sheet order; a free mark under its column."""
+        layout = self.content.layout
+        columns = len(layout.columns)
+        if type(action) is Spend and _hashable(action) and action in self.moves.spend_target:
+            die, circle = self.moves.spend_target[action]
+            value = self.dice[die]
+            change = circle.change_needed(value)
+            label = layout.rows[circle.row].id
+            if change:
+                label += " " + self._change_text(player, change)
+            column = layout.columns[circle.column]
+            return f"{action.die}={value} {column.id}", label, die * columns + column.index
+        if type(action) is FreeMark and _hashable(action) and action in self.moves.free_target:
+            circle = self.moves.free_target[action]
+            column = layout.columns[circle.column]
+            return f"free mark {column.id}", layout.rows[circle.row].id, column.index
+        return "", str(action), 0
 
     # -- views -----------------------------------------------------------------------------------
     def card_view(self, card: int) -> dict[str, Any]:

@@ -5,33 +5,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from rulebook.core.rollwrite.content import Card, Mastery
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.sheet import Layout
+from rulebook.core.state import Action, State
 
 
-def sheet_table(
-    layout: Layout,
-    dice: Sequence[str],
-    seat: dict[str, Any],
-    value: str,
-    item_categories: Iterable[str],
-) -> Table:
-    """One seat's sheet: each row with its circles (threshold; x when marked)."""
-    items = set(item_categories)
+def sheet_table(layout: Layout, dice: Sequence[str], seat: dict[str, Any], value: str) -> Table:
+    """One seat's sheet: each row with its circles (threshold; x when marked), each group of
+    rows under its category."""
     marked = set(seat["marked"])
     completed = set(seat["completed"])
-    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    table.add_column("row")
+    table = Table(
+        show_edge=False, pad_edge=False, box=None, header_style="bold", padding=(0, 1, 0, 0)
+    )
+    table.add_column("row", no_wrap=True)
     table.add_column(value, justify="right")
     for col in layout.columns:
         usable = [d for d in dice if d in col.dice]
-        table.add_column(f"{col.id}\n{'/'.join(usable)}", justify="center")
+        table.add_column(f"{col.id}\n{' '.join(usable)}", justify="center", overflow="fold")
     previous = None
     for row in layout.rows:
-        if previous is not None and row.category != previous:
-            table.add_row()
+        if row.category != previous:
+            table.add_row(Text(row.category, style="dim italic"))
         previous = row.category
         cells = []
         for col in layout.columns:
@@ -47,8 +47,7 @@ def sheet_table(
                     else f"{sign}{circle.threshold}"
                 )
         style = "bold green" if row.id in completed else ""
-        kind = "" if row.category in items else f" ({row.category})"
-        table.add_row(Text(row.id + kind, style=style), str(row.value), *cells)
+        table.add_row(Text(" " + row.id, style=style), str(row.value), *cells)
     return table
 
 
@@ -86,10 +85,6 @@ def header(obs: dict[str, Any], deck: str, masteries: str) -> tuple[Text, Text]:
     return head, cards
 
 
-def unspent(obs: dict[str, Any], seat: dict[str, Any]) -> str:
-    return "  ".join(f"{d}={v}" for d, v in obs["dice"].items() if d not in seat["results_spent"])
-
-
 def footer(obs: dict[str, Any]) -> list[Text]:
     """The end of the game: winners (and the solo rating, where a game has one)."""
     if obs["phase"] != "over":
@@ -98,3 +93,150 @@ def footer(obs: dict[str, Any]) -> list[Text]:
     if "rating" in obs:
         lines.append(Text(f"Solo rating: {obs['rating']}", style="bold magenta"))
     return lines
+
+
+# -- the compact turn view ------------------------------------------------------------------------
+def progress(layout: Layout, marked: set[str], row_id: str) -> str:
+    """A row's progress: ``plate-armor 1/3`` (circles marked of its circles), or ``done``."""
+    row = layout.row_by_id[row_id]
+    done = sum(layout.circles[i].id in marked for i in row.circles)
+    return f"{row_id} done" if done == len(row.circles) else f"{row_id} {done}/{len(row.circles)}"
+
+
+def card_needs(layout: Layout, seat: dict[str, Any], card: dict[str, Any], value: str) -> str:
+    """A customer card and how far the seat's sheet is from it, row by row."""
+    if card.get("empty") or card.get("face_down"):
+        return card_text(card, value)
+    marked = set(seat["marked"])
+    rows = [progress(layout, marked, r) for r in (card["item"], *card["enchantments"])]
+    return f"{card['name']} ({card[value]}): {', '.join(rows)}"
+
+
+def line_block(
+    layout: Layout, seat: dict[str, Any], line: str, value: str, title: str, solo: bool
+) -> list[Text]:
+    """The seat's customer line with each card's rows (marked circles/circles); the card
+    that leaves at the end of the round is marked ``>``."""
+    leaving = "leaves" if solo else "passes on"
+    out = [Text(f"{title} (rows needed: circles marked/all; > {leaving} next round):", "bold")]
+    for i, card in enumerate(seat[line]):
+        out.append(Text(("> " if i == 0 else "  ") + card_needs(layout, seat, card, value)))
+    if seat["waiting"]:
+        waiting = ", ".join(card_text(c, value) for c in seat["waiting"])
+        out.append(Text(f"  waiting to come in: {waiting}"))
+    return out
+
+
+def masteries_line(
+    obs: dict[str, Any], seat: dict[str, Any], layout: Layout, title: str, value: str
+) -> Text:
+    """The two mastery cards: what each asks, how far the seat is, what it pays now."""
+    marked = set(seat["marked"])
+    parts = []
+    for card, scored in zip(obs["masteries"], seat["masteries"], strict=True):
+        column = layout.column_by_id[card["column"]]
+        have = sum(1 for c in layout.circles if c.column == column.index and c.id in marked)
+        asks = f"{card['circles']} {card['column']} circles"
+        if scored is not None:
+            parts.append(f"{asks} (you scored {scored})")
+        else:
+            parts.append(f"{asks} (you {have}): {card['value']} {value}")
+    return Text(f"{title}: " + "; ".join(parts))
+
+
+def scores_line(obs: dict[str, Any], player: int, value: str) -> Text:
+    """Every seat's score so far, and who is done this round (``*``)."""
+    parts = []
+    for p, seat in enumerate(obs["seats"]):
+        who = f"{p} (you)" if p == player else str(p)
+        parts.append(f"{who}: {seat['score']}{'*' if seat['done'] and p != player else ''}")
+    return Text(f"{value.capitalize()} by seat (* done this round): " + ", ".join(parts))
+
+
+def dice_line(obs: dict[str, Any], seat: dict[str, Any], tail: str) -> Text:
+    """This round's dice, those the seat has spent, and what it may still spend."""
+    spent = set(seat["results_spent"])
+    line = Text("Dice: ", style="bold")
+    for die, result in obs["dice"].items():
+        line.append(f"{die}={result}", style="dim strike" if die in spent else "bold cyan")
+        line.append("  ")
+    if spent:
+        line.append(f"(spent: {' '.join(d for d in obs['dice'] if d in spent)})  ")
+    line.append(tail)
+    return line
+
+
+def turn_group(
+    obs: dict[str, Any], player: int, top: list[RenderableType], value: str, legend: str, tail: str
+) -> Group:
+    """A sheet game's turn view: the game's own ``top`` lines, everyone's score (not solo),
+    how to read the moves, then the dice and what the next result costs (``tail``)."""
+    parts = list(top)
+    if obs["variant"] != "solo":
+        parts.append(scores_line(obs, player, value))
+    mine = obs["seats"][player]
+    parts += [Text(f"{MENU_LEGEND}; {legend}", style="dim"), dice_line(obs, mine, tail)]
+    return Group(*parts, *footer(obs))
+
+
+def sheet_group(
+    layout: Layout,
+    dice: Sequence[str],
+    obs: dict[str, Any],
+    player: int,
+    value: str,
+    notes: Sequence[Text] = (),
+) -> Group:
+    """The seat's whole sheet, the game's ``notes`` on it, and how to read it."""
+    return Group(
+        Text(f"Your sheet (seat {player})", style="bold"),
+        sheet_table(layout, dice, obs["seats"][player], value),
+        *notes,
+        Text(SHEET_LEGEND, style="dim"),
+    )
+
+
+def rotation_note(card: str) -> Text:
+    """How the customer line moves on after each round, for the views of every shoppe."""
+    return Text(
+        f"After each round every shoppe's first {card} passes to the next seat (the last "
+        f"seat's to seat 0); the solo line shifts left instead, its first {card} leaving.",
+        style="dim",
+    )
+
+
+SHEET_LEGEND = (
+    "A crafting circle >=5 takes a result of 5 or more; a research circle <=6 a result of 6 or "
+    "less; x5 is a marked circle. A die marks only the columns that list it (under the column "
+    "name). Green rows are complete."
+)
+MENU_LEGEND = "Moves: die=result, column: rows it can mark"
+
+
+# -- card texts (for ``card NAME``) ---------------------------------------------------------------
+def customer_texts(cards: Iterable[Card], value: str, what: str) -> dict[str, str]:
+    """Each customer card's text: the item and enchantments it asks for, what it pays."""
+    return {
+        card.name: f"{what}: a {card.item} with {' and '.join(card.enchantments)} "
+        f"(its rows completed on your sheet); {card.value} {value}"
+        for card in cards
+    }
+
+
+def mastery_texts(
+    masteries: Iterable[Mastery], layout: Layout, value: str, sides: tuple[str, str]
+) -> dict[str, str]:
+    """Each mastery card's text: the circles it asks in its column and its two values."""
+    return {
+        m.name: f"{m.kind.capitalize()} card: mark {m.circles} circles in the "
+        f"{layout.columns[m.column].id} column; {sides[0]} side {m.master} {value} (for the "
+        f"first to meet it), then {sides[1]} side {m.apprentice} (solo: always this one)"
+        for m in masteries
+    }
+
+
+def menu_entry(state: State, player: int, action: Action) -> tuple[str, str, int]:
+    """The terminal menu's place of a sheet game's move (:meth:`SheetState.menu_place`)."""
+    if not isinstance(state, SheetState):
+        raise TypeError(f"{state!r} is not a sheet game")
+    return state.menu_place(player, action)
