@@ -14,14 +14,15 @@ import optuna
 import pytest
 from typer.testing import CliRunner
 
-import toyland.duel  # noqa: F401  (registers the coin duel)
 from rulebook.cli import app
+from rulebook.core import registry
 from rulebook.lab import overrides
 from rulebook.lab.overrides import read_override
 from rulebook.lab.runner import Job, execute
 from rulebook.lab.tune import KnobError, Plan, TargetError, Tuner, parse_target, read_knobs, tune
 from rulebook.lab.tune.knobs import Knob
 from rulebook.lab.tune.target import check_target
+from toyland.duel import DUEL
 
 KNOBS = """
 target = "factions<=4"
@@ -40,7 +41,9 @@ range = [1, 5]
 
 
 @pytest.fixture(autouse=True)
-def _no_override_left() -> Iterator[None]:
+def _coin_duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The coin duel is a registered game during each test of this module only."""
+    monkeypatch.setitem(registry._GAMES, DUEL.name, DUEL)
     yield
     overrides.install(None)
 
