@@ -1,4 +1,4 @@
-# rulebook: `make run` plays, `make test` checks everything, `make bench` measures.
+# rulebook: `make run` starts the web app, `make test` checks everything, `make bench` measures.
 # Every target sets up its own virtualenv (.venv) from pyproject.toml; nothing else is assumed.
 
 PYTHON ?= python3
@@ -9,17 +9,31 @@ GAME   ?= merchants-of-magick
 PLAYERS ?= 2
 SEATS  ?= human,greedy
 
-.PHONY: run test lint typecheck unit bench clean
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run play test lint typecheck unit bench bench-web clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,web]'
 	touch $(STAMP)
 
-## play in the terminal against bots (GAME, PLAYERS and SEATS can be overridden)
+## the web app at http://$(HOST):$(PORT)/ on SQLite in data/rulebook.sqlite3 (Ctrl-C stops it)
 run: $(STAMP)
+	$(BIN)/rulebook serve --host $(HOST) --port $(PORT)
+
+## play in the terminal against bots (GAME, PLAYERS and SEATS can be overridden)
+play: $(STAMP)
 	$(BIN)/rulebook play $(GAME) --players $(PLAYERS) --seats $(SEATS)
+
+## Debian's chromium for the browser tests (Playwright cannot download browsers here)
+$(CHROMIUM):
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	  || (DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+	      && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
 ## lint, format check, type check and every test
 test: lint typecheck unit
@@ -31,13 +45,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
-	$(BIN)/pytest -n 2 -q
+unit: $(STAMP) $(CHROMIUM)
+	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 ## random-playout throughput of every game at every player count, and the bots' time per move
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/decision_time.py
+
+## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
+bench-web: $(STAMP)
+	$(BIN)/python benchmarks/web_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

@@ -45,6 +45,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        web_view="rulebook.archmagi.web",
     )
 )
 

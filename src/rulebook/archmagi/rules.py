@@ -735,7 +735,7 @@ class ArchmagiState(State):
             "favor": monster.favor,
         }
 
-    def _choice_view(self, player: int) -> dict[str, Any] | None:
+    def _choice_view(self, player: int | None) -> dict[str, Any] | None:
         """The decision waited for: its kind and seat for everyone; its cards only for the
         seat deciding (and the Spell offered by the Flow of Magic, which lies face up)."""
         if not self.stack or self.phase == OVER:
@@ -760,6 +760,13 @@ class ArchmagiState(State):
         every Hand but the viewer's own."""
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
+        return self._view(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        """What every seat sees: the observation without a Hand or a decision's cards."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         name_of = self.moves.name_of
         seats = []
         for p in range(self.num_players):
@@ -793,9 +800,10 @@ class ArchmagiState(State):
             "paths": [[self._monster_view(m) for m in path] for path in self.paths],
             "monster_decks": [len(d) for d in self.monster_decks],
             "seats": seats,
-            "hand": [name_of[c] for c in self.hands[player]],
             "choice": self._choice_view(player),
         }
+        if player is not None:
+            obs["hand"] = [name_of[c] for c in self.hands[player]]
         if self.phase == OVER:
             obs["winners"] = self.winners()
         return obs

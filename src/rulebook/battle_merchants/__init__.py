@@ -38,6 +38,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        web_view="rulebook.battle_merchants.web",
     )
 )
 

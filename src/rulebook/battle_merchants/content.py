@@ -8,7 +8,7 @@ indexed form the rules use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -203,6 +203,16 @@ class CraftCard:
     multiplier: int  # 0 free, 1 for x1, 2 for x2
     levels: int
     coins: int
+
+    def face(self, weapons: tuple[str, ...]) -> dict[str, Any]:
+        """What the card shows, for boards: Weapon, Levels, Cost, discount coins."""
+        cost = "free" if self.multiplier == 0 else f"x{self.multiplier}"
+        return {
+            "weapon": weapons[self.weapon],
+            "levels": self.levels,
+            "cost": cost,
+            "coins": self.coins,
+        }
 
     def label(self, weapons: tuple[str, ...]) -> str:
         cost = "free" if self.multiplier == 0 else f"x{self.multiplier}"

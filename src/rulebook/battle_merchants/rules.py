@@ -802,12 +802,26 @@ class BattleState(State):
         std, vor = self._on_board()[player]
         return (std * rules.tiebreak_standard + vor * rules.tiebreak_vorpal,)
 
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        rules = self.content.rules
+        return (
+            f"Weapons on the board ({rules.tiebreak_standard} gold a Standard, "
+            f"{rules.tiebreak_vorpal} a Vorpal)",
+        )
+
     # -- views -----------------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
         """Everything is public ("Everything you have ... is public") except the order of the
         decks and which Spring/Summer cards went back to the box."""
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
+        return self._view(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        """Everything but the decks' order is public: what any seat sees, without a seat."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         c = self.content
         board = self.board
         weapons = c.weapons
@@ -886,6 +900,9 @@ class BattleState(State):
             },
             "craft_cards": [
                 None if k == EMPTY else crafts[k].label(weapons) for k in self.craft_pool
+            ],
+            "craft_faces": [
+                None if k == EMPTY else crafts[k].face(weapons) for k in self.craft_pool
             ],
             "kingdom_cards": [
                 None if k == EMPTY else self._kingdom_view(k) for k in self.kingdom_pool

@@ -7,6 +7,7 @@ and the balance lab (report, compare, strength, tune).
 """
 
 from rulebook.cli import lab as _lab  # noqa: F401  (registers the lab's commands)
+from rulebook.cli import serve as _serve  # noqa: F401  (registers the web app's command)
 from rulebook.cli import tune as _tune  # noqa: F401  (registers rulebook tune)
 from rulebook.cli.app import app
 

@@ -103,6 +103,12 @@ class State(ABC):
         """JSON-able view of the game holding only what ``player`` may see."""
 
     @abstractmethod
+    def public_observation(self) -> dict[str, Any]:
+        """JSON-able view of the game for a spectator: what every seat may see, nothing more
+        (no hand, no face-down card; in a simultaneous phase every seat as it was when the phase
+        began). Shaped like :meth:`observation`, with ``"you": None``."""
+
+    @abstractmethod
     def clone(self: S) -> S:
         """An independent copy; cheap, for search."""
 
@@ -114,6 +120,11 @@ class State(ABC):
     def snapshot(self) -> dict[str, Any]:
         """Every field of the state, hidden ones included, as plain data for exact comparisons
         (a copy: later moves do not change it)."""
+
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        """What each entry of :meth:`tiebreak` counts, in the rulebook's words, for end screens
+        ("most fulfilled Orders"); empty when the game has no tie-breaker."""
+        return ()
 
     def explain(self, player: int, action: Action) -> str:
         """The move as a menu shows it (with costs, where a game has them)."""
@@ -163,6 +174,29 @@ class State(ABC):
         keys = [(scores[p], *self.tiebreak(p)) for p in range(self.num_players)]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
+
+    def decided_by(self) -> str:
+        """What decided the winner of a finished game: ``"score"`` (the highest score alone),
+        the label of the tie-breaker that separated the winner from the last rival
+        (:meth:`tiebreak_labels`), or ``"shared"`` when several seats share the win."""
+        won = self.winners()
+        if len(won) > 1:
+            return "shared"
+        if not won or self.num_players == 1:  # solo: the score against the game's own target
+            return "score"
+        scores = self.scores()
+        keys = [(scores[p], *self.tiebreak(p)) for p in range(self.num_players)]
+        winner = keys[won[0]]
+        needed = 0
+        for p, key in enumerate(keys):
+            if p != won[0]:
+                pairs = enumerate(zip(winner, key, strict=True))
+                first = next((i for i, (a, b) in pairs if a != b), 0)
+                needed = max(needed, first)
+        if needed == 0:
+            return "score"
+        labels = self.tiebreak_labels()
+        return labels[needed - 1] if needed - 1 < len(labels) else f"tie-breaker {needed}"
 
     def returns(self) -> list[float]:
         """Each seat's share of the win (1 for a sole winner, 1/k for k tied winners)."""

@@ -34,6 +34,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        web_view="rulebook.merchants_of_magick.web",
     )
 )
 

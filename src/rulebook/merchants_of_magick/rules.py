@@ -184,6 +184,9 @@ class MerchantsState(SheetState):
         """
         return (len(self.claimed[player]), self.potions[player])
 
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        return ("most fulfilled Orders", "most Potions")
+
     def rating(self, player: int = 0) -> str:
         """The solo rating of a seat's score (SOLO VARIANT table: 60/70/80/90)."""
         score = self.scores()[player]
@@ -208,8 +211,8 @@ class MerchantsState(SheetState):
             },
         }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        obs = super().observation(player)
+    def _view(self, player: int | None) -> dict[str, Any]:
+        obs = super()._view(player)
         if self.phase == "over" and self.solo:
             obs["rating"] = self.rating()
         return obs

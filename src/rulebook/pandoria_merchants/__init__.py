@@ -43,6 +43,7 @@ GAME = register(
         counters=counters,
         faction=faction,
         common_players=4,
+        web_view="rulebook.pandoria_merchants.web",
     )
 )
 

@@ -1101,6 +1101,9 @@ class PandoriaState(State):
             return (len(self.held[player]),)
         return (max(self.monuments_won[player], default=0),)
 
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        return ("most unused Spells",) if self.family else ("highest Monument built",)
+
     def solo_won(self) -> bool:
         """Solo: "If you have more total points than the Trolls, you win!" """
         return self.is_terminal() and self.scores()[0] > self.trolls_total()
@@ -1143,6 +1146,13 @@ class PandoriaState(State):
         """Everything is public: the map and every Realm sheet. Only future dice are unknown."""
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
+        return self._view(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        """Everything is public: what any seat sees, without a seat."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         b = self.board
         c = self.c
         grid = [self._row_text(r) for r in range(b.height)]

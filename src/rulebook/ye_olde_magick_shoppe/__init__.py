@@ -33,6 +33,7 @@ GAME = register(
         description="The prototype of Merchants of Magick: craft, research, claim customers.",
         counters=counters,
         common_players=4,
+        web_view="rulebook.ye_olde_magick_shoppe.web",
     )
 )
 

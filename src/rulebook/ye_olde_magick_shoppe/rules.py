@@ -172,6 +172,9 @@ class ShoppeState(SheetState):
         """
         return (len(self.claimed[player]),)
 
+    def tiebreak_labels(self) -> tuple[str, ...]:
+        return ("most customers claimed",)
+
     # -- views and copies ------------------------------------------------------------------------
     def _seat_view(self, p: int) -> dict[str, Any]:
         return {

@@ -563,6 +563,7 @@ class SheetState(State):
         o = self.content.cards[card]
         return {
             "name": o.name,
+            "kind": o.kind,
             "item": o.item,
             "enchantments": list(o.enchantments),
             self.VALUE: o.value,
@@ -598,6 +599,14 @@ class SheetState(State):
         """
         if not 0 <= player < self.num_players:
             raise IllegalAction(f"no seat {player}")
+        return self._view(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        """What every seat sees: during the crafting, every seat as it was when it began."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as everyone sees it)."""
         c = self.content
         layout = c.layout
         cards = c.cards
@@ -611,7 +620,7 @@ class SheetState(State):
                 seat["done"] = self.done[p]
                 seats.append(seat)
         table = self if origin is None else origin
-        deck_cards = len(table.deck) - self._phase_draws[player]
+        deck_cards = len(table.deck) - (0 if player is None else self._phase_draws[player])
         obs: dict[str, Any] = {
             "game": self.setup.game,
             "variant": self.setup.variant,

@@ -1,0 +1,362 @@
+// Battle Merchants: the game board (four Regions around the Season Area, each a road of
+// Battlefields from the centre outwards with two facing Weapon Spaces and a Demand Token),
+// the face-up Craft and Kingdom Cards, the Craft Bonus cards, the merchants' mats (gold,
+// Craft Levels, Weapon supply, Reward Tiles) and, with 2 players, Salesman Steve.
+import {
+  deciding,
+  el,
+  movesWhere,
+  place,
+  redraw,
+  seatName,
+  svg,
+  titled,
+  moveButtons,
+  turnLine,
+  zoomable,
+} from "./kit.js";
+
+const STEPS = {
+  forge: "forging: up to the limit, or stop",
+  sell: "a second sale, or stop",
+  "free-craft": "take a Craft Card for free",
+  "free-forge": "forge a Standard Weapon for free",
+};
+
+const SIZE = 940;
+const C = SIZE / 2;
+const STEP = 56;
+const FIRST = 118;
+const TILE = 42;
+const COLOURS = { red: "#c0392b", purple: "#7b3fa0", yellow: "#d4a017", blue: "#1f5fa8", steve: "#555" };
+const RACE_COLOURS = { orc: "#5b8c2a", dwarf: "#a0522d", elf: "#2e8b57", hobgoblin: "#8b3a3a" };
+const PLURAL = { orc: "Orcs", dwarf: "Dwarves", elf: "Elves", hobgoblin: "Hobgoblins" };
+// clockwise corners: the direction from the centre to each Region's outer corner
+const CORNERS = [
+  [-1, -1],
+  [1, -1],
+  [1, 1],
+  [-1, 1],
+];
+
+/** A Weapon's glyph in a 20x20 box centred on (0, 0). */
+export function weaponGlyph(weapon, attrs = {}) {
+  const paths = {
+    sword: "M -7 7 L 6 -6 M 4 -8 L 8 -4 M -4 2 L -2 4 M -9 2 L -2 9",
+    axe: "M -6 8 L 6 -6 M 1 -9 Q 10 -8 9 1 L 3 -4 Z",
+    mace: "M -7 8 L 3 -2 M 4 -7 a 4 4 0 1 0 0.1 0 M 4 -10 v 2 M 9 -5 h -2 M 4 1 v 2 M -1 -5 h 2",
+    hammer: "M -6 8 L 4 -2 M -1 -5 L 6 -12 L 11 -7 L 4 0 Z",
+  };
+  return svg("path", { d: paths[weapon] || "", class: `bm-glyph bm-${weapon}`, ...attrs });
+}
+
+function flame(x, y) {
+  return svg(
+    "g",
+    { class: "bm-token bm-fire" },
+    svg("circle", { cx: x, cy: y, r: 11 }),
+    svg("path", {
+      d: `M ${x} ${y - 8} C ${x + 7} ${y - 1} ${x + 6} ${y + 7} ${x} ${y + 7} C ${x - 6} ${y + 7} ${x - 7} ${y - 1} ${x} ${y - 8} Z`,
+      class: "bm-flame",
+    }),
+    svg("path", {
+      d: `M ${x} ${y - 1} C ${x + 3} ${y + 2} ${x + 3} ${y + 6} ${x} ${y + 6} C ${x - 3} ${y + 6} ${x - 3} ${y + 2} ${x} ${y - 1} Z`,
+      class: "bm-flame-core",
+    }),
+  );
+}
+
+function lock(x, y) {
+  return svg(
+    "g",
+    { class: "bm-token bm-lock" },
+    svg("circle", { cx: x, cy: y, r: 11 }),
+    svg("rect", { x: x - 4.5, y: y - 1, width: 9, height: 7, rx: 1, class: "bm-lock-body" }),
+    svg("path", { d: `M ${x - 3} ${y - 1} v -3 a 3 3 0 0 1 6 0 v 3`, class: "bm-lock-arc" }),
+  );
+}
+
+function ownerColour(owner) {
+  return COLOURS[owner] || "#444";
+}
+
+/** One Weapon Space: the Weapon it demands, or the Weapon sold there. */
+function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
+  const moves = movesWhere(view, (t) => {
+    const words = t.split(" ");
+    return (words[0] === "sell" || words[0] === "bonus") && words[words.length - 1] === id;
+  });
+  const [owner, vorpal] = weapon ? weapon.split(" ") : [null, null];
+  const g = svg(
+    "g",
+    {
+      class: `bm-space${weapon ? " bm-filled" : ""}${moves.length ? " bm-target" : ""}`,
+      "data-space": id,
+      "data-key": `space:${id}`,
+      transform: `translate(${x},${y})`,
+    },
+    svg("rect", {
+      x: -TILE / 2,
+      y: -TILE / 2,
+      width: TILE,
+      height: TILE,
+      rx: 6,
+      class: "bm-tile",
+      style:
+        (weapon ? `fill:${ownerColour(owner)};` : "") +
+        `stroke:${vorpal ? "#ffcf33" : RACE_COLOURS[race] || "#6b4f2a"}`,
+    }),
+    weaponGlyph(demand, { transform: "scale(1.35)" }),
+    vorpal ? svg("text", { x: 13, y: -10, class: "bm-vorpal" }, "V") : null,
+  );
+  const [regionName, raceName, n] = id.split("/");
+  const label = `${titled(regionName)}, ${titled(raceName)} Battlefield ${n}, demands ${demand}` +
+    (weapon ? `, holds ${owner}'s ${vorpal ? "Vorpal " : ""}${demand}` : ", empty");
+  return place(g, moves, ctx, label);
+}
+
+function region(view, ctx, r, reg) {
+  const [dx, dy] = CORNERS[r % 4];
+  const nodes = [];
+  // the road of Battlefields, from the centre outwards
+  reg.battlefields.forEach((bf, i) => {
+    const d = FIRST + i * STEP;
+    const cx = C + dx * d;
+    const cy = C + dy * d;
+    const [wa, wb] = reg.demands[i].split("-");
+    const left = dx < 0 ? 0 : 1; // which race sits on the left of the road
+    const sideX = (side) => cx + (side === left ? -1 : 1) * (TILE / 2 + 13);
+    nodes.push(
+      svg("rect", { x: cx - TILE - 15, y: cy - TILE / 2 - 3, width: 2 * TILE + 30, height: TILE + 6, rx: 8, class: "bm-field" }),
+      weaponSpace(view, ctx, `${reg.name}/${reg.races[0]}/${i + 1}`, wa, bf.weapons[0], sideX(0), cy, reg.races[0]),
+      weaponSpace(view, ctx, `${reg.name}/${reg.races[1]}/${i + 1}`, wb, bf.weapons[1], sideX(1), cy, reg.races[1]),
+      bf.token === "fire" ? flame(cx, cy) : bf.token === "lock" ? lock(cx, cy) : svg("circle", { cx, cy, r: 4, class: "bm-gone" }),
+    );
+  });
+  // off the road: the Region's name and tile and the first race on the far-x side, the
+  // second race on the far-y side (each race's spaces are edged in its colour)
+  const ax = C + dx * 320;
+  const ay = C + dy * 150;
+  const bx = C + dx * 150;
+  const by = C + dy * 320;
+  nodes.push(
+    svg("text", { x: ax, y: ay - 8, class: "bm-region-text" }, titled(reg.name)),
+    svg("text", { x: ax, y: ay + 14, class: "bm-race-text", fill: RACE_COLOURS[reg.races[0]] }, titled(reg.races[0])),
+    svg("text", { x: bx, y: by, class: "bm-race-text", fill: RACE_COLOURS[reg.races[1]] }, titled(reg.races[1])),
+    reg.region_tile_on_board
+      ? hexTile(ax, ay + 40, titled(reg.name)[0], "#b08d57", `${titled(reg.name)} Reward Tile`)
+      : null,
+  );
+  return svg("g", { class: "bm-region", "data-region": reg.name }, nodes);
+}
+
+function hexTile(x, y, letter, fill, label) {
+  const pts = [];
+  for (let i = 0; i < 6; i += 1) {
+    const a = Math.PI / 6 + (i * Math.PI) / 3;
+    pts.push(`${(x + Math.cos(a) * 12).toFixed(1)},${(y + Math.sin(a) * 12).toFixed(1)}`);
+  }
+  return svg(
+    "g",
+    { class: "bm-hex", "aria-label": label },
+    svg("polygon", { points: pts.join(" "), fill }),
+    svg("text", { x, y: y + 4, class: "bm-hex-text" }, letter),
+  );
+}
+
+function centre(view) {
+  const obs = view.observation;
+  const st = view.static;
+  const nodes = [
+    svg("rect", { x: C - 88, y: C - 88, width: 176, height: 176, rx: 14, class: "bm-centre" }),
+    svg("text", { x: C, y: C - 62, class: "bm-centre-title" }, titled(obs.season)),
+  ];
+  st.seasons.forEach((s, i) => {
+    const current = s === obs.season;
+    nodes.push(
+      svg("circle", { cx: C - 48 + i * 32, cy: C - 38, r: 9, class: `bm-season${current ? " bm-now" : ""}` }),
+      svg("text", { x: C - 48 + i * 32, y: C - 34, class: "bm-season-text" }, s[0].toUpperCase()),
+    );
+  });
+  nodes.push(svg("text", { x: C, y: C - 6, class: "bm-small" }, "Season Area"));
+  for (let i = 0; i < st.season_tokens; i += 1) {
+    const x = C - 30 + i * 30;
+    nodes.push(i < obs.season_area ? flame(x, C + 14) : svg("circle", { cx: x, cy: C + 14, r: 11, class: "bm-slot" }));
+  }
+  if (obs.season_ending && !view.over) nodes.push(svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
+  // the races' Reward Tile spaces: who may still take one this Season
+  const races = Object.entries(obs.reward_spaces);
+  races.forEach(([race, colours], i) => {
+    const y = C + 58 + i * 0;
+    const x = C - 66 + i * 44;
+    nodes.push(
+      hexTile(x, y, titled(race)[0], RACE_COLOURS[race] || "#777", `${titled(race)} Reward Tiles`),
+      ...colours.map((c, k) => svg("rect", { x: x - 12 + k * 7, y: y + 14, width: 6, height: 6, fill: ownerColour(c) })),
+    );
+  });
+  return svg("g", { class: "bm-centre-g" }, nodes);
+}
+
+function boardSvg(view, ctx) {
+  const obs = view.observation;
+  return svg(
+    "svg",
+    { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "bm-board", role: "group", "aria-label": "The game board" },
+    svg("rect", { x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 24, class: "bm-board-bg" }),
+    svg("path", { d: `M ${C} 10 V ${SIZE - 10} M 10 ${C} H ${SIZE - 10}`, class: "bm-borders" }),
+    obs.regions.map((reg, r) => region(view, ctx, r, reg)),
+    centre(view),
+  );
+}
+
+function craftCard(view, ctx, face, i) {
+  if (!face) return el("div", { class: "bm-card bm-gap" }, "—");
+  const moves = movesWhere(view, (t) => t === `learn ${i + 1}`);
+  const node = el(
+    "div",
+    { class: `bm-card bm-craft bm-w-${face.weapon}`, "data-key": `learn:${i + 1}` },
+    el("div", { class: "bm-levels" }, "▲".repeat(face.levels)),
+    el("div", { class: "bm-card-weapon" }, iconSvg(face.weapon), titled(face.weapon)),
+    el("div", { class: "bm-cost" }, titled(face.cost), face.coins ? el("span", { class: "bm-coins" }, ` ●${face.coins}`) : null),
+  );
+  return place(node, moves, ctx, `Craft Card ${i + 1}: ${titled(face.weapon)} +${face.levels}`);
+}
+
+function iconSvg(weapon, size = 22) {
+  return svg("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "bm-icon" }, weaponGlyph(weapon));
+}
+
+function kingdomCard(view, ctx, card, i) {
+  if (!card) return el("div", { class: "bm-card bm-gap" }, "—");
+  const moves = movesWhere(view, (t) => t === `kingdom ${i + 1}`);
+  const node = el(
+    "div",
+    { class: `bm-card bm-kingdom bm-${card.duration}`, "data-key": `kingdom:${i + 1}` },
+    el("div", { class: "bm-card-title" }, card.name),
+    el("div", { class: "bm-card-text" }, card.text),
+    el("div", { class: "bm-card-foot" }, titled(card.duration), card.gold ? ` ${card.gold > 0 ? "+" : ""}${card.gold} gold` : ""),
+  );
+  return place(node, moves, ctx, `Kingdom Card ${i + 1}: ${card.name}`);
+}
+
+function mat(view, ctx, p) {
+  const obs = view.observation;
+  const st = view.static;
+  const seat = obs.seats[p];
+  const mine = view.seat === p;
+  const rows = st.weapons.map((w) => {
+    const moves = mine ? movesWhere(view, (t) => t === `forge ${w}` || t === `forge vorpal ${w}`) : [];
+    const level = seat.levels[w];
+    const std = seat.supply[w] || 0;
+    const vor = seat.supply[`vorpal ${w}`] || 0;
+    const boxes = [];
+    for (let k = 1; k <= 8; k += 1) {
+      boxes.push(
+        el("span", {
+          class: `bm-lv${k <= level ? " bm-on" : ""}${k === st.vorpal_level ? " bm-vorpal-mark" : ""}${k === st.bonus_level ? " bm-bonus-mark" : ""}`,
+        }),
+      );
+    }
+    const row = el(
+      "div",
+      { class: "bm-mat-row", "data-key": `forge:${p}:${w}` },
+      iconSvg(w, 20),
+      el("span", { class: "bm-w-name" }, titled(w)),
+      el("span", { class: "bm-track", "aria-label": `Craft Level ${level}` }, boxes, level > 8 ? `+${level - 8}` : ""),
+      el("span", { class: "bm-disc" }, seat.discounts[w] ? `−${seat.discounts[w]}` : ""),
+      el("span", { class: "bm-supply" }, std ? `${std}×` : "", vor ? el("strong", {}, ` ${vor}×V`) : ""),
+    );
+    return place(row, moves, ctx, `Forge ${w}`);
+  });
+  const tiles = Object.entries(seat.reward_tiles).map(([name, n]) =>
+    el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${titled(name)}${n > 1 ? ` ×${n}` : ""}`),
+  );
+  const status = view.over ? "" : deciding(view, p) ? "to act" : "";
+  return el(
+    "section",
+    { class: `bm-mat${mine ? " bm-mine" : ""}`, style: `--seat:${ownerColour(seat.colour)}`, "aria-label": `${seatName(view, p)}'s mat` },
+    el(
+      "header",
+      {},
+      el("strong", {}, `${seatName(view, p)} · ${titled(seat.colour)}`),
+      status ? el("span", { class: "bm-status" }, status) : null,
+      el("span", { class: "bm-gold" }, `${seat.gold} gold`),
+    ),
+    el("div", { class: "bm-mat-rows" }, rows),
+    el(
+      "div",
+      { class: "bm-mat-foot" },
+      tiles,
+      seat.craft_bonus.map((b) => el("span", { class: `bm-bonus-chip${b.face_up ? "" : " bm-used"}` }, `Bonus ${titled(b.weapon)}`)),
+      seat.kingdom_cards.map((k) => el("span", { class: "bm-k-chip" }, k)),
+      el("span", { class: "bm-small-text" }, `on board ${seat.on_board.standard}+${seat.on_board.vorpal}V · defeated ${seat.defeated.standard}+${seat.defeated.vorpal}V`),
+    ),
+  );
+}
+
+function steve(view) {
+  const s = view.observation.steve;
+  if (!s) return null;
+  return el(
+    "section",
+    { class: "bm-steve", "aria-label": "Salesman Steve" },
+    el("strong", {}, "Salesman Steve"),
+    el(
+      "div",
+      { class: "bm-steve-races" },
+      s.races.map((r) => el("span", { class: `bm-steve-race${r === s.next ? " bm-next" : ""}`, style: `border-color:${RACE_COLOURS[r]}` }, titled(r))),
+    ),
+    el("div", { class: "bm-small-text" }, `sells next to the ${PLURAL[s.next] || titled(s.next)}`),
+    view.observation.side_board_links
+      ? el("div", { class: "bm-small-text" }, "Side board lines: ", view.observation.side_board_links.join(", "))
+      : null,
+  );
+}
+
+export function render(root, view, ctx) {
+  root.classList.add("rb-board", "bm-root");
+  const obs = view.observation;
+  const st = view.static;
+  redraw(root, () => {
+    const faces = obs.craft_faces || [];
+    const me = view.seat === null ? null : view.seat;
+    const order = obs.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+    return [
+      el(
+        "header",
+        { class: "bm-top" },
+        el("strong", {}, `${titled(obs.season)}`),
+        turnLine(view),
+        el("span", {}, `Kingdom limit ${obs.kingdom_limit}`),
+        obs.step !== "turn" && obs.step !== "over" ? el("span", { class: "bm-step" }, STEPS[obs.step] || obs.step) : null,
+        moveButtons(view, ctx, {
+          done: obs.step === "forge" ? "Forge no more" : obs.step === "sell" ? "Sell no more" : "Done",
+          pass: "Pass (no action possible)",
+        }),
+      ),
+      el(
+        "div",
+        { class: "bm-layout" },
+        el("div", { class: "bm-board-wrap" }, zoomable(root, "board", boardSvg(view, ctx), "board")),
+        el(
+          "div",
+          { class: "bm-side" },
+          el("h3", {}, "Kingdom Cards", el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`)),
+          el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))),
+          el("h3", {}, "Craft Cards", el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`)),
+          el("div", { class: "bm-cards" }, faces.map((f, i) => craftCard(view, ctx, f, i))),
+          el(
+            "div",
+            { class: "bm-bonus-cards" },
+            "Craft Bonus cards: ",
+            st.weapons.map((w) =>
+              el("span", { class: `bm-bonus-chip${obs.craft_bonus_available.includes(w) ? "" : " bm-taken"}` }, iconSvg(w, 16), titled(w)),
+            ),
+          ),
+          steve(view),
+        ),
+      ),
+      el("div", { class: "bm-mats" }, order.map((p) => mat(view, ctx, p))),
+    ];
+  });
+}

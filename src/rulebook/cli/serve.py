@@ -1,0 +1,62 @@
+"""``rulebook serve``: the web app (play in the browser; see README "Playing in the browser")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulebook.cli.app import app
+from rulebook.cli.common import fail, make_console
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT", help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL",
+            help="Database URL: sqlite:///FILE or postgresql://USER@HOST:PORT/DB "
+            "(default: sqlite:///data/rulebook.sqlite3).",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Pause before each bot move.")
+    ] = 0.6,
+    bot_workers: Annotated[
+        int, typer.Option(metavar="N", help="Processes choosing the bots' moves (0: a thread).")
+    ] = 1,
+    access_log: Annotated[
+        bool, typer.Option("--access-log", help="Log every request (tokens are never in it).")
+    ] = False,
+) -> None:
+    """Start the web app: play in the browser, with friends (private links) or against bots."""
+    try:
+        from rulebook.web.server import ServeError, check
+        from rulebook.web.server import serve as run_server
+        from rulebook.web.settings import DEFAULT_DB_PATH, Settings, sqlite_url
+    except ImportError as exc:
+        fail(f"the web app needs its extra: pip install 'rulebook[web]' ({exc.name} is missing)")
+    if not 0 < port < 65536:
+        fail(f"--port must be 1-65535, not {port}")
+    if bot_delay < 0 or bot_delay > 60:
+        fail(f"--bot-delay must be 0-60 seconds, not {bot_delay}")
+    if bot_workers < 0 or bot_workers > 64:
+        fail(f"--bot-workers must be 0-64, not {bot_workers}")
+    url = db or sqlite_url(Path(DEFAULT_DB_PATH))
+    settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
+    try:
+        check(settings, host, port)
+    except ServeError as exc:
+        fail(str(exc))
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    where = url.split("@")[-1] if "@" in url else url  # no password in the output
+    make_console().print(
+        f"rulebook web app: [bold]http://{shown if shown != 'localhost' else host}:{port}/[/]"
+        f"  (games stored in {where}; Ctrl-C stops)",
+        soft_wrap=True,
+    )
+    run_server(settings, host, port, access_log)

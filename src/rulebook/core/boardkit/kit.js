@@ -1,0 +1,199 @@
+// Shared by every game's board view (rulebook.core.boardkit): building DOM and SVG, and
+// "places": the parts of a board a legal move concerns, clickable and keyboard-operable.
+// Knows no game: a board says which legal moves a place stands for; the kit never invents one.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An HTML element: el("div", {class: "card"}, child, "text", ...). */
+export function el(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same form as el(). */
+export function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function build(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Per-root UI state that survives redraws (a selected die, an open panel...). */
+const uiStates = new WeakMap();
+export function uiState(root, defaults = {}) {
+  if (!uiStates.has(root)) uiStates.set(root, { ...defaults });
+  return uiStates.get(root);
+}
+
+/** The legal moves whose text satisfies ``test`` (a function, a RegExp, or a Set of texts). */
+export function movesWhere(view, test) {
+  const legal = view.legal || [];
+  if (test instanceof RegExp) return legal.filter((m) => test.test(m.text));
+  if (test instanceof Set) return legal.filter((m) => test.has(m.text));
+  return legal.filter((m) => test(m.text, m));
+}
+
+/** The legal moves whose text is one of ``texts``, in the order given. */
+export function movesNamed(view, texts) {
+  const byText = new Map((view.legal || []).map((m) => [m.text, m]));
+  return texts.map((t) => byText.get(t)).filter(Boolean);
+}
+
+/** Submit one of the moves of a place: one move goes at once, several open the page's menu. */
+export function choose(ctx, moves) {
+  if (!moves.length) return;
+  if (moves.length === 1) ctx.move(moves[0].text);
+  else ctx.offer(moves.map((m) => m.text));
+}
+
+/**
+ * Make ``node`` a place for ``moves`` (legal moves from view.legal): focusable, announced with
+ * the moves' explain texts, operated by click, Enter or Space. Nothing happens without moves.
+ * ``label`` names the place for screen readers before its moves ("Greaves, Steel circle").
+ */
+export function place(node, moves, ctx, label = "") {
+  if (!moves || !moves.length) {
+    if (label) node.setAttribute("aria-label", label);
+    return node;
+  }
+  const explained = moves.map((m) => m.explain || m.text).join("; or ");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", moves.length === 1 ? explained : `${label}: ${explained}`);
+  node.setAttribute("data-moves", moves.map((m) => m.text).join("\n"));
+  node.classList.add("rb-place");
+  const act = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    choose(ctx, moves);
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") act(event);
+  });
+  const title = document.createElementNS(node.namespaceURI, "title");
+  title.textContent = moves.length === 1 ? explained : `${label}: ${moves.length} moves`;
+  if (node.namespaceURI === SVG_NS) node.prepend(title);
+  else node.title = title.textContent;
+  return node;
+}
+
+/**
+ * A control that is not a move (select a die, show a rival's sheet): focusable and operated
+ * by click, Enter or Space.
+ */
+export function control(node, label, action, pressed = null) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  if (pressed !== null) node.setAttribute("aria-pressed", pressed ? "true" : "false");
+  node.classList.add("rb-control");
+  const act = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  };
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") act(event);
+  });
+  return node;
+}
+
+/** Keep keyboard focus on the same place across a redraw (found by its data-key). */
+export function redraw(root, draw) {
+  const focused = root.contains(document.activeElement)
+    ? document.activeElement.getAttribute("data-key")
+    : null;
+  root.replaceChildren(...[draw()].flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
+  if (focused) {
+    const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    if (again && again.getAttribute("tabindex") !== null) again.focus();
+  }
+}
+
+/** "Seat 2 (greedy)" (seats are numbered from 1 on the page), "You" for the viewer. */
+export function seatName(view, seat) {
+  if (view.seat === seat) return "You";
+  const info = (view.seats || []).find((s) => s.seat === seat);
+  return info && info.label ? `Seat ${seat + 1} (${info.label})` : `Seat ${seat + 1}`;
+}
+
+/** Whether ``seat`` is still to decide now. */
+export function deciding(view, seat) {
+  return (view.to_act || []).includes(seat);
+}
+
+/** Title case for data ids: "plate-armor" -> "Plate Armor". */
+export function titled(id) {
+  return String(id)
+    .split(/[-_ ]/)
+    .filter(Boolean)
+    .map((w) => (["of", "the"].includes(w) ? w : w[0].toUpperCase() + w.slice(1)))
+    .join(" ")
+    .replace(/^./, (c) => c.toUpperCase());
+}
+
+/** A small banner of whose move it is, for every board's top line. */
+export function turnLine(view) {
+  if (view.over) return el("span", { class: "rb-turn rb-over" }, "Game over");
+  const seats = view.to_act || [];
+  if (view.seat !== null && seats.includes(view.seat)) {
+    const others = seats.filter((s) => s !== view.seat);
+    return el(
+      "span",
+      { class: "rb-turn rb-you" },
+      "Your move",
+      others.length ? ` (also deciding: ${others.map((s) => seatName(view, s)).join(", ")})` : "",
+    );
+  }
+  return el(
+    "span",
+    { class: "rb-turn" },
+    seats.length ? `Waiting for ${seats.map((s) => seatName(view, s)).join(", ")}` : "",
+  );
+}
+
+/**
+ * A large drawing (a board, a map) that fits the screen, with a "Zoom in" control for small
+ * screens: zoomed, it keeps a readable size and scrolls sideways inside its frame (the page
+ * never does). The choice survives redraws.
+ */
+export function zoomable(root, key, drawing, label) {
+  const ui = uiState(root);
+  ui.zoom = ui.zoom || {};
+  const frame = el("div", { class: `rb-zoom${ui.zoom[key] ? " rb-zoomed" : ""}` }, drawing);
+  const button = el("button", { type: "button", class: "rb-zoom-button", "data-key": `zoom:${key}` });
+  const show = () => {
+    button.textContent = ui.zoom[key] ? `Fit the ${label} to the screen` : `Zoom in on the ${label}`;
+    button.setAttribute("aria-pressed", ui.zoom[key] ? "true" : "false");
+  };
+  show();
+  button.addEventListener("click", () => {
+    ui.zoom[key] = !ui.zoom[key];
+    frame.classList.toggle("rb-zoomed", ui.zoom[key]);
+    show();
+  });
+  return el("div", { class: "rb-zoom-wrap" }, button, frame);
+}
+
+/**
+ * Buttons for the moves that belong to no place of the board (end a phase, pass, skip), named
+ * in the game's words: ``words`` maps a move's text to its button's label.
+ */
+export function moveButtons(view, ctx, words, cls = "rb-move-button") {
+  return movesWhere(view, (t) => t in words).map((m) =>
+    place(el("button", { type: "button", class: cls, "data-key": `button:${m.text}` }, words[m.text]), [m], ctx),
+  );
+}

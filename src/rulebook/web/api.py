@@ -1,0 +1,353 @@
+"""The JSON API and the WebSocket of web games. Seats prove who they are with their link's
+token in an ``Authorization: Bearer`` header (HTTP) or the first WebSocket message, never in a
+URL, so no token reaches an access log. Every refusal is a 4xx with a one-line reason and
+changes nothing.
+
+    GET  /api/games                     the games on offer and the seat kinds
+    POST /api/games                     new game: {game, variant, players, options, seats}
+    POST /api/games/upload              new game from a save file (multipart: file, seats)
+    GET  /api/games/{id}/view           the viewer's payload(s): a seat's, or the public one
+    POST /api/games/{id}/move           {seat, move, version}: make a move
+    POST /api/games/{id}/undo           {seat}: take back the seat's last move
+    GET  /api/games/{id}/replay?step=N  the viewer's payload(s) after N moves of the log
+    GET  /api/games/{id}/save           the save file, once the game is over
+    WS   /ws/games/{id}                 live payloads: send {"token": T} or {"spectate": true}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile, WebSocket
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from rulebook.core import RulebookError, State, get_game, replay
+from rulebook.web import seats as seat_kinds
+from rulebook.web.boards import board_static
+from rulebook.web.catalogue import catalogue, new_setup, seat_choices
+from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge
+from rulebook.web.live import Games, LiveGame, Viewer
+from rulebook.web.views import Entry, view
+
+log = logging.getLogger("rulebook.web")
+router = APIRouter()
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
+    variant: str | None = Field(default=None, max_length=64)
+    players: int = Field(ge=1, le=16)
+    options: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict)
+    seats: list[Annotated[str, Field(max_length=32)]] = Field(max_length=16)
+
+
+class MoveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=15)
+    move: str = Field(min_length=1, max_length=200)
+    version: int | None = Field(default=None, ge=0)
+
+
+class UndoBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=15)
+
+
+def games_of(request: Request) -> Games:
+    games: Games = request.app.state.games
+    return games
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def parse(request: Request, model: type[BaseModel]) -> Any:
+    """The JSON body as ``model``; :class:`BadRequest` with the first problem otherwise."""
+    raw = await request.body()
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "body"
+        raise BadRequest(f"bad request: {where}: {first['msg']}") from None
+
+
+def links(game: LiveGame, dealt: list[tuple[tuple[int, ...], str]]) -> dict[str, Any]:
+    """The links of a new game: each seat's private one, hot-seat, and the spectators'."""
+    page = f"/games/{game.id}"
+    seat_links = []
+    hotseat = None
+    for group, token in dealt:
+        if len(group) == 1:
+            p = group[0]
+            seat_links.append({"seat": p, "label": game.labels[p], "url": f"{page}#{token}"})
+        else:
+            hotseat = {"seats": list(group), "url": f"{page}#{token}"}
+    return {
+        "id": game.id,
+        "title": game.state.game.title,
+        "seats": seat_links,
+        "hotseat": hotseat,
+        "spectator": page,
+    }
+
+
+@router.get("/api/games")
+async def list_games() -> dict[str, Any]:
+    return {"games": catalogue(), "seats": seat_choices()}
+
+
+@router.post("/api/games", status_code=201)
+async def create_game(request: Request) -> dict[str, Any]:
+    body: NewGame = await parse(request, NewGame)
+    setup, specs = new_setup(body.game, body.variant, body.players, body.options, body.seats)
+    game, dealt = await games_of(request).create(setup, specs)
+    return links(game, dealt)
+
+
+def read_save(raw: bytes, seats: str | None) -> tuple[State, list[str]]:
+    """The game of an uploaded save file, replayed, and who sits where (the form's seats, else
+    the file's, else a person in seat 0 and greedy bots)."""
+    try:
+        state = replay(raw)
+    except RulebookError as exc:
+        raise BadRequest(f"not a usable save file: {exc}") from None
+    n = state.num_players
+    if seats:
+        specs = [seat_kinds.spec_of(s.strip()) for s in seats.split(",")]
+    else:
+        data = json.loads(raw)
+        specs = [seat_kinds.check_spec(s) for s in data.get("seats") or []]
+        specs = specs or ["human"] + ["greedy"] * (n - 1)
+    if len(specs) != n:
+        raise BadRequest(f"give one seat for each of the {n} players, not {len(specs)}")
+    return state, specs
+
+
+async def upload(request: Request, file: UploadFile, seats: str | None) -> dict[str, Any]:
+    """Start a web game from a save file (size-limited; nothing is stored unless it replays)."""
+    limit = request.app.state.settings.max_upload
+    raw = await file.read(limit + 1)
+    if len(raw) > limit:
+        raise TooLarge(f"save file too large (limit {limit} bytes)")
+    try:
+        state, specs = read_save(raw, seats)
+    except RulebookError as exc:
+        raise BadRequest(str(exc)) from None
+    moves = [(p, str(a)) for p, a in state.history]
+    game, dealt = await games_of(request).create(state.setup, specs, moves)
+    return links(game, dealt)
+
+
+@router.post("/api/games/upload", status_code=201)
+async def upload_game(
+    request: Request,
+    file: Annotated[UploadFile, File()],
+    seats: Annotated[str | None, Form(max_length=200)] = None,
+) -> dict[str, Any]:
+    return await upload(request, file, seats)
+
+
+async def viewer_of(request: Request, game_id: str) -> tuple[LiveGame, tuple[int | None, ...]]:
+    """The game and the viewpoints of the request: the token's seats, or the public one."""
+    game = await games_of(request).get(game_id)
+    token = bearer(request)
+    if token is None:
+        return game, (None,)
+    return game, tuple(await games_of(request).seats_of(game, token))
+
+
+def views_response(game: LiveGame, payloads: list[dict[str, Any]]) -> dict[str, Any]:
+    static = board_static(game.state.setup)
+    for p in payloads:
+        p["static"] = static
+    return {"views": payloads}
+
+
+@router.get("/api/games/{game_id}/view")
+async def get_view(request: Request, game_id: str) -> dict[str, Any]:
+    game, viewpoints = await viewer_of(request, game_id)
+    return views_response(game, [game.payload(v) for v in viewpoints])
+
+
+async def seat_request(request: Request, game_id: str, seat: int) -> LiveGame:
+    games = games_of(request)
+    game = await games.get(game_id)
+    admitted = await games.seats_of(game, bearer(request))
+    if seat not in admitted:
+        raise Forbidden(f"this link does not hold seat {seat}")
+    return game
+
+
+@router.post("/api/games/{game_id}/move")
+async def make_move(request: Request, game_id: str) -> dict[str, Any]:
+    body: MoveBody = await parse(request, MoveBody)
+    game = await seat_request(request, game_id, body.seat)
+    await games_of(request).move(game, body.seat, body.move, body.version)
+    return {"ok": True, "version": game.payload(body.seat)["version"]}
+
+
+@router.post("/api/games/{game_id}/undo")
+async def undo_move(request: Request, game_id: str) -> dict[str, Any]:
+    body: UndoBody = await parse(request, UndoBody)
+    game = await seat_request(request, game_id, body.seat)
+    await games_of(request).undo(game, body.seat)
+    return {"ok": True, "version": game.payload(body.seat)["version"]}
+
+
+def replayed(game: LiveGame, step: int) -> tuple[State, list[Entry]]:
+    """The game after its first ``step`` moves, with the log as it was told."""
+    state = get_game(game.state.setup.game).create(game.state.setup)
+    told = game.log[:step]
+    for e in told:
+        state.apply(e.seat, e.move)
+    return state, told
+
+
+@router.get("/api/games/{game_id}/replay")
+async def get_replay(
+    request: Request, game_id: str, step: Annotated[int, Query(ge=0, le=100_000)]
+) -> dict[str, Any]:
+    game, viewpoints = await viewer_of(request, game_id)
+    # the moves everyone knows of: not those of a simultaneous phase still under way
+    known = len(game.log) - game.state.pending_moves()
+    if step > known:
+        raise BadRequest(f"the game has {known} moves to replay; step must be 0-{known}")
+    state, told = replayed(game, step)
+    payloads = [view(state, v, told, game.labels) for v in viewpoints]
+    for p in payloads:
+        p["legal"] = []
+        p["replay"] = {"step": step, "moves": known}
+    return views_response(game, payloads)
+
+
+@router.get("/api/games/{game_id}/save")
+async def download_save(request: Request, game_id: str) -> Response:
+    game = await games_of(request).get(game_id)
+    if not game.state.is_terminal():
+        raise Forbidden(
+            "the save file holds the seed (every future die and card): it is given once the "
+            "game is over"
+        )
+    text = json.dumps(game.save_data(), indent=1) + "\n"
+    name = f"{game.state.setup.game}-{game.id}.json"
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
+
+
+# -- live updates --------------------------------------------------------------------------------
+async def _hello(ws: WebSocket, games: Games, game: LiveGame) -> tuple[int, ...] | None:
+    """Read the first message: a seat token, or a spectator. Forbidden if the token is wrong."""
+    raw = await asyncio.wait_for(ws.receive_text(), timeout=30)
+    try:
+        hello = json.loads(raw)
+    except ValueError:
+        hello = None
+    if not isinstance(hello, Mapping):
+        raise BadRequest('the first message must be {"token": ...} or {"spectate": true}')
+    if hello.get("spectate") is True:
+        return None
+    token = hello.get("token")
+    return await games.seats_of(game, token if isinstance(token, str) else None)
+
+
+def _is_ping(text: str) -> bool:
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "ping"
+
+
+async def _send_views(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
+    """Send each viewpoint's payload whenever the game changes (and it changed for them)."""
+    try:
+        await _send_loop(ws, game, viewer)
+    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+        pass
+    except Exception:
+        log.exception("live updates of game %s stopped", game.id)
+        await ws.close(code=1011)
+
+
+async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
+    while True:
+        await viewer.wake.wait()
+        viewer.wake.clear()
+        for point in viewer.viewpoints:
+            text = json.dumps({"type": "view", "view": game.payload(point)})
+            if viewer.sent.get(point) != text:
+                viewer.sent[point] = text
+                async with viewer.sending:
+                    await ws.send_text(text)
+
+
+@router.websocket("/ws/games/{game_id}")
+async def live(ws: WebSocket, game_id: str) -> None:
+    await ws.accept()
+    settings = ws.app.state.settings
+    games: Games = ws.app.state.games
+    try:
+        game = await games.get(game_id)
+        seats = await _hello(ws, games, game)
+    except (BadRequest, Forbidden, NotFound) as exc:
+        await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": str(exc)}))
+        await ws.close(code=4000 + exc.status)
+        return
+    except (TimeoutError, WebSocketDisconnect):
+        await ws.close(code=1008)
+        return
+    viewer = Viewer(seats)
+    await ws.send_text(json.dumps({"type": "hello", "seats": seats}))
+    game.viewers.add(viewer)
+    viewer.wake.set()
+    sender = asyncio.create_task(_send_views(ws, game, viewer))
+    garbage = 0
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text") or ""
+            if len(text) > settings.max_ws_message or not _is_ping(text):
+                garbage += 1
+                if garbage > settings.max_ws_garbage:
+                    await ws.close(code=1008)
+                    break
+                reply = json.dumps(
+                    {
+                        "type": "error",
+                        "status": 400,
+                        "error": "moves go to POST /api/games/{id}/move; "
+                        'this socket only takes {"type":"ping"}',
+                    }
+                )
+            else:
+                reply = '{"type":"pong"}'
+            async with viewer.sending:
+                await ws.send_text(reply)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        sender.cancel()
+        game.viewers.discard(viewer)
+
+
+def error_json(status: int, reason: str) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status)

@@ -1,0 +1,109 @@
+"""The web app: FastAPI routes for pages, API and WebSocket; the store, the games in memory
+and the bots' workers, started and stopped with the app. ``create_app(settings)`` builds one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from rulebook.web import api, pages
+from rulebook.web.bots import BotRunner
+from rulebook.web.errors import WebError
+from rulebook.web.limits import BodyLimit, GarbageLimit, SecurityHeaders
+from rulebook.web.live import Games
+from rulebook.web.settings import Settings
+from rulebook.web.store import Store
+
+log = logging.getLogger("rulebook.web")
+
+
+def _wants_json(request: Request) -> bool:
+    path = request.url.path
+    return path.startswith("/api/") or "text/html" not in request.headers.get("accept", "")
+
+
+def _error(request: Request, status: int, reason: str) -> Response:
+    if _wants_json(request):
+        return JSONResponse({"error": reason}, status_code=status)
+    return pages.error_page(request, status, reason)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The app for ``settings`` (default: SQLite in ``data/``, one bot worker process)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.db_url)
+        runner = BotRunner(settings.bot_workers)
+        games = Games(store, settings, runner)
+        app.state.games = games
+        try:
+            await games.resume()
+            yield
+        finally:
+            await games.close()
+            runner.close()
+            store.close()
+
+    app = FastAPI(
+        title="rulebook",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.settings = settings
+
+    @app.exception_handler(WebError)
+    async def refused(request: Request, exc: WebError) -> Response:
+        return _error(request, exc.status, str(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        reason = exc.detail if isinstance(exc.detail, str) else "bad request"
+        if exc.status_code == 404 and reason == "Not Found":
+            reason = "no such page"
+        return _error(request, exc.status_code, reason)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("body", "query"))
+        reason = f"bad request: {where + ': ' if where else ''}{first.get('msg', 'invalid')}"
+        return _error(request, 400, reason)
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception) -> Response:
+        log.error("error on %s %s", request.method, request.url.path, exc_info=exc)
+        return _error(request, 500, "internal server error")
+
+    def limit_for(path: str) -> int:
+        upload = path.endswith("/upload")
+        return settings.max_upload + 64 * 1024 if upload else settings.max_body
+
+    app.add_middleware(BodyLimit, limit_for=limit_for)
+    app.add_middleware(GarbageLimit, limit=settings.max_refusals)
+    app.add_middleware(SecurityHeaders)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    static = resources.files("rulebook.web").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> RedirectResponse:
+        return RedirectResponse("/static/icon.svg", status_code=301)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> HTMLResponse:
+        return HTMLResponse("ok")
+
+    return app

@@ -1,0 +1,169 @@
+"""Request size limits, checked before a body is read into memory (a pure ASGI middleware:
+it sees the declared length and counts the bytes of a body sent without one)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+def _too_large(limit: int) -> bytes:
+    return json.dumps({"error": f"request body too large (limit {limit} bytes)"}).encode()
+
+
+class BodyLimit:
+    """Refuse bodies larger than ``limit_for(path)`` bytes with 413 and a one-line reason."""
+
+    def __init__(self, app: ASGIApp, limit_for: Callable[[str], int]) -> None:
+        self.app = app
+        self.limit_for = limit_for
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit_for(scope["path"])
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = -1
+                if declared < 0 or declared > limit:
+                    await self._refuse(send, limit)
+                    return
+        received = 0
+        started = False
+
+        async def counting() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _BodyTooLarge(limit)
+            return message
+
+        async def watching(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counting, watching)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send, limit)
+
+    @staticmethod
+    async def _refuse(send: Send, limit: int) -> None:
+        body = _too_large(limit)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class _BodyTooLarge(HTTPException):
+    """Raised while the app reads a body that outgrew the limit (FastAPI passes it on)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"request body too large (limit {limit} bytes)")
+
+
+#: sent with every response: pages run only the app's own scripts, are never framed, and never
+#: tell another site where they came from (a seat's link holds its token)
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        b"img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+        b"form-action 'self'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class GarbageLimit:
+    """A client whose requests keep being refused (4xx) is turned away with 429 for a while:
+    more than ``limit`` refusals within ``window`` seconds, counted per client address."""
+
+    def __init__(self, app: ASGIApp, limit: int, window: float = 60.0) -> None:
+        self.app = app
+        self.limit = limit
+        self.window = window
+        self.refusals: dict[str, list[float]] = {}
+
+    def _recent(self, client: str, now: float) -> list[float]:
+        times = [t for t in self.refusals.get(client, ()) if now - t < self.window]
+        if times:
+            self.refusals[client] = times
+        else:
+            self.refusals.pop(client, None)
+        return times
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.limit <= 0:
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("?", 0))[0]
+        now = time.monotonic()
+        if len(self.refusals) > 10_000:  # forget idle clients
+            for known in list(self.refusals):
+                self._recent(known, now)
+        if len(self._recent(client, now)) >= self.limit:
+            body = json.dumps({"error": "too many refused requests; try again later"}).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 429,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"retry-after", str(int(self.window)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def counting(message: Message) -> None:
+            if message["type"] == "http.response.start" and 400 <= message["status"] < 500:
+                self.refusals.setdefault(client, []).append(time.monotonic())
+            await send(message)
+
+        await self.app(scope, receive, counting)

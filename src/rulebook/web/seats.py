@@ -1,0 +1,60 @@
+"""Who may sit in a seat of a web game: a person, or one of the bots at a named strength.
+
+Seats are stored as the agents' specs (:func:`rulebook.agents.make_agent`), the same words the
+terminal and save files use (``human``, ``greedy``, ``mcts:200``), and shown to players by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulebook.agents import make_agent
+from rulebook.core import UnknownGame
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """One entry of the new-game form's seat menu."""
+
+    key: str  #: what the form sends
+    spec: str  #: the agent spec stored (``human`` for a person)
+    label: str  #: what players read
+    about: str
+
+
+#: the seat menu, weakest bot first; mcts budgets are iterations per move (see README "Bots"
+#: for the time they take: about 0.3-0.5 s per 1000 iterations on one core)
+CHOICES: tuple[SeatChoice, ...] = (
+    SeatChoice("human", HUMAN, "human", "a person, with a private link"),
+    SeatChoice("random", "random", "random", "plays any legal move"),
+    SeatChoice("greedy", "greedy", "greedy", "takes the move that looks best right now"),
+    SeatChoice("mcts-quick", "mcts:200", "mcts (quick)", "tree search, 200 iterations a move"),
+    SeatChoice("mcts", "mcts:1000", "mcts", "tree search, 1000 iterations a move"),
+    SeatChoice("mcts-strong", "mcts:3000", "mcts (strong)", "tree search, 3000 iterations a move"),
+)
+BY_KEY = {c.key: c for c in CHOICES}
+_LABELS = {c.spec: c.label for c in CHOICES}
+
+
+def spec_of(key: str) -> str:
+    """The spec stored for a seat chosen in the form (:class:`UnknownGame` if unknown)."""
+    choice = BY_KEY.get(key)
+    if choice is None:
+        known = ", ".join(BY_KEY)
+        raise UnknownGame(f"no seat kind {key!r} (choose one of: {known})")
+    return choice.spec
+
+
+def label(spec: str) -> str:
+    """The name players read for a stored seat spec (``mcts:200`` is "mcts (quick)")."""
+    return _LABELS.get(spec, spec)
+
+
+def check_spec(spec: str) -> str:
+    """A seat spec from a save file, normalised; :class:`UnknownGame` if no agent has it."""
+    spec = spec.strip().lower()
+    if spec != HUMAN:
+        make_agent(spec)  # raises with the accepted forms
+    return spec

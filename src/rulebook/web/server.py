@@ -1,0 +1,125 @@
+"""Running the web app: ``rulebook serve`` and ``make run``. Everything that can be checked
+before the server starts (the database, the port) is, so a mistake is one line, not a trace."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import queue
+import re
+import socket
+from typing import Any
+
+import uvicorn
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from rulebook.web.app import create_app
+from rulebook.web.settings import Settings
+from rulebook.web.store import Store
+
+#: what a token could look like in a log line: never written out
+_SECRET = re.compile(r"(?i)(bearer\s+|token[=:]\s*\"?)[A-Za-z0-9_\-]{8,}")
+
+
+class Redact(logging.Filter):
+    """Blanks anything shaped like a token in log records (tokens never travel in URLs, and
+    this keeps it so should a client put one there)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(
+                _SECRET.sub(r"\1[redacted]", a) if isinstance(a, str) else a
+                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
+            )
+        if isinstance(record.msg, str):
+            record.msg = _SECRET.sub(r"\1[redacted]", record.msg)
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    config: dict[str, Any] = {
+        **uvicorn.config.LOGGING_CONFIG,
+        "filters": {"redact": {"()": "rulebook.web.server.Redact"}},
+    }
+    config["handlers"] = {
+        name: {**handler, "filters": ["redact"]}
+        for name, handler in uvicorn.config.LOGGING_CONFIG["handlers"].items()
+    }
+    config["loggers"] = {
+        **uvicorn.config.LOGGING_CONFIG["loggers"],
+        "rulebook.web": {"handlers": ["default"], "level": "INFO", "propagate": False},
+    }
+    return config
+
+
+class ServeError(Exception):
+    """The server cannot start: a one-line reason."""
+
+
+def check(settings: Settings, host: str, port: int) -> None:
+    """Raise :class:`ServeError` if the database cannot be opened or the port is taken."""
+    try:
+        Store(settings.db_url).close()
+    except ArgumentError as exc:
+        raise ServeError(f"bad database URL {settings.db_url!r}: {exc}") from None
+    except SQLAlchemyError as exc:
+        orig = getattr(exc, "orig", None)
+        reason = (str(orig or exc).strip().splitlines() or ["unknown error"])[0]
+        raise ServeError(f"cannot open the database {settings.db_url!r}: {reason}") from None
+    except OSError as exc:
+        raise ServeError(f"cannot open the database {settings.db_url!r}: {exc}") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+class _Handoff(logging.handlers.QueueHandler):
+    """Hands records to the writing thread as they are (the formatters need their args)."""
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        return record
+
+
+def _log_off_the_loop() -> list[logging.handlers.QueueListener]:
+    """Move the log handlers' writes to threads: a slow terminal or disk never delays the
+    event loop. One queue per logger, each feeding that logger's own handlers."""
+    listeners = []
+    for name in ("uvicorn", "uvicorn.access", "rulebook.web"):
+        logger = logging.getLogger(name)
+        records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+        listener = logging.handlers.QueueListener(
+            records, *logger.handlers, respect_handler_level=True
+        )
+        logger.handlers = [_Handoff(records)]
+        listener.start()
+        listeners.append(listener)
+    return listeners
+
+
+def serve(settings: Settings, host: str, port: int, access_log: bool = False) -> None:
+    """Start the app (blocking until Ctrl-C or SIGTERM). The access log is off unless asked
+    for (tokens never appear in URLs, and :class:`Redact` blanks any that would)."""
+    config = uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=log_config(),
+        access_log=access_log,
+        ws_max_size=settings.max_ws_message,
+        ws_per_message_deflate=False,  # compressing every update cost more than sending it
+        timeout_graceful_shutdown=5,
+    )
+    listeners = _log_off_the_loop()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        for listener in listeners:
+            listener.stop()

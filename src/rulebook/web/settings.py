@@ -1,0 +1,37 @@
+"""The web app's settings: where games are stored, the bots' pace, and the request limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: the SQLite file ``make run`` and ``rulebook serve`` use when no ``--db`` is given
+DEFAULT_DB_PATH = Path("data") / "rulebook.sqlite3"
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server runs. Every limit is checked before any work is done on a request."""
+
+    #: SQLAlchemy URL: ``sqlite:///data/rulebook.sqlite3`` or ``postgresql://user@host/db``
+    db_url: str = sqlite_url(DEFAULT_DB_PATH)
+    #: seconds a bot waits before it moves, so a person can follow (0 in tests)
+    bot_delay: float = 0.6
+    #: processes that compute the bots' moves (0: a thread of the server process, for tests)
+    bot_workers: int = 1
+    #: largest request body accepted (JSON moves, forms), in bytes
+    max_body: int = 64 * 1024
+    #: largest save file accepted by an upload, in bytes
+    max_upload: int = 1024 * 1024
+    #: largest WebSocket message accepted, in bytes
+    max_ws_message: int = 4 * 1024
+    #: malformed WebSocket messages tolerated before the connection is closed
+    max_ws_garbage: int = 10
+    #: refused requests (4xx) a client may make in a minute before it gets 429 for a while
+    max_refusals: int = 600
+    #: games kept in memory (the rest are rebuilt from the database when next needed)
+    cache_games: int = 1000

@@ -1,0 +1,98 @@
+// The new-game form: variants, player count, options and seats follow the chosen game.
+const data = JSON.parse(document.getElementById("catalogue").textContent);
+const form = document.getElementById("new-form");
+const gameSelect = document.getElementById("game");
+const variantSelect = document.getElementById("variant");
+const playersInput = document.getElementById("players");
+const optionsBox = document.getElementById("options");
+const seatsBox = document.getElementById("seats");
+const values = data.values || {};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+const game = () => data.games.find((g) => g.name === gameSelect.value);
+const variant = () => game().variants.find((v) => v.name === variantSelect.value);
+
+function fillVariants() {
+  const g = game();
+  const wanted = values.variant;
+  variantSelect.replaceChildren(
+    ...g.variants.map((v) => {
+      const range = v.min_players === v.max_players ? `${v.min_players}` : `${v.min_players}-${v.max_players}`;
+      return el("option", { value: v.name, text: `${v.name} (${range} players)` });
+    }),
+  );
+  const multi = g.variants.find((v) => v.max_players > 1);
+  const pick = g.variants.find((v) => v.name === wanted) || multi || g.variants[0];
+  variantSelect.value = pick.name;
+}
+
+function fitPlayers() {
+  const v = variant();
+  playersInput.min = v.min_players;
+  playersInput.max = v.max_players;
+  const n = Number(playersInput.value);
+  if (!(n >= v.min_players)) playersInput.value = v.min_players;
+  if (n > v.max_players) playersInput.value = v.max_players;
+}
+
+function fillOptions() {
+  const g = game();
+  const v = variantSelect.value;
+  optionsBox.replaceChildren();
+  for (const o of g.options) {
+    if (o.variants.length && !o.variants.includes(v)) continue;
+    const id = `option_${o.name}`;
+    const select = el("select", { name: id, id });
+    for (const c of o.choices) select.append(el("option", { value: c, text: c }));
+    select.value = values[id] || o.default;
+    optionsBox.append(
+      el("div", { class: "field" }, el("label", { for: id, text: o.name }), select,
+        el("p", { class: "hint", text: o.description })),
+    );
+  }
+}
+
+function fillSeats() {
+  const n = Number(playersInput.value) || 1;
+  const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+  seatsBox.replaceChildren(el("legend", { text: "Seats" }));
+  for (let p = 0; p < n; p++) {
+    const id = `seat_${p}`;
+    const select = el("select", { name: id, id });
+    for (const s of data.seats) select.append(el("option", { value: s.key, text: s.label, title: s.about }));
+    select.value = values[id] || old[p] || (p === 0 ? "human" : "greedy");
+    seatsBox.append(el("div", { class: "field seat" }, el("label", { for: id, text: `Seat ${p + 1}` }), select));
+  }
+}
+
+function refresh(all) {
+  if (all) fillVariants();
+  fitPlayers();
+  fillOptions();
+  fillSeats();
+}
+
+gameSelect.addEventListener("change", () => { for (const k of Object.keys(values)) delete values[k]; refresh(true); });
+variantSelect.addEventListener("change", () => refresh(false));
+playersInput.addEventListener("change", () => refresh(false));
+for (const button of document.querySelectorAll("button.pick")) {
+  button.addEventListener("click", () => {
+    gameSelect.value = button.dataset.game;
+    for (const k of Object.keys(values)) delete values[k];
+    refresh(true);
+    document.getElementById("new-game").scrollIntoView({ behavior: "smooth" });
+    gameSelect.focus();
+  });
+}
+refresh(true);
+if (values.players) { playersInput.value = values.players; refresh(false); }
+form.dataset.ready = "yes";

@@ -1,0 +1,108 @@
+"""Every payload a viewer of a web game receives is built here, and only here.
+
+The boardgame.io ``playerView`` idea: one pure function of (state, viewer, stored log) strips
+what the viewer may not see, so one test (``tests/test_web_leaks.py``) can prove for every game
+that a seat's payload does not change when what the seat cannot see is re-sampled. A viewer is a
+seat number or ``None`` for a spectator, who gets :meth:`State.public_observation`.
+
+The move log is told as the viewer learned of it: a seat's own moves with ``explain`` (as its
+menu showed them), other seats' moves with ``announce``; moves of a simultaneous phase still
+under way (:meth:`State.pending_moves`) are withheld from the seats that did not make them, and
+from spectators, until the phase ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulebook.core import Action, State
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One move of the stored log with the two ways it is told, worked out before it was made
+    (``explain`` and ``announce`` describe a move in the position it is made from)."""
+
+    seat: int
+    move: str  #: the move's text form, as stored and replayed
+    explain: str  #: for the seat that made it
+    announce: str  #: for everyone else
+
+
+def entry(before: State, seat: int, action: Action) -> Entry:
+    """The log entry of ``action`` by ``seat`` in the position ``before`` (not yet made)."""
+    return Entry(seat, str(action), before.explain(seat, action), before.announce(seat, action))
+
+
+def visible_log(state: State, viewer: int | None, log: Sequence[Entry]) -> list[dict[str, Any]]:
+    """The moves as ``viewer`` learned of them (see the module docstring)."""
+    if len(log) != len(state.history):
+        raise ValueError(f"the log has {len(log)} moves, the game {len(state.history)}")
+    pending_from = len(log) - state.pending_moves()
+    told = []
+    for i, e in enumerate(log):
+        own = e.seat == viewer
+        if i >= pending_from and not own:
+            continue
+        told.append({"seat": e.seat, "text": e.explain if own else e.announce})
+    return told
+
+
+def result(state: State) -> dict[str, Any] | None:
+    """The end of the game: scores, each seat's breakdown, winners and what decided, and the
+    solo rating or verdict where the game gives one (None while the game runs)."""
+    if not state.is_terminal():
+        return None
+    seats = range(state.num_players)
+    return {
+        "scores": state.scores(),
+        "breakdowns": [state.score_breakdown(p) for p in seats],
+        "winners": state.winners(),
+        "decided_by": state.decided_by(),
+        "tiebreaks": list(state.tiebreak_labels()),
+        "rating": state.public_observation().get("rating"),
+    }
+
+
+def view(
+    state: State,
+    viewer: int | None,
+    log: Sequence[Entry],
+    labels: Sequence[str],
+    can_undo: bool = False,
+) -> dict[str, Any]:
+    """The payload of one viewer (a seat, or ``None`` for a spectator): the contract of
+    ``docs/web.md`` that the page and the game boards draw from."""
+    setup = state.setup
+    to_act = list(state.current_players())
+    observation = state.public_observation() if viewer is None else state.observation(viewer)
+    if viewer is None or viewer not in to_act:
+        legal = []
+    else:
+        legal = [
+            {"text": str(a), "explain": state.explain(viewer, a)}
+            for a in state.legal_actions(viewer)
+        ]
+    told = visible_log(state, viewer, log)
+    return {
+        "game": setup.game,
+        "title": state.game.title,
+        "variant": setup.variant,
+        "players": setup.players,
+        "options": dict(setup.options),
+        "seat": viewer,
+        "seats": [
+            {"seat": p, "label": labels[p], "deciding": p in to_act}
+            for p in range(state.num_players)
+        ],
+        "observation": observation,
+        "legal": legal,
+        "to_act": to_act,
+        "log": told,
+        "over": state.is_terminal(),
+        "result": result(state),
+        "version": len(told),
+        "can_undo": can_undo and viewer is not None,
+    }

@@ -1,0 +1,91 @@
+"""All writes to the store go through one task, so that moves arriving while a commit is under
+way are committed together: group commit, one disk flush for many moves (SQLite flushes on
+every commit, ``synchronous=FULL``). Each move is still acknowledged only once it is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebook.web.store import Store
+
+log = logging.getLogger("rulebook.web")
+
+#: runs a blocking function in a worker thread
+Threaded = Callable[..., Awaitable[Any]]
+
+
+@dataclass
+class _Job:
+    append: tuple[str, int, int, str, bool] | None
+    call: tuple[Callable[..., Any], tuple[Any, ...]] | None
+    done: asyncio.Future[Any] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class Writer:
+    """The one writer of a store (see the module docstring)."""
+
+    def __init__(self, store: Store, threaded: Threaded) -> None:
+        self.store = store
+        self.threaded = threaded
+        self.queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+
+    async def append(self, game_id: str, number: int, seat: int, move: str, over: bool) -> None:
+        """Store one move; returns once it is committed."""
+        job = _Job((game_id, number, seat, move, over), None)
+        self.queue.put_nowait(job)
+        await asyncio.shield(job.done)
+
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run another write (create, truncate) in its turn; returns its result."""
+        job = _Job(None, (fn, args))
+        self.queue.put_nowait(job)
+        return await asyncio.shield(job.done)
+
+    async def _loop(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            while not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            for job in batch:
+                if job.call is not None:
+                    await self._settle(job, job.call[0], *job.call[1])
+            appends = [job for job in batch if job.append is not None]
+            if len(appends) == 1:
+                await self._settle(appends[0], self.store.append, *appends[0].append)  # type: ignore[misc]
+            elif appends:
+                moves = [job.append for job in appends if job.append is not None]
+                try:
+                    await self.threaded(self.store.append_many, moves)
+                except Exception:  # find the culprit: one by one
+                    for job in appends:
+                        await self._settle(job, self.store.append, *job.append)  # type: ignore[misc]
+                else:
+                    for job in appends:
+                        if not job.done.done():
+                            job.done.set_result(None)
+
+    async def _settle(self, job: _Job, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            result = await self.threaded(fn, *args)
+        except Exception as exc:
+            if not job.done.done():
+                job.done.set_exception(exc)
+        else:
+            if not job.done.done():
+                job.done.set_result(result)

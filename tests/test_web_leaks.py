@@ -1,0 +1,119 @@
+"""No payload tells a viewer what it may not see (issue 13, "Nothing lost, nothing leaked").
+
+Over whole games of every game and variant (random and greedy bots), at every step: each seat's
+payload (:func:`rulebook.web.views.view`) is the same when everything that seat cannot see is
+re-sampled (:meth:`State.determinize`), and so is the spectators' payload under re-sampling from
+every seat's view; the log entry of each move reads the same to its mover and to every other
+seat under re-sampling from their views; the seed never appears in any payload.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import rulebook
+from rulebook.agents import make_agent
+from rulebook.core import State
+from rulebook.web.views import Entry, entry, view
+
+#: a seed whose digits cannot appear in a payload by accident
+SEED = 738_291_046_582_937_461
+
+
+def _cases() -> list[tuple[str, str, int, str]]:
+    """Every game and variant: the fewest and the most players (at most 4), random bots; and
+    one greedy game per variant."""
+    cases = []
+    for name in rulebook.games():
+        game = rulebook.get_game(name)
+        for v in game.variants:
+            counts = sorted({v.min_players, min(v.max_players, 4)})
+            cases += [(name, v.name, n, "random") for n in counts]
+            cases.append((name, v.name, counts[-1], "greedy"))
+    return cases
+
+
+def _text(payload: object) -> str:
+    return json.dumps(payload, sort_keys=True)
+
+
+def check_step(state: State, log: list[Entry], rng: random.Random, labels: list[str]) -> None:
+    n = state.num_players
+    public = _text(view(state, None, log, labels))
+    assert str(SEED) not in public
+    for p in range(n):
+        mine = _text(view(state, p, log, labels, can_undo=True))
+        assert str(SEED) not in mine
+        sample = state.determinize(p, rng)
+        assert _text(view(sample, p, log, labels, can_undo=True)) == mine, f"seat {p} payload"
+        assert _text(view(sample, None, log, labels)) == public, f"spectator, from seat {p}"
+
+
+def check_entry(state: State, seat: int, action: rulebook.Action, rng: random.Random) -> Entry:
+    told = entry(state, seat, action)
+    for p in range(state.num_players):
+        sample = state.determinize(p, rng)
+        again = entry(sample, seat, action)
+        if p == seat:
+            assert again.explain == told.explain, "the mover's own log line"
+        else:
+            assert again.announce == told.announce, f"seat {p} learns of seat {seat}'s move"
+    return told
+
+
+@pytest.mark.parametrize(("name", "variant", "players", "agent"), _cases())
+def test_payloads_do_not_depend_on_what_the_viewer_cannot_see(
+    name: str, variant: str, players: int, agent: str
+) -> None:
+    state = rulebook.new_game(name, players, seed=SEED, variant=variant)
+    agents = [make_agent(agent, p) for p in range(players)]
+    rng = random.Random(players)
+    labels = [agent] * players
+    log: list[Entry] = []
+    check_step(state, log, rng, labels)
+    while not state.is_terminal():
+        seat = state.current_players()[rng.randrange(len(state.current_players()))]
+        action = agents[seat].act(state, seat)
+        log.append(check_entry(state, seat, action, rng))
+        state.apply(seat, action)
+        check_step(state, log, rng, labels)
+    final = view(state, None, log, labels)
+    assert final["over"] and final["result"]["scores"] == state.scores()
+
+
+def test_the_check_catches_a_leak() -> None:
+    """The test above fails on a payload that shows another seat's hidden cards."""
+    state = rulebook.new_game("archmagi", 2, seed=SEED)
+    rng = random.Random(0)
+    mine = view(state, 0, [], ["human", "greedy"])
+    leaked = {**mine, "other_hand": state.observation(1)["hand"]}
+    sample = state.determinize(0, rng)
+    again = {
+        **view(sample, 0, [], ["human", "greedy"]),
+        "other_hand": sample.observation(1)["hand"],
+    }
+    assert _text(again) != _text(leaked)
+
+
+def test_simultaneous_moves_are_withheld_until_the_phase_ends() -> None:
+    """Merchants of Magick crafting: seat 1's moves reach seat 0 and spectators only once every
+    seat is done; seat 1 sees its own at once."""
+    state = rulebook.new_game("merchants-of-magick", 2, seed=SEED)
+    labels = ["human", "human"]
+    log: list[Entry] = []
+    action = next(a for a in state.legal_actions(1) if str(a) != "done")
+    log.append(entry(state, 1, action))
+    state.apply(1, action)
+    assert view(state, 0, log, labels)["log"] == []
+    assert view(state, None, log, labels)["log"] == []
+    assert view(state, 1, log, labels)["log"] == [{"seat": 1, "text": log[0].explain}]
+    assert view(state, 0, log, labels)["version"] == 0
+    for seat in (0, 1):
+        while seat in state.current_players():
+            done = next(a for a in state.legal_actions(seat) if str(a) == "done")
+            log.append(entry(state, seat, done))
+            state.apply(seat, done)
+    assert [e["seat"] for e in view(state, 0, log, labels)["log"]] == [1, 0, 1]

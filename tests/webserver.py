@@ -1,0 +1,95 @@
+"""A real ``rulebook serve`` process for the tests that need one (a kill, a browser)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+
+from pgtemp import free_port
+
+RULEBOOK = str(Path(sys.executable).with_name("rulebook"))
+
+
+class Server:
+    """``rulebook serve`` on a free port of 127.0.0.1, its output in ``log``."""
+
+    def __init__(
+        self,
+        db_url: str,
+        log: Path,
+        bot_delay: float = 0.0,
+        workers: int = 1,
+        access_log: bool = True,
+    ) -> None:
+        self.db_url = db_url
+        self.access_log = access_log
+        self.log = log
+        self.bot_delay = bot_delay
+        self.workers = workers
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 90.0) -> Server:
+        command = [
+            RULEBOOK,
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--bot-workers",
+            str(self.workers),
+            *(["--access-log"] if self.access_log else []),
+        ]
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        end = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > end:
+                self.stop()
+                raise RuntimeError("the server did not start in time")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL the server and every process it started (its bot workers)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)  # the server stops its own workers
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(15)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # anything left behind
+        self.process.wait(10)
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
