@@ -78,6 +78,9 @@ class DuelState(State):
     def observation(self, player: int) -> dict[str, Any]:
         return {"heads_seat": self.heads_seat, "winner": self.winner}
 
+    def public_observation(self) -> dict[str, Any]:
+        return {**self.observation(0), "you": None}
+
     def clone(self) -> DuelState:
         other = DuelState.__new__(DuelState)
         self._copy_base(other)
