@@ -16,14 +16,15 @@ if TYPE_CHECKING:
 
 #: least-squares weights of :data:`FEATURES` by Round (5: the last turn), predicting the Favor
 #: a seat will still gain: ``python benchmarks/archmagi_fit.py --games 300`` (greedy play with
-#: 15% random moves, 4 players). They replaced hand-tuned weights that overvalued Spells in Hand
-#: and undervalued Planted Spells and Plays, which search bots then exploited.
+#: 15% random moves, 4 players), refitted on the Magi data as rebalanced by ``rulebook tune``
+#: (docs/archmagi.md, "Magi balance"). The first fit replaced hand-tuned weights that overvalued
+#: Spells in Hand and undervalued Planted Spells and Plays, which search bots then exploited.
 WEIGHTS: dict[int, tuple[float, ...]] = {
-    1: (4.687, 0.402, -0.019, 1.383, 0.533, 0.330, 1.186, -0.023, 0.119, -0.412),
-    2: (2.150, 0.503, 0.019, 0.977, 0.312, 0.485, 1.980, 0.005, 0.050, -0.681),
-    3: (-0.024, 0.466, 0.087, 0.476, 0.131, 0.654, 3.391, 0.074, -0.069, -0.750),
-    4: (0.254, 0.244, -0.029, 0.123, -0.042, 0.636, -0.860, 0.523, 0.288, -0.462),
-    5: (-0.530, 0.150, 0.026, -0.020, -0.024, 0.870, 0.000, 0.000, 0.000, 0.451),
+    1: (4.701, 0.444, 0.072, 1.875, 0.575, 0.250, 0.963, -0.034, 0.030, -0.276),
+    2: (1.524, 0.471, 0.195, 1.194, 0.300, 0.420, 3.735, 0.069, -0.125, -0.608),
+    3: (1.879, 0.452, -0.095, 0.778, 0.167, 0.587, -0.842, 0.111, 0.464, -0.750),
+    4: (-0.705, 0.253, 0.060, 0.258, 0.015, 0.548, 2.928, 0.440, -0.021, -0.459),
+    5: (-0.340, 0.144, 0.000, 0.007, 0.015, 0.769, 0.000, 0.000, 0.000, 0.457),
 }
 
 

@@ -1,5 +1,5 @@
 """The ``rulebook`` command line: list the games, play one in the terminal, simulate, replay,
-and the balance lab (report, compare, strength).
+and the balance lab (report, compare, strength, tune).
 
 ``app`` (commands) is in :mod:`rulebook.cli.app`, the lab's commands in
 :mod:`rulebook.cli.lab`, the interactive game in :mod:`rulebook.cli.session`, shared helpers in
@@ -8,6 +8,7 @@ and the balance lab (report, compare, strength).
 
 from rulebook.cli import lab as _lab  # noqa: F401  (registers the lab's commands)
 from rulebook.cli import serve as _serve  # noqa: F401  (registers the web app's command)
+from rulebook.cli import tune as _tune  # noqa: F401  (registers rulebook tune)
 from rulebook.cli.app import app
 
 __all__ = ["app"]

@@ -27,6 +27,7 @@ from rulebook.core import games as game_names
 from rulebook.core import get_game
 from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
+from rulebook.lab.compare import Change
 from rulebook.lab.compare import compare as compare_results
 from rulebook.lab.compare import setup_differences
 from rulebook.lab.runner import Job
@@ -109,7 +110,16 @@ def compare(
             soft_wrap=True,
         )
     changes = compare_results(rows_a, rows_b)
-    table = Table(header_style="bold", title=f"A = {a}, B = {b}")
+    table, hidden = changes_table(changes, f"A = {a}, B = {b}", all_items)
+    console.print(table)
+    if hidden:
+        console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
+
+
+def changes_table(changes: list[Change], title: str, all_items: bool) -> tuple[Table, int]:
+    """The changes as ``rulebook compare`` prints them (bold red: p < 0.05), and how many
+    items without a significant change were left out (unless ``all_items``)."""
+    table = Table(header_style="bold", title=title)
     for column in ("section", "figure", "A", "B", "change", "p"):
         table.add_column(column, justify="left" if column in ("section", "figure") else "right")
     hidden = 0
@@ -123,9 +133,7 @@ def compare(
         table.add_row(
             c.section, c.name, fmt(c.a), fmt(c.b), change, f"{c.test.p_value:.3g}", style=style
         )
-    console.print(table)
-    if hidden:
-        console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
+    return table, hidden
 
 
 @app.command()

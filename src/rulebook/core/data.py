@@ -97,7 +97,7 @@ def overrides() -> dict[tuple[str, str], dict[str, Any]]:
     return dict(_OVERRIDES)
 
 
-def _entry(items: list[Any], key: str, where: str) -> int:
+def entry_index(items: list[Any], key: str, where: str) -> int:
     """The index of the entry of an array of tables that ``key`` names."""
     for i, item in enumerate(items):
         if isinstance(item, dict) and any(item.get(k) == key for k in ENTRY_KEYS):
@@ -117,7 +117,7 @@ def merge(data: Any, patch: Any, where: str) -> Any:
     if isinstance(patch, dict) and isinstance(data, list):
         out_list = list(data)
         for key, value in patch.items():
-            i = _entry(out_list, str(key), where)
+            i = entry_index(out_list, str(key), where)
             out_list[i] = merge(out_list[i], value, f"{where}[{key}]")
         return out_list
     return patch

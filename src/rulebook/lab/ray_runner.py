@@ -26,11 +26,11 @@ from rulebook.core import RulebookError
 from rulebook.lab.runner import Job, batches, play_batch
 
 
-def run_ray(
-    job: Job, indices: Sequence[int], workers: int, address: str | None
-) -> Iterator[list[dict[str, Any]]]:
-    """Play the games on Ray: the cluster at ``address``, or a local instance of ``workers``
-    CPUs. Each task installs the job's data override in its worker first."""
+@contextmanager
+def ray_instance(workers: int, address: str | None) -> Iterator[None]:
+    """Ray for the block: the cluster at ``address``, or a local instance of ``workers`` CPUs;
+    shut down at the end if this call started it (a caller that already started Ray keeps it,
+    so a tuning run starts Ray once for all its simulations)."""
     import ray  # the optional extra: pip install rulebook[ray]
 
     started = not ray.is_initialized()
@@ -38,6 +38,22 @@ def run_ray(
         if started:
             with _ctrl_c_held():
                 _start_ray(ray, workers, address)
+        yield
+    finally:
+        if started:
+            ours = _descendants() if address is None else {}
+            ray.shutdown()
+            _stop_leftovers(ours)
+
+
+def run_ray(
+    job: Job, indices: Sequence[int], workers: int, address: str | None
+) -> Iterator[list[dict[str, Any]]]:
+    """Play the games on Ray: the cluster at ``address``, or a local instance of ``workers``
+    CPUs. Each task installs the job's data override in its worker first."""
+    import ray
+
+    with ray_instance(workers, address):
         remote = ray.remote(play_batch)
         pending = [remote.remote(job, chunk) for chunk in batches(indices, workers)]
         while pending:
@@ -45,11 +61,6 @@ def run_ray(
             for ref in ready:
                 rows: list[dict[str, Any]] = ray.get(ref)
                 yield rows
-    finally:
-        if started:
-            ours = _descendants() if address is None else {}
-            ray.shutdown()
-            _stop_leftovers(ours)
 
 
 #: seconds given to processes Ray left behind to stop on SIGTERM before they are killed

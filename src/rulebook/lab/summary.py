@@ -110,13 +110,9 @@ def seat_games(rows: Sequence[Row]) -> list[tuple[Row, int]]:
     return [(r, p) for r in rows for p in range(r["players"])]
 
 
-def summarize(rows: Sequence[Row]) -> Summary:
-    """The figures of a (non-empty) list of stored games of one job."""
-    if not rows:
-        raise ValueError("no games to summarize")
-    first = rows[0]
-    n_players = first["players"]
-    expected = 1.0 / n_players
+def seat_rates(rows: Sequence[Row]) -> list[Rate]:
+    """Each seat's win rate (shared wins) against the even share, and its mean score."""
+    n_players = rows[0]["players"]
     seats = []
     for p in range(n_players):
         agents = sorted({r["agents"][p] for r in rows})
@@ -125,30 +121,39 @@ def summarize(rows: Sequence[Row]) -> Summary:
                 f"seat {p} ({', '.join(agents)})",
                 sum(r["returns"][p] for r in rows),
                 len(rows),
-                expected,
+                1.0 / n_players,
                 statistics.fmean(r["scores"][p] for r in rows),
             )
         )
-    pairs = seat_games(rows)
-    by_agent: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    return seats
+
+
+def _rates(groups: dict[str, list[tuple[float, int]]], expected: float) -> list[Rate]:
+    return [
+        Rate(name, sum(w for w, _ in v), len(v), expected, statistics.fmean(s for _, s in v))
+        for name, v in sorted(groups.items())
+    ]
+
+
+def faction_rates(rows: Sequence[Row]) -> list[Rate]:
+    """Each faction's win rate over the seats that played it (none if the game has none)."""
     by_faction: dict[str, list[tuple[float, int]]] = defaultdict(list)
-    for r, p in pairs:
-        by_agent[r["agents"][p]].append((r["returns"][p], r["scores"][p]))
+    for r, p in seat_games(rows):
         if r["factions"]:
             by_faction[r["factions"][p]].append((r["returns"][p], r["scores"][p]))
+    return _rates(by_faction, 1.0 / rows[0]["players"])
 
-    def rates(groups: dict[str, list[tuple[float, int]]]) -> list[Rate]:
-        return [
-            Rate(
-                name,
-                sum(w for w, _ in v),
-                len(v),
-                expected,
-                statistics.fmean(s for _, s in v),
-            )
-            for name, v in sorted(groups.items())
-        ]
 
+def summarize(rows: Sequence[Row]) -> Summary:
+    """The figures of a (non-empty) list of stored games of one job."""
+    if not rows:
+        raise ValueError("no games to summarize")
+    first = rows[0]
+    n_players = first["players"]
+    pairs = seat_games(rows)
+    by_agent: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for r, p in pairs:
+        by_agent[r["agents"][p]].append((r["returns"][p], r["scores"][p]))
     breakdown: dict[str, list[float]] = defaultdict(lambda: [0.0] * n_players)
     for r in rows:
         for p, parts in enumerate(r["breakdown"]):
@@ -173,9 +178,9 @@ def summarize(rows: Sequence[Row]) -> Summary:
         game=first["game"],
         variant=first["variant"],
         override=first["override"],
-        seats=seats,
-        agents=rates(by_agent),
-        factions=rates(by_faction),
+        seats=seat_rates(rows),
+        agents=_rates(by_agent, 1.0 / n_players),
+        factions=faction_rates(rows),
         scores_by_seat=[[r["scores"][p] for r in rows] for p in range(n_players)],
         scores_by_agent={a: [s for _, s in v] for a, v in sorted(by_agent.items())},
         lengths=[r["moves"] for r in rows],

@@ -1,0 +1,244 @@
+"""``rulebook tune``: search data values that meet a balance target (see
+:mod:`rulebook.lab.tune`), under a progress bar showing the best objective so far."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rulebook.cli.app import GameArg, LevelOpt, OptionOpt, VariantOpt, app
+from rulebook.cli.common import (
+    HUMAN,
+    INTERRUPTED,
+    UsageError,
+    check_agents,
+    cycle_specs,
+    find_game,
+    make_console,
+    parse_options,
+    parse_specs,
+    usage_errors,
+)
+from rulebook.cli.lab import changes_table
+from rulebook.core import Game
+from rulebook.lab.compare import Change
+from rulebook.lab.ray_runner import ray_instance
+from rulebook.lab.runner import Job, execute
+from rulebook.lab.summary import Rate, faction_rates, seat_rates
+from rulebook.lab.tune import Outcome, Plan, Status, parse_target, read_knobs, tune
+from rulebook.lab.tune.search import describe_values
+from rulebook.lab.tune.target import check_target
+
+
+def check_writable(out: Path) -> None:
+    """Refuse an output folder that cannot be created or written, before any work."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file, not a folder")
+    probe = out
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"--out {out}: {probe} is not a writable folder")
+
+
+def measurable(game: Game, players: int, variant: str | None) -> tuple[bool, set[str]]:
+    """Whether the game reports factions in this setup, and its plain counters' names."""
+    state = game.new_game(players, 0, variant)
+    factions = game.faction is not None and bool(game.faction(state, 0))
+    counters = set(game.counters(state, 0)) if game.counters else set()
+    return factions, {c for c in counters if ":" not in c}
+
+
+@app.command("tune")
+def tune_command(
+    game: GameArg,
+    knobs: Annotated[
+        Path, typer.Option(metavar="KNOBS.toml", help="The data values to search (knob file).")
+    ],
+    out: Annotated[
+        Path, typer.Option(metavar="DIR", help="Folder of the run (resumable) and its outputs.")
+    ],
+    target: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TARGET",
+            help='e.g. "factions<=5, seats<=5, moves in 100..200" (default: the knob file\'s).',
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", metavar="N", help="Default: the game's usual count."),
+    ] = None,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    level: LevelOpt = None,
+    agents: Annotated[
+        str, typer.Option(metavar="SPECS", help="Agents, cycled over the seats.")
+    ] = "greedy",
+    budget: Annotated[int, typer.Option(metavar="GAMES", help="Games the search may play.")] = 4000,
+    trial_games: Annotated[
+        int, typer.Option(metavar="K", help="Games per evaluation block (same seeds for all).")
+    ] = 200,
+    repeats: Annotated[
+        int, typer.Option(metavar="R", help="Blocks the best candidates are evaluated on.")
+    ] = 4,
+    confirm: Annotated[
+        int, typer.Option(metavar="GAMES", help="Fresh games confirming before and after.")
+    ] = 2000,
+    seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(metavar="W", help="Parallel processes (default: cores).")
+    ] = None,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Run on Ray (a local instance unless --ray-address).")
+    ] = False,
+    ray_address: Annotated[
+        str | None, typer.Option(metavar="ADDR", help="Run on the Ray cluster at ADDR.")
+    ] = None,
+) -> None:
+    """Search values of the game's data (the knobs) that meet a balance target, confirm the
+    best on fresh games, and write the override, a report and the comparison to DIR."""
+    found = find_game(game)
+    with usage_errors():
+        options = parse_options(option, level)
+        n = players or found.common_players or found.variants[0].min_players
+        found.setup(n, seed, variant, options)
+        specs = cycle_specs(parse_specs(agents, "--agents"), n)
+        check_agents(specs)
+        if HUMAN in specs:
+            raise UsageError("tuning plays agents only; human cannot play")
+        if n < 2:
+            raise UsageError("tuning balances win rates: it needs 2 or more players")
+        if workers is not None and workers < 1:
+            raise UsageError(f"--workers must be at least 1, not {workers}")
+        check_writable(out)
+        knob_file = read_knobs(knobs, found.name, n, variant)
+        text = target or knob_file.target
+        if not text:
+            raise UsageError('no target: give --target or target = "..." in the knob file')
+        terms = parse_target(text)
+        check_target(terms, *measurable(found, n, variant))
+        plan = Plan(
+            found.name,
+            n,
+            tuple(specs),
+            knob_file.knobs,
+            terms,
+            variant,
+            options,
+            trial_games,
+            repeats,
+            budget,
+            confirm,
+            seed,
+        )
+    console = make_console()
+    count = workers or os.cpu_count() or 1
+    cluster = ray or bool(ray_address)
+    command = "rulebook " + " ".join(sys.argv[1:]) if sys.argv else "rulebook tune"
+    try:
+        with ray_instance(count, ray_address) if cluster else nullcontext():
+            outcome, changes = run(console, plan, out, count, cluster, ray_address, command)
+    except KeyboardInterrupt:
+        console.print(f"Interrupted; re-run the same command to resume {out}.")
+        raise typer.Exit(INTERRUPTED) from None
+    show(console, outcome, out)
+    table, _ = changes_table(changes, "before (A) and after (B), rulebook compare", False)
+    recorder = Console(record=True, width=120, file=io.StringIO())
+    recorder.print(table)
+    (out / "compare.txt").write_text(recorder.export_text(), encoding="utf-8")
+    console.print(f"In {out}: override.toml, report.html, compare.txt, tables.md, result.json")
+
+
+def run(
+    console: Console,
+    plan: Plan,
+    out: Path,
+    workers: int,
+    cluster: bool,
+    address: str | None,
+    command: str,
+) -> tuple[Outcome, list[Change]]:
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with usage_errors(), Progress(*columns, console=console) as progress:
+        task = progress.add_task(f"{plan.game}: searching", total=plan.budget)
+
+        def evaluate(job: Job, path: Path) -> list[dict[str, object]]:
+            return execute(
+                job, path, workers, cluster, address, lambda k: progress.advance(task, k)
+            )
+
+        def status(s: Status) -> None:
+            best = (
+                ""
+                if s.best is None
+                else (f", best {s.best.measure.objective:.2f} over {s.best.measure.games} games")
+            )
+            progress.update(
+                task,
+                completed=min(s.played, plan.budget),
+                description=f"{plan.game}: trial {s.trials}{best}",
+            )
+
+        def confirming() -> None:
+            progress.update(task, visible=False)
+
+        outcome, changes = tune(plan, out, evaluate, status, confirming, command)
+    return outcome, changes
+
+
+def rates_rows(table: Table, before: list[Rate], after: list[Rate]) -> None:
+    later = {r.label: r for r in after}
+    for b in before:
+        a = later.get(b.label, b)
+        cells = []
+        for r in (b, a):
+            low, high = r.interval
+            cells += [f"{r.rate:.1%}", f"{low:.1%}-{high:.1%}"]
+        table.add_row(b.label, *cells)
+
+
+def show(console: Console, outcome: Outcome, out: Path) -> None:
+    """The verdict, the changed values and the before/after tables."""
+    plan = outcome.plan
+    before, after = outcome.measures
+    verdict = "[bold green]met[/]" if after.met else "[bold red]NOT met[/]"
+    console.print(
+        f"Best of {len(outcome.trials)} trials ({outcome.search_games} games): "
+        f"objective {outcome.best.measure.objective:.2f} over {outcome.best.measure.games} games."
+    )
+    for line in describe_values(plan.knobs, outcome.best.values) or ["no change"]:
+        console.print(f"  {line}", markup=False)
+    console.print(
+        f"Confirmation on {len(outcome.after)} fresh games: objective "
+        f"{before.objective:.2f} before, {after.objective:.2f} after: target {verdict}."
+    )
+    if before.met:
+        console.print(
+            "The data files' values meet the target on these games too: no change needed."
+        )
+    for title, b, a in (
+        ("faction", faction_rates(outcome.before), faction_rates(outcome.after)),
+        ("seat", seat_rates(outcome.before), seat_rates(outcome.after)),
+    ):
+        if not b:
+            continue
+        table = Table(title=f"Win rate per {title}", header_style="bold")
+        for column in (title, "before", "95% CI", "after", "95% CI"):
+            table.add_column(column, justify="left" if column == title else "right")
+        rates_rows(table, b, a)
+        console.print(table)

@@ -1,0 +1,1 @@
+"""Tiny games registered by the tests (not shipped): see :mod:`toyland.duel`."""
