@@ -27,9 +27,8 @@ from rulebook.core import games as game_names
 from rulebook.core import get_game
 from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
-from rulebook.lab.compare import Change
+from rulebook.lab.compare import Change, setup_differences
 from rulebook.lab.compare import compare as compare_results
-from rulebook.lab.compare import setup_differences
 from rulebook.lab.runner import Job
 from rulebook.lab.storage import read_stored
 
