@@ -8,7 +8,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from interop_helpers import CONFIGS, GAMES, params
-from rulebook.core import IllegalAction, UnknownGame
+from rulebook.core import IllegalAction, SetupError, UnknownGame
 from rulebook.interop.common import Config
 from rulebook.interop.pettingzoo import PARALLEL_GAMES, env, parallel_env, raw_env
 
@@ -105,7 +105,7 @@ def test_an_illegal_move_changes_nothing() -> None:
 def test_parallel_is_only_for_the_roll_and_writes_and_bad_setups_are_refused() -> None:
     with pytest.raises(UnknownGame, match="simultaneous"):
         parallel_env("archmagi", 2)
-    with pytest.raises(UnknownGame, match="cannot be played by 7 players"):
+    with pytest.raises(SetupError, match="cannot be played by 7 players"):
         env("archmagi", 7)
     with pytest.raises(UnknownGame, match="reward"):
         env("archmagi", 2, reward="gold")

@@ -197,7 +197,7 @@ def test_same_games_against_the_baseline_commit() -> None:
             sys.executable,
             str(ROOT / "benchmarks" / "same_games.py"),
             "--game",
-            "archmagi",
+            "battle-merchants",
             "--seeds",
             "1",
             "--agents",

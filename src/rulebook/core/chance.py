@@ -133,6 +133,12 @@ class ScriptedChance(Chance):
         self.draws += 1
         return _ScriptedRandom(self)
 
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """A Fisher-Yates shuffle through ``_randbelow`` (the standard library's), so each of
+        its ``len(items) - 1`` draws is taken from the script (the fast :func:`shuffle` draws
+        bits directly and would bypass it)."""
+        self.rng().shuffle(items)
+
     def copy(self) -> ScriptedChance:
         """A fresh scripted source (a copy starts with an empty script: its future is open)."""
         return ScriptedChance((), self.seed, self.draws)

@@ -38,8 +38,9 @@ REWARDS = ("win", "margin", "score")
 ILLEGAL = ("penalize", "raise")
 #: the default reward of a refused move under ``illegal="penalize"``
 ILLEGAL_REWARD = -1.0
-#: options with at most this many choices are enumerated by :func:`configurations` (Pandoria
-#: Merchants' solo level); larger ones (Archmagi's 65 Magi choices) keep their default
+#: options with at most this many listed choices are enumerated by :func:`configurations`
+#: (Pandoria Merchants' solo level); larger ones, and those given by a rule rather than a list
+#: (Archmagi's Magi), keep their default
 SMALL_OPTION = 4
 
 
@@ -102,7 +103,9 @@ def _camel(name: str) -> str:
 
 def _listed(game: str, option: str) -> bool:
     """Whether an option is enumerated by :func:`configurations` (and so named in ids)."""
-    return any(o.name == option and len(o.choices) <= SMALL_OPTION for o in get_game(game).options)
+    return any(
+        o.name == option and 0 < len(o.choices) <= SMALL_OPTION for o in get_game(game).options
+    )
 
 
 def configurations(games: list[str] | None = None) -> Iterator[Config]:
@@ -114,7 +117,8 @@ def configurations(games: list[str] | None = None) -> Iterator[Config]:
             small = [
                 o
                 for o in game.options
-                if len(o.choices) <= SMALL_OPTION and (not o.variants or variant.name in o.variants)
+                if 0 < len(o.choices) <= SMALL_OPTION
+                and (not o.variants or variant.name in o.variants)
             ]
             for n in range(variant.min_players, variant.max_players + 1):
                 for choice in product(*(o.choices for o in small)):
