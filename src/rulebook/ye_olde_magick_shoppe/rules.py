@@ -32,7 +32,7 @@ def moves() -> Moves:
     return Moves(c.layout, c.dice, free_marks=False)
 
 
-def _count(change: int, value: int) -> int:
+def modifiers_needed(change: int, value: int) -> int:
     """How many Bonus Modifiers worth ``value`` each move a result by ``change`` (ceil)."""
     return -(-change // value)
 
@@ -105,14 +105,14 @@ class ShoppeState(SheetState):
 
     def _pay(self, p: int, change: int, extra: int) -> None:
         if change > 0:
-            self.bonus[p][1] -= _count(change, self.modifier_value(p, 1))
+            self.bonus[p][1] -= modifiers_needed(change, self.modifier_value(p, 1))
         elif change < 0:
-            self.bonus[p][0] -= _count(-change, self.modifier_value(p, 0))
+            self.bonus[p][0] -= modifiers_needed(-change, self.modifier_value(p, 0))
 
     def _cannot_pay(self, p: int, action: Spend, value: int, change: int, extra: int) -> str:
         kind = 1 if change > 0 else 0
         each = self.modifier_value(p, kind)
-        needed = plural(_count(abs(change), each), f"{KINDS[kind]} Bonus Modifier")
+        needed = plural(modifiers_needed(abs(change), each), f"{KINDS[kind]} Bonus Modifier")
         return (
             f"{action} needs {value}{change:+d}: {needed} at {each} each; "
             f"you have {self.bonus[p][kind]}"
@@ -124,7 +124,7 @@ class ShoppeState(SheetState):
         parts = []
         if change:
             kind = 1 if change > 0 else 0
-            count = _count(abs(change), self.modifier_value(p, kind))
+            count = modifiers_needed(abs(change), self.modifier_value(p, kind))
             s = "s" if count > 1 else ""
             parts.append(f"{value}{change:+d}: {count} {KINDS[kind]} modifier{s}")
         if self.results[p] >= self.free_results:

@@ -538,11 +538,26 @@ class SheetState(State):
         """Each move is made on this state and undone: a move changes only the seat's own
         fields and the deck (:meth:`_act`), which are saved before and put back after. A move
         that ends the crafting phase (the seat's last, with every other seat done) is played on
-        a clone: the Mastery and Customer phases follow it."""
+        a clone: the Mastery and Customer phases follow it.
+
+        For the game's own evaluation, the moves the game values without making them
+        (``Game.evaluate_moves``: a spend that completes no row changes only a row's share
+        done, the cards' and the resources) are not made at all."""
         done = self.done
         others_done = all(d for q, d in enumerate(done) if q != player)
+        game = self.game
+        known = (
+            game.evaluate_moves(self, player, actions)
+            if game.evaluate_moves is not None and evaluate is game.evaluate
+            else None
+        )
         values = []
-        for action in actions:
+        for i, action in enumerate(actions):
+            if known is not None:
+                quick = known[i]
+                if quick is not None:
+                    values.append(quick)
+                    continue
             saved = self._save_seat(player)
             try:
                 ends_phase = self._act(player, action) and others_done
@@ -615,6 +630,26 @@ class SheetState(State):
         self.results[p] += 1
         self.spent[p] |= 1 << die
         self._mark(p, circle)
+
+    def ends_turn_after_spend(self, p: int, change: int, extra: int) -> bool:
+        """Whether a spend by ``p`` that completes no row, moving a result by ``change`` with an
+        Extra Die costing ``extra``, leaves ``p`` with no further result this round (as
+        :meth:`_out_of_results` would find after the move), worked out without making it."""
+        results = self.results[p] + 1
+        if results >= len(self.dice):
+            return True
+        if results < self.free_results:
+            after = 0
+        else:
+            used = self.extra_used[p] + (self.results[p] >= self.free_results)
+            if used >= len(self.extra_costs):
+                return True
+            after = self.extra_costs[used]
+        saved = self._save_own(p)
+        self._pay(p, change, extra)
+        up, down = self._reach(p, after)
+        self._restore_own(p, saved)
+        return up < 0 or down < 0
 
     def _out_of_results(self, p: int) -> bool:
         """Whether ``p`` can spend no further result this round (all spent, or no Extra Die)."""
