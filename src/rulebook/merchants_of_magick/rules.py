@@ -152,18 +152,11 @@ class MerchantsState(SheetState):
         (the text scores them at the end), and not the Sponsored Adventurer's Orders.
         """
         c = self.content
-        marks = self.marks[player]
-        crafting = research = charms = 0
+        crafting, research, complete_charms = c.sheet_scores(self.marks[player])
         claimed = [c.orders[o] for o in self.claimed[player]]
-        for mask, item, coins, bonus_category, bonus_coins in c.scoring_rows:
-            if marks & mask != mask:
-                continue
-            if item:
-                crafting += coins
-            else:
-                research += coins
-                if bonus_category is not None:
-                    charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
+        charms = 0
+        for bonus_category, bonus_coins in complete_charms:
+            charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
         adv = c.adventurers[self.adventurer[player]]
         return {
             "crafting": crafting,

@@ -21,7 +21,7 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, KINDS, Content, content
+from rulebook.ye_olde_magick_shoppe.content import KINDS, Content, content
 
 __all__ = ["Done", "ShoppeState", "Spend", "moves"]
 
@@ -145,21 +145,7 @@ class ShoppeState(SheetState):
         """Stars for items crafted, spells researched, Customers and Connoisseurs claimed,
         Certifications earned, and the Glyphs' stars per item of their category (so far)."""
         c = self.content
-        marks = self.marks[player]
-        items = spells = glyphs = 0
-        crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
-        glyph_rows = []
-        for mask, item, stars, glyph_category, glyph_stars in c.scoring_rows:
-            if marks & mask == mask:
-                if item is not None:
-                    items += stars
-                    crafted[item] += 1
-                else:
-                    spells += stars
-                if glyph_category is not None:
-                    glyph_rows.append((glyph_category, glyph_stars))
-        for glyph_category, glyph_stars in glyph_rows:
-            glyphs += glyph_stars * crafted[glyph_category]
+        items, spells, glyphs = c.sheet_scores(self.marks[player])
         return {
             "items": items,
             "spells": spells,

@@ -19,6 +19,13 @@ _ROW_TERMS: dict[tuple[Layout, float, float], tuple[tuple[int, tuple[float, ...]
 _TERMS_BY_ROW: dict[tuple[Layout, float, float], tuple[tuple[float, ...] | None, ...]] = {}
 
 
+#: per (layout, row weight, row bonus), per marks: the rows' progress terms that are not 0.0, in
+#: sheet order (adding 0.0 leaves a sum as it is, so adding these is adding every term); the
+#: last :data:`KNOWN_SHEETS` sheets asked about are remembered (search bots ask again and again)
+_PART_DONE: dict[tuple[Layout, float, float], dict[int, tuple[float, ...]]] = {}
+KNOWN_SHEETS = 4096
+
+
 def _row_terms(
     layout: Layout, row_weight: float, row_bonus: float
 ) -> tuple[tuple[int, tuple[float, ...]], ...]:
@@ -57,8 +64,22 @@ def add_progress(
     ``row_bonus``, what completing it gives: ``row_weight * (value + row_bonus) * marked /
     circles``) and of each face-up card in the shoppe (``card_weight * value * share``)."""
     marks = s.marks[player]
-    for mask, terms in _row_terms(s.content.layout, row_weight, row_bonus):
-        value += terms[(marks & mask).bit_count()]
+    key = (s.content.layout, row_weight, row_bonus)
+    known = _PART_DONE.get(key)
+    if known is None:
+        known = _PART_DONE[key] = {}
+    terms = known.get(marks)
+    if terms is None:
+        terms = tuple(
+            term
+            for mask, row_terms in _row_terms(s.content.layout, row_weight, row_bonus)
+            if (term := row_terms[(marks & mask).bit_count()])
+        )
+        if len(known) >= KNOWN_SHEETS:
+            known.clear()
+        known[marks] = terms
+    for term in terms:
+        value += term
     cards = s.content.cards
     for card in s.lines[player][: s.shop_size]:
         if card >= 0:
