@@ -19,7 +19,7 @@ import pytest
 import rulebook
 from properties import Case, cases, frozen
 from rulebook import Action, State
-from rulebook.core.chance import shuffle
+from rulebook.core.chance import Chance, _mix, shuffle
 from rulebook.core.rollwrite import SheetState
 from rulebook.core.rollwrite.bots import add_progress
 from rulebook.pandoria_merchants import PandoriaState
@@ -220,13 +220,22 @@ def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
 
 def test_shuffle_is_rng_shuffle() -> None:
     for seed in range(200):
-        for size in (0, 1, 2, 3, 10, 33, 70):
+        for size in (0, 1, 2, 3, 4, 5, 10, 33, 64, 65, 70, 129):
             mine, theirs = list(range(size)), list(range(size))
             a, b = random.Random(seed), random.Random(seed)
             shuffle(mine, a)
             b.shuffle(theirs)
             assert mine == theirs
             assert a.getrandbits(64) == b.getrandbits(64)  # the same draws were used
+
+
+def test_roll_is_randint() -> None:
+    """Dice rolls draw what ``randint`` draws (each roll's generator seeded as ``rng()``)."""
+    for seed in range(300):
+        for sides in ((6,), (4, 6, 8, 12), (1, 2, 3, 5, 7, 20, 100)):
+            chance = Chance(seed, seed % 7)
+            rng = random.Random(_mix(seed, seed % 7 + 1))
+            assert chance.roll(sides) == tuple(rng.randint(1, s) for s in sides)
 
 
 def test_speed_benchmark_measures_every_figure() -> None:

@@ -141,6 +141,10 @@ def spend_values(
         (c.mask, card_weight * c.value / c.mask.bit_count())
         for c in (cards[o] for o in s.lines[player][: s.shop_size] if o >= 0)
     ]
+    #: per circle: what marking it adds (``None``: it completes its row); per change of a
+    #: result: what paying for it adds (``None``: the seat's crafting then ends)
+    gains: dict[int, float | None] = {}
+    costs: dict[int, float | None] = {}
     values: list[float | None] = []
     for action in actions:
         kind = type(action)
@@ -151,23 +155,32 @@ def spend_values(
             values.append(None)
             continue
         die, circle = targets[action]  # type: ignore[index]
-        row = rows[circle.row]
-        row_terms = terms[circle.row]
-        bit = circle.bit
-        have = (marks & row.mask).bit_count()
-        if row_terms is None or have + 1 == len(row_terms) - 1:  # the move completes the row
+        index = circle.index
+        if index in gains:
+            gain = gains[index]
+        else:
+            row_terms = terms[circle.row]
+            have = (marks & rows[circle.row].mask).bit_count()
+            if row_terms is None or have + 1 == len(row_terms) - 1:  # it completes the row
+                gain = None
+            else:
+                gain = row_terms[have + 1] - row_terms[have]
+                bit = circle.bit
+                for mask, share in shop:
+                    if mask & bit:
+                        gain += share
+                for mask, share in shares:
+                    if mask & bit:
+                        gain += share
+            gains[index] = gain
+        if gain is None:
             values.append(None)
             continue
         change = circle.change_needed(dice[die])
-        if others_done and s.ends_turn_after_spend(player, change, extra):
-            values.append(None)
-            continue
-        value = base + paid(change, extra) + (row_terms[have + 1] - row_terms[have])
-        for mask, share in shop:
-            if mask & bit:
-                value += share
-        for mask, share in shares:
-            if mask & bit:
-                value += share
-        values.append(value)
+        if change in costs:
+            cost = costs[change]
+        else:
+            ends = others_done and s.ends_turn_after_spend(player, change, extra)
+            cost = costs[change] = None if ends else paid(change, extra)
+        values.append(None if cost is None else base + cost + gain)
     return values

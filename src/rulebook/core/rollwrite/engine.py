@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from rulebook.core.chance import shuffle
@@ -77,6 +77,25 @@ class Spend(Action):
 
     die: str
     circle: str
+    #: the hash of ``(die, circle)``, worked out once: search bots look moves up in their
+    #: trees again and again (``None`` for a hand-built move that cannot be hashed)
+    _hash: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            known: int | None = hash((self.die, self.circle))
+        except TypeError:
+            known = None
+        object.__setattr__(self, "_hash", known)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable move: {self!r}")
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Spend], tuple[str, str]]:
+        """Pickled as its fields (the hash of a string differs between processes)."""
+        return (Spend, (self.die, self.circle))
 
     def __str__(self) -> str:
         return f"{self.die} {self.circle}"
@@ -505,6 +524,13 @@ class SheetState(State):
             self._origin_len = len(self.history)
         if self._act(player, action):
             self._finish(player)
+
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move :meth:`legal_actions` listed in this position, as search bots make them:
+        without :meth:`apply`'s checks of the seat, the move's type and the turn (the seat is
+        one to act, since it has moves); the move itself is made as :meth:`apply` makes it."""
+        self._apply(player, action)
+        self.history.append((player, action))
 
     def _act(self, player: int, action: Action) -> bool:
         """Make ``action`` on ``player``'s sheet (it changes only the seat's own fields and the
