@@ -33,7 +33,7 @@ def moves() -> Moves:
     return Moves(c.layout, c.dice, free_marks=True)
 
 
-class MerchantsState(SheetState):
+class MerchantsState(SheetState[Content]):
     """A game of Merchants of Magick, 1 (solo variant) to 8 players.
 
     Potions modify a result by exactly as much as the chosen circle needs (POTIONS).
@@ -46,12 +46,14 @@ class MerchantsState(SheetState):
     SIDES = ("master", "apprentice")
     FREE_MARKS = True
 
-    content: Content
     potions: list[int]
     adventurer: list[int]
     adventurer_done: list[int]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
+        if blank:
+            return
         super().__init__(game, setup, content(), moves())
         n = setup.players
         self.potions = [0] * n
@@ -208,7 +210,10 @@ class MerchantsState(SheetState):
             obs["rating"] = self.rating()
         return obs
 
-    def _copy_into(self, new: SheetState) -> None:
+    def _blank(self) -> MerchantsState:
+        return MerchantsState(self.game, self.setup, blank=True)
+
+    def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, MerchantsState)
         new.potions = self.potions.copy()
         new.adventurer = self.adventurer

@@ -37,7 +37,7 @@ def modifiers_needed(change: int, value: int) -> int:
     return -(-change // value)
 
 
-class ShoppeState(SheetState):
+class ShoppeState(SheetState[Content]):
     """A game of Ye Olde Magick Shoppe, 1 (solo variant) to 8 players.
 
     ``bonus[p]`` holds seat ``p``'s circled, unused Bonus Modifiers per kind (minus, plus);
@@ -56,11 +56,13 @@ class ShoppeState(SheetState):
     #: one space"), so no shoppe shrinks for good
     KEEP_EMPTY_SPACES = True
 
-    content: Content
     bonus: list[list[int]]
     level: list[list[int]]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
+        if blank:
+            return
         super().__init__(game, setup, content(), moves())
         n = setup.players
         self.bonus = [[0, 0] for _ in range(n)]
@@ -174,7 +176,10 @@ class ShoppeState(SheetState):
             },
         }
 
-    def _copy_into(self, new: SheetState) -> None:
+    def _blank(self) -> ShoppeState:
+        return ShoppeState(self.game, self.setup, blank=True)
+
+    def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, ShoppeState)
         new.bonus = [b.copy() for b in self.bonus]
         new.level = [v.copy() for v in self.level]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rulebook.core.rollwrite.engine import Done, SheetState, Spend
 from rulebook.core.sheet import Layout
@@ -54,7 +55,7 @@ def _row_terms(
 
 def add_progress(
     value: float,
-    s: SheetState,
+    s: SheetState[Any],
     player: int,
     row_weight: float,
     row_bonus: float,
@@ -103,7 +104,7 @@ def _terms_by_row(
 
 
 def spend_values(
-    s: SheetState,
+    s: SheetState[Any],
     player: int,
     actions: Sequence[Action],
     base: float,

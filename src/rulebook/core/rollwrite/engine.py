@@ -21,7 +21,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rulebook.core.chance import shuffle
 from rulebook.core.errors import IllegalAction
@@ -39,7 +39,7 @@ EMPTY = -(1 << 20)
 #: how many positions' spendable results :class:`Moves` remembers before starting afresh
 KNOWN_MOVES = 512
 
-SS = TypeVar("SS", bound="SheetState")
+SS = TypeVar("SS", bound="SheetState[Any]")
 
 
 class SheetContent(Protocol):
@@ -63,6 +63,10 @@ class SheetContent(Protocol):
     def results_per_round(self) -> int: ...
     @property
     def extra_dice_costs(self) -> Sequence[int]: ...
+
+
+#: a game's compiled content (its ``Content``, which has all a :class:`SheetContent` has)
+C = TypeVar("C", bound=SheetContent)
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -203,7 +207,7 @@ def _hashable(action: Action) -> bool:
 
 
 # -- state -----------------------------------------------------------------------------------
-class SheetState(State):
+class SheetState(State, Generic[C]):
     """A roll-and-write sheet game. Customer lines hold card numbers: ``n`` face-up, ``~n``
     (negative) face-down; the first ``shop_size`` cards of a line are the shoppe, the rest
     (solo) are waiting. The deck is a list whose last card is the top; its first ``deck_seen``
@@ -220,7 +224,7 @@ class SheetState(State):
     #: with the line like a card (True), or the line closes up (False)
     KEEP_EMPTY_SPACES = False
 
-    content: SheetContent
+    content: C
     moves: Moves
     #: results spent each round before Extra Dice, and what each Extra Die box costs
     free_results: int
@@ -247,12 +251,12 @@ class SheetState(State):
     _current: tuple[int, ...] | None
     #: the table as it was when this round's crafting began (taken at its first move), and
     #: how long the action log was then: the other seats see each seat as it was then
-    _origin: SheetState | None
+    _origin: SheetState[C] | None
     _origin_len: int
     #: cards each seat drew (face-down replacements) since the crafting began
     _phase_draws: list[int]
 
-    def __init__(self, game: Game, setup: Setup, content: SheetContent, moves: Moves) -> None:
+    def __init__(self, game: Game, setup: Setup, content: C, moves: Moves) -> None:
         super().__init__(game, setup)
         self.content = content
         self.moves = moves
@@ -305,7 +309,13 @@ class SheetState(State):
         """The game's own part of a seat's public view."""
         return {}
 
-    def _copy_into(self, new: SheetState) -> None:
+    @abstractmethod
+    def _blank(self: SS) -> SS:
+        """A state of this game with nothing set, for :meth:`clone` to fill (its class made
+        without setting up a game: the classes may be compiled, where ``__new__`` runs
+        ``__init__``)."""
+
+    def _copy_into(self, new: SheetState[C]) -> None:
         """Copy the game's own fields into a fresh clone."""
 
     def _snapshot_extra(self) -> dict[str, Any]:
@@ -836,7 +846,7 @@ class SheetState(State):
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self: SS) -> SS:
-        new = type(self).__new__(type(self))
+        new = self._blank()
         self._copy_base(new)
         new.content = self.content
         new.moves = self.moves
