@@ -49,16 +49,15 @@ unit: $(STAMP) $(CHROMIUM) compiled
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 ## the hot modules compiled with mypyc into build/mypyc (src/rulebook/compiled.py): a no-op
-## while every source is as compiled; an edited source runs as Python until this runs again;
-## RULEBOOK_PURE=1 runs pure Python whatever is built
+## while every source is as compiled; runs with RULEBOOK_COMPILED=1 use them while current
 compiled: $(STAMP)
-	RULEBOOK_PURE=1 $(BIN)/python -c "from rulebook.compiled import build; build()"
+	$(BIN)/python -c "from rulebook.compiled import build; build()"
 
 ## random steps/s, greedy games/s and mcts iterations/s per game beside the baseline commit's;
 ## what encoding an observation tensor costs; steps/s through the research adapters and mcts
 ## against OpenSpiel's MCTSBot
 bench: $(STAMP) compiled
-	$(BIN)/python benchmarks/speed.py
+	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/speed.py
 	$(BIN)/python benchmarks/spaces.py --speed
 	$(BIN)/python benchmarks/interop_bench.py
 
@@ -69,7 +68,7 @@ bench-playouts: $(STAMP)
 
 ## the bots play the baseline commit's games move for move (random, greedy, mcts)
 same-games: $(STAMP) compiled
-	$(BIN)/python benchmarks/same_games.py
+	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/same_games.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
 bench-web: $(STAMP)

@@ -44,9 +44,9 @@ print(json.dumps(out))
 
 def _play(pure: bool) -> dict[str, object]:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    env.pop(compiled.PURE_ENV, None)
-    if pure:
-        env[compiled.PURE_ENV] = "1"
+    env.pop(compiled.ENV, None)
+    if not pure:
+        env[compiled.ENV] = "1"
     done = subprocess.run(
         [sys.executable, "-c", PLAY, json.dumps(PLAYED)],
         env=env,
@@ -110,12 +110,16 @@ def test_compiled_files_stand_in_only_for_unchanged_sources(
     assert compiled._built() is None
 
 
-def test_rulebook_pure_runs_python_whatever_is_built(
+def test_python_runs_unless_the_compiled_modules_are_asked_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _fake_build(tmp_path, monkeypatch)
     monkeypatch.setattr(compiled, "active", False)
-    monkeypatch.setenv(compiled.PURE_ENV, "1")
     before = list(sys.meta_path)
-    assert compiled.install() is False
-    assert sys.meta_path == before
+    for value in (None, "0", "yes"):
+        if value is None:
+            monkeypatch.delenv(compiled.ENV, raising=False)
+        else:
+            monkeypatch.setenv(compiled.ENV, value)
+        assert compiled.install() is False
+        assert sys.meta_path == before

@@ -9,7 +9,7 @@ from importlib import import_module
 
 from rulebook.compiled import install
 
-install()  # the compiled hot modules, when built and current (before any is imported)
+install()  # RULEBOOK_COMPILED=1: the compiled hot modules, if current (before any is imported)
 
 from rulebook.core import (  # noqa: E402
     Action,

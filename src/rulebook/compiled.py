@@ -1,19 +1,26 @@
-"""The hot modules compiled with mypyc, used while they are current; Python otherwise.
+"""The hot modules compiled with mypyc, for runs that ask for them; Python otherwise.
 
-``make compiled`` (``python -m rulebook.compiled``; ``make bench`` and ``make test`` run it, a
-no-op when nothing changed) compiles :data:`MODULES` with mypyc into ``build/mypyc/`` beside
-``src/``, with a stamp naming the interpreter and each source's SHA-256. When ``rulebook`` is
-imported, :func:`install` checks the stamp: if it matches (same interpreter, every source
-unchanged since it was compiled) and ``RULEBOOK_PURE`` is not ``1``, a finder loads those
-modules from their compiled files; otherwise every module is imported from its ``.py`` as
-usual. So a compiled file never stands in for a source edited since (the next ``make`` builds
-it again), and ``RULEBOOK_PURE=1`` runs pure Python whatever is built. Both give the very same
-games (``tests/test_compiled.py``).
+``make compiled`` (``make test``, ``make bench`` and ``make same-games`` run it; a no-op when
+nothing changed) compiles :data:`MODULES` with mypyc into ``build/mypyc/`` beside ``src/``,
+with a stamp naming the interpreter and each source's SHA-256. When ``rulebook`` is imported
+with ``RULEBOOK_COMPILED=1`` in the environment, :func:`install` checks the stamp: if it
+matches (same interpreter, every source unchanged since it was compiled), a finder loads those
+modules from their compiled files; otherwise, and without ``RULEBOOK_COMPILED=1``, every module
+is imported from its ``.py`` as usual. So a compiled file never stands in for a source edited
+since (the next ``make compiled`` builds it again). Both give the very same games
+(``tests/test_compiled.py``).
 
-The modules are the sheet games' rules and evaluation, the sheet engine, chance, the policies
-and the search: what the bots spend their time in. Every other module, and every other game,
-is Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled
-to allow that).
+Pure Python is the default because compiled functions check their arguments' declared types
+at the call: a seat given as text, say, raises ``TypeError`` there instead of the engine's
+:class:`~rulebook.core.errors.IllegalAction`. Runs that play many games from code (``make
+bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1``) gain the
+speed; the players' front ends keep their clear errors.
+
+The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
+search: what the bots spend their time in. Not :mod:`rulebook.core.chance`: its scripted
+generator derives from ``random.Random``, which a compiled class cannot (the interpreter
+crashed seeding it). Every other module, and every other game, is Python either way (their
+moves derive from :class:`rulebook.core.action.Action`, compiled to allow that).
 """
 
 from __future__ import annotations
@@ -35,7 +42,6 @@ from types import ModuleType
 MODULES = (
     "rulebook.core.action",
     "rulebook.core.sheet",
-    "rulebook.core.chance",
     "rulebook.core.policy",
     "rulebook.core.rollwrite.engine",
     "rulebook.core.rollwrite.bots",
@@ -48,8 +54,8 @@ MODULES = (
 SRC = Path(__file__).resolve().parent.parent
 BUILD = SRC.parent / "build" / "mypyc"
 STAMP = BUILD / "stamp.json"
-#: set to ``1`` to run pure Python whatever is built
-PURE_ENV = "RULEBOOK_PURE"
+#: set to ``1`` to run the compiled modules (when built and current)
+ENV = "RULEBOOK_COMPILED"
 
 #: whether this process runs the compiled modules (set by :func:`install`)
 active = False
@@ -99,11 +105,11 @@ class _CompiledFinder(MetaPathFinder):
 
 
 def install() -> bool:
-    """Load :data:`MODULES` compiled from now on, if they are built and current and
-    ``RULEBOOK_PURE`` is not ``1``; whether they will be. Called by ``rulebook/__init__``
-    before any of them is imported."""
+    """Load :data:`MODULES` compiled from now on, if ``RULEBOOK_COMPILED`` is ``1`` and they
+    are built and current; whether they will be. Called by ``rulebook/__init__`` before any of
+    them is imported."""
     global active
-    if active or os.environ.get(PURE_ENV) == "1":
+    if active or os.environ.get(ENV) != "1":
         return active
     files = _built()
     if files is None:
