@@ -24,16 +24,21 @@ OPEN_AREA = 0.35
 RIVAL = 0.5
 
 
-def _open_areas(s: PandoriaState) -> list[tuple[int, int, int, int]]:
-    """The unscored areas next to any Worker: (kind, hexes, border, empty hexes around).
+#: an unscored area next to a Worker as the evaluation reads it: (kind, hexes, border, empty
+#: hexes around)
+OpenArea = tuple[int, int, int, int]
+
+
+def open_areas(s: PandoriaState) -> list[OpenArea]:
+    """The unscored areas next to any Worker, in :meth:`PandoriaState.areas_at`'s order.
 
     The same for every seat, so it is worked out once per position and kept on the state
     (keyed by the length of its history: a move changes it; a clone shares it until then).
     """
     version = len(s.history)
-    cached = s.__dict__.get("_bot_areas")
+    cached = s.bot_areas
     if cached is not None and cached[0] == version:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     workers = 0
     for w in s.workers:
         workers |= w
@@ -41,13 +46,14 @@ def _open_areas(s: PandoriaState) -> list[tuple[int, int, int, int]]:
         (k, area.bit_count(), border, (border & s.empty).bit_count())
         for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
     ]
-    s.__dict__["_bot_areas"] = (version, found)
+    s.bot_areas = (version, found)
     return found
 
 
-def _potential(s: PandoriaState, player: int) -> float:
-    """Open areas next to Workers: size x own Workers (family: plus the Guild bonus), more
-    the fewer empty hexes remain around them; rivals' shares count a little against."""
+def potential(s: PandoriaState, player: int, areas: list[OpenArea]) -> float:
+    """Open areas next to Workers (``areas``, as :func:`open_areas` gives them): size x own
+    Workers (family: plus the Guild bonus), more the fewer empty hexes remain around them;
+    rivals' shares count a little against."""
     mine = s.workers[player]
     others = 0
     for p, w in enumerate(s.workers):
@@ -56,7 +62,7 @@ def _potential(s: PandoriaState, player: int) -> float:
     guild = s.guild[player] if s.family else -1
     rival = RIVAL / max(1, s.num_players - 1)
     value = 0.0
-    for k, size, border, openings in _open_areas(s):
+    for k, size, border, openings in areas:
         own = (border & mine).bit_count()
         worth = float(own) + (1.0 if own and k == guild else 0.0)
         worth -= rival * (border & others).bit_count()
@@ -80,6 +86,15 @@ def _trolls(s: PandoriaState) -> float:
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``."""
     s = cast("PandoriaState", state)
+    if s.is_terminal():
+        return settled(s, player)
+    return settled(s, player) + potential(s, player, open_areas(s))
+
+
+def settled(s: PandoriaState, player: int) -> float:
+    """:func:`evaluate` but the :func:`potential` of open areas (all of it once the game is
+    over): VP, the Trolls' points in solo, and while the game runs, the seat's Resources,
+    Buildings, unused cards and Artifacts (family: Spells held)."""
     value = float(sum(s.score_breakdown(player).values()))
     if s.solo:
         value -= _trolls(s)
@@ -92,4 +107,4 @@ def evaluate(state: State, player: int) -> float:
         value += ARTIFACT * s.held_artifacts[player]
     else:
         value += 0.8 * len(s.held[player])
-    return value + _potential(s, player)
+    return value

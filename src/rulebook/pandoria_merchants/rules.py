@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -188,6 +188,9 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
+        #: the bots' open areas (:func:`rulebook.pandoria_merchants.bots.open_areas`): (length of
+        #: the history, the areas), shared by clones of the same position
+        self.bot_areas: tuple[int, list[tuple[int, int, int, int]]] | None = None
         #: the action log as text (what ``snapshot`` shows), kept as moves are made
         self._texts: list[tuple[int, str]] = []
         if self.family:
@@ -807,6 +810,18 @@ class PandoriaState(State):
             raise IllegalAction(why_not(self, action))
         self._perform(player, action)
 
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """With the game's own evaluation, first Resources are valued without being drawn
+        (:mod:`rulebook.pandoria_merchants.lookahead`); the same values as
+        :meth:`State.lookahead`."""
+        from rulebook.pandoria_merchants import bots, lookahead  # they import this module
+
+        if evaluate is not bots.evaluate:
+            return super().lookahead(player, actions, evaluate)
+        return lookahead.lookahead(self, player, actions)
+
     def apply_legal(self, player: int, action: Action) -> None:
         """A move from :meth:`legal_actions` of this very position: not looked up again."""
         self._perform(player, cast(Move, action))
@@ -1354,9 +1369,120 @@ class PandoriaState(State):
         return text
 
     # -- copies --------------------------------------------------------------------------------
-    _LISTS = (
-        "_texts",
-        "res",
+    def clone(self) -> PandoriaState:
+        new = PandoriaState.__new__(PandoriaState)
+        self._copy_base(new)
+        new.c = self.c
+        new.mode = self.mode
+        new.solo = self.solo
+        new.family = self.family
+        new.level = self.level
+        new.board = self.board
+        new.empty = self.empty
+        new.swamp = self.swamp
+        new.scored = self.scored
+        new.near = self.near
+        new.anchor_extra = self.anchor_extra
+        new.zone = self.zone
+        new.pre_enclosed = self.pre_enclosed
+        new.blocked = self.blocked
+        new.guild = self.guild
+        new.rooms = self.rooms
+        new.open_room = self.open_room
+        new.territory = self.territory
+        new.vp_start = self.vp_start
+        new.troll_gain = self.troll_gain
+        new.troll_cards = self.troll_cards
+        new.troll_elements = self.troll_elements
+        new.turn = self.turn
+        new.round = self.round
+        new.phase = self.phase
+        new.both_wild = self.both_wild
+        new.item = self.item
+        new.r1 = self.r1
+        new.r2 = self.r2
+        new.r1_anchored = self.r1_anchored
+        new.touched = self.touched
+        new.spell = self.spell
+        new.power = self.power
+        new.spell_left = self.spell_left
+        new.spell_hex = self.spell_hex
+        new.free_wood = self.free_wood
+        new.rage_hex = self.rage_hex
+        new.rage_extra = self.rage_extra
+        new.enclosed_now = self.enclosed_now
+        new.end_triggered = self.end_triggered
+        new._legal = self._legal
+        new.bot_areas = self.bot_areas
+        new._texts = self._texts.copy()
+        new.res = self.res.copy()
+        new.kinds = self.kinds.copy()
+        new.workers = self.workers.copy()
+        new.held_artifacts = self.held_artifacts.copy()
+        new.monument_left = self.monument_left.copy()
+        new.taken = self.taken.copy()
+        new.used_spells = self.used_spells.copy()
+        new.finished = self.finished.copy()
+        new.my_territory = self.my_territory.copy()
+        new.trolls = self.trolls.copy()
+        new.troll_columns = self.troll_columns.copy()
+        new.troll_claims = self.troll_claims.copy()
+        new.dice = self.dice.copy()
+        new.ships = self.ships.copy()
+        new.artifacts = self.artifacts.copy()
+        new.tracks = [x.copy() for x in self.tracks]
+        new.vp = [x.copy() for x in self.vp]
+        new.cards = [x.copy() for x in self.cards]
+        new.relic_left = [x.copy() for x in self.relic_left]
+        new.relics_won = [x.copy() for x in self.relics_won]
+        new.monuments_won = [x.copy() for x in self.monuments_won]
+        new.held = [x.copy() for x in self.held]
+        new.tally = [x.copy() for x in self.tally]
+        return new
+
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """Nothing is hidden: the sheets are public and future dice come from the chance."""
+
+    #: the fields :meth:`snapshot` shows as they are (lists and dicts as tuples)
+    _PLAIN = (
+        "mode",
+        "solo",
+        "family",
+        "level",
+        "empty",
+        "swamp",
+        "scored",
+        "near",
+        "anchor_extra",
+        "zone",
+        "pre_enclosed",
+        "blocked",
+        "guild",
+        "rooms",
+        "open_room",
+        "territory",
+        "vp_start",
+        "troll_gain",
+        "troll_cards",
+        "troll_elements",
+        "turn",
+        "round",
+        "phase",
+        "both_wild",
+        "item",
+        "r1",
+        "r2",
+        "r1_anchored",
+        "touched",
+        "spell",
+        "power",
+        "spell_left",
+        "spell_hex",
+        "free_wood",
+        "rage_hex",
+        "rage_extra",
+        "enclosed_now",
+        "end_triggered",
         "kinds",
         "workers",
         "held_artifacts",
@@ -1369,49 +1495,28 @@ class PandoriaState(State):
         "troll_columns",
         "troll_claims",
         "dice",
+        "ships",
+        "artifacts",
     )
-    _NESTED = ("tracks", "vp", "cards", "relic_left", "relics_won", "monuments_won", "held")
-    _DICTS = ("ships", "artifacts")
-
-    def clone(self) -> PandoriaState:
-        new = PandoriaState.__new__(PandoriaState)
-        new.__dict__.update(self.__dict__)
-        self._copy_base(new)
-        d = new.__dict__
-        for name in self._LISTS:
-            d[name] = d[name].copy()
-        for name in self._NESTED:
-            d[name] = [x.copy() for x in d[name]]
-        for name in self._DICTS:
-            d[name] = d[name].copy()
-        d["tally"] = [x.copy() for x in self.tally]
-        return new
-
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """Nothing is hidden: the sheets are public and future dice come from the chance."""
+    _NESTED = ("tracks", "vp", "relic_left", "relics_won", "monuments_won", "held")
 
     def snapshot(self) -> dict[str, Any]:
         """Every field, with the long ones as text (cheap to copy and compare)."""
-        skip = {"game", "setup", "chance", "history", "c", "board", "_legal", "determinized"}
-        skip |= {"_texts", "res", "cards", "_bot_areas"}  # _bot_areas: the bots' cache
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
             "history": "\n".join(f"{p} {t}" for p, t in self._texts),
             "res": bytes(r + 1 for r in self.res),
             "cards": tuple("".join(map(str, cards)) for cards in self.cards),
+            "tally": tuple(tuple(sorted(v.items())) for v in self.tally),
         }
-        nested = self._NESTED
-        for key, value in self.__dict__.items():
-            if key in skip:
-                continue
-            if key in nested:
-                value = tuple(tuple(v) for v in value)
-            elif key == "tally":
-                value = tuple(tuple(sorted(v.items())) for v in value)
-            elif type(value) is list:
+        for key in self._PLAIN:
+            value = getattr(self, key)
+            if type(value) is list:
                 value = tuple(value)
             elif type(value) is dict:
                 value = tuple(sorted(value.items()))
             out[key] = value
+        for key in self._NESTED:
+            out[key] = tuple(tuple(v) for v in getattr(self, key))
         return out
