@@ -32,13 +32,14 @@ OpenArea = tuple[int, int, int, int]
 def open_areas(s: PandoriaState) -> list[OpenArea]:
     """The unscored areas next to any Worker, in :meth:`PandoriaState.areas_at`'s order.
 
-    The same for every seat, so it is worked out once per position and kept on the state
-    (keyed by the length of its history: a move changes it; a clone shares it until then).
+    The same for every seat, so it is worked out once per map and kept on the state, where
+    clones and later positions share it while the map is the same: keyed by the empty and the
+    scored hexes, since every Resource, Worker or Swamp drawn takes an empty hex for good and
+    only scoring changes which areas are scored.
     """
-    version = len(s.history)
     cached = s.bot_areas
-    if cached is not None and cached[0] == version:
-        return cached[1]
+    if cached is not None and cached[0] == s.empty and cached[1] == s.scored:
+        return cached[2]
     workers = 0
     for w in s.workers:
         workers |= w
@@ -46,7 +47,7 @@ def open_areas(s: PandoriaState) -> list[OpenArea]:
         (k, area.bit_count(), border, (border & s.empty).bit_count())
         for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
     ]
-    s.bot_areas = (version, found)
+    s.bot_areas = (s.empty, s.scored, found)
     return found
 
 

@@ -188,9 +188,9 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
-        #: the bots' open areas (:func:`rulebook.pandoria_merchants.bots.open_areas`): (length of
-        #: the history, the areas), shared by clones of the same position
-        self.bot_areas: tuple[int, list[tuple[int, int, int, int]]] | None = None
+        #: the bots' open areas (:func:`rulebook.pandoria_merchants.bots.open_areas`): (empty
+        #: hexes, scored hexes, the areas), shared by clones
+        self.bot_areas: tuple[int, int, list[tuple[int, int, int, int]]] | None = None
         #: the action log as text (what ``snapshot`` shows), kept as moves are made
         self._texts: list[tuple[int, str]] = []
         if self.family:
@@ -225,12 +225,18 @@ class PandoriaState(State):
                 return True
         return False
 
+    def _first_candidates(self) -> int:
+        """The hexes a first Resource may be drawn to by the rules alone (2.1: next to what is
+        drawn, or next to such a hex for the second to be), a whole turn after it or not."""
+        anchor = self._anchor()
+        return (anchor | around(self.board.nbr, anchor)) & self._free()
+
     def _first_hexes(self) -> tuple[list[int], list[int]]:
         """Hexes for the first Resource: those with a complete turn after them, and those
         that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
         free = self._free()
         anchor = self._anchor()
-        cand = (anchor | around(self.board.nbr, anchor)) & free
+        cand = self._first_candidates()
         full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
         return full, list(bits(cand))
 
@@ -312,6 +318,8 @@ class PandoriaState(State):
         while True:
             self.phase = phase
             self._legal = None
+            if phase == DRAW and self.item == 0 and self._first_candidates():
+                return  # there are first Resources to draw: listed when asked for
             options = self._options()
             if phase == ACTION and options == [PASS]:
                 self._after_action()
