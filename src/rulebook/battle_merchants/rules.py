@@ -121,6 +121,8 @@ class BattleState(State):
     #: the bots' reading of the board (:func:`rulebook.battle_merchants.bots.board_reading`):
     #: (length of the history, what was read), shared by clones of the same position
     bot_table: tuple[int, tuple[list[int], list[list[int]]]] | None
+    #: forge costs by a seat's coins and Kingdom Cards (:meth:`_forge_costs`), shared by clones
+    costs_known: dict[tuple[int, ...], list[int]]
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -166,6 +168,7 @@ class BattleState(State):
         self.year_end = []
         self.tally = [{} for _ in range(n)]
         self.bot_table = None
+        self.costs_known = {}
         self._set_up()
         self._start_turn()
 
@@ -672,7 +675,15 @@ class BattleState(State):
                 out.append(forge[2 * w + 1])
 
     def _forge_costs(self, p: int) -> list[int]:
-        """Forge cost of every Weapon and quality, as ``forge_cost`` gives it."""
+        """Forge cost of every Weapon and quality, as ``forge_cost`` gives it (remembered by the
+        seat's coins and Kingdom Cards, the only things it depends on; not to be changed)."""
+        key = (*self.coins[p], -1, *self.kingdom_cards[p])
+        costs = self.costs_known.get(key)
+        if costs is None:
+            costs = self.costs_known[key] = self._price_forges(p)
+        return costs
+
+    def _price_forges(self, p: int) -> list[int]:
         chart = self.content.chart
         std, vor = chart.forge_standard, chart.forge_vorpal
         for card in self._effects(p, "forge_discount"):
@@ -1123,6 +1134,7 @@ class BattleState(State):
         # neither is changed in place (replaced whole): clones share their dicts
         new.year_end = self.year_end.copy()
         new.tally = self.tally.copy()
+        new.costs_known = self.costs_known
         new.bot_table = self.bot_table  # of this very position (keyed by the history's length)
         return new
 
