@@ -63,12 +63,18 @@ def potential(s: PandoriaState, player: int, areas: list[OpenArea]) -> float:
     guild = s.guild[player] if s.family else -1
     rival = RIVAL / max(1, s.num_players - 1)
     value = 0.0
+    if s.family:
+        for k, size, border, openings in areas:
+            own = (border & mine).bit_count()
+            worth = float(own) + (1.0 if own and k == guild else 0.0)
+            worth -= rival * (border & others).bit_count()
+            value += size * worth / (1 + openings)
+        return OPEN_AREA * value
+    # the same sums without the terms that change no bit: + 0.0 (no Guild) and * 1.0 (a City)
     for k, size, border, openings in areas:
-        own = (border & mine).bit_count()
-        worth = float(own) + (1.0 if own and k == guild else 0.0)
-        worth -= rival * (border & others).bit_count()
-        if not s.family:
-            worth *= 1.0 if k == CITY else 0.6
+        worth = (border & mine).bit_count() - rival * (border & others).bit_count()
+        if k != CITY:
+            worth *= 0.6
         value += size * worth / (1 + openings)
     return OPEN_AREA * value
 

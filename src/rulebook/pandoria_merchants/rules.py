@@ -100,6 +100,20 @@ def _pop(mask: int) -> int:
     return mask.bit_count()
 
 
+#: per map (by ``id``, with the map kept beside): per verb naming a hex, its move on every hex
+_HEX_MOVES: dict[int, tuple[Board, dict[str, tuple[Move, ...]]]] = {}
+
+
+def hex_moves(board: Board) -> dict[str, tuple[Move, ...]]:
+    """Every move naming a hex of ``board`` (``wood C7``, ``worker D7``...), made once per map:
+    ``hex_moves(board)[verb][hex]``; listing moves then makes none."""
+    found = _HEX_MOVES.get(id(board))
+    if found is None or found[0] is not board:
+        table = {verb: tuple(Move(verb, name) for name in board.names) for verb in HEX_VERBS}
+        found = _HEX_MOVES[id(board)] = (board, table)
+    return found[1]
+
+
 class PandoriaState(State):
     """A game of Pandoria Merchants: standard (2-4), family (2-4) or solo (1, vs the Trolls)."""
 
@@ -205,7 +219,11 @@ class PandoriaState(State):
     def built(self, p: int, building: str) -> int:
         """How many built (circled, not recycled) Buildings of that name ``p`` has."""
         cards = self.cards[p]
-        return sum(1 for i in self.c.building_cards[building] if cards[i] == BUILT)
+        count = 0
+        for i in self.c.building_cards[building]:
+            if cards[i] == BUILT:
+                count += 1
+        return count
 
     def _anchor(self) -> int:
         """Where a Resource may be drawn to meet 2.1's requirement (with the zone's free hexes)."""
@@ -583,12 +601,12 @@ class PandoriaState(State):
         free = self._free()
         anchor = self._anchor()
         nbr = self.board.nbr
-        name = self.board.names
+        table = hex_moves(self.board)
         if self.item == 0:
             full, local = self._first_hexes()
-            kinds = sorted(set(self.dice))
+            rows = [table[KINDS[k]] for k in sorted(set(self.dice))]
             hexes = full or local
-            moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
+            moves = [row[h] for h in hexes for row in rows]
             return moves if full or not moves else [*moves, SKIP]
         if self.item == 1:
             kinds = [self.dice[1]] if self.r1 >= 0 else sorted(set(self.dice))
@@ -602,14 +620,15 @@ class PandoriaState(State):
                 base = 0
             full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
             hexes = full or list(bits(cand))
-            moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
+            moves = [table[KINDS[k]][h] for h in hexes for k in kinds]
             forfeit = not full and (self.r1 < 0 or self.r1_anchored)
             return [*moves, SKIP] if forfeit and moves else moves
         around = 0
         for h in (self.r1, self.r2):
             if h >= 0:
                 around |= nbr[h]
-        return [Move("worker", name[h]) for h in bits(around & free)]
+        workers = table["worker"]
+        return [workers[h] for h in bits(around & free)]
 
     def _action_options(self, p: int) -> list[Move]:
         """3. One of Spell / Building / Relic / Monument, or nothing."""
