@@ -107,6 +107,14 @@ class Moves:
         for m in vocab:
             self.by_text[str(m).lower()] = m
         self.vocabulary = tuple(vocab)
+        #: the moves by verb and card, made once: ``named[verb][card]``, ``plain[verb]``
+        self.named: dict[str, dict[str, Move]] = {v: {} for v in (*SPELL_VERBS, "defeat")}
+        self.plain: dict[str, Move] = {}
+        for m in vocab:
+            if m.card:
+                self.named[m.verb][m.card] = m
+            else:
+                self.plain[m.verb] = m
         self.name_of = tuple(card.name for card in c.cards)
 
 
@@ -514,40 +522,42 @@ class ArchmagiState(State):
         if self.phase == OVER or player not in self.current_players():
             return self.no_moves(player)
         c = self.content
+        named = self.moves.named
+        plain = self.moves.plain
         if self.stack:
             kind, p, n, data = self.stack[-1]
             if kind in ("discard", "limit", "pay"):
-                return [Move("discard", x) for x in self._names(self.hands[p])]
+                return [named["discard"][x] for x in self._names(self.hands[p])]
             if kind == "plant":
-                return [Move("plant", x) for x in self._names(self.hands[p])]
+                return [named["plant"][x] for x in self._names(self.hands[p])]
             if kind == "uproot":
-                return [Move("uproot", x) for x in self._names(self.planted[p])]
+                return [named["uproot"][x] for x in self._names(self.planted[p])]
             if kind == "search":
-                return [Move("take", x) for x in self._names(self.looking)]
+                return [named["take"][x] for x in self._names(self.looking)]
             if kind == "return":
-                return [Move("return", x) for x in self._names(self.looking)]
+                return [named["return"][x] for x in self._names(self.looking)]
             if kind == "look":
-                out: list[Action] = [Move("draft", x) for x in self._names(self.books[p][-n:])]
+                out: list[Action] = [named["draft"][x] for x in self._names(self.books[p][-n:])]
                 if self._drafts_as_draws():
-                    out.append(Move("draw"))
+                    out.append(plain["draw"])
                 return out
             if kind == "draft":
-                return [Move("draft"), Move("draw")]
+                return [plain["draft"], plain["draw"]]
             if kind == "may":
-                return [Move("use"), Move("skip")]
+                return [plain["use"], plain["skip"]]
             if kind == "flow":
-                return [Move("take", self.moves.name_of[data]), Move("pass")]
+                return [named["take"][self.moves.name_of[data]], plain["pass"]]
             raise RuntimeError(f"no moves for task {kind}")  # pragma: no cover
         p = self.turn
         if self.phase == MONSTER:
             monsters = c.monsters
             names = _distinct([monsters[m].name for m in self._monster_options(p)])
-            return [*(Move("defeat", x) for x in names), Move("pass")]
+            return [*(named["defeat"][x] for x in names), plain["pass"]]
         magi = self.magi_of(p)
         element = self.magi[p]
         actions: list[Action] = []
         if self.pool:
-            actions.append(Move("draw"))
+            actions.append(plain["draw"])
         cards = c.cards
         seen: set[str] = set()
         for card in self.hands[p]:
@@ -556,17 +566,17 @@ class ArchmagiState(State):
                 continue
             seen.add(spell.name)
             if self._affordable(p, spell.top):
-                actions.append(Move("top", spell.name))
+                actions.append(named["top"][spell.name])
             if spell.element != element:
                 continue
             if magi.plant_as_play:
-                actions.append(Move("plant", spell.name))
+                actions.append(named["plant"][spell.name])
                 continue
             if self._affordable(p, spell.bottom):
-                actions.append(Move("bottom", spell.name))
+                actions.append(named["bottom"][spell.name])
             if magi.top_then_bottom and self._affordable(p, spell.top + spell.bottom):
-                actions.append(Move("both", spell.name))
-        actions.append(Move("end"))
+                actions.append(named["both"][spell.name])
+        actions.append(plain["end"])
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
