@@ -237,11 +237,14 @@ class PandoriaState(State):
         nbr = self.board.nbr
         hb = 1 << h
         rest = free & ~hb
-        for r2 in bits(nbr[h] & rest):
-            b2 = 1 << r2
-            if (hb | b2) & anchor and (nbr[h] | nbr[r2]) & rest & ~b2:
-                return True
-        return False
+        # some free r2 next to h, with h or r2 meeting 2.1's requirement, and a free hex next to
+        # either for the Worker: with two free hexes next to h any such r2 leaves the other one
+        near = nbr[h] & rest
+        if not near or not (hb & anchor or near & anchor):
+            return False
+        if near & (near - 1):
+            return True
+        return bool(nbr[near.bit_length() - 1] & rest & ~near)
 
     def _first_candidates(self) -> int:
         """The hexes a first Resource may be drawn to by the rules alone (2.1: next to what is
