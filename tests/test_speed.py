@@ -264,3 +264,27 @@ def test_board_game_lookahead_along_greedy_games(
         state.apply(seat, agents[seat].act(state, seat))
     assert valued > 200
     assert clones < 0.75 * valued, f"{case}: {clones} clones for {valued} moves valued"
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 2)])
+def test_pandoria_open_areas_shared_by_map_are_those_worked_out_afresh(
+    variant: str, players: int
+) -> None:
+    """The bots' table of open areas, shared by clones and keyed by the map, gives every
+    position after every legal move (siblings drawing other kinds on the same hex, Workers and
+    Swamps included) what a fresh table gives."""
+    from rulebook.pandoria_merchants import bots
+
+    checked = 0
+    case = Case("pandoria-merchants", variant, players)
+    for state in positions(case, seed=6, every=3) + positions(case, seed=7, every=3):
+        assert isinstance(state, PandoriaState)
+        seat = state.current_players()[0]
+        for action in state.legal_actions(seat):
+            after = state.clone()
+            after.apply(seat, action)
+            shared = bots.open_areas(after)
+            after.bot_areas = {}
+            assert shared == bots.open_areas(after), f"{variant}: after {action}"
+            checked += 1
+    assert checked > 200

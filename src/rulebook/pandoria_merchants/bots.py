@@ -29,25 +29,32 @@ RIVAL = 0.5
 OpenArea = tuple[int, int, int, int]
 
 
+#: how many maps' open areas a game's states remember (:func:`open_areas`) before starting afresh
+KNOWN_MAPS = 4096
+
+
 def open_areas(s: PandoriaState) -> list[OpenArea]:
     """The unscored areas next to any Worker, in :meth:`PandoriaState.areas_at`'s order.
 
-    The same for every seat, so it is worked out once per map and kept on the state, where
-    clones and later positions share it while the map is the same: keyed by the empty and the
-    scored hexes, since every Resource, Worker or Swamp drawn takes an empty hex for good and
-    only scoring changes which areas are scored.
+    The same for every seat, and for every position with the same map: worked out once per map
+    and kept in a table that the game's clones share (search reaches the same map by many
+    moves), keyed by the empty, scored and Swamp hexes and the Resources of each kind (the
+    Workers are the hexes left).
     """
-    cached = s.bot_areas
-    if cached is not None and cached[0] == s.empty and cached[1] == s.scored:
-        return cached[2]
-    workers = 0
-    for w in s.workers:
-        workers |= w
-    found = [
-        (k, area.bit_count(), border, (border & s.empty).bit_count())
-        for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
-    ]
-    s.bot_areas = (s.empty, s.scored, found)
+    key = (s.empty, s.scored, s.swamp, *s.kinds)
+    known = s.bot_areas
+    found = known.get(key)
+    if found is None:
+        workers = 0
+        for w in s.workers:
+            workers |= w
+        found = [
+            (k, area.bit_count(), border, (border & s.empty).bit_count())
+            for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
+        ]
+        if len(known) >= KNOWN_MAPS:
+            known.clear()
+        known[key] = found
     return found
 
 

@@ -202,9 +202,9 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
-        #: the bots' open areas (:func:`rulebook.pandoria_merchants.bots.open_areas`): (empty
-        #: hexes, scored hexes, the areas), shared by clones
-        self.bot_areas: tuple[int, int, list[tuple[int, int, int, int]]] | None = None
+        #: the bots' open areas by map (:func:`rulebook.pandoria_merchants.bots.open_areas`),
+        #: shared by clones
+        self.bot_areas: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
         #: the action log as text (what ``snapshot`` shows), kept as moves are made
         self._texts: list[tuple[int, str]] = []
         if self.family:
