@@ -288,3 +288,20 @@ def test_pandoria_open_areas_shared_by_map_are_those_worked_out_afresh(
             assert shared == bots.open_areas(after), f"{variant}: after {action}"
             checked += 1
     assert checked > 200
+
+
+def test_archmagi_evaluation_is_its_weighted_features_bit_for_bit() -> None:
+    from rulebook.archmagi import bots
+
+    checked = 0
+    for players in (2, 4):
+        case = Case("archmagi", "standard", players)
+        for state in positions(case, seed=8, every=1) + positions(case, seed=9, every=1):
+            for seat in range(players):
+                value = float(state.scores()[seat])
+                if not state.is_terminal():
+                    key, x = bots.features(state, seat)
+                    value += sum(w * v for w, v in zip(bots.WEIGHTS[key], x, strict=True))
+                assert bots.evaluate(state, seat) == value
+                checked += 1
+    assert checked > 1000

@@ -35,8 +35,27 @@ def evaluate(state: State, player: int) -> float:
     value = float(s.favor(player))
     if s.is_terminal():
         return value
-    key, x = features(s, player)
-    return value + sum(w * v for w, v in zip(WEIGHTS[key], x, strict=True))
+    # sum(w * x for w, x in zip(WEIGHTS[key], features(s, player)[1])) term by term, in the
+    # same order (the same floating-point result; tests/test_speed.py holds them equal)
+    w = WEIGHTS[5 if s.final else s.round]
+    crystals = float(s.crystals[player])
+    hand = float(min(len(s.hands[player]), 10))
+    pool = len(s.pool) / 20
+    mine = s.turn == player
+    plays = float(s.plays) if mine and s.phase == "play" else 0.0
+    return value + (
+        0.0
+        + w[0] * 1.0
+        + w[1] * crystals
+        + w[2] * hand
+        + w[3] * float(len(s.planted[player]))
+        + w[4] * float(s.content.rules.book_size - len(s.books[player]))
+        + w[5] * plays
+        + w[6] * pool
+        + w[7] * (crystals * pool)
+        + w[8] * (hand * pool)
+        + w[9] * (1.0 if mine else 0.0)
+    )
 
 
 #: the position features of :func:`features`
