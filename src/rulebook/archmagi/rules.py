@@ -160,13 +160,14 @@ class ArchmagiState(State):
     #: per seat, what the balance lab counts (:mod:`rulebook.archmagi.stats`): Crystals gained,
     #: Spells played (``spell:<name>``), planted, drafted, Flow of Magic offers taken or left
     tally: list[dict[str, int]]
-    _texts: list[tuple[int, str]]
+    #: the action log as text, as far as it was needed (shared by clones: never changed)
+    _texts: tuple[tuple[int, str], ...]
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
         self.content = content()
         self.moves = moves()
-        self._texts = []
+        self._texts = ()
         self._set_up()
         self._start_turn(0)
         self._run()
@@ -927,7 +928,7 @@ class ArchmagiState(State):
         new.monster_decks = [d.copy() for d in self.monster_decks]
         new.paths = [x.copy() for x in self.paths]
         new.stack = self.stack.copy()
-        new._texts = self._history_texts()
+        new._texts = self._texts
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -960,8 +961,10 @@ class ArchmagiState(State):
         """The action log as text, converted once per move (snapshots are taken often)."""
         texts = self._texts
         if len(texts) > len(self.history):
-            texts.clear()
-        texts.extend((p, str(a)) for p, a in self.history[len(texts) :])
+            texts = ()
+        if len(texts) < len(self.history):
+            texts += tuple((p, str(a)) for p, a in self.history[len(texts) :])
+            self._texts = texts
         return list(texts)
 
     def snapshot(self) -> dict[str, Any]:
