@@ -205,8 +205,9 @@ class PandoriaState(State):
         #: the bots' open areas by map (:func:`rulebook.pandoria_merchants.bots.open_areas`),
         #: shared by clones
         self.bot_areas: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
-        #: the action log as text (what ``snapshot`` shows), kept as moves are made
-        self._texts: list[tuple[int, str]] = []
+        #: the action log as text (what ``snapshot`` shows), as far as it was needed (shared by
+        #: clones: never changed)
+        self._texts: tuple[tuple[int, str], ...] = ()
         if self.family:
             self._begin_turn()
         else:
@@ -860,7 +861,6 @@ class PandoriaState(State):
     def _perform(self, player: int, action: Move) -> None:
         self._legal = None
         self._do(player, action)
-        self._texts.append((player, str(action)))
 
     # -- performing moves ----------------------------------------------------------------------
     def _hex(self, action: Move) -> int:
@@ -1444,7 +1444,7 @@ class PandoriaState(State):
         new.end_triggered = self.end_triggered
         new._legal = self._legal
         new.bot_areas = self.bot_areas
-        new._texts = self._texts.copy()
+        new._texts = self._texts
         new.res = self.res.copy()
         new.kinds = self.kinds.copy()
         new.workers = self.workers.copy()
@@ -1472,6 +1472,16 @@ class PandoriaState(State):
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """Nothing is hidden: the sheets are public and future dice come from the chance."""
+
+    def _history_texts(self) -> tuple[tuple[int, str], ...]:
+        """The action log as text, converted once per move (snapshots are taken often)."""
+        texts = self._texts
+        if len(texts) > len(self.history):
+            texts = ()
+        if len(texts) < len(self.history):
+            texts += tuple((p, str(a)) for p, a in self.history[len(texts) :])
+            self._texts = texts
+        return texts
 
     #: the fields :meth:`snapshot` shows as they are (lists and dicts as tuples)
     _PLAIN = (
@@ -1535,7 +1545,7 @@ class PandoriaState(State):
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
-            "history": "\n".join(f"{p} {t}" for p, t in self._texts),
+            "history": "\n".join(f"{p} {t}" for p, t in self._history_texts()),
             "res": bytes(r + 1 for r in self.res),
             "cards": tuple("".join(map(str, cards)) for cards in self.cards),
             "tally": tuple(tuple(sorted(v.items())) for v in self.tally),
