@@ -16,7 +16,6 @@ docs/archmagi.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -467,8 +466,25 @@ class ArchmagiState(State):
         """Resolve the stack until a seat must decide, then the phases that need no one."""
         while self.phase != OVER:
             if self.stack:
-                if self._resolve_top():
-                    return
+                task = self.stack[-1]
+                kind, p, n, data = task
+                if kind in INPUT:
+                    if self._ready(task):
+                        return
+                    self.stack.pop()
+                    self._settle(task)
+                    continue
+                self.stack.pop()
+                if kind == "seq":
+                    if n < len(data):
+                        self.stack.append(("seq", p, n + 1, data))
+                        self._effect(p, data[n])
+                elif kind == "monster":
+                    self.phase = MONSTER
+                elif kind == "discard_phase":
+                    self._discard_phase(p)
+                elif kind == "end":
+                    self._end_turn(p)
                 continue
             if self.phase == PLAY:
                 if self.plays > 0:
@@ -480,29 +496,6 @@ class ArchmagiState(State):
                 self.stack.append(("discard_phase", self.turn, 0, None))
             else:  # pragma: no cover - the Discard Phase always ends in an "end" task
                 raise RuntimeError("the Discard Phase left no task")
-
-    def _resolve_top(self) -> bool:
-        """Resolve the task on top of the stack; True if it waits for a decision instead."""
-        task = self.stack[-1]
-        kind, p, n, data = task
-        if kind in INPUT:
-            if self._ready(task):
-                return True
-            self.stack.pop()
-            self._settle(task)
-            return False
-        self.stack.pop()
-        if kind == "seq":
-            if n < len(data):
-                self.stack.append(("seq", p, n + 1, data))
-                self._effect(p, data[n])
-        elif kind == "monster":
-            self.phase = MONSTER
-        elif kind == "discard_phase":
-            self._discard_phase(p)
-        elif kind == "end":
-            self._end_turn(p)
-        return False
 
     # -- the protocol --------------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -609,17 +602,6 @@ class ArchmagiState(State):
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not a legal move now")
         self._perform(player, action)
-
-    def lookahead(
-        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
-    ) -> list[float]:
-        """With the game's own evaluation, simple Plays are made on this state and taken back
-        (:mod:`rulebook.archmagi.lookahead`); the same values as :meth:`State.lookahead`."""
-        from rulebook.archmagi import bots, lookahead  # they import this module
-
-        if evaluate is not bots.evaluate:
-            return super().lookahead(player, actions, evaluate)
-        return lookahead.lookahead(self, player, actions, evaluate)
 
     def apply_legal(self, player: int, action: Action) -> None:
         """A move from :meth:`legal_actions` of this very position: not listed again."""
