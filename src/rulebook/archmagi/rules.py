@@ -16,6 +16,7 @@ docs/archmagi.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -273,12 +274,16 @@ class ArchmagiState(State):
 
     def _monster_options(self, p: int) -> list[int]:
         """Monsters in the Paths that ``p`` can pay for (Crystals and Spells in Hand)."""
+        return self.monsters_for(self.crystals[p], len(self.hands[p]))
+
+    def monsters_for(self, crystals: int, spells: int) -> list[int]:
+        """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy."""
         monsters = self.content.monsters
         out = []
         for path in self.paths:
             for m in path:
                 cost = monsters[m]
-                if self.crystals[p] >= cost.crystals and len(self.hands[p]) >= cost.spells:
+                if crystals >= cost.crystals and spells >= cost.spells:
                     out.append(m)
         return out
 
@@ -340,9 +345,14 @@ class ArchmagiState(State):
 
     def _gain(self, p: int, n: int) -> None:
         """Gain Crystals from the main pile (80 tokens; no more than are left)."""
-        left = self.content.rules.crystals - sum(self.crystals)
-        self.crystals[p] += max(0, min(n, left))
-        self._count(p, "crystals_gained", max(0, min(n, left)))
+        got = self.gainable(n, sum(self.crystals))
+        self.crystals[p] += got
+        self._count(p, "crystals_gained", got)
+
+    def gainable(self, n: int, held: int) -> int:
+        """How many of ``n`` Crystals are gained when the players hold ``held``: no more than
+        are left in the main pile."""
+        return max(0, min(n, self.content.rules.crystals - held))
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
         # a new dict, never a change in place: clones share the seats' tallies
@@ -602,6 +612,17 @@ class ArchmagiState(State):
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not a legal move now")
         self._perform(player, action)
+
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """With the game's own evaluation, most Plays are valued without being made
+        (:mod:`rulebook.archmagi.lookahead`); the same values as :meth:`State.lookahead`."""
+        from rulebook.archmagi import bots, lookahead  # they import this module
+
+        if evaluate is not bots.evaluate:
+            return super().lookahead(player, actions, evaluate)
+        return lookahead.lookahead(self, player, actions)
 
     def apply_legal(self, player: int, action: Action) -> None:
         """A move from :meth:`legal_actions` of this very position: not listed again."""
