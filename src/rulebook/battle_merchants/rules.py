@@ -1140,10 +1140,12 @@ class BattleState(State):
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """The decks are reshuffled; the Kingdom deck within its piles (A above B above C)."""
-        c = self.content
+        kingdom = self.content.kingdom
         deck = self.kingdom_deck
-        for pile in "ABCD":
-            where = [i for i, k in enumerate(deck) if c.kingdom[k].pile == pile]
+        places: dict[str, list[int]] = {"A": [], "B": [], "C": [], "D": []}
+        for i, k in enumerate(deck):
+            places[kingdom[k].pile].append(i)
+        for where in places.values():  # A, B, C, D: the order the piles are shuffled in
             cards = [deck[i] for i in where]
             shuffle(cards, rng)
             for i, k in zip(where, cards, strict=True):
