@@ -243,8 +243,16 @@ class BattleState(State):
 
     def open_spaces(self) -> list[int]:
         """Every space :meth:`open_for_sale`, in board order."""
-        tokens = self.tokens
-        return [i for i, code in enumerate(self.spaces) if code == EMPTY and tokens[i >> 1] != LOCK]
+        spaces = self.spaces
+        out = []
+        for bf, token in enumerate(self.tokens):  # most Battlefields are locked
+            if token != LOCK:
+                i = bf << 1
+                if spaces[i] == EMPTY:
+                    out.append(i)
+                if spaces[i + 1] == EMPTY:
+                    out.append(i + 1)
+        return out
 
     def battle_level(self, owner: int, weapon: int) -> int:
         return self.levels[owner][weapon] + sum(
