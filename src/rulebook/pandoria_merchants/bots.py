@@ -7,13 +7,11 @@ weighted by how nearly they are enclosed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from rulebook.core import State
 from rulebook.pandoria_merchants.board import CITY, around
-
-if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState
 
 #: weights of the evaluation (hand-tuned)
 RESOURCE = 0.45
@@ -109,15 +107,16 @@ def settled(s: PandoriaState, player: int) -> float:
     """:func:`evaluate` but the :func:`potential` of open areas (all of it once the game is
     over): VP, the Trolls' points in solo, and while the game runs, the seat's Resources,
     Buildings, unused cards and Artifacts (family: Spells held)."""
-    value = float(sum(s.score_breakdown(player).values()))
+    value = float(s.score(player))
     if s.solo:
         value -= _trolls(s)
     if s.is_terminal():
         return value
     if not s.family:
+        cards = s.cards[player]
         value += RESOURCE * sum(s.tracks[player])
-        value += BUILDING * sum(1 for st in s.cards[player] if st == 3)
-        value += CARD * sum(1 for st in s.cards[player] if st == 1)
+        value += BUILDING * cards.count(BUILT)
+        value += CARD * cards.count(OWNED)
         value += ARTIFACT * s.held_artifacts[player]
     else:
         value += 0.8 * len(s.held[player])

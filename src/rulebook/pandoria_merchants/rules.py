@@ -1162,14 +1162,23 @@ class PandoriaState(State):
         if self.family:
             return dict(zip(FAMILY_VP, vp, strict=True))
         out = dict(zip(STANDARD_VP, vp, strict=True))
-        rate = self.c.tracks.overflow_per_vp
-        out["resources"] = sum(t // rate for t in self.tracks[player])
-        out["unused_cards"] = sum(1 for s in self.cards[player] if s == OWNED)
-        out["artifacts"] = self.held_artifacts[player]
+        out["resources"], out["unused_cards"], out["artifacts"] = self._conversions(player)
         return out
 
+    def _conversions(self, player: int) -> tuple[int, int, int]:
+        """The final conversions of :meth:`score_breakdown` (standard and solo): Resources 2:1,
+        unused cards, remaining Artifacts."""
+        rate = self.c.tracks.overflow_per_vp
+        resources = sum(t // rate for t in self.tracks[player])
+        return resources, self.cards[player].count(OWNED), self.held_artifacts[player]
+
+    def score(self, player: int) -> int:
+        """A seat's score now: the sum of :meth:`score_breakdown` (without making it)."""
+        vp = sum(self.vp[player])
+        return vp if self.family else vp + sum(self._conversions(player))
+
     def scores(self) -> list[int]:
-        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+        return [self.score(p) for p in range(self.num_players)]
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Standard and solo: the highest Monument built; family: most unused Spells."""
@@ -1256,7 +1265,7 @@ class PandoriaState(State):
         seats = []
         for p in range(self.num_players):
             seat: dict[str, Any] = {
-                "score": sum(self.score_breakdown(p).values()),
+                "score": self.score(p),
                 "ships": [b.names[h] for h, q in self.ships.items() if q == p],
             }
             if self.family:
