@@ -263,8 +263,11 @@ class PandoriaState(State):
         return full, list(bits(cand))
 
     def full_turn_fits(self) -> bool:
-        """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on)."""
-        return bool(self._first_hexes()[0])
+        """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
+        whether :meth:`_first_hexes` finds a hex with a complete turn after it (the first)."""
+        free = self._free()
+        anchor = self._anchor()
+        return any(self._pair_ok(h, free, anchor) for h in bits(self._first_candidates()))
 
     def _need(self, p: int, need: list[int]) -> int | None:
         """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
