@@ -427,6 +427,34 @@ def test_websocket_updates(c: TestClient) -> None:
             raise AssertionError("no pong")
 
 
+def test_one_message_per_seat_and_change_shared_by_its_connections(c: TestClient) -> None:
+    """Two tabs of one seat get the same text, built once; a move builds a new one."""
+    links = new_game(c, "battle-merchants", ["human", "human"])
+    gid = links["id"]
+    tokens = seat_tokens(links)
+    live = c.portal.call(c.app.state.games.get, gid)  # type: ignore[attr-defined,union-attr]
+    with (
+        c.websocket_connect(f"/ws/games/{gid}") as tab1,
+        c.websocket_connect(f"/ws/games/{gid}") as tab2,
+    ):
+        for tab in (tab1, tab2):
+            tab.send_text(json.dumps({"token": tokens[0]}))
+            assert tab.receive_json()["type"] == "hello"
+        first = tab1.receive_text()
+        assert tab2.receive_text() == first
+        assert live.message(0) is live.message(0)  # built once, then shared
+        assert json.loads(first)["view"] == json.loads(json.dumps(live.payload(0)))
+        seat = json.loads(first)["view"]["to_act"][0]
+        move = first_move(get_view(c, gid, tokens[seat]))
+        r = c.post(
+            f"/api/games/{gid}/move", headers=auth(tokens[seat]), json={"seat": seat, "move": move}
+        )
+        assert r.json() == {"ok": True, "version": 1}
+        second = tab1.receive_text()
+        assert tab2.receive_text() == second != first
+        assert json.loads(second)["view"]["version"] == 1
+
+
 def test_websocket_refusals(c: TestClient) -> None:
     links = new_game(c, "archmagi", ["human", "human"])
     gid = links["id"]

@@ -197,7 +197,7 @@ async def make_move(request: Request, game_id: str) -> dict[str, Any]:
     body: MoveBody = await parse(request, MoveBody)
     game = await seat_request(request, game_id, body.seat)
     await games_of(request).move(game, body.seat, body.move, body.version)
-    return {"ok": True, "version": game.payload(body.seat)["version"]}
+    return {"ok": True, "version": game.version(body.seat)}
 
 
 @router.post("/api/games/{game_id}/undo")
@@ -205,7 +205,7 @@ async def undo_move(request: Request, game_id: str) -> dict[str, Any]:
     body: UndoBody = await parse(request, UndoBody)
     game = await seat_request(request, game_id, body.seat)
     await games_of(request).undo(game, body.seat)
-    return {"ok": True, "version": game.payload(body.seat)["version"]}
+    return {"ok": True, "version": game.version(body.seat)}
 
 
 def replayed(game: LiveGame, step: int) -> tuple[State, list[Entry]]:
@@ -291,8 +291,8 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
         await viewer.wake.wait()
         viewer.wake.clear()
         for point in viewer.viewpoints:
-            text = json.dumps({"type": "view", "view": game.payload(point)})
-            if viewer.sent.get(point) != text:
+            text = game.message(point)
+            if viewer.sent.get(point) != text:  # unchanged for this viewer: nothing is sent
                 viewer.sent[point] = text
                 async with viewer.sending:
                     await ws.send_text(text)

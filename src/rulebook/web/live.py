@@ -23,7 +23,7 @@ from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store, Stored, digest
 from rulebook.web.undo import reveals_nothing
-from rulebook.web.views import Entry, entry, view, visible_log
+from rulebook.web.views import Entry, entry, to_text, version, view
 from rulebook.web.writer import Writer
 
 log = logging.getLogger("rulebook.web")
@@ -65,6 +65,11 @@ class LiveGame:
         self.epoch = 0
         #: whether the last move may be undone: None while a worker checks
         self.undo_ok: bool | None = False
+        #: bumped by every change of the state (a move, an undo)
+        self.revision = 0
+        #: each viewpoint's WebSocket message, built once per change and shared by every
+        #: connection of that seat (or every spectator): (revision, can_undo), text
+        self._messages: dict[int | None, tuple[tuple[int, bool], str]] = {}
         self._rebuild(stored.setup, stored.log)
 
     def _rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
@@ -80,6 +85,7 @@ class LiveGame:
             state.apply(seat, action)
         self.state = state
         self.log = told
+        self.revision += 1
         last = told[-1] if told else None
         self.undo_ok = (
             last is not None
@@ -103,6 +109,21 @@ class LiveGame:
     def payload(self, viewer: int | None) -> dict[str, Any]:
         ok = viewer is not None and self.can_undo(viewer)
         return view(self.state, viewer, self.log, self.labels, can_undo=ok)
+
+    def message(self, viewer: int | None) -> str:
+        """The WebSocket message carrying ``viewer``'s payload, as JSON text: built once per
+        change of the game (or of the viewer's undo button) however many connections show it."""
+        key = (self.revision, viewer is not None and self.can_undo(viewer))
+        known = self._messages.get(viewer)
+        if known is not None and known[0] == key:
+            return known[1]
+        text = to_text({"type": "view", "view": self.payload(viewer)})
+        self._messages[viewer] = (key, text)
+        return text
+
+    def version(self, viewer: int | None) -> int:
+        """The ``version`` of ``viewer``'s payload (the moves it knows of)."""
+        return version(self.state, viewer, self.log)
 
     def save_data(self) -> dict[str, Any]:
         return {
@@ -227,7 +248,7 @@ class Games:
             if state.is_terminal():
                 raise Conflict("the game is over")
             if version is not None:
-                now = len(visible_log(state, seat, game.log))
+                now = game.version(seat)
                 if version != now:
                     raise Conflict(
                         f"the game has moved on since your page showed it (move {version}, "
@@ -254,6 +275,7 @@ class Games:
         await self.writer.append(game.id, number, seat, told.move, new.is_terminal())
         game.state = new
         game.log.append(told)
+        game.revision += 1
         game.undo_ok = False
         rolled = new.chance.draws != state.chance.draws
         if game.human(seat) and not new.is_terminal() and not rolled:
