@@ -11,7 +11,7 @@ import asyncio
 import multiprocessing
 import signal
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -73,6 +73,10 @@ def _warm_up() -> None:
     rulebook.games()
 
 
+class WorkerLost(Exception):
+    """The worker computing an answer died before giving it; new workers have taken over."""
+
+
 class BotRunner:
     """Chooses bots' moves in a pool of worker processes, and checks whether a person's move
     may be undone in one more (so a long search never delays the check); with ``workers=0``,
@@ -80,6 +84,8 @@ class BotRunner:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        #: pools started anew after a worker died
+        self.restarts = 0
         self.executor: Executor
         self.checker: Executor
         if workers > 0:
@@ -102,23 +108,27 @@ class BotRunner:
         return pool
 
     async def choose(self, key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.executor, choose, key, dict(data), seat, spec)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start new ones
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = self._pool(self.workers)
-            raise
+        text: str = await self._run("executor", choose, key, dict(data), seat, spec)
+        return text
 
     async def reveals(self, key: str, data: Mapping[str, Any]) -> bool:
+        revealed: bool = await self._run("checker", reveals, key, dict(data))
+        return revealed
+
+    async def _run(self, which: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the pool named ``which``. If a worker of it died (killed, out of
+        memory), the first caller to notice starts new workers, and every caller whose work
+        was lost gets :class:`WorkerLost` (to ask again)."""
+        pool: Executor = getattr(self, which)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.checker, reveals, key, dict(data))
+            return await loop.run_in_executor(pool, fn, *args)
         except BrokenProcessPool:
-            self.checker.shutdown(wait=False, cancel_futures=True)
-            self.checker = self._pool(1)
-            raise
-
+            if getattr(self, which) is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                setattr(self, which, self._pool(self.workers if which == "executor" else 1))
+                self.restarts += 1
+            raise WorkerLost(f"a worker process of the {which} stopped") from None
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.checker.shutdown(wait=False, cancel_futures=True)

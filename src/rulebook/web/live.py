@@ -18,7 +18,7 @@ import anyio.to_thread
 
 from rulebook.core import IllegalAction, Setup, get_game
 from rulebook.web import seats as seat_kinds
-from rulebook.web.bots import BotRunner
+from rulebook.web.bots import BotRunner, WorkerLost
 from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store, Stored, digest
@@ -292,6 +292,9 @@ class Games:
         tell the mover if it may."""
         try:
             revealed = await self.runner.reveals(game.id, game.save_data())
+        except WorkerLost as lost:
+            log.warning("undo check of game %s: %s; no undo this time", game.id, lost)
+            revealed = True
         except Exception:
             log.exception("undo check of game %s failed", game.id)
             revealed = True
@@ -340,6 +343,10 @@ class Games:
                     text = await self.runner.choose(
                         game.id, game.save_data(), seat, game.seats[seat]
                     )
+                except WorkerLost as lost:  # new workers are up: ask them
+                    log.warning("bot of seat %d in game %s: %s; asking again", seat, game.id, lost)
+                    await asyncio.sleep(0.1)
+                    continue
                 except Exception:
                     failures += 1
                     log.exception("bot of seat %d in game %s failed", seat, game.id)
@@ -354,6 +361,7 @@ class Games:
                     try:
                         await self._commit(game, seat, text)
                         stored = True
+                        failures = 0
                     except Conflict:
                         continue
                     except Exception:  # the store failed: nothing changed; try again later
