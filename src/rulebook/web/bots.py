@@ -129,6 +129,7 @@ class BotRunner:
                 setattr(self, which, self._pool(self.workers if which == "executor" else 1))
                 self.restarts += 1
             raise WorkerLost(f"a worker process of the {which} stopped") from None
+
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.checker.shutdown(wait=False, cancel_futures=True)
