@@ -480,10 +480,64 @@ def test_websocket_refusals(c: TestClient) -> None:
         for _ in range(10):
             ws.send_text("garbage")
             assert ws.receive_json()["status"] == 400
-        ws.send_text("x" * 5000)
+        ws.send_text("garbage")
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+    for first in (False, True):  # an oversized message: the hello, or one after it
+        with c.websocket_connect(f"/ws/games/{gid}") as ws:
+            if not first:
+                ws.send_text(json.dumps({"spectate": True}))
+                assert ws.receive_json()["type"] == "hello"
+                assert ws.receive_json()["type"] == "view"
+            ws.send_text(json.dumps({"spectate": True, "pad": "x" * 5000}))
+            refusal = ws.receive_json()
+            assert refusal["status"] == 413 and "limit 4096 bytes" in refusal["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1009
+
+
+def test_per_client_limits(db: Path) -> None:
+    """One address may hold so many connections and create so many games a minute: 429 with
+    the reason beyond, and nothing is created."""
+    with client(db, max_sockets_per_client=2, max_new_games_per_minute=2) as c:
+        body = {"game": "archmagi", "players": 2, "seats": ["human", "greedy"]}
+        gid = new_game(c, "archmagi", ["human", "greedy"])["id"]
+        state = c.post(
+            "/upload",
+            files={
+                "file": ("g.json", rulebook.save_text(rulebook.new_game("archmagi", 2, seed=1)))
+            },
+        )
+        assert state.status_code == 200
+        before = dump(db)
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 429 and "too many new games" in r.json()["error"]
+        assert 0 < int(r.headers["retry-after"]) <= 60
+        page = c.post(
+            "/new",
+            data={"game": "archmagi", "players": "2", "seat_0": "human", "seat_1": "greedy"},
+            headers={"accept": "text/html"},
+        )
+        assert page.status_code == 429 and "too many new games" in page.text
+        assert dump(db) == before
+        with (
+            c.websocket_connect(f"/ws/games/{gid}") as one,
+            c.websocket_connect(f"/ws/games/{gid}") as two,
+        ):
+            for ws in (one, two):
+                ws.send_text(json.dumps({"spectate": True}))
+                assert ws.receive_json()["type"] == "hello"
+            with c.websocket_connect(f"/ws/games/{gid}") as third:
+                refusal = third.receive_json()
+                assert refusal["status"] == 429 and "too many open connections" in refusal["error"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4429
+        with c.websocket_connect(f"/ws/games/{gid}") as again:  # closed ones count no more
+            again.send_text(json.dumps({"spectate": True}))
+            assert again.receive_json()["type"] == "hello"
 
 
 # -- pages ---------------------------------------------------------------------------------------

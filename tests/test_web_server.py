@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -19,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from pgtemp import missing, postgres
 from rulebook.web import Settings, create_app
@@ -219,6 +222,16 @@ def test_a_killed_bot_worker_is_replaced_and_the_bots_play_on(tmp_path: Path) ->
 
             _wait(moved_on, 60, "the bots stopped when their worker was killed")
             assert _workers(server.process.pid) - killed, "no new worker took over"
+            # the server's WebSocket takes no frame over the limit (4 KiB): closed with 1009
+            ws_url = server.url.replace("http://", "ws://") + f"/ws/games/{ids[0]}"
+            with connect(ws_url) as ws:
+                ws.send(json.dumps({"spectate": True}))
+                assert json.loads(ws.recv(10))["type"] == "hello"
+                ws.send("x" * 10_000)
+                with pytest.raises(ConnectionClosed) as closed:
+                    while True:
+                        ws.recv(10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     finally:
         server.stop()
     text = log.read_text()
