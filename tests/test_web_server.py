@@ -173,7 +173,7 @@ def test_a_game_on_postgresql() -> None:
 
 
 def _workers(pid: int) -> set[int]:
-    """The worker processes (multiprocessing's ``spawn_main``) that process ``pid`` started."""
+    """The worker processes (:mod:`rulebook.web.worker`) that process ``pid`` started."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -181,7 +181,7 @@ def _workers(pid: int) -> set[int]:
             command = (stat.parent / "cmdline").read_bytes()
         except (OSError, ValueError, IndexError):
             continue
-        if parent == pid and b"spawn_main" in command:
+        if parent == pid and b"rulebook.web.worker" in command:
             found.add(int(stat.parent.name))
     return found
 
@@ -235,6 +235,6 @@ def test_a_killed_bot_worker_is_replaced_and_the_bots_play_on(tmp_path: Path) ->
     finally:
         server.stop()
     text = log.read_text()
-    assert "asking again" in text  # the server noticed, in one line
+    assert "worker process stopped" in text  # the server noticed, in one line
     assert "Traceback" not in text
     assert "GET /" not in text, "the access log is on although it was asked off"

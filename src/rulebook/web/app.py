@@ -47,11 +47,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games = Games(store, settings, runner)
         app.state.games = games
         try:
+            await runner.start()
             await games.resume()
             yield
         finally:
             await games.close()
-            runner.close()
+            await runner.close()
             store.close()
 
     app = FastAPI(

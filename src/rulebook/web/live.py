@@ -18,12 +18,13 @@ import anyio.to_thread
 
 from rulebook.core import IllegalAction, Setup, get_game
 from rulebook.web import seats as seat_kinds
-from rulebook.web.bots import BotRunner, WorkerLost
+from rulebook.web.bots import BotRunner
 from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store, Stored, digest
 from rulebook.web.undo import reveals_nothing
 from rulebook.web.views import Entry, entry, to_text, version, view
+from rulebook.web.worker import WorkerLost
 from rulebook.web.writer import Writer
 
 log = logging.getLogger("rulebook.web")
