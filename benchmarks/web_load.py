@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -217,7 +218,10 @@ async def keep_games(
     async def slot(k: int) -> None:
         rng = random.Random(k)
         source = address(k)
-        transport = httpx.AsyncHTTPTransport(local_address=source)
+        # a connection idle for 4 s is not reused: the server closes those idle for 5 s, and
+        # a request sent as it does so fails (a browser would send it again)
+        limits = httpx.Limits(keepalive_expiry=4.0)
+        transport = httpx.AsyncHTTPTransport(local_address=source, limits=limits)
         async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as http:
             while True:
                 try:
@@ -282,7 +286,8 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
             )
             await sampler
 
-        asyncio.run(both())
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(both())
     lat = [x * 1000 for x in stats.latencies]
     row = {
         "db": db_name,

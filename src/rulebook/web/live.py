@@ -71,6 +71,8 @@ class LiveGame:
         #: each viewpoint's WebSocket message, built once per change and shared by every
         #: connection of that seat (or every spectator): (revision, can_undo), text
         self._messages: dict[int | None, tuple[tuple[int, bool], str]] = {}
+        #: each viewpoint's payload (with ``can_undo`` false) at a revision
+        self._payloads: dict[int | None, tuple[int, dict[str, Any]]] = {}
         self._rebuild(stored.setup, stored.log)
 
     def _rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
@@ -108,8 +110,13 @@ class LiveGame:
         )
 
     def payload(self, viewer: int | None) -> dict[str, Any]:
-        ok = viewer is not None and self.can_undo(viewer)
-        return view(self.state, viewer, self.log, self.labels, can_undo=ok)
+        """``viewer``'s payload (a new dict: the caller may add to it). Built once per change
+        of the game; the undo button turning on or off changes only ``can_undo``."""
+        known = self._payloads.get(viewer)
+        if known is None or known[0] != self.revision:
+            known = (self.revision, view(self.state, viewer, self.log, self.labels))
+            self._payloads[viewer] = known
+        return {**known[1], "can_undo": viewer is not None and self.can_undo(viewer)}
 
     def message(self, viewer: int | None) -> str:
         """The WebSocket message carrying ``viewer``'s payload, as JSON text: built once per
