@@ -249,6 +249,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU time used so far by each process that process ``pid`` started (its bot workers)."""
+    used = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            used[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf(
+                "SC_CLK_TCK"
+            )
+    return used
+
+
 def percentile(xs: list[float], q: float) -> float:
     ordered = sorted(xs)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -262,16 +277,21 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
     with server:
         assert server.process is not None
         pid = server.process.pid
-        cpu = [0.0, 0.0]
+        cpu = [0.0, 0.0, 0.0]
+        load = [0.0, 0.0]  # the machine's 1-minute load average as measuring starts and ends
 
         async def sample_cpu() -> None:
             while not stats.measuring:
                 await asyncio.sleep(0.05)
             start = (cpu_seconds(pid), time.process_time())
+            workers = children_cpu(pid)
+            load[0] = os.getloadavg()[0]
             while stats.measuring:
                 await asyncio.sleep(0.05)
+            load[1] = os.getloadavg()[0]
             cpu[0] = cpu_seconds(pid) - start[0]
             cpu[1] = time.process_time() - start[1]
+            cpu[2] = sum(t - workers.get(w, 0.0) for w, t in children_cpu(pid).items())
 
         async def both() -> None:
             sampler = asyncio.create_task(sample_cpu())
@@ -301,13 +321,17 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
         "errors": stats.errors,
         "server_cpu_ms_per_move": 1000 * cpu[0] / max(stats.moves, 1),
         "client_cpu_ms_per_move": 1000 * cpu[1] / max(stats.moves, 1),
+        "workers_cpu_ms_per_move": 1000 * cpu[2] / max(stats.moves, 1),
+        "load_average": load,
     }
     print(
         f"{db_name:10} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
         f"every seat's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
         f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; errors {stats.errors}; "
         f"CPU per move: server {row['server_cpu_ms_per_move']:.1f} ms (its process alone), "
-        f"load generator {row['client_cpu_ms_per_move']:.1f} ms",
+        f"its bot and undo workers {row['workers_cpu_ms_per_move']:.1f} ms, "
+        f"load generator {row['client_cpu_ms_per_move']:.1f} ms; load average "
+        f"{load[0]:.1f} -> {load[1]:.1f}",
         flush=True,
     )
     for kind, count in stats.kinds.most_common(10):
