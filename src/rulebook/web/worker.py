@@ -98,9 +98,11 @@ class Worker:
 
     async def call(self, name: str, *args: Any) -> Any:
         """``name(*args)`` in this worker (:class:`WorkerLost` if it dies meanwhile)."""
+        if self.reader.done():  # gone: nobody would answer
+            raise WorkerLost("a worker process stopped")
         number = next(self.numbers)
         answer = asyncio.get_running_loop().create_future()
-        self.pending[number] = answer
+        self.pending[number] = answer  # the reader answers it, or fails it as it ends
         data = pickle.dumps((number, name, args), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.process.stdin is not None
         try:
