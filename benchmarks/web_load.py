@@ -5,9 +5,13 @@ the machine's binaries, plays ``--games`` concurrent games on 127.0.0.1. Each ga
 simulated people (each a WebSocket client that reads its seat's payload and, after a think
 time, posts a legal move over HTTP), a bot seat and a spectator. Games are turn-based (Battle
 Merchants, Archmagi, Pandoria Merchants), so every move reaches every connection; a finished
-game is replaced by a new one. After a warm-up, for ``--seconds`` seconds it reports the moves
-per second the server made (people's and bots') and the time from a person's move being sent to
-the update reaching every seat and the spectator of the game (p50, p99, max).
+game is replaced by a new one. Each game's clients connect from their own loopback address
+(127.0.x.y), as people do from their own machines, so the server's per-client limits see one
+table each. After a warm-up, for ``--seconds`` seconds it reports the moves per second the server
+made (people's and bots', counted from the spectator's updates: a refused request is no move),
+the time from a person's move being sent to the update reaching every seat and the spectator of
+the game (p50, p99, max), every error by kind, the CPU per move of the server, its workers and
+the load generator, and the load average. ``--profile OUT`` runs the server under cProfile.
 
 Usage::
 
