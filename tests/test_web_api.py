@@ -595,3 +595,19 @@ def test_a_flood_of_refused_requests_is_turned_away(db: Path) -> None:
         r = c.get("/api/games")
         assert r.status_code == 429 and "too many refused requests" in r.json()["error"]
         assert int(r.headers["retry-after"]) > 0
+
+
+def test_a_game_out_of_memory_takes_its_tokens_along(db: Path) -> None:
+    """Games evicted from memory forget their tokens there (memory does not grow with every
+    game ever created); the token still admits its seat, read back from the store."""
+    with client(db, cache_games=1) as c:
+        first = new_game(c, "archmagi", ["human", "human"])
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        assert len(games._tokens) == 3
+        new_game(c, "archmagi", ["human", "human"])
+        assert first["id"] not in games.cache
+        assert all(gid != first["id"] for gid, _ in games._tokens.values())
+        token = seat_tokens(first)[1]
+        assert get_view(c, first["id"], token)["seat"] == 1
+        r = c.get(f"/api/games/{first['id']}/view", headers=auth(token + "x"))
+        assert r.status_code == 403

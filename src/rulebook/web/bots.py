@@ -19,8 +19,10 @@ from rulebook.core import State
 from rulebook.web.undo import reveals_nothing
 from rulebook.web.worker import Workers
 
-#: states kept per worker, by game id
-_CACHE_SIZE = 64
+#: states kept per worker, by game id (about 20 KB each): as many as the server keeps games in
+#: memory (``Settings.cache_games``), so a worker serving hundreds of games does not replay each
+#: from its start at every move
+_CACHE_SIZE = 1000
 _states: OrderedDict[str, State] = OrderedDict()
 
 

@@ -62,6 +62,8 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        #: the digests of this game's tokens known in memory (forgotten with the game)
+        self.token_digests: set[str] = set()
         #: bumped by every undo: a bot's move chosen before it is thrown away
         self.epoch = 0
         #: whether the last move may be undone: None while a worker checks
@@ -203,6 +205,8 @@ class Games:
             old = self.cache[gid]
             if not old.viewers and old.bot_task is None and not old.lock.locked():
                 del self.cache[gid]
+                for key in old.token_digests:  # looked up again in the store when needed
+                    self._tokens.pop(key, None)
                 excess -= 1
 
     async def seats_of(self, game: LiveGame, token: str | None) -> tuple[int, ...]:
@@ -218,6 +222,7 @@ class Games:
             if seats is None:
                 raise Forbidden("wrong token for this game")
             known = self._tokens[key] = (game.id, tuple(seats))
+            game.token_digests.add(key)
         if known[0] != game.id:
             raise Forbidden("wrong token for this game")
         return known[1]
@@ -241,6 +246,7 @@ class Games:
         )
         for (group, _), (key, _) in zip(links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
+            live.token_digests.add(key)
         self._keep(live)
         self.ensure_bots(live)
         return live, links
