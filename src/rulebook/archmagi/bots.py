@@ -35,8 +35,49 @@ def evaluate(state: State, player: int) -> float:
     value = float(s.favor(player))
     if s.is_terminal():
         return value
-    key, x = features(s, player)
-    return value + sum(w * v for w, v in zip(WEIGHTS[key], x, strict=True))
+    mine = s.turn == player
+    return value + prospects(
+        WEIGHTS[5 if s.final else s.round],
+        s.crystals[player],
+        len(s.hands[player]),
+        len(s.planted[player]),
+        s.content.rules.book_size - len(s.books[player]),
+        s.plays if mine and s.phase == "play" else 0,
+        len(s.pool),
+        mine,
+    )
+
+
+def prospects(
+    w: tuple[float, ...],
+    crystals: int,
+    hand: int,
+    planted: int,
+    drafted: int,
+    plays: int,
+    pool: int,
+    mine: bool,
+) -> float:
+    """The Favor a position is expected to bring (weights ``w`` of its Round) from its
+    :data:`FEATURES`: ``sum(w * x for w, x in zip(w, features))`` term by term, in the same order
+    (the same floating-point result; ``tests/test_speed.py`` holds them equal). The greedy
+    lookahead (:mod:`rulebook.archmagi.lookahead`) calls it with a move's features."""
+    held = float(crystals)
+    cards = float(min(hand, 10))
+    left = pool / 20
+    return (
+        0.0
+        + w[0] * 1.0
+        + w[1] * held
+        + w[2] * cards
+        + w[3] * float(planted)
+        + w[4] * float(drafted)
+        + w[5] * float(plays)
+        + w[6] * left
+        + w[7] * (held * left)
+        + w[8] * (cards * left)
+        + w[9] * (1.0 if mine else 0.0)
+    )
 
 
 #: the position features of :func:`features`
