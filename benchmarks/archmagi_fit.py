@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/archmagi_fit.py [--games 600] [--epsilon 0.15] [--seed 0]
-        [--iterations 8] [--write]
+        [--iterations 10] [--write]
 
 Plays ``--games`` 4-player games in which every seat moves like the greedy bot except that a
 share ``--epsilon`` of moves is random (for varied positions), records each seat's features at
@@ -14,12 +14,14 @@ A fit depends on the bot whose games it is fitted on, and the bot on the fit: fi
 the games of the weights before it, the weights and the Magi balance alternated (a 2-cycle,
 docs/archmagi.md "Magi balance"). So the fit is iterated to a damped fixed point that depends
 only on the data files and these arguments, not on the weights in ``bots.py``: it starts from
-Favor alone (all weights 0); iteration k plays the same seeds with the current weights, fits,
-and the new weights are the mean of the k fits so far (a step of 1/k towards the latest fit,
-as in fictitious play: stochastic approximation with steps 1/k settles where the undamped
-iterates alternate, and the noise of the fits averages out). Prints each iteration's largest
-weight change and the last iteration's R^2 per Round, then the weights;
-``--write`` also replaces ``WEIGHTS`` in ``src/rulebook/archmagi/bots.py`` with them.
+Favor alone (all weights 0); iteration k plays ``--games`` new seeds (``--seed`` +
+(k-1) x ``--games`` onwards) with the current weights, fits, and the new weights are the mean
+of the k fits so far (a step of 1/k towards the latest fit, as in fictitious play: stochastic
+approximation with steps 1/k settles where the undamped iterates alternate, and the sampling
+noise of the fits averages out over all the iterations' games; with the same seeds in every
+iteration it did not, and two seeds' fits moved a Magi's greedy win rate by 6 points).
+Prints each iteration's largest weight change and the last iteration's R^2 per Round, then
+the weights; ``--write`` also replaces ``WEIGHTS`` in ``src/rulebook/archmagi/bots.py`` with them.
 """
 
 from __future__ import annotations
@@ -71,7 +73,8 @@ def fit_once(games: int, epsilon: float, seed: int) -> tuple[Weights, dict[int, 
         pred = xs @ w
         r2 = 1 - ((ys - pred) ** 2).sum() / max(((ys - ys.mean()) ** 2).sum(), 1e-9)
         weights[key] = tuple(float(v) for v in w)
-        notes[key] = f"R^2 {r2:.2f}, {len(ys)} positions"
+        notes[key] = f"R^2 {r2:.2f}"
+        print(f"  Round {key}: {len(ys)} positions, R^2 {r2:.2f}")
     return weights, notes
 
 
@@ -80,7 +83,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--epsilon", type=float, default=0.15)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--iterations", type=int, default=8)
+    parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--write", action="store_true", help="replace WEIGHTS in bots.py")
     args = parser.parse_args()
     if args.games < 1 or args.iterations < 1:
@@ -90,7 +93,7 @@ def main() -> None:
     for it in range(1, args.iterations + 1):
         bots.WEIGHTS.clear()
         bots.WEIGHTS.update(current)
-        fitted, notes = fit_once(args.games, args.epsilon, args.seed)
+        fitted, notes = fit_once(args.games, args.epsilon, args.seed + (it - 1) * args.games)
         step = {
             key: tuple(c + (f - c) / it for c, f in zip(current[key], fitted[key], strict=True))
             for key in ROUNDS
@@ -106,7 +109,7 @@ def main() -> None:
     lines = ["WEIGHTS: dict[int, tuple[float, ...]] = {"]
     for key in ROUNDS:
         weights = ", ".join(f"{v:.3f}" for v in current[key])
-        lines.append(f"    {key}: ({weights}),  # last fit: {notes[key]}")
+        lines.append(f"    {key}: ({weights}),  # {notes[key]}")
     lines.append("}")
     block = "\n".join(lines)
     print(block)
