@@ -332,6 +332,26 @@ def test_report_when_a_side_never_wins_and_another_always_wins(tmp_path: Path) -
     assert {p.name for p in plots.iterdir()} >= {"seats.png", "agents.png", "scores.png"}
 
 
+def test_report_replaces_its_own_report_and_nothing_else_unasked(tmp_path: Path) -> None:
+    """A report made again replaces the earlier one; any other file is kept unless
+    ``--overwrite`` says otherwise (nothing is overwritten unasked)."""
+    results = tmp_path / "r.parquet"
+    simulate = ["simulate", GAME, "-p", "2", "-n", "2", "--agents", "random", "--workers", "1"]
+    assert CliRunner().invoke(app, [*simulate, "--out", str(results)]).exit_code == 0
+    html = tmp_path / "r.html"
+    for _ in range(2):  # the second run replaces the first run's report
+        done = CliRunner().invoke(app, ["report", str(results), "--html", str(html)])
+        assert done.exit_code == 0, done.output
+    notes = tmp_path / "notes.html"
+    notes.write_text("<p>my notes</p>", encoding="utf-8")
+    refused = CliRunner().invoke(app, ["report", str(results), "--html", str(notes)])
+    assert refused.exit_code == 2 and "--overwrite" in refused.stderr
+    assert notes.read_text(encoding="utf-8") == "<p>my notes</p>"
+    forced = ["report", str(results), "--html", str(notes), "--overwrite"]
+    assert CliRunner().invoke(app, forced).exit_code == 0
+    assert "balance report" in notes.read_text(encoding="utf-8")
+
+
 OUTPUTS = [
     (["simulate", "--out", "{file}/r.parquet"], "{file} is a file, not a folder"),
     (["simulate", "--out", "/proc/r.parquet"], "cannot write --out /proc/r.parquet: /proc takes"),
@@ -343,6 +363,8 @@ OUTPUTS = [
     (["strength", "--markdown", "{folder}"], "--markdown {folder} is a folder"),
     (["strength", "--out", "{file}"], "--out {file} is a file, not a folder"),
     (["strength", "--out", "{file}/runs"], "cannot make --out {file}/runs: {file} is a file"),
+    (["report", "--html", "{file}"], "--html {file} exists and is not a file this command wrote"),
+    (["strength", "--markdown", "{file}"], "not overwritten (add --overwrite to replace it)"),
 ]
 
 

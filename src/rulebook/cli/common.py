@@ -65,18 +65,39 @@ def find_game(name: str) -> Game:
 
 
 # -- output paths -------------------------------------------------------------------------------
-def writable_file(path: Path, option: str) -> None:
+def writable_file(
+    path: Path, option: str, ours: str | None = None, overwrite: bool = False
+) -> None:
     """Check, before any work starts, that a file can be written at ``path`` (the value of
     ``option``): :class:`UsageError` in one line if it is a folder, if its folder is missing
-    or not a folder, or if nothing can be created there (read-only, /proc, no permission)."""
+    or not a folder, or if nothing can be created there (read-only, /proc, no permission).
+
+    With ``ours`` (a mark the command writes near the start of its files), an existing file is
+    replaced only if it bears that mark (the command's own earlier output, made again) or
+    ``overwrite`` is given: nothing else is overwritten unasked."""
     if path.is_dir():
         raise UsageError(f"{option} {path} is a folder: give a file name")
+    if ours is not None and not overwrite and path.exists() and not _bears(path, ours):
+        raise UsageError(
+            f"{option} {path} exists and is not a file this command wrote; not overwritten "
+            "(add --overwrite to replace it)"
+        )
     folder = path.parent
     if not folder.exists():
         raise UsageError(f"cannot write {option} {path}: there is no folder {folder}")
     if not folder.is_dir():
         raise UsageError(f"cannot write {option} {path}: {folder} is a file, not a folder")
     _probe(folder, option, path)
+
+
+def _bears(path: Path, mark: str) -> bool:
+    """Whether the first few kilobytes of the file ``path`` hold ``mark``."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return mark.encode() in head
 
 
 def writable_folder(path: Path, option: str) -> None:

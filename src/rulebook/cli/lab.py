@@ -44,12 +44,15 @@ def report(
     png_dir: Annotated[
         Path | None, typer.Option(metavar="DIR", help="Also save every plot as a PNG here.")
     ] = None,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Let --html replace a file that is no report.")
+    ] = False,
 ) -> None:
     """Write a self-contained HTML report (with plots) of a simulation's results."""
-    from rulebook.lab.report import render_html, write_pngs
+    from rulebook.lab.report import GENERATOR, render_html, write_pngs
 
     with usage_errors():
-        writable_file(html, "--html")
+        writable_file(html, "--html", ours=GENERATOR, overwrite=overwrite)
         if png_dir is not None:
             writable_folder(png_dir, "--png-dir")
         stored = read_stored(results)
@@ -171,6 +174,10 @@ def strength(
         Path | None,
         typer.Option(metavar="FILE", help="Also write the tables as Markdown (for the README)."),
     ] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", help="Let --markdown replace a file it did not write."),
+    ] = False,
 ) -> None:
     """Bot strength: each candidate against opponents in every other seat, seats rotated;
     win rate with its 95% interval (solo: mean score and ratings). Without GAME, every game
@@ -199,7 +206,7 @@ def strength(
         if out is not None:
             writable_folder(out, "--out")
         if markdown is not None:
-            writable_file(markdown, "--markdown")
+            writable_file(markdown, "--markdown", ours=strength_lab.MARK, overwrite=overwrite)
     console = make_console()
     count = workers or os.cpu_count() or 1
     if out is not None:

@@ -27,9 +27,12 @@ from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
 TOP = 8
+#: the mark of a report in its head: ``rulebook report`` replaces only files that bear it
+GENERATOR = "rulebook report"
 
 TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
+<meta name="generator" content="{{ generator }}">
 <title>{{ title }} — balance report</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
@@ -259,6 +262,7 @@ def render_html(rows: Sequence[Row], stored: str | None = None) -> str:
         s=s,
         plots=plots,
         title=title,
+        generator=GENERATOR,
         stored=stored or plural(s.games, "game"),
         mixed_note=mixed_note(s),
         players=plural(s.players, "player"),

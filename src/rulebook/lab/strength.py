@@ -215,6 +215,11 @@ def solo_cells(ln: Line) -> list[str]:
     ]
 
 
+#: the first line of ``rulebook strength --markdown`` files (an HTML comment: invisible in
+#: Markdown); the command replaces only files that bear it, unless told ``--overwrite``
+MARK = "<!-- rulebook strength tables -->"
+
+
 def markdown(multi: Sequence[Line], solo: Sequence[Line], titles: Mapping[str, str]) -> str:
     """The tables as Markdown, as the README shows them (``titles``: game name -> title)."""
 
@@ -224,14 +229,14 @@ def markdown(multi: Sequence[Line], solo: Sequence[Line], titles: Mapping[str, s
     def row(values: Sequence[str]) -> str:
         return "| " + " | ".join(values) + " |"
 
-    out: list[str] = []
+    out: list[str] = [MARK, ""]
     for lines, first, columns, fill in (
         (multi, "game", (*COLUMNS[:-1], "score (bot/others)"), cells),
         (solo, "solo mode", (*SOLO_COLUMNS[:-1], "ratings reached"), solo_cells),
     ):
         if not lines:
             continue
-        if out:
+        if len(out) > 2:
             out.append("")
         out += [row((first, *columns)), "|" + "---|" * (len(columns) + 1)]
         out += [row((label(ln), *fill(ln))) for ln in lines]
