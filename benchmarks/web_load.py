@@ -5,9 +5,13 @@ the machine's binaries, plays ``--games`` concurrent games on 127.0.0.1. Each ga
 simulated people (each a WebSocket client that reads its seat's payload and, after a think
 time, posts a legal move over HTTP), a bot seat and a spectator. Games are turn-based (Battle
 Merchants, Archmagi, Pandoria Merchants), so every move reaches every connection; a finished
-game is replaced by a new one. After a warm-up, for ``--seconds`` seconds it reports the moves
-per second the server made (people's and bots') and the time from a person's move being sent to
-the update reaching every seat and the spectator of the game (p50, p99, max).
+game is replaced by a new one. Each game's clients connect from their own loopback address
+(127.0.x.y), as people do from their own machines, so the server's per-client limits see one
+table each. After a warm-up, for ``--seconds`` seconds it reports the moves per second the server
+made (people's and bots', counted from the spectator's updates: a refused request is no move),
+the time from a person's move being sent to the update reaching every seat and the spectator of
+the game (p50, p99, max), every error by kind, the CPU per move of the server, its workers and
+the load generator, and the load average. ``--profile OUT`` runs the server under cProfile.
 
 Usage::
 
@@ -26,11 +30,13 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -42,7 +48,11 @@ GAMES = [
     ("archmagi", 3),
     ("pandoria-merchants", 3),
 ]
-VERSION = re.compile(r'"version": (\d+), "can_undo"')
+#: what the load generator reads of a view message without parsing it (``{"type": "view",
+#: "view": {...}}``, as ``json.dumps`` or orjson write it)
+VERSION = re.compile(r'"version": ?(\d+), ?"can_undo"')
+NO_MOVES = re.compile(r'"legal": ?\[\], ?"to_act"')
+OVER = re.compile(r'"over": ?true, ?"result"')
 
 
 @dataclass
@@ -51,6 +61,19 @@ class Stats:
     moves: int = 0
     measuring: bool = False
     errors: int = 0
+    #: every error by kind (status and reason, or exception): none is hidden
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    def error(self, kind: str) -> None:
+        self.errors += 1
+        self.kinds[kind[:100]] += 1
+
+
+def address(k: int) -> str:
+    """The loopback address game slot ``k`` connects from: one client address per simulated
+    table, as people connect from their own machines (the server's per-client limits see one
+    table each, not every table behind one address)."""
+    return f"127.0.{1 + k // 250}.{1 + k % 250}"
 
 
 class Game:
@@ -59,27 +82,35 @@ class Game:
     def __init__(self, gid: str, tokens: list[str]) -> None:
         self.id = gid
         self.tokens = tokens
-        self.versions: list[int] = []  # per connection: the last version seen
+        n = len(tokens) + 1  # the seats' connections and the spectator's
+        self.versions = [0] * n  # per connection: the last version seen
+        self.texts = [""] * n  # per connection: the last view message, as sent
+        self.changed = [asyncio.Event() for _ in range(n)]
         self.waiting: list[tuple[int, float, set[int]]] = []  # (version, sent at, pending)
         self.over = asyncio.Event()
 
 
-async def watch(
-    url: str, game: Game, index: int, token: str | None, stats: Stats, person: Any
-) -> None:
-    """One connection: track versions, settle the latencies, and let the person move."""
+async def watch(url: str, source: str, game: Game, index: int, stats: Stats) -> None:
+    """One connection (``index``: a seat's, or the spectator's after them): track versions,
+    settle the latencies, and hand the newest view to the person of the seat."""
+    token = game.tokens[index] if index < len(game.tokens) else None
     ws_url = url.replace("http://", "ws://") + f"/ws/games/{game.id}"
-    async with websockets.connect(ws_url, max_size=2**22) as ws:
+    async with websockets.connect(
+        ws_url, max_size=2**22, compression=None, local_addr=(source, 0)
+    ) as ws:
         await ws.send(json.dumps({"token": token} if token else {"spectate": True}))
         async for raw in ws:
             text = raw if isinstance(raw, str) else raw.decode()
             match = VERSION.search(text)
             if match is None:
+                if '"type": "error"' in text or '"type":"error"' in text:
+                    stats.error(f"websocket: {text}")
                 continue
             version = int(match[1])
             if token is None and version > game.versions[index] and stats.measuring:
                 stats.moves += version - game.versions[index]
             game.versions[index] = version
+            game.texts[index] = text
             now = time.perf_counter()
             for target, sent, pending in list(game.waiting):
                 if version >= target and index in pending:
@@ -88,31 +119,38 @@ async def watch(
                         game.waiting.remove((target, sent, pending))
                         if stats.measuring:
                             stats.latencies.append(now - sent)
-            if '"over": true' in text:
+            if OVER.search(text):
                 game.over.set()
                 return
-            if person is not None and '"legal": [],' not in text:
-                person.put_nowait(json.loads(text)["view"])
+            game.changed[index].set()
 
 
 async def person(
-    url: str,
     http: httpx.AsyncClient,
     game: Game,
-    token: str,
-    queue: Any,
+    index: int,
     stats: Stats,
     rng: random.Random,
     think: tuple[float, float],
 ) -> None:
-    """A simulated person: think, then post one of the legal moves shown."""
+    """A simulated person at seat connection ``index``: when the newest view offers moves,
+    think, then post one of the legal moves of the view newest by then. A view older than the
+    person's last accepted move (an update still on its way) is not acted on."""
+    floor = 0  # the version of the person's last accepted move: older views are stale
+
+    def actionable() -> bool:
+        text = game.texts[index]
+        return bool(text) and game.versions[index] >= floor and not NO_MOVES.search(text)
+
     while not game.over.is_set():
-        view = await queue.get()
-        while not queue.empty():
-            view = queue.get_nowait()
+        await game.changed[index].wait()
+        game.changed[index].clear()
+        if not actionable():
+            continue
         await asyncio.sleep(rng.uniform(*think))
-        if game.over.is_set():
-            return
+        if game.over.is_set() or not actionable():
+            continue
+        view = json.loads(game.texts[index])["view"]
         move = rng.choice(view["legal"])["text"]
         body = {"seat": view["seat"], "move": move, "version": view["version"]}
         target = max(game.versions) + 1
@@ -121,20 +159,22 @@ async def person(
             r = await http.post(
                 f"/api/games/{game.id}/move",
                 json=body,
-                headers={"authorization": f"Bearer {token}"},
+                headers={"authorization": f"Bearer {game.tokens[index]}"},
             )
-        except httpx.HTTPError:
-            stats.errors += 1
-            game.waiting.pop()
-            continue
-        if r.status_code != 200:
+        except httpx.HTTPError as exc:
+            stats.error(f"move: {type(exc).__name__} {exc}")
             game.waiting[:] = [w for w in game.waiting if w[0] != target]
-            if r.status_code != 409:
-                stats.errors += 1
+            continue
+        if r.status_code == 200:
+            floor = r.json()["version"]
+        else:
+            game.waiting[:] = [w for w in game.waiting if w[0] != target]
+            stats.error(f"move: {r.status_code} {r.text}")
 
 
 async def one_game(
     url: str,
+    source: str,
     http: httpx.AsyncClient,
     stats: Stats,
     rng: random.Random,
@@ -144,22 +184,26 @@ async def one_game(
     name, players = rng.choice(GAMES)
     seats = ["human", "human", bot][:players]
     r = await http.post("/api/games", json={"game": name, "players": players, "seats": seats})
-    r.raise_for_status()
+    if r.status_code != 201:
+        stats.error(f"create: {r.status_code} {r.text}")
+        await asyncio.sleep(1.0)
+        return
     links = r.json()
     tokens = [s["url"].split("#", 1)[1] for s in links["seats"]]
     game = Game(links["id"], tokens)
-    game.versions = [0] * (len(tokens) + 1)
-    queues = [asyncio.Queue[Any]() for _ in tokens]
     tasks = [
-        asyncio.create_task(watch(url, game, i, t, stats, queues[i])) for i, t in enumerate(tokens)
+        asyncio.create_task(watch(url, source, game, i, stats)) for i in range(len(tokens) + 1)
     ]
-    tasks.append(asyncio.create_task(watch(url, game, len(tokens), None, stats, None)))
     tasks += [
-        asyncio.create_task(person(url, http, game, t, queues[i], stats, rng, think))
-        for i, t in enumerate(tokens)
+        asyncio.create_task(person(http, game, i, stats, rng, think)) for i in range(len(tokens))
     ]
     try:
-        await game.over.wait()
+        done, _ = await asyncio.wait(
+            [asyncio.create_task(game.over.wait()), *tasks], return_when=asyncio.FIRST_COMPLETED
+        )
+        for t in done:
+            if t in tasks and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
     finally:
         for t in tasks:
             t.cancel()
@@ -175,35 +219,53 @@ async def keep_games(
     warmup: float,
     seconds: float,
 ) -> None:
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
-
-        async def slot(k: int) -> None:
-            rng = random.Random(k)
+    async def slot(k: int) -> None:
+        rng = random.Random(k)
+        source = address(k)
+        # a connection idle for 4 s is not reused: the server closes those idle for 5 s, and
+        # a request sent as it does so fails (a browser would send it again)
+        limits = httpx.Limits(keepalive_expiry=4.0)
+        transport = httpx.AsyncHTTPTransport(local_address=source, limits=limits)
+        async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as http:
             while True:
                 try:
-                    await one_game(url, http, stats, rng, bot, think)
-                except (httpx.HTTPError, OSError, websockets.WebSocketException):
-                    stats.errors += 1
+                    await one_game(url, source, http, stats, rng, bot, think)
+                except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
+                    stats.error(f"{type(exc).__name__} {exc}")
                     await asyncio.sleep(0.5)
 
-        slots = []
-        for k in range(n):  # ramp up over the warm-up
-            slots.append(asyncio.create_task(slot(k)))
-            await asyncio.sleep(warmup / 2 / n)
-        await asyncio.sleep(warmup / 2)
-        stats.measuring = True
-        await asyncio.sleep(seconds)
-        stats.measuring = False
-        for s in slots:
-            s.cancel()
-        await asyncio.gather(*slots, return_exceptions=True)
+    slots = []
+    for k in range(n):  # ramp up over the first half of the warm-up
+        slots.append(asyncio.create_task(slot(k)))
+        await asyncio.sleep(warmup / 2 / n)
+    await asyncio.sleep(warmup / 2)
+    stats.measuring = True
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    for s in slots:
+        s.cancel()
+    await asyncio.gather(*slots, return_exceptions=True)
 
 
 def cpu_seconds(pid: int) -> float:
     """CPU time used so far by a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU time used so far by each process that process ``pid`` started (its bot workers)."""
+    used = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            used[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf(
+                "SC_CLK_TCK"
+            )
+    return used
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -214,19 +276,26 @@ def percentile(xs: list[float], q: float) -> float:
 def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     log = folder / f"server-{db_name}.log"
     stats = Stats()
-    with Server(url_of_db, log, args.bot_delay, workers=1, access_log=False) as server:
+    profile = args.profile and args.profile.with_suffix(f".{db_name}.prof")
+    server = Server(url_of_db, log, args.bot_delay, workers=1, access_log=False, profile=profile)
+    with server:
         assert server.process is not None
         pid = server.process.pid
-        cpu = [0.0, 0.0]
+        cpu = [0.0, 0.0, 0.0]
+        load = [0.0, 0.0]  # the machine's 1-minute load average as measuring starts and ends
 
         async def sample_cpu() -> None:
             while not stats.measuring:
                 await asyncio.sleep(0.05)
             start = (cpu_seconds(pid), time.process_time())
+            workers = children_cpu(pid)
+            load[0] = os.getloadavg()[0]
             while stats.measuring:
                 await asyncio.sleep(0.05)
+            load[1] = os.getloadavg()[0]
             cpu[0] = cpu_seconds(pid) - start[0]
             cpu[1] = time.process_time() - start[1]
+            cpu[2] = sum(t - workers.get(w, 0.0) for w, t in children_cpu(pid).items())
 
         async def both() -> None:
             sampler = asyncio.create_task(sample_cpu())
@@ -241,7 +310,8 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
             )
             await sampler
 
-        asyncio.run(both())
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(both())
     lat = [x * 1000 for x in stats.latencies]
     row = {
         "db": db_name,
@@ -255,15 +325,21 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
         "errors": stats.errors,
         "server_cpu_ms_per_move": 1000 * cpu[0] / max(stats.moves, 1),
         "client_cpu_ms_per_move": 1000 * cpu[1] / max(stats.moves, 1),
+        "workers_cpu_ms_per_move": 1000 * cpu[2] / max(stats.moves, 1),
+        "load_average": load,
     }
     print(
         f"{db_name:10} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
         f"every seat's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
         f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; errors {stats.errors}; "
         f"CPU per move: server {row['server_cpu_ms_per_move']:.1f} ms (its process alone), "
-        f"load generator {row['client_cpu_ms_per_move']:.1f} ms",
+        f"its bot and undo workers {row['workers_cpu_ms_per_move']:.1f} ms, "
+        f"load generator {row['client_cpu_ms_per_move']:.1f} ms; load average "
+        f"{load[0]:.1f} -> {load[1]:.1f}",
         flush=True,
     )
+    for kind, count in stats.kinds.most_common(10):
+        print(f"    {count:6} x {kind}", flush=True)
     return row
 
 
@@ -278,6 +354,11 @@ def main() -> None:
     parser.add_argument("--think-min", type=float, default=1.0)
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="run the server under cProfile, writing PROFILE.sqlite.prof and .postgresql.prof",
+    )
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="rulebook-bench-web-") as tmp:

@@ -427,6 +427,34 @@ def test_websocket_updates(c: TestClient) -> None:
             raise AssertionError("no pong")
 
 
+def test_one_message_per_seat_and_change_shared_by_its_connections(c: TestClient) -> None:
+    """Two tabs of one seat get the same text, built once; a move builds a new one."""
+    links = new_game(c, "battle-merchants", ["human", "human"])
+    gid = links["id"]
+    tokens = seat_tokens(links)
+    live = c.portal.call(c.app.state.games.get, gid)  # type: ignore[attr-defined,union-attr]
+    with (
+        c.websocket_connect(f"/ws/games/{gid}") as tab1,
+        c.websocket_connect(f"/ws/games/{gid}") as tab2,
+    ):
+        for tab in (tab1, tab2):
+            tab.send_text(json.dumps({"token": tokens[0]}))
+            assert tab.receive_json()["type"] == "hello"
+        first = tab1.receive_text()
+        assert tab2.receive_text() == first
+        assert live.message(0) is live.message(0)  # built once, then shared
+        assert json.loads(first)["view"] == json.loads(json.dumps(live.payload(0)))
+        seat = json.loads(first)["view"]["to_act"][0]
+        move = first_move(get_view(c, gid, tokens[seat]))
+        r = c.post(
+            f"/api/games/{gid}/move", headers=auth(tokens[seat]), json={"seat": seat, "move": move}
+        )
+        assert r.json() == {"ok": True, "version": 1}
+        second = tab1.receive_text()
+        assert tab2.receive_text() == second != first
+        assert json.loads(second)["view"]["version"] == 1
+
+
 def test_websocket_refusals(c: TestClient) -> None:
     links = new_game(c, "archmagi", ["human", "human"])
     gid = links["id"]
@@ -452,10 +480,64 @@ def test_websocket_refusals(c: TestClient) -> None:
         for _ in range(10):
             ws.send_text("garbage")
             assert ws.receive_json()["status"] == 400
-        ws.send_text("x" * 5000)
+        ws.send_text("garbage")
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+    for first in (False, True):  # an oversized message: the hello, or one after it
+        with c.websocket_connect(f"/ws/games/{gid}") as ws:
+            if not first:
+                ws.send_text(json.dumps({"spectate": True}))
+                assert ws.receive_json()["type"] == "hello"
+                assert ws.receive_json()["type"] == "view"
+            ws.send_text(json.dumps({"spectate": True, "pad": "x" * 5000}))
+            refusal = ws.receive_json()
+            assert refusal["status"] == 413 and "limit 4096 bytes" in refusal["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1009
+
+
+def test_per_client_limits(db: Path) -> None:
+    """One address may hold so many connections and create so many games a minute: 429 with
+    the reason beyond, and nothing is created."""
+    with client(db, max_sockets_per_client=2, max_new_games_per_minute=2) as c:
+        body = {"game": "archmagi", "players": 2, "seats": ["human", "greedy"]}
+        gid = new_game(c, "archmagi", ["human", "greedy"])["id"]
+        state = c.post(
+            "/upload",
+            files={
+                "file": ("g.json", rulebook.save_text(rulebook.new_game("archmagi", 2, seed=1)))
+            },
+        )
+        assert state.status_code == 200
+        before = dump(db)
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 429 and "too many new games" in r.json()["error"]
+        assert 0 < int(r.headers["retry-after"]) <= 60
+        page = c.post(
+            "/new",
+            data={"game": "archmagi", "players": "2", "seat_0": "human", "seat_1": "greedy"},
+            headers={"accept": "text/html"},
+        )
+        assert page.status_code == 429 and "too many new games" in page.text
+        assert dump(db) == before
+        with (
+            c.websocket_connect(f"/ws/games/{gid}") as one,
+            c.websocket_connect(f"/ws/games/{gid}") as two,
+        ):
+            for ws in (one, two):
+                ws.send_text(json.dumps({"spectate": True}))
+                assert ws.receive_json()["type"] == "hello"
+            with c.websocket_connect(f"/ws/games/{gid}") as third:
+                refusal = third.receive_json()
+                assert refusal["status"] == 429 and "too many open connections" in refusal["error"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4429
+        with c.websocket_connect(f"/ws/games/{gid}") as again:  # closed ones count no more
+            again.send_text(json.dumps({"spectate": True}))
+            assert again.receive_json()["type"] == "hello"
 
 
 # -- pages ---------------------------------------------------------------------------------------
@@ -513,3 +595,19 @@ def test_a_flood_of_refused_requests_is_turned_away(db: Path) -> None:
         r = c.get("/api/games")
         assert r.status_code == 429 and "too many refused requests" in r.json()["error"]
         assert int(r.headers["retry-after"]) > 0
+
+
+def test_a_game_out_of_memory_takes_its_tokens_along(db: Path) -> None:
+    """Games evicted from memory forget their tokens there (memory does not grow with every
+    game ever created); the token still admits its seat, read back from the store."""
+    with client(db, cache_games=1) as c:
+        first = new_game(c, "archmagi", ["human", "human"])
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        assert len(games._tokens) == 3
+        new_game(c, "archmagi", ["human", "human"])
+        assert first["id"] not in games.cache
+        assert all(gid != first["id"] for gid, _ in games._tokens.values())
+        token = seat_tokens(first)[1]
+        assert get_view(c, first["id"], token)["seat"] == 1
+        r = c.get(f"/api/games/{first['id']}/view", headers=auth(token + "x"))
+        assert r.status_code == 403

@@ -17,7 +17,7 @@ import pytest
 import rulebook
 from rulebook.agents import make_agent
 from rulebook.core import State
-from rulebook.web.views import Entry, entry, view
+from rulebook.web.views import Entry, entry, to_text, version, view
 
 #: a seed whose digits cannot appear in a payload by accident
 SEED = 738_291_046_582_937_461
@@ -45,8 +45,12 @@ def check_step(state: State, log: list[Entry], rng: random.Random, labels: list[
     public = _text(view(state, None, log, labels))
     assert str(SEED) not in public
     for p in range(n):
-        mine = _text(view(state, p, log, labels, can_undo=True))
+        payload = view(state, p, log, labels, can_undo=True)
+        mine = _text(payload)
         assert str(SEED) not in mine
+        # what the WebSocket sends (orjson) says the same, and the move API's version agrees
+        assert json.loads(to_text(payload)) == json.loads(mine)
+        assert version(state, p, log) == payload["version"]
         sample = state.determinize(p, rng)
         assert _text(view(sample, p, log, labels, can_undo=True)) == mine, f"seat {p} payload"
         assert _text(view(sample, None, log, labels)) == public, f"spectator, from seat {p}"

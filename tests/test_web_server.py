@@ -8,7 +8,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import signal
 import threading
 import time
 from pathlib import Path
@@ -17,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from pgtemp import missing, postgres
 from rulebook.web import Settings, create_app
@@ -171,3 +176,71 @@ def test_a_game_on_postgresql() -> None:
             assert view == final
             saved = again.get(f"/api/games/{gid}/save").json()
             assert len(saved["log"]) == final["version"]
+
+
+def _workers(pid: int) -> set[int]:
+    """The worker processes (:mod:`rulebook.web.worker`) that process ``pid`` started."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == pid and b"rulebook.web.worker" in command:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _moves(http: httpx.Client, gid: str) -> tuple[int, bool]:
+    view = http.get(f"/api/games/{gid}/view").json()["views"][0]
+    return view["version"], view["over"]
+
+
+def _wait(check: Any, timeout: float, what: str) -> Any:
+    end = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < end, what
+        time.sleep(0.05)
+    return found
+
+
+def test_a_killed_bot_worker_is_replaced_and_the_bots_play_on(tmp_path: Path) -> None:
+    """kill -9 of the bots' worker processes: the server starts new ones and the bots move."""
+    log = tmp_path / "server.log"
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", log, 0.2, access_log=False)
+    server.start()
+    try:
+        assert server.process is not None
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            # three games, so that several moves are asked for when the worker dies
+            seats = ["mcts-quick", "greedy"]
+            ids = [create(http, "battle-merchants", seats, {})["id"] for _ in range(3)]
+            _wait(lambda: all(_moves(http, g)[0] >= 2 for g in ids), 60, "no bot moved")
+            killed = _wait(lambda: _workers(server.process.pid), 30, "no worker processes")
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)
+            at = {g: _moves(http, g)[0] for g in ids}
+
+            def moved_on() -> bool:
+                now = {g: _moves(http, g) for g in ids}
+                return all(over or n >= at[g] + 3 for g, (n, over) in now.items())
+
+            _wait(moved_on, 60, "the bots stopped when their worker was killed")
+            assert _workers(server.process.pid) - killed, "no new worker took over"
+            # the server's WebSocket takes no frame over the limit (4 KiB): closed with 1009
+            ws_url = server.url.replace("http://", "ws://") + f"/ws/games/{ids[0]}"
+            with connect(ws_url) as ws:
+                ws.send(json.dumps({"spectate": True}))
+                assert json.loads(ws.recv(10))["type"] == "hello"
+                ws.send("x" * 10_000)
+                with pytest.raises(ConnectionClosed) as closed:
+                    while True:
+                        ws.recv(10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    finally:
+        server.stop()
+    text = log.read_text()
+    assert "worker process stopped" in text  # the server noticed, in one line
+    assert "Traceback" not in text
+    assert "GET /" not in text, "the access log is on although it was asked off"

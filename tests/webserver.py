@@ -28,19 +28,23 @@ class Server:
         bot_delay: float = 0.0,
         workers: int = 1,
         access_log: bool = True,
+        profile: Path | None = None,
     ) -> None:
         self.db_url = db_url
         self.access_log = access_log
         self.log = log
         self.bot_delay = bot_delay
         self.workers = workers
+        #: write a cProfile of the server process here when it stops (benchmarks)
+        self.profile = profile
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 90.0) -> Server:
+        profiled = Path(__file__).resolve().parents[1] / "benchmarks" / "profiled_serve.py"
         command = [
-            RULEBOOK,
+            *([sys.executable, str(profiled), str(self.profile)] if self.profile else [RULEBOOK]),
             "serve",
             "--port",
             str(self.port),

@@ -16,6 +16,7 @@ docs/archmagi.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -106,6 +107,14 @@ class Moves:
         for m in vocab:
             self.by_text[str(m).lower()] = m
         self.vocabulary = tuple(vocab)
+        #: the moves by verb and card, made once: ``named[verb][card]``, ``plain[verb]``
+        self.named: dict[str, dict[str, Move]] = {v: {} for v in (*SPELL_VERBS, "defeat")}
+        self.plain: dict[str, Move] = {}
+        for m in vocab:
+            if m.card:
+                self.named[m.verb][m.card] = m
+            else:
+                self.plain[m.verb] = m
         self.name_of = tuple(card.name for card in c.cards)
 
 
@@ -151,13 +160,14 @@ class ArchmagiState(State):
     #: per seat, what the balance lab counts (:mod:`rulebook.archmagi.stats`): Crystals gained,
     #: Spells played (``spell:<name>``), planted, drafted, Flow of Magic offers taken or left
     tally: list[dict[str, int]]
-    _texts: list[tuple[int, str]]
+    #: the action log as text, as far as it was needed (shared by clones: never changed)
+    _texts: tuple[tuple[int, str], ...]
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
         self.content = content()
         self.moves = moves()
-        self._texts = []
+        self._texts = ()
         self._set_up()
         self._start_turn(0)
         self._run()
@@ -264,12 +274,16 @@ class ArchmagiState(State):
 
     def _monster_options(self, p: int) -> list[int]:
         """Monsters in the Paths that ``p`` can pay for (Crystals and Spells in Hand)."""
+        return self.monsters_for(self.crystals[p], len(self.hands[p]))
+
+    def monsters_for(self, crystals: int, spells: int) -> list[int]:
+        """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy."""
         monsters = self.content.monsters
         out = []
         for path in self.paths:
             for m in path:
                 cost = monsters[m]
-                if self.crystals[p] >= cost.crystals and len(self.hands[p]) >= cost.spells:
+                if crystals >= cost.crystals and spells >= cost.spells:
                     out.append(m)
         return out
 
@@ -331,9 +345,14 @@ class ArchmagiState(State):
 
     def _gain(self, p: int, n: int) -> None:
         """Gain Crystals from the main pile (80 tokens; no more than are left)."""
-        left = self.content.rules.crystals - sum(self.crystals)
-        self.crystals[p] += max(0, min(n, left))
-        self._count(p, "crystals_gained", max(0, min(n, left)))
+        got = self.gainable(n, sum(self.crystals))
+        self.crystals[p] += got
+        self._count(p, "crystals_gained", got)
+
+    def gainable(self, n: int, held: int) -> int:
+        """How many of ``n`` Crystals are gained when the players hold ``held``: no more than
+        are left in the main pile."""
+        return max(0, min(n, self.content.rules.crystals - held))
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
         # a new dict, never a change in place: clones share the seats' tallies
@@ -507,40 +526,42 @@ class ArchmagiState(State):
         if self.phase == OVER or player not in self.current_players():
             return self.no_moves(player)
         c = self.content
+        named = self.moves.named
+        plain = self.moves.plain
         if self.stack:
             kind, p, n, data = self.stack[-1]
             if kind in ("discard", "limit", "pay"):
-                return [Move("discard", x) for x in self._names(self.hands[p])]
+                return [named["discard"][x] for x in self._names(self.hands[p])]
             if kind == "plant":
-                return [Move("plant", x) for x in self._names(self.hands[p])]
+                return [named["plant"][x] for x in self._names(self.hands[p])]
             if kind == "uproot":
-                return [Move("uproot", x) for x in self._names(self.planted[p])]
+                return [named["uproot"][x] for x in self._names(self.planted[p])]
             if kind == "search":
-                return [Move("take", x) for x in self._names(self.looking)]
+                return [named["take"][x] for x in self._names(self.looking)]
             if kind == "return":
-                return [Move("return", x) for x in self._names(self.looking)]
+                return [named["return"][x] for x in self._names(self.looking)]
             if kind == "look":
-                out: list[Action] = [Move("draft", x) for x in self._names(self.books[p][-n:])]
+                out: list[Action] = [named["draft"][x] for x in self._names(self.books[p][-n:])]
                 if self._drafts_as_draws():
-                    out.append(Move("draw"))
+                    out.append(plain["draw"])
                 return out
             if kind == "draft":
-                return [Move("draft"), Move("draw")]
+                return [plain["draft"], plain["draw"]]
             if kind == "may":
-                return [Move("use"), Move("skip")]
+                return [plain["use"], plain["skip"]]
             if kind == "flow":
-                return [Move("take", self.moves.name_of[data]), Move("pass")]
+                return [named["take"][self.moves.name_of[data]], plain["pass"]]
             raise RuntimeError(f"no moves for task {kind}")  # pragma: no cover
         p = self.turn
         if self.phase == MONSTER:
             monsters = c.monsters
             names = _distinct([monsters[m].name for m in self._monster_options(p)])
-            return [*(Move("defeat", x) for x in names), Move("pass")]
+            return [*(named["defeat"][x] for x in names), plain["pass"]]
         magi = self.magi_of(p)
         element = self.magi[p]
         actions: list[Action] = []
         if self.pool:
-            actions.append(Move("draw"))
+            actions.append(plain["draw"])
         cards = c.cards
         seen: set[str] = set()
         for card in self.hands[p]:
@@ -549,17 +570,17 @@ class ArchmagiState(State):
                 continue
             seen.add(spell.name)
             if self._affordable(p, spell.top):
-                actions.append(Move("top", spell.name))
+                actions.append(named["top"][spell.name])
             if spell.element != element:
                 continue
             if magi.plant_as_play:
-                actions.append(Move("plant", spell.name))
+                actions.append(named["plant"][spell.name])
                 continue
             if self._affordable(p, spell.bottom):
-                actions.append(Move("bottom", spell.name))
+                actions.append(named["bottom"][spell.name])
             if magi.top_then_bottom and self._affordable(p, spell.top + spell.bottom):
-                actions.append(Move("both", spell.name))
-        actions.append(Move("end"))
+                actions.append(named["both"][spell.name])
+        actions.append(plain["end"])
         return actions
 
     def parse_action(self, player: int, text: str) -> Action:
@@ -591,6 +612,17 @@ class ArchmagiState(State):
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not a legal move now")
         self._perform(player, action)
+
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """With the game's own evaluation, most Plays are valued without being made
+        (:mod:`rulebook.archmagi.lookahead`); the same values as :meth:`State.lookahead`."""
+        from rulebook.archmagi import bots, lookahead  # they import this module
+
+        if evaluate is not bots.evaluate:
+            return super().lookahead(player, actions, evaluate)
+        return lookahead.lookahead(self, player, actions)
 
     def apply_legal(self, player: int, action: Action) -> None:
         """A move from :meth:`legal_actions` of this very position: not listed again."""
@@ -899,7 +931,7 @@ class ArchmagiState(State):
         new.monster_decks = [d.copy() for d in self.monster_decks]
         new.paths = [x.copy() for x in self.paths]
         new.stack = self.stack.copy()
-        new._texts = self._history_texts()
+        new._texts = self._texts
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -932,8 +964,10 @@ class ArchmagiState(State):
         """The action log as text, converted once per move (snapshots are taken often)."""
         texts = self._texts
         if len(texts) > len(self.history):
-            texts.clear()
-        texts.extend((p, str(a)) for p, a in self.history[len(texts) :])
+            texts = ()
+        if len(texts) < len(self.history):
+            texts += tuple((p, str(a)) for p, a in self.history[len(texts) :])
+            self._texts = texts
         return list(texts)
 
     def snapshot(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from rulebook.battle_merchants.content import Content
 from rulebook.core import State
 
 if TYPE_CHECKING:
@@ -25,50 +26,92 @@ BOARD = 2.0  # per own Weapon on the board (the next Repairs)
 DEFEATED = 1.5  # per point of the Defeated Weapons pile
 
 
-def _table(s: BattleState) -> tuple[list[int], list[list[int]]]:
+def board_reading(s: BattleState) -> tuple[list[int], list[list[int]]]:
     """What the evaluation reads of the board, the same for every seat: open Weapon Spaces per
     Weapon, and each seat's [Standard, Vorpal] Weapons on the board. Worked out once per
     position and kept on the state (keyed by the length of its history: a move changes it)."""
     version = len(s.history)
-    cached = s.__dict__.get("_bot_table")
+    cached = s.bot_table
     if cached is not None and cached[0] == version:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     open_spaces = [0] * len(s.content.weapons)
     spaces = s.board.spaces
     for i in s.open_spaces():
         open_spaces[spaces[i].weapon] += 1
     found = (open_spaces, s._on_board())
-    s.__dict__["_bot_table"] = (version, found)
+    s.bot_table = (version, found)
     return found
 
 
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``: gold plus weighted prospects."""
     s = cast("BattleState", state)
-    value = float(s.gold[player])
     if s.is_terminal():
-        return value + 0.01 * s.tiebreak(player)[0]
-    c = s.content
-    left = len(c.rules.seasons) - s.season
+        return float(s.gold[player]) + 0.01 * s.tiebreak(player)[0]
+    open_spaces, on_board = board_reading(s)
+    std, vor = on_board[player]
+    return value(
+        s.content,
+        s.season,
+        s.gold[player],
+        s.supply[player],
+        open_spaces,
+        level_points(s.content, s.levels[player]),
+        sum(s.coins[player]),
+        sum(s.race_tiles[player]) + sum(s.region_tiles[player]),
+        std,
+        vor,
+        s.defeated_total(player),
+    )
+
+
+def level_points(c: Content, levels: list[int]) -> int:
+    """Craft Levels as the evaluation counts them: each Weapon's up to one above the Vorpal
+    level."""
+    cap = c.rules.vorpal_level + 1
+    return sum(level if level < cap else cap for level in levels)
+
+
+def value(
+    c: Content,
+    season: int,
+    gold: int,
+    supply: list[int],
+    open_spaces: list[int],
+    levels: int,
+    coins: int,
+    tiles: int,
+    std: int,
+    vor: int,
+    defeated: int,
+) -> float:
+    """:func:`evaluate` of a game not over, from what it reads of the position: the seat's gold,
+    supply, Craft Levels (:func:`level_points`), coins, Reward Tiles, Standard and Vorpal Weapons
+    on the board and Defeated Weapons points, and the open Weapon Spaces per Weapon. The greedy
+    lookahead (:mod:`rulebook.battle_merchants.lookahead`) calls it with these after a move, so
+    both give the same value, bit for bit."""
+    result = float(gold)
+    left = len(c.rules.seasons) - season
     chart = c.chart
-    supply = s.supply[player]
-    open_spaces, on_board = _table(s)
     for w in range(len(c.weapons)):
         # Weapons beyond what the open spaces can take are worth their End Value at best
         buyers = open_spaces[w] + SPARE_BUYERS
-        for vorpal, sell, end in (
-            (1, chart.sell_vorpal, chart.end_vorpal),
-            (0, chart.sell_standard, chart.end_standard),
-        ):
-            have = supply[2 * w + vorpal]
+        have = supply[2 * w + 1]
+        if have:  # Vorpal first
             sold = min(have, buyers)
             buyers -= sold
-            value += SUPPLY_SHARE * sell * sold + UNSOLD_SHARE * end * (have - sold)
-    vorpal = c.rules.vorpal_level
-    value += LEVEL * sum(min(level, vorpal + 1) for level in s.levels[player]) * min(left, 2)
-    value += COIN * sum(s.coins[player]) * left
-    value += TILE * (sum(s.race_tiles[player]) + sum(s.region_tiles[player])) * left
-    std, vor = on_board[player]
-    value += BOARD * (std + 1.5 * vor)
-    value += DEFEATED * s.defeated_total(player)
-    return value
+            result += SUPPLY_SHARE * chart.sell_vorpal * sold + UNSOLD_SHARE * chart.end_vorpal * (
+                have - sold
+            )
+        have = supply[2 * w]
+        if have:
+            sold = min(have, buyers)
+            result += SUPPLY_SHARE * chart.sell_standard * sold + (
+                UNSOLD_SHARE * chart.end_standard * (have - sold)
+            )
+    result += LEVEL * levels * min(left, 2)
+    result += COIN * coins * left
+    result += TILE * tiles * left
+    result += BOARD * (std + 1.5 * vor)
+    result += DEFEATED * defeated
+    return result

@@ -14,6 +14,7 @@ listed in docs/battle-merchants.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulebook.battle_merchants.actions import (
@@ -52,6 +53,8 @@ OVER = "over"
 # Demand Token states, per Battlefield
 GONE, FIRE, LOCK = 0, 1, 2
 EMPTY = -1
+#: sales in the action of Drive the Workers and Desperate Times ("sell twice")
+SALES_TWICE = 2
 
 
 def _hashable(action: Action) -> bool:
@@ -115,6 +118,11 @@ class BattleState(State):
     #: per seat, what the balance lab counts (:mod:`rulebook.battle_merchants.stats`): sales
     #: per race and Region, Weapons forged, Kingdom Cards taken, battles won, lost and tied
     tally: list[dict[str, int]]
+    #: the bots' reading of the board (:func:`rulebook.battle_merchants.bots.board_reading`):
+    #: (length of the history, what was read), shared by clones of the same position
+    bot_table: tuple[int, tuple[list[int], list[list[int]]]] | None
+    #: forge costs by a seat's coins and Kingdom Cards (:meth:`_forge_costs`), shared by clones
+    costs_known: dict[tuple[int, ...], list[int]]
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -159,6 +167,8 @@ class BattleState(State):
         self.boxed = 0
         self.year_end = []
         self.tally = [{} for _ in range(n)]
+        self.bot_table = None
+        self.costs_known = {}
         self._set_up()
         self._start_turn()
 
@@ -233,8 +243,16 @@ class BattleState(State):
 
     def open_spaces(self) -> list[int]:
         """Every space :meth:`open_for_sale`, in board order."""
-        tokens = self.tokens
-        return [i for i, code in enumerate(self.spaces) if code == EMPTY and tokens[i >> 1] != LOCK]
+        spaces = self.spaces
+        out = []
+        for bf, token in enumerate(self.tokens):  # most Battlefields are locked
+            if token != LOCK:
+                i = bf << 1
+                if spaces[i] == EMPTY:
+                    out.append(i)
+                if spaces[i + 1] == EMPTY:
+                    out.append(i + 1)
+        return out
 
     def battle_level(self, owner: int, weapon: int) -> int:
         return self.levels[owner][weapon] + sum(
@@ -279,17 +297,38 @@ class BattleState(State):
         player in turn has passed the table can never change again. Then war breaks out as if
         the Season had been triggered. A Season in which anyone can still act goes on.
         """
+        war = self.war_after_turn(kind)
         self.last_kind = kind
         n = self.num_players
         last = self.current
         self.passes = self.passes + 1 if kind == "pass" else 0
-        if last == self.ending_after or self.passes >= n:
+        if war:
             self._end_season(last)
             if self.step == OVER:
                 return
         else:
             self.current = (last + 1) % n
         self._start_turn()
+
+    def war_after_turn(self, kind: str) -> bool:
+        """Whether the turn, ended now by an action of ``kind``, ends the Season
+        (:meth:`_end_turn`): it was the last of the final turns, or every player has passed."""
+        passes = self.passes + 1 if kind == "pass" else 0
+        return self.current == self.ending_after or passes >= self.num_players
+
+    def last_forge(self, p: int) -> bool:
+        """Whether the Weapon forged now is the last of the action (Forge Up to Three Weapons)."""
+        return self.count + 1 >= self.forge_limit(p)
+
+    def last_sale(self) -> bool:
+        """Whether a sale now ends the action: always, but the first of the two sales of Drive the
+        Workers or Desperate Times."""
+        return self.step != SELLING or self.count + 1 >= SALES_TWICE
+
+    def sale_sends_token(self, space: int) -> bool:
+        """Whether a Weapon sold to the empty ``space`` fills a Battlefield under a face-up Demand
+        Token (:meth:`_check_token` then sends it to the Season Area and flips the next one)."""
+        return self.tokens[space >> 1] == FIRE and self.spaces[space ^ 1] != EMPTY
 
     # -- the Season's end (Season's End: Time For War!) -----------------------------------------
     def _end_season(self, last: int) -> None:
@@ -644,7 +683,15 @@ class BattleState(State):
                 out.append(forge[2 * w + 1])
 
     def _forge_costs(self, p: int) -> list[int]:
-        """Forge cost of every Weapon and quality, as ``forge_cost`` gives it."""
+        """Forge cost of every Weapon and quality, as ``forge_cost`` gives it (remembered by the
+        seat's coins and Kingdom Cards, the only things it depends on; not to be changed)."""
+        key = (*self.coins[p], -1, *self.kingdom_cards[p])
+        costs = self.costs_known.get(key)
+        if costs is None:
+            costs = self.costs_known[key] = self._price_forges(p)
+        return costs
+
+    def _price_forges(self, p: int) -> list[int]:
         chart = self.content.chart
         std, vor = chart.forge_standard, chart.forge_vorpal
         for card in self._effects(p, "forge_discount"):
@@ -675,7 +722,7 @@ class BattleState(State):
             out.append(DONE)
             return out
         if step == SELLING:
-            if self.count < 2:
+            if self.count < SALES_TWICE:
                 self._sales(p, out)
             out.append(DONE)
             return out
@@ -730,6 +777,18 @@ class BattleState(State):
             raise IllegalAction(f"{action} is not legal now ({self._why_not(player, action)})")
         self._perform(player, action)
 
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """With the game's own evaluation, most moves are valued from what they change, without
+        being made (:mod:`rulebook.battle_merchants.lookahead`); the same values as
+        :meth:`State.lookahead`."""
+        from rulebook.battle_merchants import bots, lookahead  # they import this module
+
+        if evaluate is not bots.evaluate:
+            return super().lookahead(player, actions, evaluate)
+        return lookahead.lookahead(self, player, actions)
+
     def apply_legal(self, player: int, action: Action) -> None:
         """A move from :meth:`legal_actions` of this very position: not listed again."""
         self._perform(player, action)
@@ -750,10 +809,11 @@ class BattleState(State):
         elif type(action) is Sell:
             index = self.moves.index[action] >> 1
             self.supply[p][self.board.spaces[index].weapon * 2 + action.vorpal] -= 1
+            last = self.last_sale()
             self._sell(p, self.board.spaces[index], action.vorpal)
             if step == SELLING:
                 self.count += 1
-                if self.count >= 2:
+                if last:
                     self._end_turn("kingdom")
             else:
                 self._end_turn("sell")
@@ -782,9 +842,10 @@ class BattleState(State):
             return
         self.gold[p] -= self.forge_cost(p, w, action.vorpal)
         self.supply[p][w * 2 + action.vorpal] += 1
+        last = self.last_forge(p)
         self.count += 1
         self.step = FORGING
-        if self.count >= self.forge_limit(p):
+        if last:
             self._end_turn("forge")
 
     def _why_not(self, p: int, action: Action) -> str:
@@ -1035,75 +1096,64 @@ class BattleState(State):
         return f"; discards {link[0]} {link[1] + 1} ({name})"
 
     # -- copies and hidden information -----------------------------------------------------------
-    _LISTS = (
-        "gold",
-        "region_on_board",
-        "bonus_owner",
-        "bonus_up",
-        "spaces",
-        "tokens",
-        "craft_pool",
-        "kingdom_pool",
-        "spring_deck",
-        "autumn_deck",
-        "kingdom_deck",
-        "kingdom_discard",
-        "craft_discard",
-        "steve_races",
-    )
-    _NESTED = (
-        "supply",
-        "crafts",
-        "levels",
-        "coins",
-        "race_tiles",
-        "region_tiles",
-        "kingdom_cards",
-        "defeated",
-        "reward_spaces",
-    )
-    _SCALARS = (
-        "content",
-        "board",
-        "moves",
-        "two",
-        "steve",
-        "season",
-        "step",
-        "current",
-        "count",
-        "penalty",
-        "last_kind",
-        "season_area",
-        "tokens_discarded",
-        "ending_after",
-        "passes",
-        "boxed",
-        "steve_cube",
-    )
-
     def clone(self) -> BattleState:
         new = BattleState.__new__(BattleState)
         self._copy_base(new)
-        d = self.__dict__
-        nd = new.__dict__
-        for name in self._SCALARS:
-            nd[name] = d[name]
-        for name in self._LISTS:
-            nd[name] = d[name].copy()
-        for name in self._NESTED:
-            nd[name] = [x.copy() for x in d[name]]
+        new.content = self.content
+        new.board = self.board
+        new.moves = self.moves
+        new.two = self.two
+        new.steve = self.steve
+        new.season = self.season
+        new.step = self.step
+        new.current = self.current
+        new.count = self.count
+        new.penalty = self.penalty
+        new.last_kind = self.last_kind
+        new.season_area = self.season_area
+        new.tokens_discarded = self.tokens_discarded
+        new.ending_after = self.ending_after
+        new.passes = self.passes
+        new.boxed = self.boxed
+        new.steve_cube = self.steve_cube
+        new.gold = self.gold.copy()
+        new.region_on_board = self.region_on_board.copy()
+        new.bonus_owner = self.bonus_owner.copy()
+        new.bonus_up = self.bonus_up.copy()
+        new.spaces = self.spaces.copy()
+        new.tokens = self.tokens.copy()
+        new.craft_pool = self.craft_pool.copy()
+        new.kingdom_pool = self.kingdom_pool.copy()
+        new.spring_deck = self.spring_deck.copy()
+        new.autumn_deck = self.autumn_deck.copy()
+        new.kingdom_deck = self.kingdom_deck.copy()
+        new.kingdom_discard = self.kingdom_discard.copy()
+        new.craft_discard = self.craft_discard.copy()
+        new.steve_races = self.steve_races.copy()
+        new.supply = [x.copy() for x in self.supply]
+        new.crafts = [x.copy() for x in self.crafts]
+        new.levels = [x.copy() for x in self.levels]
+        new.coins = [x.copy() for x in self.coins]
+        new.race_tiles = [x.copy() for x in self.race_tiles]
+        new.region_tiles = [x.copy() for x in self.region_tiles]
+        new.kingdom_cards = [x.copy() for x in self.kingdom_cards]
+        new.defeated = [x.copy() for x in self.defeated]
+        new.reward_spaces = [x.copy() for x in self.reward_spaces]
         # neither is changed in place (replaced whole): clones share their dicts
-        nd["year_end"] = self.year_end.copy()
-        nd["tally"] = self.tally.copy()
+        new.year_end = self.year_end.copy()
+        new.tally = self.tally.copy()
+        new.costs_known = self.costs_known
+        new.bot_table = self.bot_table  # of this very position (keyed by the history's length)
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """The decks are reshuffled; the Kingdom deck within its piles (A above B above C)."""
-        c = self.content
+        kingdom = self.content.kingdom
         deck = self.kingdom_deck
-        for pile in "ABCD":
-            where = [i for i, k in enumerate(deck) if c.kingdom[k].pile == pile]
+        places: dict[str, list[int]] = {"A": [], "B": [], "C": [], "D": []}
+        for i, k in enumerate(deck):
+            places[kingdom[k].pile].append(i)
+        for where in places.values():  # A, B, C, D: the order the piles are shuffled in
             cards = [deck[i] for i in where]
             shuffle(cards, rng)
             for i, k in zip(where, cards, strict=True):
@@ -1112,19 +1162,47 @@ class BattleState(State):
         shuffle(self.autumn_deck, rng)
 
     def snapshot(self) -> dict[str, Any]:
-        d = self.__dict__
         texts = self.moves.text
-        snap: dict[str, Any] = {
+        return {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
             "history": [(p, texts[a]) for p, a in self.history],
+            "steve": self.steve,
+            "season": self.season,
+            "step": self.step,
+            "current": self.current,
+            "count": self.count,
+            "penalty": self.penalty,
+            "last_kind": self.last_kind,
+            "season_area": self.season_area,
+            "tokens_discarded": self.tokens_discarded,
+            "ending_after": self.ending_after,
+            "passes": self.passes,
+            "boxed": self.boxed,
+            "steve_cube": self.steve_cube,
+            "gold": self.gold.copy(),
+            "region_on_board": self.region_on_board.copy(),
+            "bonus_owner": self.bonus_owner.copy(),
+            "bonus_up": self.bonus_up.copy(),
+            "spaces": self.spaces.copy(),
+            "tokens": self.tokens.copy(),
+            "craft_pool": self.craft_pool.copy(),
+            "kingdom_pool": self.kingdom_pool.copy(),
+            "spring_deck": self.spring_deck.copy(),
+            "autumn_deck": self.autumn_deck.copy(),
+            "kingdom_deck": self.kingdom_deck.copy(),
+            "kingdom_discard": self.kingdom_discard.copy(),
+            "craft_discard": self.craft_discard.copy(),
+            "steve_races": self.steve_races.copy(),
+            "supply": [x.copy() for x in self.supply],
+            "crafts": [x.copy() for x in self.crafts],
+            "levels": [x.copy() for x in self.levels],
+            "coins": [x.copy() for x in self.coins],
+            "race_tiles": [x.copy() for x in self.race_tiles],
+            "region_tiles": [x.copy() for x in self.region_tiles],
+            "kingdom_cards": [x.copy() for x in self.kingdom_cards],
+            "defeated": [x.copy() for x in self.defeated],
+            "reward_spaces": [x.copy() for x in self.reward_spaces],
+            "year_end": [dict(x) for x in self.year_end],
+            "tally": [dict(x) for x in self.tally],
         }
-        for name in self._SCALARS[4:]:
-            snap[name] = d[name]
-        for name in self._LISTS:
-            snap[name] = d[name].copy()
-        for name in self._NESTED:
-            snap[name] = [x.copy() for x in d[name]]
-        snap["year_end"] = [dict(x) for x in self.year_end]
-        snap["tally"] = [dict(x) for x in self.tally]
-        return snap

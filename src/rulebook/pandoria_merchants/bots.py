@@ -7,13 +7,11 @@ weighted by how nearly they are enclosed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from rulebook.core import State
 from rulebook.pandoria_merchants.board import CITY, around
-
-if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState
 
 #: weights of the evaluation (hand-tuned)
 RESOURCE = 0.45
@@ -24,30 +22,44 @@ OPEN_AREA = 0.35
 RIVAL = 0.5
 
 
-def _open_areas(s: PandoriaState) -> list[tuple[int, int, int, int]]:
-    """The unscored areas next to any Worker: (kind, hexes, border, empty hexes around).
+#: an unscored area next to a Worker as the evaluation reads it: (kind, hexes, border, empty
+#: hexes around)
+OpenArea = tuple[int, int, int, int]
 
-    The same for every seat, so it is worked out once per position and kept on the state
-    (keyed by the length of its history: a move changes it; a clone shares it until then).
+
+#: how many maps' open areas a game's states remember (:func:`open_areas`) before starting afresh
+KNOWN_MAPS = 4096
+
+
+def open_areas(s: PandoriaState) -> list[OpenArea]:
+    """The unscored areas next to any Worker, in :meth:`PandoriaState.areas_at`'s order.
+
+    The same for every seat, and for every position with the same map: worked out once per map
+    and kept in a table that the game's clones share (search reaches the same map by many
+    moves), keyed by the empty, scored and Swamp hexes and the Resources of each kind (the
+    Workers are the hexes left).
     """
-    version = len(s.history)
-    cached = s.__dict__.get("_bot_areas")
-    if cached is not None and cached[0] == version:
-        return cached[1]  # type: ignore[no-any-return]
-    workers = 0
-    for w in s.workers:
-        workers |= w
-    found = [
-        (k, area.bit_count(), border, (border & s.empty).bit_count())
-        for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
-    ]
-    s.__dict__["_bot_areas"] = (version, found)
+    key = (s.empty, s.scored, s.swamp, *s.kinds)
+    known = s.bot_areas
+    found = known.get(key)
+    if found is None:
+        workers = 0
+        for w in s.workers:
+            workers |= w
+        found = [
+            (k, area.bit_count(), border, (border & s.empty).bit_count())
+            for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
+        ]
+        if len(known) >= KNOWN_MAPS:
+            known.clear()
+        known[key] = found
     return found
 
 
-def _potential(s: PandoriaState, player: int) -> float:
-    """Open areas next to Workers: size x own Workers (family: plus the Guild bonus), more
-    the fewer empty hexes remain around them; rivals' shares count a little against."""
+def potential(s: PandoriaState, player: int, areas: list[OpenArea]) -> float:
+    """Open areas next to Workers (``areas``, as :func:`open_areas` gives them): size x own
+    Workers (family: plus the Guild bonus), more the fewer empty hexes remain around them;
+    rivals' shares count a little against."""
     mine = s.workers[player]
     others = 0
     for p, w in enumerate(s.workers):
@@ -56,12 +68,18 @@ def _potential(s: PandoriaState, player: int) -> float:
     guild = s.guild[player] if s.family else -1
     rival = RIVAL / max(1, s.num_players - 1)
     value = 0.0
-    for k, size, border, openings in _open_areas(s):
-        own = (border & mine).bit_count()
-        worth = float(own) + (1.0 if own and k == guild else 0.0)
-        worth -= rival * (border & others).bit_count()
-        if not s.family:
-            worth *= 1.0 if k == CITY else 0.6
+    if s.family:
+        for k, size, border, openings in areas:
+            own = (border & mine).bit_count()
+            worth = float(own) + (1.0 if own and k == guild else 0.0)
+            worth -= rival * (border & others).bit_count()
+            value += size * worth / (1 + openings)
+        return OPEN_AREA * value
+    # the same sums without the terms that change no bit: + 0.0 (no Guild) and * 1.0 (a City)
+    for k, size, border, openings in areas:
+        worth = (border & mine).bit_count() - rival * (border & others).bit_count()
+        if k != CITY:
+            worth *= 0.6
         value += size * worth / (1 + openings)
     return OPEN_AREA * value
 
@@ -80,16 +98,26 @@ def _trolls(s: PandoriaState) -> float:
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``."""
     s = cast("PandoriaState", state)
-    value = float(sum(s.score_breakdown(player).values()))
+    if s.is_terminal():
+        return settled(s, player)
+    return settled(s, player) + potential(s, player, open_areas(s))
+
+
+def settled(s: PandoriaState, player: int) -> float:
+    """:func:`evaluate` but the :func:`potential` of open areas (all of it once the game is
+    over): VP, the Trolls' points in solo, and while the game runs, the seat's Resources,
+    Buildings, unused cards and Artifacts (family: Spells held)."""
+    value = float(s.score(player))
     if s.solo:
         value -= _trolls(s)
     if s.is_terminal():
         return value
     if not s.family:
+        cards = s.cards[player]
         value += RESOURCE * sum(s.tracks[player])
-        value += BUILDING * sum(1 for st in s.cards[player] if st == 3)
-        value += CARD * sum(1 for st in s.cards[player] if st == 1)
+        value += BUILDING * cards.count(BUILT)
+        value += CARD * cards.count(OWNED)
         value += ARTIFACT * s.held_artifacts[player]
     else:
         value += 0.8 * len(s.held[player])
-    return value + _potential(s, player)
+    return value

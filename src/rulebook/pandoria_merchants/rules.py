@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -98,6 +98,20 @@ SKIP = Move("skip")
 
 def _pop(mask: int) -> int:
     return mask.bit_count()
+
+
+#: per map (by ``id``, with the map kept beside): per verb naming a hex, its move on every hex
+_HEX_MOVES: dict[int, tuple[Board, dict[str, tuple[Move, ...]]]] = {}
+
+
+def hex_moves(board: Board) -> dict[str, tuple[Move, ...]]:
+    """Every move naming a hex of ``board`` (``wood C7``, ``worker D7``...), made once per map:
+    ``hex_moves(board)[verb][hex]``; listing moves then makes none."""
+    found = _HEX_MOVES.get(id(board))
+    if found is None or found[0] is not board:
+        table = {verb: tuple(Move(verb, name) for name in board.names) for verb in HEX_VERBS}
+        found = _HEX_MOVES[id(board)] = (board, table)
+    return found[1]
 
 
 class PandoriaState(State):
@@ -188,8 +202,12 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
-        #: the action log as text (what ``snapshot`` shows), kept as moves are made
-        self._texts: list[tuple[int, str]] = []
+        #: the bots' open areas by map (:func:`rulebook.pandoria_merchants.bots.open_areas`),
+        #: shared by clones
+        self.bot_areas: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
+        #: the action log as text (what ``snapshot`` shows), as far as it was needed (shared by
+        #: clones: never changed)
+        self._texts: tuple[tuple[int, str], ...] = ()
         if self.family:
             self._begin_turn()
         else:
@@ -202,7 +220,11 @@ class PandoriaState(State):
     def built(self, p: int, building: str) -> int:
         """How many built (circled, not recycled) Buildings of that name ``p`` has."""
         cards = self.cards[p]
-        return sum(1 for i in self.c.building_cards[building] if cards[i] == BUILT)
+        count = 0
+        for i in self.c.building_cards[building]:
+            if cards[i] == BUILT:
+                count += 1
+        return count
 
     def _anchor(self) -> int:
         """Where a Resource may be drawn to meet 2.1's requirement (with the zone's free hexes)."""
@@ -216,24 +238,36 @@ class PandoriaState(State):
         nbr = self.board.nbr
         hb = 1 << h
         rest = free & ~hb
-        for r2 in bits(nbr[h] & rest):
-            b2 = 1 << r2
-            if (hb | b2) & anchor and (nbr[h] | nbr[r2]) & rest & ~b2:
-                return True
-        return False
+        # some free r2 next to h, with h or r2 meeting 2.1's requirement, and a free hex next to
+        # either for the Worker: with two free hexes next to h any such r2 leaves the other one
+        near = nbr[h] & rest
+        if not near or not (hb & anchor or near & anchor):
+            return False
+        if near & (near - 1):
+            return True
+        return bool(nbr[near.bit_length() - 1] & rest & ~near)
+
+    def _first_candidates(self) -> int:
+        """The hexes a first Resource may be drawn to by the rules alone (2.1: next to what is
+        drawn, or next to such a hex for the second to be), a whole turn after it or not."""
+        anchor = self._anchor()
+        return (anchor | around(self.board.nbr, anchor)) & self._free()
 
     def _first_hexes(self) -> tuple[list[int], list[int]]:
         """Hexes for the first Resource: those with a complete turn after them, and those
         that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
         free = self._free()
         anchor = self._anchor()
-        cand = (anchor | around(self.board.nbr, anchor)) & free
+        cand = self._first_candidates()
         full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
         return full, list(bits(cand))
 
     def full_turn_fits(self) -> bool:
-        """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on)."""
-        return bool(self._first_hexes()[0])
+        """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
+        whether :meth:`_first_hexes` finds a hex with a complete turn after it (the first)."""
+        free = self._free()
+        anchor = self._anchor()
+        return any(self._pair_ok(h, free, anchor) for h in bits(self._first_candidates()))
 
     def _need(self, p: int, need: list[int]) -> int | None:
         """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
@@ -309,6 +343,8 @@ class PandoriaState(State):
         while True:
             self.phase = phase
             self._legal = None
+            if phase == DRAW and self.item == 0 and self._first_candidates():
+                return  # there are first Resources to draw: listed when asked for
             options = self._options()
             if phase == ACTION and options == [PASS]:
                 self._after_action()
@@ -572,12 +608,12 @@ class PandoriaState(State):
         free = self._free()
         anchor = self._anchor()
         nbr = self.board.nbr
-        name = self.board.names
+        table = hex_moves(self.board)
         if self.item == 0:
             full, local = self._first_hexes()
-            kinds = sorted(set(self.dice))
+            rows = [table[KINDS[k]] for k in sorted(set(self.dice))]
             hexes = full or local
-            moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
+            moves = [row[h] for h in hexes for row in rows]
             return moves if full or not moves else [*moves, SKIP]
         if self.item == 1:
             kinds = [self.dice[1]] if self.r1 >= 0 else sorted(set(self.dice))
@@ -591,14 +627,15 @@ class PandoriaState(State):
                 base = 0
             full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
             hexes = full or list(bits(cand))
-            moves = [Move(KINDS[k], name[h]) for h in hexes for k in kinds]
+            moves = [table[KINDS[k]][h] for h in hexes for k in kinds]
             forfeit = not full and (self.r1 < 0 or self.r1_anchored)
             return [*moves, SKIP] if forfeit and moves else moves
         around = 0
         for h in (self.r1, self.r2):
             if h >= 0:
                 around |= nbr[h]
-        return [Move("worker", name[h]) for h in bits(around & free)]
+        workers = table["worker"]
+        return [workers[h] for h in bits(around & free)]
 
     def _action_options(self, p: int) -> list[Move]:
         """3. One of Spell / Building / Relic / Monument, or nothing."""
@@ -807,6 +844,18 @@ class PandoriaState(State):
             raise IllegalAction(why_not(self, action))
         self._perform(player, action)
 
+    def lookahead(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """With the game's own evaluation, first Resources are valued without being drawn
+        (:mod:`rulebook.pandoria_merchants.lookahead`); the same values as
+        :meth:`State.lookahead`."""
+        from rulebook.pandoria_merchants import bots, lookahead  # they import this module
+
+        if evaluate is not bots.evaluate:
+            return super().lookahead(player, actions, evaluate)
+        return lookahead.lookahead(self, player, actions)
+
     def apply_legal(self, player: int, action: Action) -> None:
         """A move from :meth:`legal_actions` of this very position: not looked up again."""
         self._perform(player, cast(Move, action))
@@ -815,7 +864,6 @@ class PandoriaState(State):
     def _perform(self, player: int, action: Move) -> None:
         self._legal = None
         self._do(player, action)
-        self._texts.append((player, str(action)))
 
     # -- performing moves ----------------------------------------------------------------------
     def _hex(self, action: Move) -> int:
@@ -1117,14 +1165,23 @@ class PandoriaState(State):
         if self.family:
             return dict(zip(FAMILY_VP, vp, strict=True))
         out = dict(zip(STANDARD_VP, vp, strict=True))
-        rate = self.c.tracks.overflow_per_vp
-        out["resources"] = sum(t // rate for t in self.tracks[player])
-        out["unused_cards"] = sum(1 for s in self.cards[player] if s == OWNED)
-        out["artifacts"] = self.held_artifacts[player]
+        out["resources"], out["unused_cards"], out["artifacts"] = self._conversions(player)
         return out
 
+    def _conversions(self, player: int) -> tuple[int, int, int]:
+        """The final conversions of :meth:`score_breakdown` (standard and solo): Resources 2:1,
+        unused cards, remaining Artifacts."""
+        rate = self.c.tracks.overflow_per_vp
+        resources = sum(t // rate for t in self.tracks[player])
+        return resources, self.cards[player].count(OWNED), self.held_artifacts[player]
+
+    def score(self, player: int) -> int:
+        """A seat's score now: the sum of :meth:`score_breakdown` (without making it)."""
+        vp = sum(self.vp[player])
+        return vp if self.family else vp + sum(self._conversions(player))
+
     def scores(self) -> list[int]:
-        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+        return [self.score(p) for p in range(self.num_players)]
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Standard and solo: the highest Monument built; family: most unused Spells."""
@@ -1211,7 +1268,7 @@ class PandoriaState(State):
         seats = []
         for p in range(self.num_players):
             seat: dict[str, Any] = {
-                "score": sum(self.score_breakdown(p).values()),
+                "score": self.score(p),
                 "ships": [b.names[h] for h, q in self.ships.items() if q == p],
             }
             if self.family:
@@ -1354,9 +1411,130 @@ class PandoriaState(State):
         return text
 
     # -- copies --------------------------------------------------------------------------------
-    _LISTS = (
-        "_texts",
-        "res",
+    def clone(self) -> PandoriaState:
+        new = PandoriaState.__new__(PandoriaState)
+        self._copy_base(new)
+        new.c = self.c
+        new.mode = self.mode
+        new.solo = self.solo
+        new.family = self.family
+        new.level = self.level
+        new.board = self.board
+        new.empty = self.empty
+        new.swamp = self.swamp
+        new.scored = self.scored
+        new.near = self.near
+        new.anchor_extra = self.anchor_extra
+        new.zone = self.zone
+        new.pre_enclosed = self.pre_enclosed
+        new.blocked = self.blocked
+        new.guild = self.guild
+        new.rooms = self.rooms
+        new.open_room = self.open_room
+        new.territory = self.territory
+        new.vp_start = self.vp_start
+        new.troll_gain = self.troll_gain
+        new.troll_cards = self.troll_cards
+        new.troll_elements = self.troll_elements
+        new.turn = self.turn
+        new.round = self.round
+        new.phase = self.phase
+        new.both_wild = self.both_wild
+        new.item = self.item
+        new.r1 = self.r1
+        new.r2 = self.r2
+        new.r1_anchored = self.r1_anchored
+        new.touched = self.touched
+        new.spell = self.spell
+        new.power = self.power
+        new.spell_left = self.spell_left
+        new.spell_hex = self.spell_hex
+        new.free_wood = self.free_wood
+        new.rage_hex = self.rage_hex
+        new.rage_extra = self.rage_extra
+        new.enclosed_now = self.enclosed_now
+        new.end_triggered = self.end_triggered
+        new._legal = self._legal
+        new.bot_areas = self.bot_areas
+        new._texts = self._texts
+        new.res = self.res.copy()
+        new.kinds = self.kinds.copy()
+        new.workers = self.workers.copy()
+        new.held_artifacts = self.held_artifacts.copy()
+        new.monument_left = self.monument_left.copy()
+        new.taken = self.taken.copy()
+        new.used_spells = self.used_spells.copy()
+        new.finished = self.finished.copy()
+        new.my_territory = self.my_territory.copy()
+        new.trolls = self.trolls.copy()
+        new.troll_columns = self.troll_columns.copy()
+        new.troll_claims = self.troll_claims.copy()
+        new.dice = self.dice.copy()
+        new.ships = self.ships.copy()
+        new.artifacts = self.artifacts.copy()
+        new.tracks = [x.copy() for x in self.tracks]
+        new.vp = [x.copy() for x in self.vp]
+        new.cards = [x.copy() for x in self.cards]
+        new.relic_left = [x.copy() for x in self.relic_left]
+        new.relics_won = [x.copy() for x in self.relics_won]
+        new.monuments_won = [x.copy() for x in self.monuments_won]
+        new.held = [x.copy() for x in self.held]
+        new.tally = [x.copy() for x in self.tally]
+        return new
+
+    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+        """Nothing is hidden: the sheets are public and future dice come from the chance."""
+
+    def _history_texts(self) -> tuple[tuple[int, str], ...]:
+        """The action log as text, converted once per move (snapshots are taken often)."""
+        texts = self._texts
+        if len(texts) > len(self.history):
+            texts = ()
+        if len(texts) < len(self.history):
+            texts += tuple((p, str(a)) for p, a in self.history[len(texts) :])
+            self._texts = texts
+        return texts
+
+    #: the fields :meth:`snapshot` shows as they are (lists and dicts as tuples)
+    _PLAIN = (
+        "mode",
+        "solo",
+        "family",
+        "level",
+        "empty",
+        "swamp",
+        "scored",
+        "near",
+        "anchor_extra",
+        "zone",
+        "pre_enclosed",
+        "blocked",
+        "guild",
+        "rooms",
+        "open_room",
+        "territory",
+        "vp_start",
+        "troll_gain",
+        "troll_cards",
+        "troll_elements",
+        "turn",
+        "round",
+        "phase",
+        "both_wild",
+        "item",
+        "r1",
+        "r2",
+        "r1_anchored",
+        "touched",
+        "spell",
+        "power",
+        "spell_left",
+        "spell_hex",
+        "free_wood",
+        "rage_hex",
+        "rage_extra",
+        "enclosed_now",
+        "end_triggered",
         "kinds",
         "workers",
         "held_artifacts",
@@ -1369,49 +1547,28 @@ class PandoriaState(State):
         "troll_columns",
         "troll_claims",
         "dice",
+        "ships",
+        "artifacts",
     )
-    _NESTED = ("tracks", "vp", "cards", "relic_left", "relics_won", "monuments_won", "held")
-    _DICTS = ("ships", "artifacts")
-
-    def clone(self) -> PandoriaState:
-        new = PandoriaState.__new__(PandoriaState)
-        new.__dict__.update(self.__dict__)
-        self._copy_base(new)
-        d = new.__dict__
-        for name in self._LISTS:
-            d[name] = d[name].copy()
-        for name in self._NESTED:
-            d[name] = [x.copy() for x in d[name]]
-        for name in self._DICTS:
-            d[name] = d[name].copy()
-        d["tally"] = [x.copy() for x in self.tally]
-        return new
-
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """Nothing is hidden: the sheets are public and future dice come from the chance."""
+    _NESTED = ("tracks", "vp", "relic_left", "relics_won", "monuments_won", "held")
 
     def snapshot(self) -> dict[str, Any]:
         """Every field, with the long ones as text (cheap to copy and compare)."""
-        skip = {"game", "setup", "chance", "history", "c", "board", "_legal", "determinized"}
-        skip |= {"_texts", "res", "cards", "_bot_areas"}  # _bot_areas: the bots' cache
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
-            "history": "\n".join(f"{p} {t}" for p, t in self._texts),
+            "history": "\n".join(f"{p} {t}" for p, t in self._history_texts()),
             "res": bytes(r + 1 for r in self.res),
             "cards": tuple("".join(map(str, cards)) for cards in self.cards),
+            "tally": tuple(tuple(sorted(v.items())) for v in self.tally),
         }
-        nested = self._NESTED
-        for key, value in self.__dict__.items():
-            if key in skip:
-                continue
-            if key in nested:
-                value = tuple(tuple(v) for v in value)
-            elif key == "tally":
-                value = tuple(tuple(sorted(v.items())) for v in value)
-            elif type(value) is list:
+        for key in self._PLAIN:
+            value = getattr(self, key)
+            if type(value) is list:
                 value = tuple(value)
             elif type(value) is dict:
                 value = tuple(sorted(value.items()))
             out[key] = value
+        for key in self._NESTED:
+            out[key] = tuple(tuple(v) for v in getattr(self, key))
         return out

@@ -19,19 +19,21 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
-from rulebook.core import RulebookError, State, get_game, replay
+from rulebook.core import RulebookError, Setup, State, get_game, replay
 from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
-from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge
+from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge, TooMany, WebError
+from rulebook.web.limits import ClientLimits
 from rulebook.web.live import Games, LiveGame, Viewer
 from rulebook.web.views import Entry, view
 
@@ -85,6 +87,27 @@ async def parse(request: Request, model: type[BaseModel]) -> Any:
         raise BadRequest(f"bad request: {where}: {first['msg']}") from None
 
 
+def client_of(connection: HTTPConnection) -> str:
+    """The client's address: what the per-client limits count by."""
+    return connection.client.host if connection.client else "unknown"
+
+
+async def create_for(
+    request: Request,
+    setup: Setup,
+    specs: list[str],
+    moves: Sequence[tuple[int, str]] = (),
+) -> tuple[LiveGame, list[tuple[tuple[int, ...], str]]]:
+    """Create a game for the client of ``request``, within its games a minute
+    (:class:`TooMany` beyond)."""
+    clients: ClientLimits = request.app.state.clients
+    who = client_of(request)
+    clients.check_new_game(who)
+    created = await games_of(request).create(setup, specs, moves)
+    clients.game_created(who)
+    return created
+
+
 def links(game: LiveGame, dealt: list[tuple[tuple[int, ...], str]]) -> dict[str, Any]:
     """The links of a new game: each seat's private one, hot-seat, and the spectators'."""
     page = f"/games/{game.id}"
@@ -114,7 +137,7 @@ async def list_games() -> dict[str, Any]:
 async def create_game(request: Request) -> dict[str, Any]:
     body: NewGame = await parse(request, NewGame)
     setup, specs = new_setup(body.game, body.variant, body.players, body.options, body.seats)
-    game, dealt = await games_of(request).create(setup, specs)
+    game, dealt = await create_for(request, setup, specs)
     return links(game, dealt)
 
 
@@ -148,7 +171,7 @@ async def upload(request: Request, file: UploadFile, seats: str | None) -> dict[
     except RulebookError as exc:
         raise BadRequest(str(exc)) from None
     moves = [(p, str(a)) for p, a in state.history]
-    game, dealt = await games_of(request).create(state.setup, specs, moves)
+    game, dealt = await create_for(request, state.setup, specs, moves)
     return links(game, dealt)
 
 
@@ -197,7 +220,7 @@ async def make_move(request: Request, game_id: str) -> dict[str, Any]:
     body: MoveBody = await parse(request, MoveBody)
     game = await seat_request(request, game_id, body.seat)
     await games_of(request).move(game, body.seat, body.move, body.version)
-    return {"ok": True, "version": game.payload(body.seat)["version"]}
+    return {"ok": True, "version": game.version(body.seat)}
 
 
 @router.post("/api/games/{game_id}/undo")
@@ -205,7 +228,7 @@ async def undo_move(request: Request, game_id: str) -> dict[str, Any]:
     body: UndoBody = await parse(request, UndoBody)
     game = await seat_request(request, game_id, body.seat)
     await games_of(request).undo(game, body.seat)
-    return {"ok": True, "version": game.payload(body.seat)["version"]}
+    return {"ok": True, "version": game.version(body.seat)}
 
 
 def replayed(game: LiveGame, step: int) -> tuple[State, list[Entry]]:
@@ -252,9 +275,11 @@ async def download_save(request: Request, game_id: str) -> Response:
 
 
 # -- live updates --------------------------------------------------------------------------------
-async def _hello(ws: WebSocket, games: Games, game: LiveGame) -> tuple[int, ...] | None:
+async def _hello(ws: WebSocket, games: Games, game: LiveGame, limit: int) -> tuple[int, ...] | None:
     """Read the first message: a seat token, or a spectator. Forbidden if the token is wrong."""
     raw = await asyncio.wait_for(ws.receive_text(), timeout=30)
+    if len(raw) > limit:
+        raise _too_large(limit)
     try:
         hello = json.loads(raw)
     except ValueError:
@@ -291,8 +316,8 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
         await viewer.wake.wait()
         viewer.wake.clear()
         for point in viewer.viewpoints:
-            text = json.dumps({"type": "view", "view": game.payload(point)})
-            if viewer.sent.get(point) != text:
+            text = game.message(point)
+            if viewer.sent.get(point) != text:  # unchanged for this viewer: nothing is sent
                 viewer.sent[point] = text
                 async with viewer.sending:
                     await ws.send_text(text)
@@ -301,14 +326,38 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
 @router.websocket("/ws/games/{game_id}")
 async def live(ws: WebSocket, game_id: str) -> None:
     await ws.accept()
+    clients: ClientLimits = ws.app.state.clients
+    who = client_of(ws)
+    try:
+        clients.open_socket(who)
+    except TooMany as exc:
+        await _refuse(ws, exc)
+        return
+    try:
+        await _live(ws, game_id)
+    finally:
+        clients.close_socket(who)
+
+
+async def _refuse(ws: WebSocket, exc: WebError) -> None:
+    """Tell the client why, then close (code 4000 + the HTTP status; 1009 for a message over
+    the size limit, as the WebSocket protocol has it)."""
+    await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": str(exc)}))
+    await ws.close(code=1009 if isinstance(exc, TooLarge) else 4000 + exc.status)
+
+
+def _too_large(limit: int) -> TooLarge:
+    return TooLarge(f"message too large (limit {limit} bytes); this connection is closed")
+
+
+async def _live(ws: WebSocket, game_id: str) -> None:
     settings = ws.app.state.settings
     games: Games = ws.app.state.games
     try:
         game = await games.get(game_id)
-        seats = await _hello(ws, games, game)
-    except (BadRequest, Forbidden, NotFound) as exc:
-        await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": str(exc)}))
-        await ws.close(code=4000 + exc.status)
+        seats = await _hello(ws, games, game, settings.max_ws_message)
+    except (BadRequest, Forbidden, NotFound, TooLarge) as exc:
+        await _refuse(ws, exc)
         return
     except (TimeoutError, WebSocketDisconnect):
         await ws.close(code=1008)
@@ -325,7 +374,11 @@ async def live(ws: WebSocket, game_id: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text") or ""
-            if len(text) > settings.max_ws_message or not _is_ping(text):
+            if max(len(text), len(message.get("bytes") or b"")) > settings.max_ws_message:
+                async with viewer.sending:
+                    await _refuse(ws, _too_large(settings.max_ws_message))
+                break
+            if not _is_ping(text):
                 garbage += 1
                 if garbage > settings.max_ws_garbage:
                     await ws.close(code=1008)

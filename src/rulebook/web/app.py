@@ -16,8 +16,8 @@ from starlette.exceptions import HTTPException
 
 from rulebook.web import api, pages
 from rulebook.web.bots import BotRunner
-from rulebook.web.errors import WebError
-from rulebook.web.limits import BodyLimit, GarbageLimit, SecurityHeaders
+from rulebook.web.errors import TooMany, WebError
+from rulebook.web.limits import BodyLimit, ClientLimits, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
@@ -47,11 +47,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games = Games(store, settings, runner)
         app.state.games = games
         try:
+            await runner.start()
             await games.resume()
             yield
         finally:
             await games.close()
-            runner.close()
+            await runner.close()
             store.close()
 
     app = FastAPI(
@@ -62,10 +63,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.state.settings = settings
+    app.state.clients = ClientLimits(
+        settings.max_sockets_per_client, settings.max_new_games_per_minute
+    )
 
     @app.exception_handler(WebError)
     async def refused(request: Request, exc: WebError) -> Response:
-        return _error(request, exc.status, str(exc))
+        response = _error(request, exc.status, str(exc))
+        if isinstance(exc, TooMany):
+            response.headers["retry-after"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:

@@ -8,21 +8,21 @@ it replays only the moves made since it last chose for that game.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import signal
 from collections import OrderedDict
-from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import rulebook
 from rulebook.agents import agent_seed, make_agent
 from rulebook.core import State
 from rulebook.web.undo import reveals_nothing
+from rulebook.web.worker import Workers
 
-#: states kept per worker, by game id
-_CACHE_SIZE = 64
+#: states kept per worker, by game id (about 20 KB each): as many as the server keeps games in
+#: memory (``Settings.cache_games``), so a worker serving hundreds of games does not replay each
+#: from its start at every move
+_CACHE_SIZE = 1000
 _states: OrderedDict[str, State] = OrderedDict()
 
 
@@ -66,59 +66,41 @@ def reveals(key: str, data: Mapping[str, Any]) -> bool:
     return not reveals_nothing(before, seat, move, after)
 
 
-def _warm_up() -> None:
-    """Run in each new worker: Ctrl-C is for the server (which stops its workers), and the
-    games are imported once, before the first move is asked for."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    rulebook.games()
-
-
 class BotRunner:
-    """Chooses bots' moves in a pool of worker processes, and checks whether a person's move
-    may be undone in one more (so a long search never delays the check); with ``workers=0``,
-    both in one thread of the server process (for tests)."""
+    """Chooses bots' moves in ``workers`` worker processes (:mod:`rulebook.web.worker`), and
+    checks whether a person's move may be undone in one more (so a long search never delays
+    the check); with ``workers=0``, both in one thread of the server process (for tests)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.executor: Executor
-        self.checker: Executor
-        if workers > 0:
-            self.executor = self._pool(workers)
-            self.checker = self._pool(1)
-        else:
-            self.executor = self.checker = ThreadPoolExecutor(1, thread_name_prefix="bot")
+        self.bots = Workers(workers, "bot worker")
+        self.checker = Workers(1, "undo checker")
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="bot") if workers == 0 else None
 
-    @staticmethod
-    def _pool(workers: int) -> ProcessPoolExecutor:
-        """Worker processes, started now with Ctrl-C blocked: they inherit that, so a Ctrl-C in
-        the terminal stops the server (which stops them) and never interrupts them."""
-        context = multiprocessing.get_context("spawn")  # the server has threads: no fork
-        pool = ProcessPoolExecutor(workers, context, initializer=_warm_up)
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            pool.submit(rulebook.games)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        return pool
+    async def start(self) -> None:
+        if self.thread is None:
+            await self.bots.start()
+            await self.checker.start()
+
+    @property
+    def restarts(self) -> int:
+        return self.bots.restarts + self.checker.restarts
 
     async def choose(self, key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.executor, choose, key, dict(data), seat, spec)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start new ones
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = self._pool(self.workers)
-            raise
+        text: str = await self._run(self.bots, choose, key, dict(data), seat, spec)
+        return text
 
     async def reveals(self, key: str, data: Mapping[str, Any]) -> bool:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.checker, reveals, key, dict(data))
-        except BrokenProcessPool:
-            self.checker.shutdown(wait=False, cancel_futures=True)
-            self.checker = self._pool(1)
-            raise
+        revealed: bool = await self._run(self.checker, reveals, key, dict(data))
+        return revealed
 
-    def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        self.checker.shutdown(wait=False, cancel_futures=True)
+    async def _run(self, pool: Workers, fn: Callable[..., Any], *args: Any) -> Any:
+        if self.thread is not None:
+            return await asyncio.get_running_loop().run_in_executor(self.thread, fn, *args)
+        return await pool.call(fn.__name__, *args)
+
+    async def close(self) -> None:
+        if self.thread is not None:
+            self.thread.shutdown(wait=False, cancel_futures=True)
+        await self.bots.stop()
+        await self.checker.stop()

@@ -29,3 +29,14 @@ class Conflict(WebError):
 
 class TooLarge(WebError):
     status = 413
+
+
+class TooMany(WebError):
+    """A client asked for more than its share (connections, new games); ``retry_after`` is in
+    seconds."""
+
+    status = 429
+
+    def __init__(self, reason: str, retry_after: int = 60) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after

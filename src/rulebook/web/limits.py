@@ -4,11 +4,15 @@ it sees the declared length and counts the bytes of a body sent without one)."""
 from __future__ import annotations
 
 import json
+import math
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rulebook.web.errors import TooMany
 
 
 def _too_large(limit: int) -> bytes:
@@ -167,3 +171,56 @@ class GarbageLimit:
             await send(message)
 
         await self.app(scope, receive, counting)
+
+
+class ClientLimits:
+    """What one client address may hold at once: ``max_sockets`` open WebSocket connections
+    (tabs, spectators), and ``max_games`` new games within ``window`` seconds."""
+
+    def __init__(self, max_sockets: int, max_games: int, window: float = 60.0) -> None:
+        self.max_sockets = max_sockets
+        self.max_games = max_games
+        self.window = window
+        self.sockets: Counter[str] = Counter()
+        self.created: dict[str, deque[float]] = {}
+
+    def open_socket(self, client: str) -> None:
+        """Count a new connection of ``client``: :class:`TooMany` if it holds its share."""
+        if self.sockets[client] >= self.max_sockets:
+            raise TooMany(
+                f"too many open connections from your address (limit {self.max_sockets}); "
+                "close some tabs and try again",
+                retry_after=10,
+            )
+        self.sockets[client] += 1
+
+    def close_socket(self, client: str) -> None:
+        self.sockets[client] -= 1
+        if self.sockets[client] <= 0:
+            del self.sockets[client]
+
+    def _recent(self, client: str, now: float) -> deque[float]:
+        times = self.created.get(client, deque())
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if not times:
+            self.created.pop(client, None)
+        return times
+
+    def check_new_game(self, client: str) -> None:
+        """:class:`TooMany` if ``client`` created its share of games within the window."""
+        now = time.monotonic()
+        if len(self.created) > 10_000:  # forget idle clients
+            for known in list(self.created):
+                self._recent(known, now)
+        times = self._recent(client, now)
+        if len(times) >= self.max_games:
+            wait = max(1, math.ceil(self.window - (now - times[0])))
+            raise TooMany(
+                f"too many new games from your address (limit {self.max_games} a minute); "
+                f"try again in {wait} s",
+                retry_after=wait,
+            )
+
+    def game_created(self, client: str) -> None:
+        self.created.setdefault(client, deque()).append(time.monotonic())

@@ -23,7 +23,8 @@ from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store, Stored, digest
 from rulebook.web.undo import reveals_nothing
-from rulebook.web.views import Entry, entry, view, visible_log
+from rulebook.web.views import Entry, entry, to_text, version, view
+from rulebook.web.worker import WorkerLost
 from rulebook.web.writer import Writer
 
 log = logging.getLogger("rulebook.web")
@@ -61,10 +62,19 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        #: the digests of this game's tokens known in memory (forgotten with the game)
+        self.token_digests: set[str] = set()
         #: bumped by every undo: a bot's move chosen before it is thrown away
         self.epoch = 0
         #: whether the last move may be undone: None while a worker checks
         self.undo_ok: bool | None = False
+        #: bumped by every change of the state (a move, an undo)
+        self.revision = 0
+        #: each viewpoint's WebSocket message, built once per change and shared by every
+        #: connection of that seat (or every spectator): (revision, can_undo), text
+        self._messages: dict[int | None, tuple[tuple[int, bool], str]] = {}
+        #: each viewpoint's payload (with ``can_undo`` false) at a revision
+        self._payloads: dict[int | None, tuple[int, dict[str, Any]]] = {}
         self._rebuild(stored.setup, stored.log)
 
     def _rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
@@ -80,6 +90,7 @@ class LiveGame:
             state.apply(seat, action)
         self.state = state
         self.log = told
+        self.revision += 1
         last = told[-1] if told else None
         self.undo_ok = (
             last is not None
@@ -101,8 +112,28 @@ class LiveGame:
         )
 
     def payload(self, viewer: int | None) -> dict[str, Any]:
-        ok = viewer is not None and self.can_undo(viewer)
-        return view(self.state, viewer, self.log, self.labels, can_undo=ok)
+        """``viewer``'s payload (a new dict: the caller may add to it). Built once per change
+        of the game; the undo button turning on or off changes only ``can_undo``."""
+        known = self._payloads.get(viewer)
+        if known is None or known[0] != self.revision:
+            known = (self.revision, view(self.state, viewer, self.log, self.labels))
+            self._payloads[viewer] = known
+        return {**known[1], "can_undo": viewer is not None and self.can_undo(viewer)}
+
+    def message(self, viewer: int | None) -> str:
+        """The WebSocket message carrying ``viewer``'s payload, as JSON text: built once per
+        change of the game (or of the viewer's undo button) however many connections show it."""
+        key = (self.revision, viewer is not None and self.can_undo(viewer))
+        known = self._messages.get(viewer)
+        if known is not None and known[0] == key:
+            return known[1]
+        text = to_text({"type": "view", "view": self.payload(viewer)})
+        self._messages[viewer] = (key, text)
+        return text
+
+    def version(self, viewer: int | None) -> int:
+        """The ``version`` of ``viewer``'s payload (the moves it knows of)."""
+        return version(self.state, viewer, self.log)
 
     def save_data(self) -> dict[str, Any]:
         return {
@@ -174,6 +205,8 @@ class Games:
             old = self.cache[gid]
             if not old.viewers and old.bot_task is None and not old.lock.locked():
                 del self.cache[gid]
+                for key in old.token_digests:  # looked up again in the store when needed
+                    self._tokens.pop(key, None)
                 excess -= 1
 
     async def seats_of(self, game: LiveGame, token: str | None) -> tuple[int, ...]:
@@ -189,6 +222,7 @@ class Games:
             if seats is None:
                 raise Forbidden("wrong token for this game")
             known = self._tokens[key] = (game.id, tuple(seats))
+            game.token_digests.add(key)
         if known[0] != game.id:
             raise Forbidden("wrong token for this game")
         return known[1]
@@ -212,6 +246,7 @@ class Games:
         )
         for (group, _), (key, _) in zip(links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
+            live.token_digests.add(key)
         self._keep(live)
         self.ensure_bots(live)
         return live, links
@@ -227,7 +262,7 @@ class Games:
             if state.is_terminal():
                 raise Conflict("the game is over")
             if version is not None:
-                now = len(visible_log(state, seat, game.log))
+                now = game.version(seat)
                 if version != now:
                     raise Conflict(
                         f"the game has moved on since your page showed it (move {version}, "
@@ -254,6 +289,7 @@ class Games:
         await self.writer.append(game.id, number, seat, told.move, new.is_terminal())
         game.state = new
         game.log.append(told)
+        game.revision += 1
         game.undo_ok = False
         rolled = new.chance.draws != state.chance.draws
         if game.human(seat) and not new.is_terminal() and not rolled:
@@ -270,6 +306,9 @@ class Games:
         tell the mover if it may."""
         try:
             revealed = await self.runner.reveals(game.id, game.save_data())
+        except WorkerLost as lost:
+            log.warning("undo check of game %s: %s; no undo this time", game.id, lost)
+            revealed = True
         except Exception:
             log.exception("undo check of game %s failed", game.id)
             revealed = True
@@ -318,6 +357,10 @@ class Games:
                     text = await self.runner.choose(
                         game.id, game.save_data(), seat, game.seats[seat]
                     )
+                except WorkerLost as lost:  # new workers are up: ask them
+                    log.warning("bot of seat %d in game %s: %s; asking again", seat, game.id, lost)
+                    await asyncio.sleep(0.1)
+                    continue
                 except Exception:
                     failures += 1
                     log.exception("bot of seat %d in game %s failed", seat, game.id)
@@ -332,6 +375,7 @@ class Games:
                     try:
                         await self._commit(game, seat, text)
                         stored = True
+                        failures = 0
                     except Conflict:
                         continue
                     except Exception:  # the store failed: nothing changed; try again later

@@ -77,9 +77,9 @@ async def new_game(request: Request) -> HTMLResponse:
     values = {k: str(v) for k, v in form.items() if isinstance(v, str)}
     try:
         setup, specs = new_setup(*_form_request(form))
+        game, dealt = await api.create_for(request, setup, specs)
     except WebError as exc:
-        return home_page(request, 400, error=str(exc), values=values)
-    game, dealt = await api.games_of(request).create(setup, specs)
+        return home_page(request, exc.status, error=str(exc), values=values)
     return created_page(request, api.links(game, dealt))
 
 

@@ -94,6 +94,10 @@ def _log_off_the_loop() -> list[logging.handlers.QueueListener]:
     listeners = []
     for name in ("uvicorn", "uvicorn.access", "rulebook.web"):
         logger = logging.getLogger(name)
+        if not logger.handlers:
+            # uvicorn logs each request when its access logger has handlers: one added here
+            # would turn the access log back on after ``access_log=False`` took them away
+            continue
         records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
         listener = logging.handlers.QueueListener(
             records, *logger.handlers, respect_handler_level=True

@@ -33,5 +33,9 @@ class Settings:
     max_ws_garbage: int = 10
     #: refused requests (4xx) a client may make in a minute before it gets 429 for a while
     max_refusals: int = 600
+    #: WebSocket connections one client address may hold open (tabs, spectators): 429 beyond
+    max_sockets_per_client: int = 64
+    #: games one client address may create within a minute: 429 beyond
+    max_new_games_per_minute: int = 30
     #: games kept in memory (the rest are rebuilt from the database when next needed)
     cache_games: int = 1000

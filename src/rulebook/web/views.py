@@ -13,9 +13,12 @@ from spectators, until the phase ends.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from rulebook.core import Action, State
 
@@ -34,6 +37,23 @@ class Entry:
 def entry(before: State, seat: int, action: Action) -> Entry:
     """The log entry of ``action`` by ``seat`` in the position ``before`` (not yet made)."""
     return Entry(seat, str(action), before.explain(seat, action), before.announce(seat, action))
+
+
+def version(state: State, viewer: int | None, log: Sequence[Entry]) -> int:
+    """The number of moves in ``viewer``'s log (the payload's ``version``), without building
+    the log: the moves of a simultaneous phase under way count only for the seat that made
+    them."""
+    pending_from = len(log) - state.pending_moves()
+    return pending_from + sum(1 for e in log[pending_from:] if e.seat == viewer)
+
+
+def to_text(data: Any) -> str:
+    """``data`` as JSON text (orjson: six times faster than ``json`` on payloads; ``json``
+    for what orjson does not take, such as integers beyond 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(data)
 
 
 def visible_log(state: State, viewer: int | None, log: Sequence[Entry]) -> list[dict[str, Any]]:

@@ -1,0 +1,53 @@
+"""The web app's worker processes (:mod:`rulebook.web.worker`): answers, errors, and a worker
+killed with requests in flight."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+import rulebook
+from rulebook.web.worker import WorkerFailed, WorkerLost, Workers
+
+
+def _data(moves: int) -> tuple[dict[str, object], int]:
+    """A game after ``moves`` moves, as its save data, and the seat to move."""
+    state = rulebook.new_game("archmagi", 2, seed=11)
+    for _ in range(moves):
+        seat = state.current_players()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    log = [[p, str(a)] for p, a in state.history]
+    return {"format": "rulebook/1", **state.setup.to_dict(), "log": log}, state.current_players()[0]
+
+
+def test_answers_errors_and_a_killed_worker() -> None:
+    async def scenario() -> None:
+        pool = Workers(1, "bot worker")
+        await pool.start()
+        try:
+            data, seat = _data(3)
+            move = await pool.call("choose", "g", data, seat, "random")
+            assert isinstance(move, str) and move
+            with pytest.raises(WorkerFailed, match="no agent called"):
+                await pool.call("choose", "g", data, seat, "no-such-bot")
+            worker = pool.workers[0]
+            slow = [
+                asyncio.create_task(pool.call("choose", f"g{i}", data, seat, "mcts:5000"))
+                for i in range(3)
+            ]
+            await asyncio.sleep(0.3)
+            os.kill(worker.process.pid, signal.SIGKILL)
+            for task in slow:  # every request it held fails, none hangs
+                with pytest.raises(WorkerLost):
+                    await asyncio.wait_for(task, 10)
+            again = await pool.call("reveals", "g", data)  # a new worker takes over
+            assert isinstance(again, bool)
+            assert pool.restarts == 1 and pool.workers[0] is not worker
+        finally:
+            await pool.stop()
+        assert all(w.process.returncode is not None for w in pool.workers)
+
+    asyncio.run(scenario())
