@@ -13,7 +13,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint typecheck unit bench bench-playouts same-games bench-web clean
+.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,14 +45,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(CHROMIUM)
+unit: $(STAMP) $(CHROMIUM) compiled
 	$(BIN)/pytest -n 2 --dist loadgroup -q
+
+## the hot modules compiled with mypyc into build/mypyc (src/rulebook/compiled.py): a no-op
+## while every source is as compiled; runs with RULEBOOK_COMPILED=1 use them while current
+compiled: $(STAMP)
+	$(BIN)/python -c "from rulebook.compiled import build; build()"
 
 ## random steps/s, greedy games/s and mcts iterations/s per game beside the baseline commit's;
 ## what encoding an observation tensor costs; steps/s through the research adapters and mcts
 ## against OpenSpiel's MCTSBot
-bench: $(STAMP)
-	$(BIN)/python benchmarks/speed.py
+bench: $(STAMP) compiled
+	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/speed.py
 	$(BIN)/python benchmarks/spaces.py --speed
 	$(BIN)/python benchmarks/interop_bench.py
 
@@ -62,8 +67,8 @@ bench-playouts: $(STAMP)
 	$(BIN)/python benchmarks/decision_time.py
 
 ## the bots play the baseline commit's games move for move (random, greedy, mcts)
-same-games: $(STAMP)
-	$(BIN)/python benchmarks/same_games.py
+same-games: $(STAMP) compiled
+	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/same_games.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
 bench-web: $(STAMP)

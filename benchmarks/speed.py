@@ -22,7 +22,9 @@ Configurations: every game at 4 players (its standard variant), and Pandoria Mer
   search iterations per second.
 
 The children use only what the baseline has too (``rulebook.new_game``, the agents, the
-simulator), so the same code measures both.
+simulator), so the same code measures both. The working tree runs its compiled modules with
+``RULEBOOK_COMPILED=1`` in the environment when they are built and current (``make bench``
+builds them and sets it; run without it to measure pure Python); the header says which.
 """
 
 from __future__ import annotations
@@ -146,6 +148,18 @@ def child(src: Path, what: str, game: str, players: int, variant: str, seconds: 
     return float(out.strip().splitlines()[-1])
 
 
+def compiled_now() -> str:
+    """Whether the working tree's children run its compiled modules (``rulebook.compiled``)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    code = "import rulebook.compiled as c; print(int(c.active))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    ).stdout
+    if out.strip().endswith("1"):
+        return "the working tree runs its compiled modules (make compiled)"
+    return "the working tree runs pure Python (RULEBOOK_COMPILED=1 not set, or not built/current)"
+
+
 def run(
     baseline: str,
     seconds: float,
@@ -238,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"no game among {args.game}")
     print(
         f"baseline {args.baseline} vs the working tree; median of {args.repeat} runs of "
-        f"{args.seconds:g} CPU s each, one core, alternating\n"
+        f"{args.seconds:g} CPU s each, one core, alternating; {compiled_now()}\n"
     )
     print(
         f"{'configuration':30} {'measure':7} {'unit':13} {'baseline':>10} {'now':>10} {'ratio':>7}"

@@ -7,7 +7,11 @@
 
 from importlib import import_module
 
-from rulebook.core import (
+from rulebook.compiled import install
+
+install()  # RULEBOOK_COMPILED=1: the compiled hot modules, if current (before any is imported)
+
+from rulebook.core import (  # noqa: E402
     Action,
     Game,
     IllegalAction,

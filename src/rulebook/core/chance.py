@@ -55,9 +55,18 @@ class Chance:
         return random.Random(_mix(self.seed, self.draws))
 
     def roll(self, sides: tuple[int, ...]) -> tuple[int, ...]:
-        """Roll one die per entry of ``sides`` at once."""
-        rng = self.rng()
-        return tuple(rng.randint(1, s) for s in sides)
+        """Roll one die per entry of ``sides`` at once: ``rng.randint(1, s)`` for each, the
+        very same numbers from the very same draws, with CPython 3.11's ``_randbelow``
+        inlined as in :func:`shuffle` (``tests/test_speed.py`` holds it to ``randint``)."""
+        getrandbits = self.rng().getrandbits
+        rolled = []
+        for n in sides:
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            rolled.append(r + 1)
+        return tuple(rolled)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         shuffle(items, self.rng())
@@ -132,6 +141,11 @@ class ScriptedChance(Chance):
     def rng(self) -> random.Random:
         self.draws += 1
         return _ScriptedRandom(self)
+
+    def roll(self, sides: tuple[int, ...]) -> tuple[int, ...]:
+        """Each die through ``randint`` (so through ``_randbelow``: from the script)."""
+        rng = self.rng()
+        return tuple(rng.randint(1, s) for s in sides)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """A Fisher-Yates shuffle through ``_randbelow`` (the standard library's), so each of

@@ -7,7 +7,7 @@ it creates evolves. Games register themselves with :func:`rulebook.core.registry
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -124,6 +124,12 @@ class Game:
     options: tuple[Option, ...] = ()
     #: heuristic value of a state for a player, used by the greedy and search bots
     evaluate: Callable[[State, int], float] | None = None
+    #: ``evaluate(after, player)`` for the state ``after`` each of ``actions`` (legal moves of
+    #: ``player`` now), worked out without making the moves where the game knows how (within
+    #: 1e-9 of :attr:`evaluate`, the sum in another order); ``None`` for a move that must be
+    #: made to be judged. :meth:`State.lookahead` uses it for :attr:`evaluate` where a game
+    #: implements it; the tests hold it to making each move
+    evaluate_moves: Callable[[State, int, Sequence[Action]], list[float | None]] | None = None
     #: the table as a seat sees it, as a Rich renderable or text, for the terminal
     render: Callable[[State, int], Any] | None = None
     #: the compact view shown before each of a seat's decisions in the terminal: what the

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from rulebook.core.action import Action as Action
 from rulebook.core.chance import Chance, new_chance
 from rulebook.core.errors import IllegalAction, RulebookError
 from rulebook.core.game import Game, Setup
@@ -23,17 +24,6 @@ SAVE_FORMAT = "rulebook/1"
 
 S = TypeVar("S", bound="State")
 A = TypeVar("A", bound="Action")
-
-
-class Action:
-    """A move: a small immutable value whose ``str`` is its stable text form.
-
-    Games define actions as frozen dataclasses deriving from this class; ``str(action)`` is
-    what logs, save files, the terminal and the web API use, and
-    ``state.parse_action(player, str(action)) == action`` always holds.
-    """
-
-    __slots__ = ()
 
 
 def find_move(by_text: Mapping[str, A], text: object, looks_like: str) -> A:

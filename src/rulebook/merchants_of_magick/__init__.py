@@ -2,7 +2,7 @@
 
 from rulebook.core import Game, Setup, Variant, register
 from rulebook.core.rollwrite.render import menu_entry
-from rulebook.merchants_of_magick.bots import evaluate
+from rulebook.merchants_of_magick.bots import evaluate, evaluate_moves
 from rulebook.merchants_of_magick.cards import cards
 from rulebook.merchants_of_magick.encoding import encoder
 from rulebook.merchants_of_magick.render import VIEWS, render, turn
@@ -25,6 +25,7 @@ GAME = register(
         ),
         create=_create,
         evaluate=evaluate,
+        evaluate_moves=evaluate_moves,
         render=render,
         turn_view=turn,
         views=VIEWS,

@@ -6,10 +6,11 @@ count fully; unfinished work counts by the share of it done, weighted by what it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from rulebook.core import State
-from rulebook.core.rollwrite.bots import add_progress
+from rulebook.core import Action, State
+from rulebook.core.rollwrite.bots import add_progress, spend_values
 
 if TYPE_CHECKING:
     from rulebook.merchants_of_magick.rules import MerchantsState
@@ -39,3 +40,27 @@ def evaluate(state: State, player: int) -> float:
             done = (marks & mask).bit_count() / mask.bit_count()
             value += ADVENTURER_PROGRESS * (adv.coins / 3 + 1) * done
     return value
+
+
+def _potions_paid(change: int, extra: int) -> float:
+    """What the Potions a result's change and an Extra Die cost were worth (POTIONS)."""
+    return -POTION * (extra + abs(change))
+
+
+def evaluate_moves(state: State, player: int, actions: Sequence[Action]) -> list[float | None]:
+    """:func:`evaluate` after each move, without making the moves that complete no row
+    (:func:`rulebook.core.rollwrite.bots.spend_values`): they pay Potions and add to a row's,
+    the Orders' and the Sponsored Adventurer's Orders' shares done."""
+    s = cast("MerchantsState", state)
+    if s.is_terminal():
+        return [None] * len(actions)
+    adv = s.content.adventurers[s.adventurer[player]]
+    done = s.adventurer_done[player]
+    weight = ADVENTURER_PROGRESS * (adv.coins / 3 + 1)
+    shares = [
+        (mask, weight / mask.bit_count()) for k, mask in enumerate(adv.masks) if not done >> k & 1
+    ]
+    base = evaluate(s, player)
+    return spend_values(
+        s, player, actions, base, _potions_paid, shares, ROW_PROGRESS, POTION, ORDER_PROGRESS
+    )

@@ -33,7 +33,7 @@ def moves() -> Moves:
     return Moves(c.layout, c.dice, free_marks=True)
 
 
-class MerchantsState(SheetState):
+class MerchantsState(SheetState[Content]):
     """A game of Merchants of Magick, 1 (solo variant) to 8 players.
 
     Potions modify a result by exactly as much as the chosen circle needs (POTIONS).
@@ -46,12 +46,14 @@ class MerchantsState(SheetState):
     SIDES = ("master", "apprentice")
     FREE_MARKS = True
 
-    content: Content
     potions: list[int]
     adventurer: list[int]
     adventurer_done: list[int]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
+        if blank:
+            return
         super().__init__(game, setup, content(), moves())
         n = setup.players
         self.potions = [0] * n
@@ -152,18 +154,11 @@ class MerchantsState(SheetState):
         (the text scores them at the end), and not the Sponsored Adventurer's Orders.
         """
         c = self.content
-        marks = self.marks[player]
-        crafting = research = charms = 0
+        crafting, research, complete_charms = c.sheet_scores(self.marks[player])
         claimed = [c.orders[o] for o in self.claimed[player]]
-        for mask, item, coins, bonus_category, bonus_coins in c.scoring_rows:
-            if marks & mask != mask:
-                continue
-            if item:
-                crafting += coins
-            else:
-                research += coins
-                if bonus_category is not None:
-                    charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
+        charms = 0
+        for bonus_category, bonus_coins in complete_charms:
+            charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
         adv = c.adventurers[self.adventurer[player]]
         return {
             "crafting": crafting,
@@ -215,7 +210,10 @@ class MerchantsState(SheetState):
             obs["rating"] = self.rating()
         return obs
 
-    def _copy_into(self, new: SheetState) -> None:
+    def _blank(self) -> MerchantsState:
+        return MerchantsState(self.game, self.setup, blank=True)
+
+    def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, MerchantsState)
         new.potions = self.potions.copy()
         new.adventurer = self.adventurer

@@ -2,7 +2,7 @@
 
 from rulebook.core import Game, Setup, Variant, register
 from rulebook.core.rollwrite.render import menu_entry
-from rulebook.ye_olde_magick_shoppe.bots import evaluate
+from rulebook.ye_olde_magick_shoppe.bots import evaluate, evaluate_moves
 from rulebook.ye_olde_magick_shoppe.cards import cards
 from rulebook.ye_olde_magick_shoppe.encoding import encoder
 from rulebook.ye_olde_magick_shoppe.render import VIEWS, render, turn
@@ -25,6 +25,7 @@ GAME = register(
         ),
         create=_create,
         evaluate=evaluate,
+        evaluate_moves=evaluate_moves,
         render=render,
         turn_view=turn,
         views=VIEWS,

@@ -21,7 +21,7 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, KINDS, Content, content
+from rulebook.ye_olde_magick_shoppe.content import KINDS, Content, content
 
 __all__ = ["Done", "ShoppeState", "Spend", "moves"]
 
@@ -32,12 +32,12 @@ def moves() -> Moves:
     return Moves(c.layout, c.dice, free_marks=False)
 
 
-def _count(change: int, value: int) -> int:
+def modifiers_needed(change: int, value: int) -> int:
     """How many Bonus Modifiers worth ``value`` each move a result by ``change`` (ceil)."""
     return -(-change // value)
 
 
-class ShoppeState(SheetState):
+class ShoppeState(SheetState[Content]):
     """A game of Ye Olde Magick Shoppe, 1 (solo variant) to 8 players.
 
     ``bonus[p]`` holds seat ``p``'s circled, unused Bonus Modifiers per kind (minus, plus);
@@ -56,11 +56,13 @@ class ShoppeState(SheetState):
     #: one space"), so no shoppe shrinks for good
     KEEP_EMPTY_SPACES = True
 
-    content: Content
     bonus: list[list[int]]
     level: list[list[int]]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
+        if blank:
+            return
         super().__init__(game, setup, content(), moves())
         n = setup.players
         self.bonus = [[0, 0] for _ in range(n)]
@@ -105,14 +107,14 @@ class ShoppeState(SheetState):
 
     def _pay(self, p: int, change: int, extra: int) -> None:
         if change > 0:
-            self.bonus[p][1] -= _count(change, self.modifier_value(p, 1))
+            self.bonus[p][1] -= modifiers_needed(change, self.modifier_value(p, 1))
         elif change < 0:
-            self.bonus[p][0] -= _count(-change, self.modifier_value(p, 0))
+            self.bonus[p][0] -= modifiers_needed(-change, self.modifier_value(p, 0))
 
     def _cannot_pay(self, p: int, action: Spend, value: int, change: int, extra: int) -> str:
         kind = 1 if change > 0 else 0
         each = self.modifier_value(p, kind)
-        needed = plural(_count(abs(change), each), f"{KINDS[kind]} Bonus Modifier")
+        needed = plural(modifiers_needed(abs(change), each), f"{KINDS[kind]} Bonus Modifier")
         return (
             f"{action} needs {value}{change:+d}: {needed} at {each} each; "
             f"you have {self.bonus[p][kind]}"
@@ -124,7 +126,7 @@ class ShoppeState(SheetState):
         parts = []
         if change:
             kind = 1 if change > 0 else 0
-            count = _count(abs(change), self.modifier_value(p, kind))
+            count = modifiers_needed(abs(change), self.modifier_value(p, kind))
             s = "s" if count > 1 else ""
             parts.append(f"{value}{change:+d}: {count} {KINDS[kind]} modifier{s}")
         if self.results[p] >= self.free_results:
@@ -145,21 +147,7 @@ class ShoppeState(SheetState):
         """Stars for items crafted, spells researched, Customers and Connoisseurs claimed,
         Certifications earned, and the Glyphs' stars per item of their category (so far)."""
         c = self.content
-        marks = self.marks[player]
-        items = spells = glyphs = 0
-        crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
-        glyph_rows = []
-        for mask, item, stars, glyph_category, glyph_stars in c.scoring_rows:
-            if marks & mask == mask:
-                if item is not None:
-                    items += stars
-                    crafted[item] += 1
-                else:
-                    spells += stars
-                if glyph_category is not None:
-                    glyph_rows.append((glyph_category, glyph_stars))
-        for glyph_category, glyph_stars in glyph_rows:
-            glyphs += glyph_stars * crafted[glyph_category]
+        items, spells, glyphs = c.sheet_scores(self.marks[player])
         return {
             "items": items,
             "spells": spells,
@@ -188,7 +176,10 @@ class ShoppeState(SheetState):
             },
         }
 
-    def _copy_into(self, new: SheetState) -> None:
+    def _blank(self) -> ShoppeState:
+        return ShoppeState(self.game, self.setup, blank=True)
+
+    def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, ShoppeState)
         new.bonus = [b.copy() for b in self.bonus]
         new.level = [v.copy() for v in self.level]

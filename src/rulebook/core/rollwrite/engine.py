@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 from rulebook.core.chance import shuffle
 from rulebook.core.errors import IllegalAction
@@ -39,7 +39,7 @@ EMPTY = -(1 << 20)
 #: how many positions' spendable results :class:`Moves` remembers before starting afresh
 KNOWN_MOVES = 512
 
-SS = TypeVar("SS", bound="SheetState")
+SS = TypeVar("SS", bound="SheetState[Any]")
 
 
 class SheetContent(Protocol):
@@ -65,6 +65,10 @@ class SheetContent(Protocol):
     def extra_dice_costs(self) -> Sequence[int]: ...
 
 
+#: a game's compiled content (its ``Content``, which has all a :class:`SheetContent` has)
+C = TypeVar("C", bound=SheetContent)
+
+
 # -- actions ---------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Spend(Action):
@@ -77,6 +81,25 @@ class Spend(Action):
 
     die: str
     circle: str
+    #: the hash of ``(die, circle)``, worked out once: search bots look moves up in their
+    #: trees again and again (``None`` for a hand-built move that cannot be hashed)
+    _hash: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            known: int | None = hash((self.die, self.circle))
+        except TypeError:
+            known = None
+        object.__setattr__(self, "_hash", known)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable move: {self!r}")
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Spend], tuple[str, str]]:
+        """Pickled as its fields (the hash of a string differs between processes)."""
+        return (Spend, (self.die, self.circle))
 
     def __str__(self) -> str:
         return f"{self.die} {self.circle}"
@@ -184,7 +207,7 @@ def _hashable(action: Action) -> bool:
 
 
 # -- state -----------------------------------------------------------------------------------
-class SheetState(State):
+class SheetState(State, Generic[C]):
     """A roll-and-write sheet game. Customer lines hold card numbers: ``n`` face-up, ``~n``
     (negative) face-down; the first ``shop_size`` cards of a line are the shoppe, the rest
     (solo) are waiting. The deck is a list whose last card is the top; its first ``deck_seen``
@@ -201,7 +224,7 @@ class SheetState(State):
     #: with the line like a card (True), or the line closes up (False)
     KEEP_EMPTY_SPACES = False
 
-    content: SheetContent
+    content: C
     moves: Moves
     #: results spent each round before Extra Dice, and what each Extra Die box costs
     free_results: int
@@ -228,12 +251,12 @@ class SheetState(State):
     _current: tuple[int, ...] | None
     #: the table as it was when this round's crafting began (taken at its first move), and
     #: how long the action log was then: the other seats see each seat as it was then
-    _origin: SheetState | None
+    _origin: SheetState[C] | None
     _origin_len: int
     #: cards each seat drew (face-down replacements) since the crafting began
     _phase_draws: list[int]
 
-    def __init__(self, game: Game, setup: Setup, content: SheetContent, moves: Moves) -> None:
+    def __init__(self, game: Game, setup: Setup, content: C, moves: Moves) -> None:
         super().__init__(game, setup)
         self.content = content
         self.moves = moves
@@ -286,7 +309,13 @@ class SheetState(State):
         """The game's own part of a seat's public view."""
         return {}
 
-    def _copy_into(self, new: SheetState) -> None:
+    @abstractmethod
+    def _blank(self: SS) -> SS:
+        """A state of this game with nothing set, for :meth:`clone` to fill (its class made
+        without setting up a game: the classes may be compiled, where ``__new__`` runs
+        ``__init__``)."""
+
+    def _copy_into(self, new: SheetState[C]) -> None:
         """Copy the game's own fields into a fresh clone."""
 
     def _snapshot_extra(self) -> dict[str, Any]:
@@ -506,6 +535,13 @@ class SheetState(State):
         if self._act(player, action):
             self._finish(player)
 
+    def apply_legal(self, player: int, action: Action) -> None:
+        """A move :meth:`legal_actions` listed in this position, as search bots make them:
+        without :meth:`apply`'s checks of the seat, the move's type and the turn (the seat is
+        one to act, since it has moves); the move itself is made as :meth:`apply` makes it."""
+        self._apply(player, action)
+        self.history.append((player, action))
+
     def _act(self, player: int, action: Action) -> bool:
         """Make ``action`` on ``player``'s sheet (it changes only the seat's own fields and the
         deck); whether the seat's crafting phase ends with it."""
@@ -538,11 +574,26 @@ class SheetState(State):
         """Each move is made on this state and undone: a move changes only the seat's own
         fields and the deck (:meth:`_act`), which are saved before and put back after. A move
         that ends the crafting phase (the seat's last, with every other seat done) is played on
-        a clone: the Mastery and Customer phases follow it."""
+        a clone: the Mastery and Customer phases follow it.
+
+        For the game's own evaluation, the moves the game values without making them
+        (``Game.evaluate_moves``: a spend that completes no row changes only a row's share
+        done, the cards' and the resources) are not made at all."""
         done = self.done
         others_done = all(d for q, d in enumerate(done) if q != player)
+        game = self.game
+        known = (
+            game.evaluate_moves(self, player, actions)
+            if game.evaluate_moves is not None and evaluate is game.evaluate
+            else None
+        )
         values = []
-        for action in actions:
+        for i, action in enumerate(actions):
+            if known is not None:
+                quick = known[i]
+                if quick is not None:
+                    values.append(quick)
+                    continue
             saved = self._save_seat(player)
             try:
                 ends_phase = self._act(player, action) and others_done
@@ -615,6 +666,26 @@ class SheetState(State):
         self.results[p] += 1
         self.spent[p] |= 1 << die
         self._mark(p, circle)
+
+    def ends_turn_after_spend(self, p: int, change: int, extra: int) -> bool:
+        """Whether a spend by ``p`` that completes no row, moving a result by ``change`` with an
+        Extra Die costing ``extra``, leaves ``p`` with no further result this round (as
+        :meth:`_out_of_results` would find after the move), worked out without making it."""
+        results = self.results[p] + 1
+        if results >= len(self.dice):
+            return True
+        if results < self.free_results:
+            after = 0
+        else:
+            used = self.extra_used[p] + (self.results[p] >= self.free_results)
+            if used >= len(self.extra_costs):
+                return True
+            after = self.extra_costs[used]
+        saved = self._save_own(p)
+        self._pay(p, change, extra)
+        up, down = self._reach(p, after)
+        self._restore_own(p, saved)
+        return up < 0 or down < 0
 
     def _out_of_results(self, p: int) -> bool:
         """Whether ``p`` can spend no further result this round (all spent, or no Extra Die)."""
@@ -775,7 +846,7 @@ class SheetState(State):
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self: SS) -> SS:
-        new = type(self).__new__(type(self))
+        new = self._blank()
         self._copy_base(new)
         new.content = self.content
         new.moves = self.moves

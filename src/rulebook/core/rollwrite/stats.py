@@ -9,12 +9,13 @@ cards scored; one counter per completed row (``row:<id>``) and per claimed card
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rulebook.core.rollwrite.engine import SheetState
 
 
 def sheet_counters(
-    s: SheetState,
+    s: SheetState[Any],
     player: int,
     *,
     item_categories: Iterable[str],
