@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ import rulebook
 from properties import Case, cases, frozen
 from rulebook import Action, State
 from rulebook.agents import agent_seed, make_agent
-from rulebook.core.chance import Chance, _mix, shuffle
+from rulebook.core.chance import Chance, shuffle
+from rulebook.core.draws import mix
 from rulebook.core.rollwrite import SheetState
 from rulebook.core.rollwrite.bots import add_progress
 from rulebook.pandoria_merchants import PandoriaState
@@ -230,12 +232,39 @@ def test_shuffle_is_rng_shuffle() -> None:
             assert a.getrandbits(64) == b.getrandbits(64)  # the same draws were used
 
 
+def test_shuffle_of_other_sequences_is_rng_shuffle() -> None:
+    for seed in range(50):
+        mine, theirs = deque(range(40)), list(range(40))
+        shuffle(mine, random.Random(seed))
+        random.Random(seed).shuffle(theirs)
+        assert list(mine) == theirs
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_dice_rolled_when_read_are_those_rolled_at_once(game: str) -> None:
+    """A round's dice are rolled when first read: the same as rolling them as the round
+    starts, in the state, its clones and its determinized samples (whose own future is
+    re-sampled but whose current, public dice are the table's)."""
+    for seed in range(20):
+        state = rulebook.new_game(game, players=3, seed=seed)
+        assert isinstance(state, SheetState)
+        chance = Chance(seed)
+        chance.rng()  # the setup's shuffles
+        clone = state.clone()
+        sample = state.determinize(0, random.Random(seed))
+        rolled = chance.roll(state.content.sides)
+        assert state.chance.draws == chance.draws
+        assert clone.dice == rolled
+        assert sample.dice == rolled
+        assert state.dice == rolled
+
+
 def test_roll_is_randint() -> None:
     """Dice rolls draw what ``randint`` draws (each roll's generator seeded as ``rng()``)."""
     for seed in range(300):
         for sides in ((6,), (4, 6, 8, 12), (1, 2, 3, 5, 7, 20, 100)):
             chance = Chance(seed, seed % 7)
-            rng = random.Random(_mix(seed, seed % 7 + 1))
+            rng = random.Random(mix(seed, seed % 7 + 1))
             assert chance.roll(sides) == tuple(rng.randint(1, s) for s in sides)
 
 

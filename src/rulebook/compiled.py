@@ -41,6 +41,7 @@ from types import ModuleType
 #: the modules compiled, in dependency order
 MODULES = (
     "rulebook.core.action",
+    "rulebook.core.draws",
     "rulebook.core.sheet",
     "rulebook.core.policy",
     "rulebook.core.rollwrite.engine",

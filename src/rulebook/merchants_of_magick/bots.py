@@ -28,7 +28,7 @@ def evaluate(state: State, player: int) -> float:
     s = cast("MerchantsState", state)
     c = s.content
     marks = s.marks[player]
-    value = float(sum(s.score_breakdown(player).values()))
+    value = float(s.score(player))
     value += POTION * s.potions[player] + FREE_MARK * s.free_marks[player]
     if s.is_terminal():
         return value

@@ -27,6 +27,18 @@ from rulebook.merchants_of_magick.content import Content, content
 __all__ = ["Done", "FreeMark", "MerchantsState", "Spend", "moves"]
 
 
+#: the scoring categories of END OF GAME, in the score pad's order
+CATEGORIES = (
+    "crafting",
+    "material_mastery",
+    "spell_research",
+    "energy_mastery",
+    "orders",
+    "charms_bonus",
+    "sponsored_adventurer",
+)
+
+
 @cached
 def moves() -> Moves:
     c = content()
@@ -148,27 +160,44 @@ class MerchantsState(SheetState[Content]):
 
     # -- scoring (END OF GAME) -------------------------------------------------------------------
     def score_breakdown(self, player: int) -> dict[str, int]:
-        """The seven scoring categories of END OF GAME (the Coins so far while the game runs).
+        """The seven scoring categories of END OF GAME (the Coins so far while the game runs)."""
+        return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
+
+    def score(self, player: int) -> int:
+        """The sum of :meth:`score_breakdown`, without building it."""
+        return sum(self._score_parts(player))
+
+    def _score_parts(self, player: int) -> tuple[int, int, int, int, int, int, int]:
+        """The Coins of each of :data:`CATEGORIES` (END OF GAME).
 
         Decision: Charms count every Order card fulfilled, whenever the Charm was completed
         (the text scores them at the end), and not the Sponsored Adventurer's Orders.
         """
         c = self.content
         crafting, research, complete_charms = c.sheet_scores(self.marks[player])
-        claimed = [c.orders[o] for o in self.claimed[player]]
+        orders = c.orders
+        claimed = self.claimed[player]
+        coins = 0
+        for o in claimed:
+            coins += orders[o].value  # an Order's Coins
         charms = 0
         for bonus_category, bonus_coins in complete_charms:
-            charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
-        adv = c.adventurers[self.adventurer[player]]
-        return {
-            "crafting": crafting,
-            "material_mastery": max(self.mastery_scored[player][0], 0),
-            "spell_research": research,
-            "energy_mastery": max(self.mastery_scored[player][1], 0),
-            "orders": sum(o.coins for o in claimed),
-            "charms_bonus": charms,
-            "sponsored_adventurer": adv.coins if self.adventurer_done[player] == 0b111 else 0,
-        }
+            charms += bonus_coins * sum(orders[o].category == bonus_category for o in claimed)
+        mastery = self.mastery_scored[player]
+        adventurer = (
+            c.adventurers[self.adventurer[player]].coins
+            if self.adventurer_done[player] == 0b111
+            else 0
+        )
+        return (
+            crafting,
+            max(mastery[0], 0),
+            research,
+            max(mastery[1], 0),
+            coins,
+            charms,
+            adventurer,
+        )
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Ties: most fulfilled Orders, then most Potions; then the victory is shared.

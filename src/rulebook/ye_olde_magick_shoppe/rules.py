@@ -26,6 +26,10 @@ from rulebook.ye_olde_magick_shoppe.content import KINDS, Content, content
 __all__ = ["Done", "ShoppeState", "Spend", "moves"]
 
 
+#: the scoring categories of End of the Game
+CATEGORIES = ("items", "spells", "customers", "certifications", "glyphs")
+
+
 @cached
 def moves() -> Moves:
     c = content()
@@ -146,15 +150,22 @@ class ShoppeState(SheetState[Content]):
     def score_breakdown(self, player: int) -> dict[str, int]:
         """Stars for items crafted, spells researched, Customers and Connoisseurs claimed,
         Certifications earned, and the Glyphs' stars per item of their category (so far)."""
+        return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
+
+    def score(self, player: int) -> int:
+        """The sum of :meth:`score_breakdown`, without building it."""
+        return sum(self._score_parts(player))
+
+    def _score_parts(self, player: int) -> tuple[int, int, int, int, int]:
+        """The stars of each of :data:`CATEGORIES` (End of the Game)."""
         c = self.content
         items, spells, glyphs = c.sheet_scores(self.marks[player])
-        return {
-            "items": items,
-            "spells": spells,
-            "customers": sum(c.cards[o].value for o in self.claimed[player]),
-            "certifications": sum(max(v, 0) for v in self.mastery_scored[player]),
-            "glyphs": glyphs,
-        }
+        cards = c.cards
+        customers = 0
+        for o in self.claimed[player]:
+            customers += cards[o].value
+        mastery = self.mastery_scored[player]
+        return (items, spells, customers, max(mastery[0], 0) + max(mastery[1], 0), glyphs)
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Ties: "the winner is the player who claimed the most customers".

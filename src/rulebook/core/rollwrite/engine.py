@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from rulebook.core.chance import shuffle
+from rulebook.core.draws import roll_reserved, shuffle_list
 from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
 from rulebook.core.rollwrite.content import Card, Mastery
@@ -232,7 +232,13 @@ class SheetState(State, Generic[C]):
     solo: bool
     round: int
     phase: str
-    dice: tuple[int, ...]
+    #: this round's dice (:attr:`dice`), ``None`` until read; the chance event they are
+    #: rolled as, while not yet read (rolled when first read: a lookahead that ends the round
+    #: never reads the next one's)
+    _dice: tuple[int, ...] | None
+    _dice_event: tuple[int, int] | None
+    #: how many dice are rolled each round
+    dice_count: int
     marks: list[int]
     extra_used: list[int]
     spent: list[int]
@@ -266,6 +272,9 @@ class SheetState(State, Generic[C]):
         self.solo = setup.variant == "solo"
         self.round = 1
         self.phase = CRAFTING
+        self.dice_count = len(content.sides)
+        self._dice = None
+        self._dice_event = None
         self.marks = [0] * n
         self.extra_used = [0] * n
         self.spent = [0] * n
@@ -342,8 +351,13 @@ class SheetState(State, Generic[C]):
 
     # -- round flow ----------------------------------------------------------------------------
     def _start_round(self) -> None:
-        """Roll all four dice; then everyone crafts and researches at once."""
-        self.dice = self.chance.roll(self.content.sides)
+        """Roll all four dice; then everyone crafts and researches at once.
+
+        The roll is the next chance event, drawn when the dice are first read (:attr:`dice`):
+        the same numbers as rolled at once (a scripted source rolls at once)."""
+        event = self.chance.reserve()
+        self._dice_event = event
+        self._dice = self.chance.roll(self.content.sides) if event is None else None
         n = self.num_players
         self.spent = [0] * n
         self.results = [0] * n
@@ -352,6 +366,21 @@ class SheetState(State, Generic[C]):
         self._origin = None
         self._phase_draws = [0] * n
         self.phase = CRAFTING
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """This round's result of each die (in the content's order of dice)."""
+        dice = self._dice
+        if dice is None:
+            assert self._dice_event is not None
+            dice = self._dice = roll_reserved(self._dice_event, self.content.sides)
+            self._dice_event = None
+        return dice
+
+    @dice.setter
+    def dice(self, dice: tuple[int, ...]) -> None:
+        self._dice = dice
+        self._dice_event = None
 
     def _end_crafting(self) -> None:
         """Masteries are scored after every round; the customers move after every round but
@@ -672,7 +701,7 @@ class SheetState(State, Generic[C]):
         Extra Die costing ``extra``, leaves ``p`` with no further result this round (as
         :meth:`_out_of_results` would find after the move), worked out without making it."""
         results = self.results[p] + 1
-        if results >= len(self.dice):
+        if results >= self.dice_count:
             return True
         if results < self.free_results:
             after = 0
@@ -689,7 +718,7 @@ class SheetState(State, Generic[C]):
 
     def _out_of_results(self, p: int) -> bool:
         """Whether ``p`` can spend no further result this round (all spent, or no Extra Die)."""
-        if self.results[p] >= len(self.dice):
+        if self.results[p] >= self.dice_count:
             return True
         extra = self._extra_cost(p)
         if extra is None:
@@ -705,7 +734,12 @@ class SheetState(State, Generic[C]):
 
     def scores(self) -> list[int]:
         """The sum of each seat's scoring categories (:meth:`score_breakdown`)."""
-        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+        return [self.score(p) for p in range(self.num_players)]
+
+    def score(self, player: int) -> int:
+        """The sum of ``player``'s scoring categories (:meth:`score_breakdown`); a game may
+        add them up without building the breakdown (its evaluation asks at every position)."""
+        return sum(self.score_breakdown(player).values())
 
     def explain(self, player: int, action: Action) -> str:
         """The move with what it costs, for menus: ``d6 greaves/steel (5+2: 2 potions)``."""
@@ -855,7 +889,9 @@ class SheetState(State, Generic[C]):
         new.solo = self.solo
         new.round = self.round
         new.phase = self.phase
-        new.dice = self.dice
+        new._dice = self._dice
+        new._dice_event = self._dice_event
+        new.dice_count = self.dice_count
         new.marks = self.marks.copy()
         new.extra_used = self.extra_used.copy()
         new.spent = self.spent.copy()
@@ -879,7 +915,10 @@ class SheetState(State, Generic[C]):
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled."""
+        """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled.
+        This round's dice are public: rolled now if not yet read, before the chance source is
+        re-seeded (:meth:`State.determinize`)."""
+        self._dice = self.dice
         hidden = self.deck[self.deck_seen :]
         slots = [
             (p, i)
@@ -888,7 +927,7 @@ class SheetState(State, Generic[C]):
             if o < 0 and o != EMPTY
         ]
         hidden += [~self.lines[p][i] for p, i in slots]
-        shuffle(hidden, rng)
+        shuffle_list(hidden, rng)
         for p, i in slots:
             self.lines[p][i] = ~hidden.pop()
         self.deck[self.deck_seen :] = hidden
