@@ -61,6 +61,8 @@ class MerchantsState(SheetState[Content]):
     potions: list[int]
     adventurer: list[int]
     adventurer_done: list[int]
+    #: the content's memo of what sheets score (:meth:`Content.sheet_scores`), read here first
+    _sheet_scores: dict[int, tuple[int, int, tuple[tuple[str, int], ...]]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
@@ -68,6 +70,7 @@ class MerchantsState(SheetState[Content]):
             return
         super().__init__(game, setup, content(), moves())
         n = setup.players
+        self._sheet_scores = self.content._sheet_scores
         self.potions = [0] * n
         self.adventurer_done = [0] * n
         self._set_up()
@@ -174,14 +177,19 @@ class MerchantsState(SheetState[Content]):
         (the text scores them at the end), and not the Sponsored Adventurer's Orders.
         """
         c = self.content
-        crafting, research, complete_charms = c.sheet_scores(self.marks[player])
-        orders = c.orders
+        marks = self.marks[player]
+        sheet = self._sheet_scores.get(marks)
+        if sheet is None:
+            sheet = c.sheet_scores(marks)
+        crafting, research, complete_charms = sheet
         claimed = self.claimed[player]
+        values = self.card_values
         coins = 0
         for o in claimed:
-            coins += orders[o].value  # an Order's Coins
+            coins += values[o]  # an Order's Coins
         charms = 0
         for bonus_category, bonus_coins in complete_charms:
+            orders = c.orders
             charms += bonus_coins * sum(orders[o].category == bonus_category for o in claimed)
         mastery = self.mastery_scored[player]
         adventurer = (
@@ -244,6 +252,7 @@ class MerchantsState(SheetState[Content]):
 
     def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, MerchantsState)
+        new._sheet_scores = self._sheet_scores
         new.potions = self.potions.copy()
         new.adventurer = self.adventurer
         new.adventurer_done = self.adventurer_done.copy()

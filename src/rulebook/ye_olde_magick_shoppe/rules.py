@@ -62,6 +62,8 @@ class ShoppeState(SheetState[Content]):
 
     bonus: list[list[int]]
     level: list[list[int]]
+    #: the content's memo of what sheets score (:meth:`Content.sheet_scores`), read here first
+    _sheet_scores: dict[int, tuple[int, int, int]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
@@ -69,6 +71,7 @@ class ShoppeState(SheetState[Content]):
             return
         super().__init__(game, setup, content(), moves())
         n = setup.players
+        self._sheet_scores = self.content._sheet_scores
         self.bonus = [[0, 0] for _ in range(n)]
         self.level = [[0, 0] for _ in range(n)]
         self._set_up()
@@ -158,12 +161,15 @@ class ShoppeState(SheetState[Content]):
 
     def _score_parts(self, player: int) -> tuple[int, int, int, int, int]:
         """The stars of each of :data:`CATEGORIES` (End of the Game)."""
-        c = self.content
-        items, spells, glyphs = c.sheet_scores(self.marks[player])
-        cards = c.cards
+        marks = self.marks[player]
+        sheet = self._sheet_scores.get(marks)
+        if sheet is None:
+            sheet = self.content.sheet_scores(marks)
+        items, spells, glyphs = sheet
+        values = self.card_values
         customers = 0
         for o in self.claimed[player]:
-            customers += cards[o].value
+            customers += values[o]
         mastery = self.mastery_scored[player]
         return (items, spells, customers, max(mastery[0], 0) + max(mastery[1], 0), glyphs)
 
@@ -192,6 +198,7 @@ class ShoppeState(SheetState[Content]):
 
     def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, ShoppeState)
+        new._sheet_scores = self._sheet_scores
         new.bonus = [b.copy() for b in self.bonus]
         new.level = [v.copy() for v in self.level]
 

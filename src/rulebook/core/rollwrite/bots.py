@@ -81,12 +81,13 @@ def add_progress(
         known[marks] = terms
     for term in terms:
         value += term
-    cards = s.content.cards
+    masks = s.card_masks
+    values = s.card_values
     for card in s.lines[player][: s.shop_size]:
         if card >= 0:
-            c = cards[card]
-            done = (marks & c.mask).bit_count() / c.mask.bit_count()
-            value += card_weight * c.value * done
+            mask = masks[card]
+            done = (marks & mask).bit_count() / mask.bit_count()
+            value += card_weight * values[card] * done
     return value
 
 
@@ -137,10 +138,12 @@ def spend_values(
     marks = s.marks[player]
     dice = s.dice
     targets = s.moves.spend_target
-    cards = s.content.cards
+    masks = s.card_masks
+    card_values = s.card_values
     shop = [
-        (c.mask, card_weight * c.value / c.mask.bit_count())
-        for c in (cards[o] for o in s.lines[player][: s.shop_size] if o >= 0)
+        (masks[o], card_weight * card_values[o] / masks[o].bit_count())
+        for o in s.lines[player][: s.shop_size]
+        if o >= 0
     ]
     #: per circle: what marking it adds (``None``: it completes its row); per change of a
     #: result: what paying for it adds (``None``: the seat's crafting then ends)

@@ -248,6 +248,10 @@ class SheetState(State, Generic[C]):
     lines: list[list[int]]
     shop_size: int
     claimed: list[list[int]]
+    #: per card number: its circles' mask and its value (stars or coins), taken from the
+    #: content once per game (the evaluations read them at every position)
+    card_masks: tuple[int, ...]
+    card_values: tuple[int, ...]
     mastery_cards: tuple[int, int]
     mastery_master: list[bool]
     mastery_scored: list[list[int]]
@@ -282,6 +286,8 @@ class SheetState(State, Generic[C]):
         self.done = [False] * n
         self.free_marks = [0] * n
         self.claimed = [[] for _ in range(n)]
+        self.card_masks = tuple(card.mask for card in content.cards)
+        self.card_values = tuple(card.value for card in content.cards)
         self.mastery_scored = [[-1, -1] for _ in range(n)]
         self.mastery_master = [True, True]
         self.discards = []
@@ -901,6 +907,8 @@ class SheetState(State, Generic[C]):
         new.lines = [line.copy() for line in self.lines]
         new.shop_size = self.shop_size
         new.claimed = [c.copy() for c in self.claimed]
+        new.card_masks = self.card_masks
+        new.card_values = self.card_values
         new.mastery_cards = self.mastery_cards
         new.mastery_master = self.mastery_master.copy()
         new.mastery_scored = [m.copy() for m in self.mastery_scored]
