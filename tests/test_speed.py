@@ -124,6 +124,36 @@ def test_moves_valued_unmade_agree_with_made_ones_in_greedy_games(game: str, pla
     assert unmade > made, (unmade, made)
 
 
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_spends_alike_but_for_the_die_have_the_same_value(game: str) -> None:
+    """What :meth:`SheetState.lookahead` relies on to make one of the spends that mark the
+    same circle with results needing the same change: the game's evaluation after each is
+    the same, bit for bit (it reads neither the dice nor which were spent)."""
+    evaluate = rulebook.get_game(game).evaluate
+    assert evaluate is not None
+    pairs = 0
+    for players, seed in ((4, 5), (2, 6), (1, 7)):
+        variant = "solo" if players == 1 else "standard"
+        for state in positions(Case(game, variant, players), seed=seed, every=2):
+            assert isinstance(state, SheetState)
+            for seat in state.current_players():
+                by_key: dict[tuple[int, int], float] = {}
+                for action in state.legal_actions(seat):
+                    target = state.moves.spend_target.get(action)
+                    if target is None:
+                        continue
+                    die, circle = target
+                    after = state.clone()
+                    after.apply(seat, action)
+                    value = evaluate(after, seat)
+                    key = (circle.index, circle.change_needed(state.dice[die]))
+                    if key in by_key:
+                        assert by_key[key] == value, (game, str(action))
+                        pairs += 1
+                    by_key[key] = value
+    assert pairs > 20
+
+
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_apply_legal_leaves_what_apply_leaves(case: Case) -> None:
     rng = random.Random(3)

@@ -613,15 +613,22 @@ class SheetState(State, Generic[C]):
 
         For the game's own evaluation, the moves the game values without making them
         (``Game.evaluate_moves``: a spend that completes no row changes only a row's share
-        done, the cards' and the resources) are not made at all."""
+        done, the cards' and the resources) are not made at all; and of spends marking the
+        same circle with results that need the same change, one is made: they differ only in
+        the die spent, which the sheet games' evaluations never read (the position after
+        each is the same but for the round's spent dice), so they have the very same value."""
         done = self.done
         others_done = all(d for q, d in enumerate(done) if q != player)
         game = self.game
+        own = evaluate is game.evaluate
         known = (
             game.evaluate_moves(self, player, actions)
-            if game.evaluate_moves is not None and evaluate is game.evaluate
+            if own and game.evaluate_moves is not None
             else None
         )
+        #: per (circle, change) of a spend made: its value (for the game's own evaluation)
+        alike: dict[int, float] = {}
+        targets = self.moves.spend_target
         values = []
         for i, action in enumerate(actions):
             if known is not None:
@@ -629,6 +636,17 @@ class SheetState(State, Generic[C]):
                 if quick is not None:
                     values.append(quick)
                     continue
+            key = -1
+            if own and type(action) is Spend:
+                target = targets.get(action)
+                if target is not None:
+                    die, circle = target
+                    # the circle and the change (signed, |change| < 128) in one number
+                    key = circle.index << 8 | circle.change_needed(self.dice[die]) & 255
+                    same = alike.get(key)
+                    if same is not None:
+                        values.append(same)
+                        continue
             saved = self._save_seat(player)
             try:
                 ends_phase = self._act(player, action) and others_done
@@ -639,6 +657,8 @@ class SheetState(State, Generic[C]):
                 after = self.clone()
                 after.apply(player, action)
                 value = evaluate(after, player)
+            if key >= 0:
+                alike[key] = value
             values.append(value)
         return values
 
