@@ -60,6 +60,10 @@ class MerchantsState(SheetState[Content]):
 
     potions: list[int]
     adventurer: list[int]
+    #: per seat: its Sponsored Adventurer's three Orders (masks) and Coins, taken from the
+    #: content as the game is set up (the evaluation reads them at every position)
+    adventurer_masks: list[tuple[int, int, int]]
+    adventurer_coins: list[int]
     adventurer_done: list[int]
     #: the content's memo of what sheets score (:meth:`Content.sheet_scores`), read here first
     _sheet_scores: dict[int, tuple[int, int, tuple[tuple[str, int], ...]]]
@@ -87,6 +91,8 @@ class MerchantsState(SheetState[Content]):
         adventurers = list(range(len(c.adventurers)))
         rng.shuffle(adventurers)
         self.adventurer = adventurers[:n]
+        self.adventurer_masks = [c.adventurers[a].masks for a in self.adventurer]
+        self.adventurer_coins = [c.adventurers[a].coins for a in self.adventurer]
         self.deck_seen = 0
         self.shop_size = c.rules.orders_per_player[n]
         self.lines = [self._deal_orders() for _ in range(n)]
@@ -147,10 +153,10 @@ class MerchantsState(SheetState[Content]):
         potions = c.rows[row.index].potions
         self.potions[p] += potions if potions is not None else c.rules.potions_per_row
         marks = self.marks[p]
-        adv = c.adventurers[self.adventurer[p]]
+        masks = self.adventurer_masks[p]
         done = self.adventurer_done[p]
         for k in range(3):
-            if not done >> k & 1 and marks & adv.masks[k] == adv.masks[k]:
+            if not done >> k & 1 and marks & masks[k] == masks[k]:
                 done |= 1 << k
                 fulfilled = done.bit_count()
                 if fulfilled == 1:
@@ -192,11 +198,7 @@ class MerchantsState(SheetState[Content]):
             orders = c.orders
             charms += bonus_coins * sum(orders[o].category == bonus_category for o in claimed)
         mastery = self.mastery_scored[player]
-        adventurer = (
-            c.adventurers[self.adventurer[player]].coins
-            if self.adventurer_done[player] == 0b111
-            else 0
-        )
+        adventurer = self.adventurer_coins[player] if self.adventurer_done[player] == 0b111 else 0
         return (
             crafting,
             max(mastery[0], 0),
@@ -255,6 +257,8 @@ class MerchantsState(SheetState[Content]):
         new._sheet_scores = self._sheet_scores
         new.potions = self.potions.copy()
         new.adventurer = self.adventurer
+        new.adventurer_masks = self.adventurer_masks
+        new.adventurer_coins = self.adventurer_coins
         new.adventurer_done = self.adventurer_done.copy()
 
     def _save_own(self, p: int) -> tuple[int, int]:

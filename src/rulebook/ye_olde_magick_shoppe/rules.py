@@ -62,6 +62,8 @@ class ShoppeState(SheetState[Content]):
 
     bonus: list[list[int]]
     level: list[list[int]]
+    #: the content's Bonus Modifier Values per kind (read at every position)
+    modifier_values: tuple[tuple[int, ...], tuple[int, ...]]
     #: the content's memo of what sheets score (:meth:`Content.sheet_scores`), read here first
     _sheet_scores: dict[int, tuple[int, int, int]]
 
@@ -72,6 +74,7 @@ class ShoppeState(SheetState[Content]):
         super().__init__(game, setup, content(), moves())
         n = setup.players
         self._sheet_scores = self.content._sheet_scores
+        self.modifier_values = self.content.values
         self.bonus = [[0, 0] for _ in range(n)]
         self.level = [[0, 0] for _ in range(n)]
         self._set_up()
@@ -105,7 +108,7 @@ class ShoppeState(SheetState[Content]):
     # -- Bonus Modifiers -------------------------------------------------------------------------
     def modifier_value(self, p: int, kind: int) -> int:
         """What one Bonus Modifier of ``kind`` (0 minus, 1 plus) is worth to ``p`` now."""
-        return self.content.values[kind][self.level[p][kind]]
+        return self.modifier_values[kind][self.level[p][kind]]
 
     def _reach(self, p: int, extra: int) -> tuple[int, int]:
         """Plus modifiers raise a result, minus ones lower it (Extra Dice cost nothing)."""
@@ -199,6 +202,7 @@ class ShoppeState(SheetState[Content]):
     def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, ShoppeState)
         new._sheet_scores = self._sheet_scores
+        new.modifier_values = self.modifier_values
         new.bonus = [b.copy() for b in self.bonus]
         new.level = [v.copy() for v in self.level]
 
