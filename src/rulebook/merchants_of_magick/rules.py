@@ -22,7 +22,7 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, FreeMark, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.merchants_of_magick.content import Content, content
+from rulebook.merchants_of_magick.content import KNOWN_SHEETS, Content, content
 
 __all__ = ["Done", "FreeMark", "MerchantsState", "Spend", "moves"]
 
@@ -45,6 +45,30 @@ def moves() -> Moves:
     return Moves(c.layout, c.dice, free_marks=True)
 
 
+def sheet_scores(content: Content, marks: int) -> tuple[int, int, tuple[tuple[str, int], ...]]:
+    """What a sheet's complete rows score (END OF GAME): the Crafting Coins, the Spell
+    Research Coins, and each complete Charm's bonus category and Coins per Order of it.
+    The last :data:`KNOWN_SHEETS` sheets asked about are remembered."""
+    known = content._sheet_scores
+    found = known.get(marks)
+    if found is None:
+        crafting = research = 0
+        charms: list[tuple[str, int]] = []
+        for mask, item, coins, bonus_category, bonus_coins in content.scoring_rows:
+            if marks & mask != mask:
+                continue
+            if item:
+                crafting += coins
+            else:
+                research += coins
+                if bonus_category is not None:
+                    charms.append((bonus_category, bonus_coins))
+        if len(known) >= KNOWN_SHEETS:
+            known.clear()
+        found = known[marks] = (crafting, research, tuple(charms))
+    return found
+
+
 class MerchantsState(SheetState[Content]):
     """A game of Merchants of Magick, 1 (solo variant) to 8 players.
 
@@ -65,7 +89,7 @@ class MerchantsState(SheetState[Content]):
     adventurer_masks: list[tuple[int, int, int]]
     adventurer_coins: list[int]
     adventurer_done: list[int]
-    #: the content's memo of what sheets score (:meth:`Content.sheet_scores`), read here first
+    #: the content's memo of what sheets score (:func:`sheet_scores`), read here first
     _sheet_scores: dict[int, tuple[int, int, tuple[tuple[str, int], ...]]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
@@ -173,8 +197,10 @@ class MerchantsState(SheetState[Content]):
         return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
 
     def score(self, player: int) -> int:
-        """The sum of :meth:`score_breakdown`, without building it."""
-        return sum(self._score_parts(player))
+        """The sum of :meth:`score_breakdown`, without building it (compiled, the parts are
+        a tuple of machine integers: no objects made)."""
+        a, b, c, d, e, f, g = self._score_parts(player)
+        return a + b + c + d + e + f + g
 
     def _score_parts(self, player: int) -> tuple[int, int, int, int, int, int, int]:
         """The Coins of each of :data:`CATEGORIES` (END OF GAME).
@@ -186,7 +212,7 @@ class MerchantsState(SheetState[Content]):
         marks = self.marks[player]
         sheet = self._sheet_scores.get(marks)
         if sheet is None:
-            sheet = c.sheet_scores(marks)
+            sheet = sheet_scores(c, marks)
         crafting, research, complete_charms = sheet
         claimed = self.claimed[player]
         values = self.card_values

@@ -21,7 +21,13 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.ye_olde_magick_shoppe.content import KINDS, Content, content
+from rulebook.ye_olde_magick_shoppe.content import (
+    ITEM_CATEGORIES,
+    KINDS,
+    KNOWN_SHEETS,
+    Content,
+    content,
+)
 
 __all__ = ["Done", "ShoppeState", "Spend", "moves"]
 
@@ -39,6 +45,33 @@ def moves() -> Moves:
 def modifiers_needed(change: int, value: int) -> int:
     """How many Bonus Modifiers worth ``value`` each move a result by ``change`` (ceil)."""
     return -(-change // value)
+
+
+def sheet_scores(content: Content, marks: int) -> tuple[int, int, int]:
+    """What a sheet's complete rows score (End of the Game): stars for items crafted and
+    spells researched, and the Glyphs' stars per item of their category. The last
+    :data:`KNOWN_SHEETS` sheets asked about are remembered."""
+    known = content._sheet_scores
+    found = known.get(marks)
+    if found is None:
+        items = spells = glyphs = 0
+        crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
+        glyph_rows = []
+        for mask, item, stars, glyph_category, glyph_stars in content.scoring_rows:
+            if marks & mask == mask:
+                if item is not None:
+                    items += stars
+                    crafted[item] += 1
+                else:
+                    spells += stars
+                if glyph_category is not None:
+                    glyph_rows.append((glyph_category, glyph_stars))
+        for glyph_category, glyph_stars in glyph_rows:
+            glyphs += glyph_stars * crafted[glyph_category]
+        if len(known) >= KNOWN_SHEETS:
+            known.clear()
+        found = known[marks] = (items, spells, glyphs)
+    return found
 
 
 class ShoppeState(SheetState[Content]):
@@ -64,7 +97,7 @@ class ShoppeState(SheetState[Content]):
     level: list[list[int]]
     #: the content's Bonus Modifier Values per kind (read at every position)
     modifier_values: tuple[tuple[int, ...], tuple[int, ...]]
-    #: the content's memo of what sheets score (:meth:`Content.sheet_scores`), read here first
+    #: the content's memo of what sheets score (:func:`sheet_scores`), read here first
     _sheet_scores: dict[int, tuple[int, int, int]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
@@ -159,15 +192,17 @@ class ShoppeState(SheetState[Content]):
         return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
 
     def score(self, player: int) -> int:
-        """The sum of :meth:`score_breakdown`, without building it."""
-        return sum(self._score_parts(player))
+        """The sum of :meth:`score_breakdown`, without building it (compiled, the parts are
+        a tuple of machine integers: no objects made)."""
+        a, b, c, d, e = self._score_parts(player)
+        return a + b + c + d + e
 
     def _score_parts(self, player: int) -> tuple[int, int, int, int, int]:
         """The stars of each of :data:`CATEGORIES` (End of the Game)."""
         marks = self.marks[player]
         sheet = self._sheet_scores.get(marks)
         if sheet is None:
-            sheet = self.content.sheet_scores(marks)
+            sheet = sheet_scores(self.content, marks)
         items, spells, glyphs = sheet
         values = self.card_values
         customers = 0
