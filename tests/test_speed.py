@@ -154,6 +154,41 @@ def test_spends_alike_but_for_the_die_have_the_same_value(game: str) -> None:
     assert pairs > 20
 
 
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+@pytest.mark.parametrize("players", [1, 3])
+def test_moves_ending_the_round_valued_as_on_a_clone(game: str, players: int) -> None:
+    """The moves that end a round, valued for the mover alone without a clone of the table
+    (``SheetState._round_end_value``), have the value the game's evaluation gives the table
+    after them, bit for bit, through every round of greedy games (the last one included)."""
+    from rulebook.core.policy import greedy_move
+
+    checked = rounds = 0
+    for seed in range(2):
+        variant = "solo" if players == 1 else "standard"
+        state = rulebook.new_game(game, players, seed, variant)
+        assert isinstance(state, SheetState)
+        evaluate = state.game.evaluate
+        assert evaluate is not None
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_players()[-1]
+            if len(state.current_players()) == 1:
+                before = frozen(state)
+                for action in state.legal_actions(seat):
+                    after = state.clone()
+                    after.apply(seat, action)
+                    if after.round == state.round and not after.is_terminal():
+                        continue
+                    assert state.lookahead(seat, [action], evaluate) == [evaluate(after, seat)]
+                    checked += 1
+                assert frozen(state) == before
+            played = state.round
+            state.apply(seat, greedy_move(state, seat, rng))
+            rounds += state.round != played or state.is_terminal()
+    assert rounds == 2 * state.content.rounds
+    assert checked > 40
+
+
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_apply_legal_leaves_what_apply_leaves(case: Case) -> None:
     rng = random.Random(3)

@@ -206,6 +206,13 @@ def _hashable(action: Action) -> bool:
     return True
 
 
+def _turn_up(line: list[int]) -> None:
+    """Turn a line's face-down cards face-up."""
+    for i, card in enumerate(line):
+        if card < 0 and card != EMPTY:
+            line[i] = ~card
+
+
 # -- state -----------------------------------------------------------------------------------
 class SheetState(State, Generic[C]):
     """A roll-and-write sheet game. Customer lines hold card numbers: ``n`` face-up, ``~n``
@@ -412,19 +419,22 @@ class SheetState(State, Generic[C]):
     def _mastery_phase(self) -> None:
         """Everyone meeting a card this round scores its current value; once scored, the card
         pays its lower value. Each seat scores each card once."""
-        layout = self.content.layout
         for k in range(2):
-            card = self.mastery_card(k)
-            mask = layout.columns[card.column].mask
             value = self.mastery_value(k)
             scored = False
             for p in range(self.num_players):
-                met = (self.marks[p] & mask).bit_count() >= card.circles
-                if self.mastery_scored[p][k] < 0 and met:
+                if self._masters(p, k):
                     self.mastery_scored[p][k] = value
                     scored = True
             if scored:
                 self.mastery_master[k] = False
+
+    def _masters(self, p: int, k: int) -> bool:
+        """Whether seat ``p`` scores mastery card ``k`` in this Mastery phase: not scored yet,
+        and its marks in the card's column meet it."""
+        card = self.mastery_card(k)
+        mask = self.content.layout.columns[card.column].mask
+        return self.mastery_scored[p][k] < 0 and (self.marks[p] & mask).bit_count() >= card.circles
 
     def _customer_phase(self) -> None:
         """Customers move one seat clockwise (solo: shift left, the leftmost leaves, a face-up
@@ -433,20 +443,22 @@ class SheetState(State, Generic[C]):
         Decision: a card that arrives face-up (or is turned up) in a shoppe whose sheet already
         completes it is claimed at once, as at "the moment item and enchantments are complete".
         """
+        self.lines = self._lines_moved()
+        for line in self.lines:
+            _turn_up(line)
+        for p in range(self.num_players):
+            self._claim(p)
+
+    def _lines_moved(self) -> list[list[int]]:
+        """Every customer line moved one seat clockwise (new lists); solo: the line shifted
+        left, the leftmost card discarded and one drawn at the right."""
         if self.solo:
             incoming = self._draw() if self.deck else None
             line, left = shift_left(self.lines[0], incoming)
             if left is not None and left != EMPTY:
                 self.discards.append(left if left >= 0 else ~left)
-            self.lines = [line]
-        else:
-            self.lines = rotate_clockwise(self.lines)
-        for line in self.lines:
-            for i, card in enumerate(line):
-                if card < 0 and card != EMPTY:
-                    line[i] = ~card
-        for p in range(self.num_players):
-            self._claim(p)
+            return [line]
+        return rotate_clockwise(self.lines)
 
     # -- marking and its consequences ----------------------------------------------------------
     def _mark(self, p: int, circle: Circle) -> None:
@@ -608,8 +620,9 @@ class SheetState(State, Generic[C]):
     ) -> list[float]:
         """Each move is made on this state and undone: a move changes only the seat's own
         fields and the deck (:meth:`_act`), which are saved before and put back after. A move
-        that ends the crafting phase (the seat's last, with every other seat done) is played on
-        a clone: the Mastery and Customer phases follow it.
+        that ends the crafting phase (the seat's last, with every other seat done) is followed
+        by the seat's part of the Mastery and Customer phases (:meth:`_round_end_value`) for
+        the game's own evaluation, and played on a clone for any other.
 
         For the game's own evaluation, the moves the game values without making them
         (``Game.evaluate_moves``: a spend that completes no row changes only a row's share
@@ -650,10 +663,13 @@ class SheetState(State, Generic[C]):
             saved = self._save_seat(player)
             try:
                 ends_phase = self._act(player, action) and others_done
-                value = 0.0 if ends_phase else evaluate(self, player)
+                if not ends_phase:
+                    value = evaluate(self, player)
+                elif own:
+                    value = self._round_end_value(player, evaluate)
             finally:
                 self._restore_seat(player, saved)
-            if ends_phase:
+            if ends_phase and not own:
                 after = self.clone()
                 after.apply(player, action)
                 value = evaluate(after, player)
@@ -661,6 +677,40 @@ class SheetState(State, Generic[C]):
                 alike[key] = value
             values.append(value)
         return values
+
+    def _round_end_value(self, p: int, evaluate: Callable[[State, int], float]) -> float:
+        """The game's own evaluation of seat ``p`` after the Mastery phase and (but in the last
+        round) the Customer phase that follow this position, worked out for ``p`` alone on
+        this state (in the middle of :meth:`lookahead`, whose :meth:`_restore_seat` puts back
+        ``p``'s line, claims and the deck) and put back.
+
+        ``p``'s part of a round's end is the masteries it scores (:meth:`_masters`, at the
+        values the cards have before anyone scores them), the line it receives
+        (:meth:`_lines_moved`, turned up) and the cards it claims from it (:meth:`_claim`);
+        the game ends after the last round. A sheet game's evaluation of ``p`` reads ``p``'s
+        own part of the table and whether the game is over, nothing else the round's end
+        changes (the other seats, the next roll); the cards other seats claim first change only
+        which face-down cards ``p`` draws (a non-solo line holds no waiting cards), which no
+        evaluation reads. ``tests/test_speed.py`` holds the values to a clone's."""
+        scored = self.mastery_scored[p]
+        was = scored.copy()
+        for k in range(2):
+            if self._masters(p, k):
+                scored[k] = self.mastery_value(k)
+        discards = len(self.discards)
+        try:
+            if self.round >= self.content.rounds:
+                self.phase = OVER
+                return evaluate(self, p)
+            moved = self._lines_moved()[p]
+            _turn_up(moved)
+            self.lines[p] = moved
+            self._claim(p)
+            return evaluate(self, p)
+        finally:
+            self.phase = CRAFTING
+            self.mastery_scored[p] = was
+            del self.discards[discards:]
 
     def _save_seat(self, p: int) -> tuple[Any, ...]:
         """What :meth:`_act` may change for seat ``p``; the line and the deck are swapped for
