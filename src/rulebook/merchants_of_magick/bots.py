@@ -49,8 +49,9 @@ def _potions_paid(change: int, extra: int) -> float:
 
 def evaluate_moves(state: State, player: int, actions: Sequence[Action]) -> list[float | None]:
     """:func:`evaluate` after each move, without making the moves that complete no row
-    (:func:`rulebook.core.rollwrite.bots.spend_values`): they pay Potions and add to a row's,
-    the Orders' and the Sponsored Adventurer's Orders' shares done."""
+    (:func:`rulebook.core.rollwrite.bots.spend_values`): they pay Potions (spends) or use a
+    free mark, and add to a row's, the Orders' and the Sponsored Adventurer's Orders' shares
+    done."""
     s = cast("MerchantsState", state)
     if s.is_terminal():
         return [None] * len(actions)
@@ -63,5 +64,14 @@ def evaluate_moves(state: State, player: int, actions: Sequence[Action]) -> list
     ]
     base = evaluate(s, player)
     return spend_values(
-        s, player, actions, base, _potions_paid, shares, ROW_PROGRESS, POTION, ORDER_PROGRESS
+        s,
+        player,
+        actions,
+        base,
+        _potions_paid,
+        shares,
+        ROW_PROGRESS,
+        POTION,
+        ORDER_PROGRESS,
+        free_mark=-FREE_MARK,
     )
