@@ -596,7 +596,8 @@ class SheetState(State, Generic[C]):
             target = self.moves.spend_target.get(action) if _hashable(action) else None
             if target is None:
                 raise IllegalAction(f"{action}: the {action.die} cannot mark {action.circle}")
-            self._spend(player, action, *target)
+            die, at = target
+            self._spend(player, action, die, at)
         elif type(action) is FreeMark and self.FREE_MARKS:
             circle = self.moves.free_target.get(action) if _hashable(action) else None
             if circle is None:
