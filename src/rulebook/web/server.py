@@ -13,6 +13,7 @@ from typing import Any
 import uvicorn
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from rulebook.web import collector
 from rulebook.web.app import create_app
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
@@ -122,6 +123,7 @@ def serve(settings: Settings, host: str, port: int, access_log: bool = False) ->
         timeout_graceful_shutdown=5,
     )
     listeners = _log_off_the_loop()
+    collector.settle()
     try:
         uvicorn.Server(config).run()
     finally:
