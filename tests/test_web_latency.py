@@ -1,4 +1,4 @@
-"""The server keeps full garbage collections off the moves' path (rulebook.web.collector)."""
+"""What keeps the server's event loop free: the collector (rulebook.web.collector), quiet logs."""
 
 from __future__ import annotations
 
@@ -42,5 +42,31 @@ def test_serve_settles_the_collector_before_it_runs(monkeypatch: pytest.MonkeyPa
             calls.append("run")
 
     monkeypatch.setattr(server.uvicorn, "Server", Stub)
+    monkeypatch.setattr(server.uvicorn, "Config", lambda app, **kwargs: None)  # logs untouched
+    monkeypatch.setattr(server, "_log_off_the_loop", lambda: [])
     server.serve(Settings(db_url="sqlite://"), "127.0.0.1", 0)
     assert calls == ["settle", "run"]
+
+
+def test_websocket_connection_lines_are_access_log_lines() -> None:
+    import logging
+    import logging.config
+
+    from rulebook.web.server import log_config
+
+    def record(msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("uvicorn.error", logging.INFO, "x", 1, msg, args, None)
+
+    accepted = record('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/api/games/x/live")
+    started = record("Application startup complete.")
+    logger = logging.getLogger("uvicorn.error")
+    saved = logger.filters[:]
+    try:
+        logger.filters[:] = []  # a process configures its logs once
+        logging.config.dictConfig(log_config(access_log=False))
+        assert not logger.filter(accepted) and logger.filter(started)
+        logger.filters[:] = []
+        logging.config.dictConfig(log_config(access_log=True))
+        assert logger.filter(accepted) and logger.filter(started)
+    finally:
+        logger.filters[:] = saved
