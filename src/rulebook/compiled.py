@@ -49,6 +49,10 @@ MODULES = (
     "rulebook.merchants_of_magick.bots",
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
+    "rulebook.battle_merchants.actions",
+    "rulebook.battle_merchants.rules",
+    "rulebook.battle_merchants.bots",
+    "rulebook.battle_merchants.lookahead",
     "rulebook.agents.mcts",
 )
 SRC = Path(__file__).resolve().parent.parent

@@ -124,7 +124,11 @@ class BattleState(State):
     #: forge costs by a seat's coins and Kingdom Cards (:meth:`_forge_costs`), shared by clones
     costs_known: dict[tuple[int, ...], list[int]]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`, which fills it: the
+        class may be compiled, where ``__new__`` runs ``__init__``)."""
+        if blank:
+            return
         super().__init__(game, setup)
         c = self.content = content()
         n = setup.players
@@ -1097,7 +1101,7 @@ class BattleState(State):
 
     # -- copies and hidden information -----------------------------------------------------------
     def clone(self) -> BattleState:
-        new = BattleState.__new__(BattleState)
+        new = BattleState(self.game, self.setup, blank=True)
         self._copy_base(new)
         new.content = self.content
         new.board = self.board
