@@ -89,6 +89,7 @@ def lookahead(s: BattleState, player: int, actions: Sequence[Action]) -> list[fl
 def _made(s: BattleState, player: int, action: Action) -> float:
     """The evaluation after ``action`` made on a clone (the generic lookahead's way)."""
     after = s.clone()
+    after.tallied = False  # thrown away once valued
     after.apply_legal(player, action)
     return bots.evaluate(after, player)
 

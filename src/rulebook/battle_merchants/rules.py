@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from rulebook.battle_merchants.actions import (
     DONE,
@@ -42,19 +42,21 @@ from rulebook.battle_merchants.content import (
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
 
-# steps of a turn
-TURN = "turn"  # choose the action
-FORGING = "forge"  # Forge Up to Three Weapons, after the first Weapon
-SELLING = "sell"  # a second sale (Drive the Workers, Desperate Times)
-FREE_CRAFT = "free-craft"  # ExtraCrafty: take a Craft Card for free
-FREE_FORGE = "free-forge"  # Free Samples: forge one Standard Weapon for free
-OVER = "over"
+# steps of a turn (Final: the compiled rules read them as constants)
+TURN: Final = "turn"  # choose the action
+FORGING: Final = "forge"  # Forge Up to Three Weapons, after the first Weapon
+SELLING: Final = "sell"  # a second sale (Drive the Workers, Desperate Times)
+FREE_CRAFT: Final = "free-craft"  # ExtraCrafty: take a Craft Card for free
+FREE_FORGE: Final = "free-forge"  # Free Samples: forge one Standard Weapon for free
+OVER: Final = "over"
 
 # Demand Token states, per Battlefield
-GONE, FIRE, LOCK = 0, 1, 2
-EMPTY = -1
+GONE: Final = 0
+FIRE: Final = 1
+LOCK: Final = 2
+EMPTY: Final = -1
 #: sales in the action of Drive the Workers and Desperate Times ("sell twice")
-SALES_TWICE = 2
+SALES_TWICE: Final = 2
 
 
 def _hashable(action: Action) -> bool:
@@ -77,6 +79,9 @@ class BattleState(State):
     content: Content
     board: Board
     moves: Moves
+    #: the number of players (``num_players``, kept as a plain attribute: the compiled rules
+    #: read it often)
+    seats: int
     two: bool
     steve: int
     season: int
@@ -118,6 +123,9 @@ class BattleState(State):
     #: per seat, what the balance lab counts (:mod:`rulebook.battle_merchants.stats`): sales
     #: per race and Region, Weapons forged, Kingdom Cards taken, battles won, lost and tied
     tally: list[dict[str, int]]
+    #: whether moves count in :attr:`tally`: not in the throwaway states of the bots' search
+    #: (greedy's lookahead, determinized samples), whose counts nobody reads
+    tallied: bool
     #: the bots' reading of the board (:func:`rulebook.battle_merchants.bots.board_reading`):
     #: (length of the history, what was read), shared by clones of the same position
     bot_table: tuple[int, tuple[list[int], list[list[int]]]] | None
@@ -131,7 +139,7 @@ class BattleState(State):
             return
         super().__init__(game, setup)
         c = self.content = content()
-        n = setup.players
+        n = self.seats = setup.players
         self.board = c.boards[n]
         self.moves = moves(n)
         self.two = n == 2
@@ -171,6 +179,7 @@ class BattleState(State):
         self.boxed = 0
         self.year_end = []
         self.tally = [{} for _ in range(n)]
+        self.tallied = True
         self.bot_table = None
         self.costs_known = {}
         self._set_up()
@@ -184,7 +193,7 @@ class BattleState(State):
         Decision: nobody has sold a Weapon to an Orc before the game, so the start player is
         random ("determine the start player randomly").
         """
-        c, n = self.content, self.num_players
+        c, n = self.content, self.seats
         rng = self.chance.rng()
         deck: list[int] = []
         for pile in "DCBA":  # the deck's last card is its top
@@ -303,7 +312,7 @@ class BattleState(State):
         """
         war = self.war_after_turn(kind)
         self.last_kind = kind
-        n = self.num_players
+        n = self.seats
         last = self.current
         self.passes = self.passes + 1 if kind == "pass" else 0
         if war:
@@ -318,7 +327,7 @@ class BattleState(State):
         """Whether the turn, ended now by an action of ``kind``, ends the Season
         (:meth:`_end_turn`): it was the last of the final turns, or every player has passed."""
         passes = self.passes + 1 if kind == "pass" else 0
-        return self.current == self.ending_after or passes >= self.num_players
+        return self.current == self.ending_after or passes >= self.seats
 
     def last_forge(self, p: int) -> bool:
         """Whether the Weapon forged now is the last of the action (Forge Up to Three Weapons)."""
@@ -349,7 +358,7 @@ class BattleState(State):
         self.season_area = 0
         self.ending_after = EMPTY
         self.passes = 0
-        self.current = (last + 1) % self.num_players
+        self.current = (last + 1) % self.seats
 
     def _battles(self) -> None:
         """Every Battlefield with two facing Weapons fights (Battles): Vorpal beats Standard,
@@ -394,7 +403,7 @@ class BattleState(State):
     def _repairs(self) -> None:
         """Two gold per Weapon a player owns on the board (Repairs), plus Kingdom bonuses."""
         rules = self.content.rules
-        n = self.num_players
+        n = self.seats
         owned = [0] * (n + 1)
         for code in self.spaces:
             if code != EMPTY:
@@ -432,7 +441,7 @@ class BattleState(State):
             self.spring_deck = []
         self.bonus_up = [owner != EMPTY for owner in self.bonus_owner]
         for race in self.board.races:
-            self.reward_spaces[race] = [True] * self.num_players
+            self.reward_spaces[race] = [True] * self.seats
 
     def _year_end(self) -> None:
         """Year's End: unsold Weapons at End Value; Defeated Weapons bonus (Vorpal 2, Standard
@@ -443,7 +452,7 @@ class BattleState(State):
         """
         c = self.content
         rules, chart = c.rules, c.chart
-        n = self.num_players
+        n = self.seats
         parts: list[dict[str, int]] = [{} for _ in range(n)]
         for p in range(n):
             std = sum(self.supply[p][0::2])
@@ -498,9 +507,10 @@ class BattleState(State):
 
     def _on_board(self) -> list[list[int]]:
         """Per seat: [Standard, Vorpal] Weapons it owns on the board."""
-        counts = [[0, 0] for _ in range(self.num_players)]
+        n = self.seats
+        counts = [[0, 0] for _ in range(n)]
         for code in self.spaces:
-            if code != EMPTY and code >> 1 < self.num_players:
+            if code != EMPTY and code >> 1 < n:
                 counts[code >> 1][code & 1] += 1
         return counts
 
@@ -524,6 +534,8 @@ class BattleState(State):
 
     def _count(self, p: int, key: str) -> None:
         # a new dict, never a change in place: clones share the seats' tallies
+        if not self.tallied:
+            return
         tally = dict(self.tally[p])
         tally[key] = tally.get(key, 0) + 1
         self.tally[p] = tally
@@ -542,7 +554,7 @@ class BattleState(State):
         if self.ending_after == EMPTY:
             self.season_area += 1
             if self.season_area >= self.content.rules.season_tokens:
-                self.ending_after = (self.current - 1) % self.num_players
+                self.ending_after = (self.current - 1) % self.seats
         else:
             self.tokens_discarded += 1  # the Season is ending: "no further effect"
         if space.battlefield + 1 < self.board.battlefields and self.tokens[bf + 1] == LOCK:
@@ -901,7 +913,7 @@ class BattleState(State):
         and the gold less per sale (``sale_penalty``, Desperate Times), the passes in a row and
         the kind of the last action (the 2-player cleanup depends on it): all of it seen by
         everyone as the moves were made."""
-        if not 0 <= player < self.num_players:
+        if not 0 <= player < self.seats:
             raise IllegalAction(f"no seat {player}")
         return self._view(player)
 
@@ -916,7 +928,7 @@ class BattleState(State):
         crafts = c.crafts
         seats = []
         on_board = self._on_board()
-        for p in range(self.num_players):
+        for p in range(self.seats):
             seats.append(
                 {
                     "colour": c.colours[p],
@@ -945,7 +957,7 @@ class BattleState(State):
                     "score": self.gold[p],
                 }
             )
-        names = [c.colours[p] for p in range(self.num_players)] + ["steve"]
+        names = [c.colours[p] for p in range(self.seats)] + ["steve"]
         regions = []
         fields = board.battlefields
         for r, name in enumerate(board.regions):
@@ -989,7 +1001,7 @@ class BattleState(State):
             "last_action": self.last_kind,
             "tokens_discarded": self.tokens_discarded,
             "reward_spaces": {
-                c.races[r]: [names[p] for p in range(self.num_players) if self.reward_spaces[r][p]]
+                c.races[r]: [names[p] for p in range(self.seats) if self.reward_spaces[r][p]]
                 for r in board.races
             },
             "craft_cards": [
@@ -1106,6 +1118,7 @@ class BattleState(State):
         new.content = self.content
         new.board = self.board
         new.moves = self.moves
+        new.seats = self.seats
         new.two = self.two
         new.steve = self.steve
         new.season = self.season
@@ -1146,12 +1159,15 @@ class BattleState(State):
         # neither is changed in place (replaced whole): clones share their dicts
         new.year_end = self.year_end.copy()
         new.tally = self.tally.copy()
+        new.tallied = self.tallied
         new.costs_known = self.costs_known
         new.bot_table = self.bot_table  # of this very position (keyed by the history's length)
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """The decks are reshuffled; the Kingdom deck within its piles (A above B above C)."""
+        """The decks are reshuffled; the Kingdom deck within its piles (A above B above C).
+        The sample, a search's, counts nothing more in :attr:`tally`."""
+        self.tallied = False
         kingdom = self.content.kingdom
         deck = self.kingdom_deck
         places: dict[str, list[int]] = {"A": [], "B": [], "C": [], "D": []}
