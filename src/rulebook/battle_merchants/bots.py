@@ -80,13 +80,14 @@ def evaluate(state: State, player: int) -> float:
         return float(s.gold[player]) + 0.01 * s.tiebreak(player)[0]
     open_spaces, on_board = board_reading(s)
     std, vor = on_board[player]
+    k = prices(s.content)
     return value(
-        s.content,
+        k,
         s.season,
         s.gold[player],
         s.supply[player],
         open_spaces,
-        level_points(s.content, s.levels[player]),
+        level_points(k, s.levels[player]),
         sum(s.coins[player]),
         sum(s.race_tiles[player]) + sum(s.region_tiles[player]),
         std,
@@ -95,10 +96,10 @@ def evaluate(state: State, player: int) -> float:
     )
 
 
-def level_points(c: Content, levels: list[int]) -> int:
+def level_points(k: Prices, levels: list[int]) -> int:
     """Craft Levels as the evaluation counts them: each Weapon's up to one above the Vorpal
     level."""
-    cap = prices(c).level_cap
+    cap = k.level_cap
     total = 0
     for level in levels:
         total += level if level < cap else cap
@@ -106,7 +107,7 @@ def level_points(c: Content, levels: list[int]) -> int:
 
 
 def value(
-    c: Content,
+    k: Prices,
     season: int,
     gold: int,
     supply: list[int],
@@ -118,29 +119,29 @@ def value(
     vor: int,
     defeated: int,
 ) -> float:
-    """:func:`evaluate` of a game not over, from what it reads of the position: the seat's gold,
+    """:func:`evaluate` of a game not over, from the content's numbers ``k`` (:func:`prices`) and
+    what it reads of the position: the seat's gold,
     supply, Craft Levels (:func:`level_points`), coins, Reward Tiles, Standard and Vorpal Weapons
     on the board and Defeated Weapons points, and the open Weapon Spaces per Weapon. The greedy
     lookahead (:mod:`rulebook.battle_merchants.lookahead`) calls it with these after a move, so
     both give the same value, bit for bit."""
     result = float(gold)
-    chart = prices(c)
-    left = chart.seasons - season
-    for w in range(chart.weapons):
+    left = k.seasons - season
+    for w in range(k.weapons):
         # Weapons beyond what the open spaces can take are worth their End Value at best
         buyers = open_spaces[w] + SPARE_BUYERS
         have = supply[2 * w + 1]
         if have:  # Vorpal first
             sold = min(have, buyers)
             buyers -= sold
-            result += SUPPLY_SHARE * chart.sell_vorpal * sold + UNSOLD_SHARE * chart.end_vorpal * (
+            result += SUPPLY_SHARE * k.sell_vorpal * sold + UNSOLD_SHARE * k.end_vorpal * (
                 have - sold
             )
         have = supply[2 * w]
         if have:
             sold = min(have, buyers)
-            result += SUPPLY_SHARE * chart.sell_standard * sold + (
-                UNSOLD_SHARE * chart.end_standard * (have - sold)
+            result += SUPPLY_SHARE * k.sell_standard * sold + (
+                UNSOLD_SHARE * k.end_standard * (have - sold)
             )
     result += LEVEL * levels * min(left, 2)
     result += COIN * coins * left

@@ -59,6 +59,32 @@ EMPTY: Final = -1
 SALES_TWICE: Final = 2
 
 
+class Tables:
+    """What the compiled rules read of the content on every move, as plain attributes (the
+    content's cards are Python dataclasses): made once per content (:func:`tables`)."""
+
+    def __init__(self, c: Content) -> None:
+        self.content = c
+        #: per Kingdom Card: its pile, 0 for A to 3 for D
+        self.pile = ["ABCD".index(k.pile) for k in c.kingdom]
+        #: per Craft Card: its Weapon and its cost multiplier
+        self.craft_weapon = [k.weapon for k in c.crafts]
+        self.craft_multiplier = [k.multiplier for k in c.crafts]
+
+
+#: the last content's :class:`Tables` (a game's content is one object, loaded once)
+_tables: list[Tables] = []
+
+
+def tables(c: Content) -> Tables:
+    """The :class:`Tables` of content ``c``."""
+    if _tables and _tables[0].content is c:
+        return _tables[0]
+    found = Tables(c)
+    _tables[:] = [found]
+    return found
+
+
 def _hashable(action: Action) -> bool:
     try:
         hash(action)
@@ -73,12 +99,16 @@ class BattleState(State):
     Weapons in a supply are counted per ``weapon * 2 + vorpal``. A Weapon Space holds ``EMPTY``
     or ``owner * 2 + vorpal``, where owner ``n`` (the number of players) is Salesman Steve.
     Face-up card spaces hold a card number or ``EMPTY`` (a gap closed at the next turn's start).
-    Decks are lists whose last card is the top.
+    Decks are lists whose last card is the top. The rows of the per-seat tables (supply,
+    Craft Cards, Levels, coins, Reward Tiles, Kingdom Cards, Defeated Weapons) and of
+    ``reward_spaces`` are shared by clones: a move never changes one in place, it replaces the
+    row it changes.
     """
 
     content: Content
     board: Board
     moves: Moves
+    tables: Tables
     #: the number of players (``num_players``, kept as a plain attribute: the compiled rules
     #: read it often)
     seats: int
@@ -142,6 +172,7 @@ class BattleState(State):
         n = self.seats = setup.players
         self.board = c.boards[n]
         self.moves = moves(n)
+        self.tables = tables(c)
         self.two = n == 2
         self.steve = n
         self.season = 0
@@ -233,8 +264,8 @@ class BattleState(State):
 
     def learn_cost(self, p: int, card: int) -> int:
         """Free, or x1 / x2 times your Levels in that Weapon (Craft Cards)."""
-        k = self.content.crafts[card]
-        return k.multiplier * self.levels[p][k.weapon]
+        t = self.tables
+        return t.craft_multiplier[card] * self.levels[p][t.craft_weapon[card]]
 
     def kingdom_limit(self) -> int:
         return self.content.rules.kingdom_limit[self.season]
@@ -397,7 +428,9 @@ class BattleState(State):
                 for space, outcome in ((win, "battles_won"), (lose, "battles_lost")):
                     if self.spaces[space] >> 1 != steve:
                         self._count(self.spaces[space] >> 1, outcome)
-                self.defeated[self.spaces[win] >> 1][self.spaces[lose] & 1] += 1
+                owner = self.spaces[win] >> 1
+                defeated = self.defeated[owner] = self.defeated[owner].copy()
+                defeated[self.spaces[lose] & 1] += 1
                 self.spaces[lose] = EMPTY
 
     def _repairs(self) -> None:
@@ -526,8 +559,10 @@ class BattleState(State):
         self._count(p, f"region:{self.board.regions[space.region]}")
         self._count(p, "sold_vorpal" if vorpal else "sold_standard")
         if self.reward_spaces[space.race][p]:
-            self.reward_spaces[space.race][p] = False
-            self.race_tiles[p][space.race] += 1
+            spaces = self.reward_spaces[space.race] = self.reward_spaces[space.race].copy()
+            spaces[p] = False
+            tiles = self.race_tiles[p] = self.race_tiles[p].copy()
+            tiles[space.race] += 1
         self._check_token(space)
         if self.two:
             self._steve_sells(space)
@@ -624,11 +659,13 @@ class BattleState(State):
         if not free:
             self.gold[p] -= self.learn_cost(p, card)
         self._take_slot(self.craft_pool, "craft", slot)
-        self.crafts[p].append(card)
-        self.levels[p][k.weapon] += k.levels
-        self.coins[p][k.weapon] += k.coins
+        self.crafts[p] = [*self.crafts[p], card]
+        levels = self.levels[p] = self.levels[p].copy()
+        levels[k.weapon] += k.levels
+        coins = self.coins[p] = self.coins[p].copy()
+        coins[k.weapon] += k.coins
         if (
-            self.levels[p][k.weapon] >= self.content.rules.bonus_level
+            levels[k.weapon] >= self.content.rules.bonus_level
             and self.bonus_owner[k.weapon] == EMPTY
         ):
             self.bonus_owner[k.weapon] = p
@@ -644,7 +681,7 @@ class BattleState(State):
         self._count(p, f"kingdom:{k.name}")
         self.gold[p] += k.gold
         if k.duration in ("permanent", "end"):
-            self.kingdom_cards[p].append(card)
+            self.kingdom_cards[p] = [*self.kingdom_cards[p], card]
         elif k.duration == "immediate":
             self.kingdom_discard.append(card)
         if k.effect == "free_craft":
@@ -658,7 +695,8 @@ class BattleState(State):
             r = self.board.regions.index(k.region)
             if self.region_on_board[r]:
                 self.region_on_board[r] = False
-                self.region_tiles[p][r] += 1
+                tiles = self.region_tiles[p] = self.region_tiles[p].copy()
+                tiles[r] += 1
         return TURN
 
     # -- the protocol ----------------------------------------------------------------------------
@@ -824,7 +862,8 @@ class BattleState(State):
             self._forge(p, action, step)
         elif type(action) is Sell:
             index = self.moves.index[action] >> 1
-            self.supply[p][self.board.spaces[index].weapon * 2 + action.vorpal] -= 1
+            supply = self.supply[p] = self.supply[p].copy()
+            supply[self.board.spaces[index].weapon * 2 + action.vorpal] -= 1
             last = self.last_sale()
             self._sell(p, self.board.spaces[index], action.vorpal)
             if step == SELLING:
@@ -853,11 +892,13 @@ class BattleState(State):
             p, "forged_vorpal" if action.vorpal and step != FREE_FORGE else "forged_standard"
         )
         if step == FREE_FORGE:
-            self.supply[p][w * 2] += 1
+            supply = self.supply[p] = self.supply[p].copy()
+            supply[w * 2] += 1
             self._end_turn("kingdom")
             return
         self.gold[p] -= self.forge_cost(p, w, action.vorpal)
-        self.supply[p][w * 2 + action.vorpal] += 1
+        supply = self.supply[p] = self.supply[p].copy()
+        supply[w * 2 + action.vorpal] += 1
         last = self.last_forge(p)
         self.count += 1
         self.step = FORGING
@@ -1118,6 +1159,7 @@ class BattleState(State):
         new.content = self.content
         new.board = self.board
         new.moves = self.moves
+        new.tables = self.tables
         new.seats = self.seats
         new.two = self.two
         new.steve = self.steve
@@ -1147,15 +1189,17 @@ class BattleState(State):
         new.kingdom_discard = self.kingdom_discard.copy()
         new.craft_discard = self.craft_discard.copy()
         new.steve_races = self.steve_races.copy()
-        new.supply = [x.copy() for x in self.supply]
-        new.crafts = [x.copy() for x in self.crafts]
-        new.levels = [x.copy() for x in self.levels]
-        new.coins = [x.copy() for x in self.coins]
-        new.race_tiles = [x.copy() for x in self.race_tiles]
-        new.region_tiles = [x.copy() for x in self.region_tiles]
-        new.kingdom_cards = [x.copy() for x in self.kingdom_cards]
-        new.defeated = [x.copy() for x in self.defeated]
-        new.reward_spaces = [x.copy() for x in self.reward_spaces]
+        # the rows of these are never changed in place (a move replaces the row it changes):
+        # clones share them
+        new.supply = self.supply.copy()
+        new.crafts = self.crafts.copy()
+        new.levels = self.levels.copy()
+        new.coins = self.coins.copy()
+        new.race_tiles = self.race_tiles.copy()
+        new.region_tiles = self.region_tiles.copy()
+        new.kingdom_cards = self.kingdom_cards.copy()
+        new.defeated = self.defeated.copy()
+        new.reward_spaces = self.reward_spaces.copy()
         # neither is changed in place (replaced whole): clones share their dicts
         new.year_end = self.year_end.copy()
         new.tally = self.tally.copy()
@@ -1168,12 +1212,14 @@ class BattleState(State):
         """The decks are reshuffled; the Kingdom deck within its piles (A above B above C).
         The sample, a search's, counts nothing more in :attr:`tally`."""
         self.tallied = False
-        kingdom = self.content.kingdom
+        pile = self.tables.pile
         deck = self.kingdom_deck
-        places: dict[str, list[int]] = {"A": [], "B": [], "C": [], "D": []}
+        places: list[list[int]] = [[], [], [], []]
         for i, k in enumerate(deck):
-            places[kingdom[k].pile].append(i)
-        for where in places.values():  # A, B, C, D: the order the piles are shuffled in
+            places[pile[k]].append(i)
+        for where in places:  # A, B, C, D: the order the piles are shuffled in
+            if len(where) < 2:
+                continue  # nothing to shuffle: no draw
             cards = [deck[i] for i in where]
             shuffle(cards, rng)
             for i, k in zip(where, cards, strict=True):
