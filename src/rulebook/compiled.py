@@ -49,6 +49,10 @@ MODULES = (
     "rulebook.merchants_of_magick.bots",
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
+    "rulebook.pandoria_merchants.board",
+    "rulebook.pandoria_merchants.rules",
+    "rulebook.pandoria_merchants.bots",
+    "rulebook.pandoria_merchants.lookahead",
     "rulebook.agents.mcts",
 )
 SRC = Path(__file__).resolve().parent.parent

@@ -122,7 +122,13 @@ class PandoriaState(State):
     _legal: list[Move] | None
 
     # -- setup (Preparation) -------------------------------------------------------------------
-    def __init__(self, game: Game, setup: Setup, board: Board | None = None) -> None:
+    def __init__(
+        self, game: Game, setup: Setup, board: Board | None = None, blank: bool = False
+    ) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`: compiled, the class
+        runs ``__init__`` in ``__new__``)."""
+        if blank:
+            return
         super().__init__(game, setup)
         c = self.c = content()
         n = setup.players
@@ -1412,7 +1418,7 @@ class PandoriaState(State):
 
     # -- copies --------------------------------------------------------------------------------
     def clone(self) -> PandoriaState:
-        new = PandoriaState.__new__(PandoriaState)
+        new = PandoriaState(self.game, self.setup, blank=True)
         self._copy_base(new)
         new.c = self.c
         new.mode = self.mode
