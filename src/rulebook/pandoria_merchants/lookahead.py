@@ -42,7 +42,20 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
         ((area & near) & -(area & near), k, area, border)
         for k, area, border in s.areas_at(near, remember=True)
     ]
-    opening = [(border & s.empty).bit_count() for _, _, _, border in areas]
+    # each one's share of the potential as it is, and with one empty hex less around it
+    family = s.family
+    seat = bots.seat_of(s, player)
+    empty_now = s.empty
+    shares = []
+    for _, kind, area, edge in areas:
+        size = area.bit_count()
+        openings = (edge & empty_now).bit_count()
+        shares.append(
+            (
+                bots.area_term(family, seat, kind, size, edge, openings),
+                bots.area_term(family, seat, kind, size, edge, openings - 1),
+            )
+        )
     unscored = ~s.scored
     settled = bots.settled(s, player)
     values = []
@@ -51,7 +64,6 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
         h = index[action.arg]
         k = KINDS.index(action.verb)
         hb = 1 << h
-        empty = s.empty & ~hb
         # the new Resource's area: it and the unscored areas of its kind next to it
         same = s.kinds[k] & unscored
         merged = hb
@@ -63,21 +75,25 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
             border |= around_part
             rest &= ~part
         border &= ~merged
-        after: list[bots.OpenArea] = []
+        joined = bots.area_term(
+            family, seat, k, merged.bit_count(), border, (border & empty_now & ~hb).bit_count()
+        )
+        # potential's sum over the open areas after the move, in areas_at's order
+        value = 0.0
         first = (merged & near) & -(merged & near)
-        for i, (at, kind, area, edge) in enumerate(areas):
+        for i, (at, kind, _, edge) in enumerate(areas):
             if first and at > first:
-                after.append((k, merged.bit_count(), border, (border & empty).bit_count()))
+                value += joined
                 first = 0
             if edge & hb:
                 if kind == k:
                     continue  # joined to the new Resource's area
-                after.append((kind, area.bit_count(), edge, opening[i] - 1))
+                value += shares[i][1]
             else:
-                after.append((kind, area.bit_count(), edge, opening[i]))
+                value += shares[i][0]
         if first:
-            after.append((k, merged.bit_count(), border, (border & empty).bit_count()))
-        values.append(settled + bots.potential(s, player, after))
+            value += joined
+        values.append(settled + bots.OPEN_AREA * value)
     return values
 
 
@@ -95,5 +111,6 @@ def _first_resources(s: PandoriaState, actions: Sequence[Action]) -> bool:
 def _made(s: PandoriaState, player: int, action: Action) -> float:
     """The evaluation after ``action`` made on a clone (the generic lookahead's way)."""
     after = s.clone()
+    after.only_evaluated = True  # the next turn's dice, if it begins, are left unrolled
     after.apply_legal(player, action)
     return bots.evaluate(after, player)

@@ -48,6 +48,7 @@ TROLL_COLUMN = "trolls-column"
 TROLL_ELEMENT = "trolls-element"
 BRIDGE = "bridge"
 OVER = "over"
+ROLL = "roll"  # a lookahead's clone at the next turn's roll, left unrolled (only evaluated)
 
 STANDARD_VP = ("cities", "overflow", "store", "shrine", "academy", "relics", "monuments")
 CITIES, OVERFLOW, STORE, SHRINE, ACADEMY, RELICS, MONUMENTS = range(7)
@@ -208,9 +209,15 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
+        #: a clone made only to be evaluated (greedy's lookahead): the next turn's dice are not
+        #: rolled (:meth:`_begin_turn`); never set on a state that is played on
+        self.only_evaluated = False
         #: the bots' open areas by map (:func:`rulebook.pandoria_merchants.bots.open_areas`),
         #: shared by clones
-        self.bot_areas: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
+        self.bot_areas: dict[
+            tuple[int, ...],
+            tuple[list[tuple[int, int, int, int]], dict[tuple[int, ...], float]],
+        ] = {}
         #: the action log as text (what ``snapshot`` shows), as far as it was needed (shared by
         #: clones: never changed)
         self._texts: tuple[tuple[int, str], ...] = ()
@@ -403,6 +410,12 @@ class PandoriaState(State):
         if not self._anchor():
             self.end_triggered = True
             self._enter(ACTION)
+            return
+        if self.only_evaluated:
+            # a lookahead's clone: the roll and the next seat's first step (a choice, always:
+            # the anchor is free) change nothing the evaluation reads; left undone
+            self.phase = ROLL
+            self._legal = []
             return
         faces = self.c.faces
         rolled = self.chance.roll((len(faces), len(faces)))
@@ -1461,6 +1474,7 @@ class PandoriaState(State):
         new.enclosed_now = self.enclosed_now
         new.end_triggered = self.end_triggered
         new._legal = self._legal
+        new.only_evaluated = False
         new.bot_areas = self.bot_areas
         new._texts = self._texts
         new.res = self.res.copy()
