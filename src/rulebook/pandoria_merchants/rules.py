@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
@@ -88,6 +88,31 @@ class Move(Action):
 
     verb: str
     arg: str = ""
+    #: the hash of ``(verb, arg)``, worked out once: search bots look moves up in their trees
+    #: again and again (``None`` for a hand-built move that cannot be hashed)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            known: int | None = hash((self.verb, self.arg))
+        except TypeError:
+            known = None
+        object.__setattr__(self, "_hash", known)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable move: {self!r}")
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        """The same verb and argument (what the generated ``__eq__`` compares, compiled)."""
+        if type(other) is not Move:
+            return NotImplemented
+        return self.verb == other.verb and self.arg == other.arg
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
+        """Pickled as its fields (the hash of a string differs between processes)."""
+        return (Move, (self.verb, self.arg))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.arg}" if self.arg else str(self.verb)
