@@ -32,6 +32,16 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def hexes(mask: int) -> list[int]:
+    """:func:`bits` as a list (made at once: cheaper than a generator compiled)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def around(nbr: Sequence[int], mask: int) -> int:
     """The union of ``nbr[i]`` over the hexes ``i`` of ``mask``: the hexes next to any of them
     (``mask``'s own included where they neighbour each other)."""

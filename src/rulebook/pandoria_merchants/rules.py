@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
-from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits
+from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
 # tracks (Realm sheet): indices into KINDS
@@ -297,15 +297,22 @@ class PandoriaState(State):
         free = self._free()
         anchor = self._anchor()
         cand = self._first_candidates()
-        full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
-        return full, list(bits(cand))
+        every = hexes(cand)
+        full = [h for h in every if self._pair_ok(h, free, anchor)]
+        return full, every
 
     def full_turn_fits(self) -> bool:
         """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
         whether :meth:`_first_hexes` finds a hex with a complete turn after it (the first)."""
         free = self._free()
         anchor = self._anchor()
-        return any(self._pair_ok(h, free, anchor) for h in bits(self._first_candidates()))
+        cand = self._first_candidates()
+        while cand:  # the first hex that fits ends the search
+            low = cand & -cand
+            if self._pair_ok(low.bit_length() - 1, free, anchor):
+                return True
+            cand ^= low
+        return False
 
     def _need(self, p: int, need: list[int]) -> int | None:
         """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
@@ -450,8 +457,7 @@ class PandoriaState(State):
 
     def _finish_draw(self) -> None:
         nbr = self.board.nbr
-        for h in bits(self.touched):
-            self.near |= nbr[h]
+        self.near |= around(nbr, self.touched)
         self._enter(ACTION)
 
     def _after_action(self) -> None:
@@ -502,9 +508,9 @@ class PandoriaState(State):
         return all(self.taken[r.index] >= len(r.spells) for r in rooms)
 
     # -- 4. scoring ----------------------------------------------------------------------------
-    def areas_at(self, look: int, remember: bool = False) -> Iterator[tuple[int, int, int]]:
-        """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border). The
-        areas are those of the position when the iteration starts. ``remember``: through the
+    def areas_at(self, look: int, remember: bool = False) -> list[tuple[int, int, int]]:
+        """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border), those
+        of the position now, lowest first hex first. ``remember``: through the
         board's table of areas (:meth:`Board.area_and_border`), for bots that look at the same
         areas position after position."""
         b = self.board
@@ -513,6 +519,7 @@ class PandoriaState(State):
         for mask in self.kinds:
             drawn |= mask
         todo = look & unscored & drawn  # hexes with a Resource (res[h] >= 0)
+        found = []
         while todo:  # lowest hex first; each area once
             h = (todo & -todo).bit_length() - 1
             k = self.res[h]
@@ -522,7 +529,8 @@ class PandoriaState(State):
                 area = b.area(self.kinds[k] & unscored, h)
                 border = b.border(area)
             todo &= ~area
-            yield k, area, border
+            found.append((k, area, border))
+        return found
 
     def _score(self) -> None:
         """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
@@ -656,8 +664,7 @@ class PandoriaState(State):
         if self.item == 0:
             full, local = self._first_hexes()
             rows = [table[KINDS[k]] for k in sorted(set(self.dice))]
-            hexes = full or local
-            moves = [row[h] for h in hexes for row in rows]
+            moves = [row[h] for h in (full or local) for row in rows]
             return moves if full or not moves else [*moves, SKIP]
         if self.item == 1:
             kinds = [self.dice[1]] if self.r1 >= 0 else sorted(set(self.dice))
@@ -669,9 +676,9 @@ class PandoriaState(State):
             else:
                 cand = anchor
                 base = 0
-            full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
-            hexes = full or list(bits(cand))
-            moves = [table[KINDS[k]][h] for h in hexes for k in kinds]
+            every = hexes(cand)
+            full = [h for h in every if (base | nbr[h]) & free & ~(1 << h)]
+            moves = [table[KINDS[k]][h] for h in (full or every) for k in kinds]
             forfeit = not full and (self.r1 < 0 or self.r1_anchored)
             return [*moves, SKIP] if forfeit and moves else moves
         around = 0
@@ -679,7 +686,7 @@ class PandoriaState(State):
             if h >= 0:
                 around |= nbr[h]
         workers = table["worker"]
-        return [workers[h] for h in bits(around & free)]
+        return [workers[h] for h in hexes(around & free)]
 
     def _action_options(self, p: int) -> list[Move]:
         """3. One of Spell / Building / Relic / Monument, or nothing."""
@@ -726,7 +733,7 @@ class PandoriaState(State):
     def _clone_hexes(self, p: int) -> int:
         around = 0
         nbr = self.board.nbr
-        for w in bits(self.workers[p]):
+        for w in hexes(self.workers[p]):
             around |= nbr[w]
         return around & self._free()
 
