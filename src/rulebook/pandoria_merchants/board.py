@@ -88,6 +88,23 @@ class Board:
         default_factory=dict, init=False, repr=False, compare=False
     )
 
+    #: mask -> :func:`around` it (``nbr``), for the large masks asked for again and again
+    _around: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def around(self, mask: int) -> int:
+        """:func:`around` ``mask`` with this map's ``nbr``, remembered (at most
+        :data:`KNOWN_AREAS` masks): search and lookahead reach the same hexes drawn next to
+        (the first Resource's candidates, the Workers' surroundings) position after
+        position."""
+        known = self._around
+        found = known.get(mask)
+        if found is None:
+            found = around(self.nbr, mask)
+            if len(known) >= KNOWN_AREAS:
+                known.clear()
+            known[mask] = found
+        return found
+
     def name(self, h: int) -> str:
         return self.names[h]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import cast
 
 from rulebook.core import State
-from rulebook.pandoria_merchants.board import CITY, around
+from rulebook.pandoria_merchants.board import CITY
 from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState
 
 #: weights of the evaluation (hand-tuned)
@@ -46,7 +46,7 @@ def _known(s: PandoriaState) -> Known:
             workers |= w
         areas = [
             (k, area.bit_count(), border, (border & s.empty).bit_count())
-            for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
+            for k, area, border in s.areas_at(s.board.around(workers), remember=True)
         ]
         if len(known) >= KNOWN_MAPS:
             known.clear()

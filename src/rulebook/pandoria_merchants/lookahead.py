@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from rulebook.core import Action
 from rulebook.pandoria_merchants import bots
-from rulebook.pandoria_merchants.board import KINDS, around
+from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.rules import DRAW, Move, PandoriaState
 
 
@@ -36,7 +36,7 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
     workers = 0
     for w in s.workers:
         workers |= w
-    near = around(nbr, workers)  # areas_at's ``look``
+    near = board.around(workers)  # areas_at's ``look``
     # the open areas now, with the first hex areas_at meets each at (its place in the order)
     areas = [
         ((area & near) & -(area & near), k, area, border)

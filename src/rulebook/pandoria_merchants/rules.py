@@ -289,7 +289,7 @@ class PandoriaState(State):
         """The hexes a first Resource may be drawn to by the rules alone (2.1: next to what is
         drawn, or next to such a hex for the second to be), a whole turn after it or not."""
         anchor = self._anchor()
-        return (anchor | around(self.board.nbr, anchor)) & self._free()
+        return (anchor | self.board.around(anchor)) & self._free()
 
     def _first_hexes(self) -> tuple[list[int], list[int]]:
         """Hexes for the first Resource: those with a complete turn after them, and those
