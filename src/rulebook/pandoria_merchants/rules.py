@@ -121,6 +121,21 @@ class Move(Action):
 PASS = Move("pass")
 SKIP = Move("skip")
 
+#: every move listed so far, by verb and argument (:func:`move`)
+_MOVES: dict[str, dict[str, Move]] = {"pass": {"": PASS}, "skip": {"": SKIP}}
+
+
+def move(verb: str, arg: str = "") -> Move:
+    """The move ``verb arg``, made once: listing moves then makes none (search lists them
+    position after position, and finds the very same move in its tree at once)."""
+    by_arg = _MOVES.get(verb)
+    if by_arg is None:
+        by_arg = _MOVES[verb] = {}
+    found = by_arg.get(arg)
+    if found is None:
+        found = by_arg[arg] = Move(verb, arg)
+    return found
+
 
 def _pop(mask: int) -> int:
     return mask.bit_count()
@@ -601,7 +616,7 @@ class PandoriaState(State):
         phase = self.phase
         p = self.turn
         if phase == SETUP:
-            return [Move("start", self.c.cards[i].id) for i in self.c.starting]
+            return [move("start", self.c.cards[i].id) for i in self.c.starting]
         if phase == WILD:
             return self._wild_options()
         if phase == DRAW:
@@ -615,7 +630,7 @@ class PandoriaState(State):
                 return []
             cards = self.cards[p]
             gold = [
-                Move("buy", card.id)
+                move("buy", card.id)
                 for card in self.c.cards
                 if cards[card.index] == NONE
                 and self._buyable(card)
@@ -623,10 +638,10 @@ class PandoriaState(State):
             ]
             return [PASS, *gold]
         if phase == CLAIM:
-            return [Move("claim", self.c.rooms[r].id) for r in self._claimable()]
+            return [move("claim", self.c.rooms[r].id) for r in self._claimable()]
         if phase == TROLL_COLUMN:
             return [
-                Move("trolls", f"column-{col + 1}")
+                move("trolls", f"column-{col + 1}")
                 for col in range(self.c.columns)
                 if col not in self.troll_columns
             ]
@@ -634,9 +649,9 @@ class PandoriaState(State):
             k = len(self.finished)
             if not self.c.solo.troll_relics_from <= k < self.c.solo.territories:
                 return []
-            return [Move("trolls", name) for name in self._troll_elements()]
+            return [move("trolls", name) for name in self._troll_elements()]
         if phase == BRIDGE:
-            return [Move("bridge", self.hex_name(h)) for h in self._bridges()]
+            return [move("bridge", self.hex_name(h)) for h in self._bridges()]
         return []
 
     def _wild_options(self) -> list[Move]:
@@ -644,7 +659,7 @@ class PandoriaState(State):
         dice = self.dice
         others = [d for d in dice if d >= 0]
         allowed = [k for k in range(len(KINDS)) if self.both_wild or k not in others]
-        return [Move("choose", KINDS[k]) for k in allowed]
+        return [move("choose", KINDS[k]) for k in allowed]
 
     def _draw_options(self) -> list[Move]:
         """2.1 and 2.2, one symbol at a time. A step offers only hexes from which the rest of
@@ -695,7 +710,7 @@ class PandoriaState(State):
             for spell in sorted(set(self.held[p])):
                 fs = self._family_spell(spell)
                 if self._has_target(p, fs.spell):
-                    moves.append(Move("cast", spell))
+                    moves.append(move("cast", spell))
             return moves
         cards = self.cards[p]
         for card in self.c.cards:
@@ -703,18 +718,18 @@ class PandoriaState(State):
             if state == OWNED:
                 crystals = self._cost(CRYSTAL, self.spell_cost(p, card))
                 if self._has_target(p, card.spell, card) and self._need(p, crystals) is not None:
-                    moves.append(Move("cast", card.id))
+                    moves.append(move("cast", card.id))
                 if self._need(p, self._cost(WOOD, self.build_cost(p, card))) is not None:
-                    moves.append(Move("build", card.id))
+                    moves.append(move("build", card.id))
             elif state == BUILT and self._can_monument(p, card):
-                moves.append(Move("monument", card.id))
+                moves.append(move("monument", card.id))
         for kind, (artifacts, _) in enumerate(self.c.relics):
             if (
                 self.held_artifacts[p] >= artifacts
                 and self.tracks[p][CRAFT] >= self.c.tracks.relic_craft
                 and self._relic_value(kind) is not None
             ):
-                moves.append(Move("relic", str(artifacts)))
+                moves.append(move("relic", str(artifacts)))
         return moves
 
     def _can_monument(self, p: int, card: Card) -> bool:
@@ -771,42 +786,42 @@ class PandoriaState(State):
         free = self._free()
         if spell == "acquire":
             return [
-                Move("take", c.id)
+                move("take", c.id)
                 for c in self.c.cards
                 if self.cards[p][c.index] == NONE and self._buyable(c)
             ]
         if spell == "clone":
-            return [Move("worker", name[h]) for h in bits(self._clone_hexes(p))]
+            return [move("worker", name[h]) for h in bits(self._clone_hexes(p))]
         if spell == "conjure":
-            return [Move("conjure", r) for r in RESOURCES]
+            return [move("conjure", r) for r in RESOURCES]
         if spell == "construct":
-            moves = [Move("build", c.id) for c in self.c.cards if self.cards[p][c.index] == OWNED]
+            moves = [move("build", c.id) for c in self.c.cards if self.cards[p][c.index] == OWNED]
             moves += [
-                Move("monument", c.id)
+                move("monument", c.id)
                 for c in self.c.cards
                 if self.cards[p][c.index] == BUILT and self._can_monument(p, c)
             ]
             return moves
         if spell == "muster":
-            return [Move("worker", name[h]) for h in bits(self._anchor())]
+            return [move("worker", name[h]) for h in bits(self._anchor())]
         if spell == "rage":
-            return [Move("rage", name[h]) for h in bits(self.workers[p])]
+            return [move("rage", name[h]) for h in bits(self.workers[p])]
         if spell == "ship":
-            return [Move("ship", name[s]) for s in self.board.ships if s not in self.ships]
+            return [move("ship", name[s]) for s in self.board.ships if s not in self.ships]
         if spell == "swamp":
             if self.spell_left <= 0:
                 return []
             if self.spell_hex < 0:
-                return [Move("swamp", name[h]) for h in bits(self.near & free)]
+                return [move("swamp", name[h]) for h in bits(self.near & free)]
             second = self.board.nbr[self.spell_hex] & free
-            return [*(Move("swamp", name[h]) for h in bits(second)), SKIP] if second else []
+            return [*(move("swamp", name[h]) for h in bits(second)), SKIP] if second else []
         if spell == "terrain":
             if -1 in self.dice:
                 return self._wild_options()
             if self.spell_left <= 0:
                 return []
             kinds = sorted(set(self.dice))
-            return [Move(KINDS[k], name[h]) for h in bits(self.near & free) for k in kinds]
+            return [move(KINDS[k], name[h]) for h in bits(self.near & free) for k in kinds]
         raise AssertionError(spell)  # pragma: no cover
 
     def _claimable(self) -> list[int]:
