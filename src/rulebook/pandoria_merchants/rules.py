@@ -405,7 +405,8 @@ class PandoriaState(State):
             self._legal = None
             if phase == DRAW and self.item == 0 and self._first_candidates():
                 return  # there are first Resources to draw: listed when asked for
-            options = self._options()
+            # a lookahead's clone (only evaluated) only needs to know whether there is a choice
+            options = self._options(self.only_evaluated)
             if phase == ACTION and options == [PASS]:
                 self._after_action()
                 return
@@ -413,7 +414,8 @@ class PandoriaState(State):
                 self._end_turn()
                 return
             if options:
-                self._legal = options
+                # a clone only evaluated may hold a part of them: listed afresh if asked for
+                self._legal = None if self.only_evaluated else options
                 return
             if phase == DRAW:
                 self.item += 1
@@ -612,7 +614,9 @@ class PandoriaState(State):
         self.tracks[p][resource] = total
 
     # -- options -----------------------------------------------------------------------------
-    def _options(self) -> list[Move]:
+    def _options(self, one: bool = False) -> list[Move]:
+        """The moves now; ``one``: in the action and buy phases, stop at the first move besides
+        ``pass`` (enough to tell whether there is any)."""
         phase = self.phase
         p = self.turn
         if phase == SETUP:
@@ -622,21 +626,24 @@ class PandoriaState(State):
         if phase == DRAW:
             return self._draw_options()
         if phase == ACTION:
-            return self._action_options(p)
+            return self._action_options(p, one)
         if phase == SPELL:
             return self._spell_options(p)
         if phase == BUY:
             if self.family:
                 return []
             cards = self.cards[p]
-            gold = [
-                move("buy", card.id)
-                for card in self.c.cards
-                if cards[card.index] == NONE
-                and self._buyable(card)
-                and self._need(p, self._cost(GOLD, self.gold_cost(p, card))) is not None
-            ]
-            return [PASS, *gold]
+            moves = [PASS]
+            for card in self.c.cards:
+                if (
+                    cards[card.index] == NONE
+                    and self._buyable(card)
+                    and self._need(p, self._cost(GOLD, self.gold_cost(p, card))) is not None
+                ):
+                    moves.append(move("buy", card.id))
+                    if one:
+                        break
+            return moves
         if phase == CLAIM:
             return [move("claim", self.c.rooms[r].id) for r in self._claimable()]
         if phase == TROLL_COLUMN:
@@ -703,14 +710,17 @@ class PandoriaState(State):
         workers = table["worker"]
         return [workers[h] for h in hexes(around & free)]
 
-    def _action_options(self, p: int) -> list[Move]:
-        """3. One of Spell / Building / Relic / Monument, or nothing."""
+    def _action_options(self, p: int, one: bool = False) -> list[Move]:
+        """3. One of Spell / Building / Relic / Monument, or nothing (``one``: stop at the
+        first of them)."""
         moves = [PASS]
         if self.family:
             for spell in sorted(set(self.held[p])):
                 fs = self._family_spell(spell)
                 if self._has_target(p, fs.spell):
                     moves.append(move("cast", spell))
+                    if one:
+                        return moves
             return moves
         cards = self.cards[p]
         for card in self.c.cards:
@@ -719,10 +729,16 @@ class PandoriaState(State):
                 crystals = self._cost(CRYSTAL, self.spell_cost(p, card))
                 if self._has_target(p, card.spell, card) and self._need(p, crystals) is not None:
                     moves.append(move("cast", card.id))
+                    if one:
+                        return moves
                 if self._need(p, self._cost(WOOD, self.build_cost(p, card))) is not None:
                     moves.append(move("build", card.id))
+                    if one:
+                        return moves
             elif state == BUILT and self._can_monument(p, card):
                 moves.append(move("monument", card.id))
+                if one:
+                    return moves
         for kind, (artifacts, _) in enumerate(self.c.relics):
             if (
                 self.held_artifacts[p] >= artifacts
