@@ -23,6 +23,8 @@ PLAYED = [
     ("archmagi", 3, "standard", ["greedy", "mcts:20", "random"]),
     ("battle-merchants", 2, "standard", ["greedy", "mcts:20"]),
     ("pandoria-merchants", 1, "solo", ["greedy"]),
+    ("pandoria-merchants", 3, "standard", ["mcts:20", "greedy", "random"]),
+    ("pandoria-merchants", 2, "family", ["greedy", "mcts:20"]),
 ]
 
 PLAY = """
