@@ -141,6 +141,9 @@ def _pop(mask: int) -> int:
     return mask.bit_count()
 
 
+#: how many positions' first Resource hexes a game's states remember (``first_hexes``)
+KNOWN_TURNS = 4096
+
 #: per map (by ``id``, with the map kept beside): per verb naming a hex, its move on every hex
 _HEX_MOVES: dict[int, tuple[Board, dict[str, tuple[Move, ...]]]] = {}
 
@@ -254,6 +257,8 @@ class PandoriaState(State):
         self.only_evaluated = False
         #: the bots' open areas by map (:func:`rulebook.pandoria_merchants.bots.open_areas`),
         #: shared by clones
+        #: :meth:`_first_hexes` by free hexes and anchor, shared by clones
+        self.first_hexes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.bot_areas: dict[
             tuple[int, ...],
             tuple[list[tuple[int, int, int, int]], dict[tuple[int, ...], float]],
@@ -306,15 +311,23 @@ class PandoriaState(State):
         anchor = self._anchor()
         return (anchor | self.board.around(anchor)) & self._free()
 
-    def _first_hexes(self) -> tuple[list[int], list[int]]:
+    def _first_hexes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Hexes for the first Resource: those with a complete turn after them, and those
-        that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
+        that meet the rules only for what can still be drawn (when 2 + 1 no longer fit).
+        Remembered by the free hexes and the anchor in a table clones share (search lists
+        the same turns position after position)."""
         free = self._free()
         anchor = self._anchor()
-        cand = self._first_candidates()
-        every = hexes(cand)
-        full = [h for h in every if self._pair_ok(h, free, anchor)]
-        return full, every
+        known = self.first_hexes
+        key = (free, anchor)
+        found = known.get(key)
+        if found is None:
+            every = hexes(self._first_candidates())
+            full = tuple([h for h in every if self._pair_ok(h, free, anchor)])
+            if len(known) >= KNOWN_TURNS:
+                known.clear()
+            found = known[key] = (full, tuple(every))
+        return found
 
     def full_turn_fits(self) -> bool:
         """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
@@ -699,9 +712,9 @@ class PandoriaState(State):
                 cand = anchor
                 base = 0
             every = hexes(cand)
-            full = [h for h in every if (base | nbr[h]) & free & ~(1 << h)]
-            moves = [table[KINDS[k]][h] for h in (full or every) for k in kinds]
-            forfeit = not full and (self.r1 < 0 or self.r1_anchored)
+            fits = [h for h in every if (base | nbr[h]) & free & ~(1 << h)]
+            moves = [table[KINDS[k]][h] for h in (fits or every) for k in kinds]
+            forfeit = not fits and (self.r1 < 0 or self.r1_anchored)
             return [*moves, SKIP] if forfeit and moves else moves
         around = 0
         for h in (self.r1, self.r2):
@@ -1539,6 +1552,7 @@ class PandoriaState(State):
         new._legal = self._legal
         new.only_evaluated = False
         new.bot_areas = self.bot_areas
+        new.first_hexes = self.first_hexes
         new._texts = self._texts
         new.res = self.res.copy()
         new.kinds = self.kinds.copy()
