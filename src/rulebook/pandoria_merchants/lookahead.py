@@ -6,14 +6,18 @@ are scored only after the action, 4.), so :func:`rulebook.pandoria_merchants.bot
 changes only through the open areas next to Workers (:func:`~rulebook.pandoria_merchants.bots.
 potential`): the new Resource joins the unscored areas of its kind around it into one, and is
 one empty hex less around the others. :func:`lookahead` works out these areas from the
-position's own and values each move with the evaluation's own functions, so the values are the
-same, bit for bit.
+position's own, each area's share of the potential once (:func:`~rulebook.pandoria_merchants.
+bots.area_term`, the evaluation's own), and sums the shares after each move in the
+evaluation's order, so the values are the same, bit for bit.
 
 Every other move (the second Resource, the Worker, which may lead to scoring at once; actions,
 purchases, Spells, the solo steps) is made on a clone and evaluated, as the generic
 :meth:`rulebook.core.State.lookahead` does; so is every first Resource when a whole turn no
-longer fits anywhere (the next steps may then resolve by themselves). ``tests/test_speed.py``
-holds this to the generic lookahead on many positions.
+longer fits anywhere (the next steps may then resolve by themselves). Such a clone is marked
+``only_evaluated``: a turn it ends leaves the next turn's dice unrolled, and the action and buy
+phases it reaches are asked only whether there is a choice (what the evaluation reads is the
+same; ``tests/test_speed.py`` checks it). ``tests/test_speed.py`` holds this to the generic
+lookahead on many positions.
 """
 
 from __future__ import annotations
