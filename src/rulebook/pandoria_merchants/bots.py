@@ -115,7 +115,7 @@ def _trolls(s: PandoriaState) -> float:
     k = len(s.trolls)
     if k < s.c.solo.territories and not s.is_terminal():
         here = s.my_territory[k] if len(s.my_territory) > k else s.vp_total(0) - s.vp_start
-        total += s.troll_table()[k] - here
+        total += s.troll_values[k] - here
     return total
 
 

@@ -180,6 +180,8 @@ class PandoriaState(State):
         self.solo = self.mode == "solo"
         self.family = self.mode == "family"
         self.level = setup.options.get("level", "")
+        #: solo: the Trolls' table with the level's values for the last 2 Territories
+        self.troll_values = (*c.solo.table, *c.solo.last[self.level or "beginner"])
         self.board = board if board is not None else c.boards[0 if self.solo else n]
         b = self.board
         self.res = [-1] * (b.width * b.height)
@@ -1232,8 +1234,7 @@ class PandoriaState(State):
 
     def troll_table(self) -> list[int]:
         """The scoring table with the chosen level's values for the last 2 Territories."""
-        last = self.c.solo.last[self.level or "beginner"]
-        return [*self.c.solo.table, *last]
+        return list(self.troll_values)
 
     def _close_territory(self) -> None:
         """Victory Points for the Trolls: "points shown for that Territory in the table minus
@@ -1514,6 +1515,7 @@ class PandoriaState(State):
         new.solo = self.solo
         new.family = self.family
         new.level = self.level
+        new.troll_values = self.troll_values
         new.board = self.board
         new.empty = self.empty
         new.swamp = self.swamp
