@@ -13,15 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 #: the symbols drawn on the map, in the order of their indices
-KINDS = ("wood", "crystal", "craft", "gold", "city")
-CITY = 4
+KINDS: Final = ("wood", "crystal", "craft", "gold", "city")
+CITY: Final = 4
 
 HEX_NAME = re.compile(r"^([A-Z])(\d{1,2})$")
 #: how many areas a :class:`Board` remembers (:meth:`Board.area_and_border`) before starting
 #: afresh
-KNOWN_AREAS = 100_000
+KNOWN_AREAS: Final = 100_000
 
 
 def bits(mask: int) -> Iterator[int]:

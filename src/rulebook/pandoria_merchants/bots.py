@@ -7,19 +7,19 @@ weighted by how nearly they are enclosed.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from rulebook.core import State
 from rulebook.pandoria_merchants.board import CITY
 from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState
 
 #: weights of the evaluation (hand-tuned)
-RESOURCE = 0.45
-BUILDING = 3.0
-CARD = 1.5  # an unused card, on top of its 1 VP at the end: a Spell or Building to come
-ARTIFACT = 0.6
-OPEN_AREA = 0.35
-RIVAL = 0.5
+RESOURCE: Final = 0.45
+BUILDING: Final = 3.0
+CARD: Final = 1.5  # an unused card, on top of its 1 VP at the end: a Spell or Building to come
+ARTIFACT: Final = 0.6
+OPEN_AREA: Final = 0.35
+RIVAL: Final = 0.5
 
 
 #: an unscored area next to a Worker as the evaluation reads it: (kind, hexes, border, empty
@@ -28,7 +28,7 @@ OpenArea = tuple[int, int, int, int]
 
 
 #: how many maps' open areas a game's states remember (:func:`open_areas`) before starting afresh
-KNOWN_MAPS = 4096
+KNOWN_MAPS: Final = 4096
 
 #: what the table of a map holds: its open areas, and the :func:`potential` of each seat with
 #: each placing of the Workers (``(seat, *workers)``) asked for so far

@@ -17,19 +17,27 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
 from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
 # tracks (Realm sheet): indices into KINDS
-WOOD, CRYSTAL, CRAFT, GOLD = 0, 1, 2, 3
-RESOURCES = KINDS[:4]
-BONUS_BUILDING = ("saw-mill", "tower", "workshop", "treasury")
+WOOD: Final = 0
+CRYSTAL: Final = 1
+CRAFT: Final = 2
+GOLD: Final = 3
+RESOURCES: Final = KINDS[:4]
+BONUS_BUILDING: Final = ("saw-mill", "tower", "workshop", "treasury")
 
 # card states on a Realm sheet
-NONE, OWNED, CAST, BUILT, MONUMENT, CROSSED = 0, 1, 2, 3, 4, 5
+NONE: Final = 0
+OWNED: Final = 1
+CAST: Final = 2
+BUILT: Final = 3
+MONUMENT: Final = 4
+CROSSED: Final = 5
 
 CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
 
@@ -37,23 +45,30 @@ CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
 DRAWING = ("first resource", "second resource", "worker")
 
 # phases
-SETUP = "setup"  # choose the starting card
-WILD = "wild"  # choose what a "?" die shows
-DRAW = "draw"  # 2.1 Resources, 2.2 Worker
-ACTION = "action"  # 3. Spell, Building, Relic or Monument
-SPELL = "spell"  # the targets of the Spell being cast
-BUY = "buy"  # 5. Buy a Card
-CLAIM = "claim"  # family 5. Spell Archive
-TROLL_COLUMN = "trolls-column"
-TROLL_ELEMENT = "trolls-element"
-BRIDGE = "bridge"
-OVER = "over"
-ROLL = "roll"  # a lookahead's clone at the next turn's roll, left unrolled (only evaluated)
+SETUP: Final = "setup"  # choose the starting card
+WILD: Final = "wild"  # choose what a "?" die shows
+DRAW: Final = "draw"  # 2.1 Resources, 2.2 Worker
+ACTION: Final = "action"  # 3. Spell, Building, Relic or Monument
+SPELL: Final = "spell"  # the targets of the Spell being cast
+BUY: Final = "buy"  # 5. Buy a Card
+CLAIM: Final = "claim"  # family 5. Spell Archive
+TROLL_COLUMN: Final = "trolls-column"
+TROLL_ELEMENT: Final = "trolls-element"
+BRIDGE: Final = "bridge"
+OVER: Final = "over"
+ROLL: Final = "roll"  # a lookahead's clone at the next turn's roll, left unrolled (only evaluated)
 
 STANDARD_VP = ("cities", "overflow", "store", "shrine", "academy", "relics", "monuments")
-CITIES, OVERFLOW, STORE, SHRINE, ACADEMY, RELICS, MONUMENTS = range(7)
+CITIES: Final = 0
+OVERFLOW: Final = 1
+STORE: Final = 2
+SHRINE: Final = 3
+ACADEMY: Final = 4
+RELICS: Final = 5
+MONUMENTS: Final = 6
 FAMILY_VP = ("areas", "guild")
-AREAS, GUILD = range(2)
+AREAS: Final = 0
+GUILD: Final = 1
 
 HEX_TEXT = re.compile(r"^[A-Z]\d{1,2}$")
 HEX_VERBS = frozenset((*KINDS, "worker", "ship", "swamp", "rage", "bridge"))
@@ -118,11 +133,11 @@ class Move(Action):
         return f"{self.verb} {self.arg}" if self.arg else str(self.verb)
 
 
-PASS = Move("pass")
-SKIP = Move("skip")
+PASS: Final = Move("pass")
+SKIP: Final = Move("skip")
 
 #: every move listed so far, by verb and argument (:func:`move`)
-_MOVES: dict[str, dict[str, Move]] = {"pass": {"": PASS}, "skip": {"": SKIP}}
+_MOVES: Final[dict[str, dict[str, Move]]] = {"pass": {"": PASS}, "skip": {"": SKIP}}
 
 
 def move(verb: str, arg: str = "") -> Move:
@@ -142,10 +157,10 @@ def _pop(mask: int) -> int:
 
 
 #: how many positions' first Resource hexes a game's states remember (``first_hexes``)
-KNOWN_TURNS = 4096
+KNOWN_TURNS: Final = 4096
 
 #: per map (by ``id``, with the map kept beside): per verb naming a hex, its move on every hex
-_HEX_MOVES: dict[int, tuple[Board, dict[str, tuple[Move, ...]]]] = {}
+_HEX_MOVES: Final[dict[int, tuple[Board, dict[str, tuple[Move, ...]]]]] = {}
 
 
 def hex_moves(board: Board) -> dict[str, tuple[Move, ...]]:
