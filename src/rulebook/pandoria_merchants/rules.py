@@ -197,6 +197,10 @@ class PandoriaState(State):
         self.level = setup.options.get("level", "")
         #: solo: the Trolls' table with the level's values for the last 2 Territories
         self.troll_values = (*c.solo.table, *c.solo.last[self.level or "beginner"])
+        #: read by every cost (the content's, kept at hand)
+        self.building_cards = c.building_cards
+        self.craft_rate = c.tracks.craft_rate
+        self.market_rate = c.tracks.market_rate
         self.board = board if board is not None else c.boards[0 if self.solo else n]
         b = self.board
         self.res = [-1] * (b.width * b.height)
@@ -296,7 +300,7 @@ class PandoriaState(State):
         """How many built (circled, not recycled) Buildings of that name ``p`` has."""
         cards = self.cards[p]
         count = 0
-        for i in self.c.building_cards[building]:
+        for i in self.building_cards[building]:
             if cards[i] == BUILT:
                 count += 1
         return count
@@ -363,7 +367,7 @@ class PandoriaState(State):
         """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
         if ``p`` cannot pay it."""
         t = self.tracks[p]
-        rate = self.c.tracks.market_rate if self.built(p, "market") else self.c.tracks.craft_rate
+        rate = self.market_rate if self.built(p, "market") else self.craft_rate
         crafts = need[CRAFT]
         for r in (WOOD, CRYSTAL, GOLD):
             short = need[r] - t[r]
@@ -1531,6 +1535,9 @@ class PandoriaState(State):
         new.family = self.family
         new.level = self.level
         new.troll_values = self.troll_values
+        new.building_cards = self.building_cards
+        new.craft_rate = self.craft_rate
+        new.market_rate = self.market_rate
         new.board = self.board
         new.empty = self.empty
         new.swamp = self.swamp
