@@ -24,6 +24,8 @@ PLAYED = [
     ("battle-merchants", 2, "standard", ["greedy", "mcts:20"]),
     ("battle-merchants", 4, "standard", ["greedy", "mcts:20", "random", "greedy"]),
     ("pandoria-merchants", 1, "solo", ["greedy"]),
+    ("pandoria-merchants", 3, "standard", ["mcts:20", "greedy", "random"]),
+    ("pandoria-merchants", 2, "family", ["greedy", "mcts:20"]),
 ]
 
 PLAY = """
