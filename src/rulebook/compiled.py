@@ -17,7 +17,8 @@ bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1
 speed; the players' front ends keep their clear errors.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
-search: what the bots spend their time in. Not :mod:`rulebook.core.chance`: its scripted
+search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
+lookahead, and Pandoria Merchants' map, rules, evaluation and lookahead. Not :mod:`rulebook.core.chance`: its scripted
 generator derives from ``random.Random``, which a compiled class cannot (the interpreter
 crashed seeding it); the draws of its shuffles and rolls are in :mod:`rulebook.core.draws`,
 which is compiled. Every other module, and every other game, is Python either way (their
@@ -51,6 +52,14 @@ MODULES = (
     "rulebook.merchants_of_magick.bots",
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
+    "rulebook.battle_merchants.actions",
+    "rulebook.battle_merchants.rules",
+    "rulebook.battle_merchants.bots",
+    "rulebook.battle_merchants.lookahead",
+    "rulebook.pandoria_merchants.board",
+    "rulebook.pandoria_merchants.rules",
+    "rulebook.pandoria_merchants.bots",
+    "rulebook.pandoria_merchants.lookahead",
     "rulebook.agents.mcts",
 )
 SRC = Path(__file__).resolve().parent.parent
