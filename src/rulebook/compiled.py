@@ -49,6 +49,9 @@ MODULES = (
     "rulebook.merchants_of_magick.bots",
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
+    "rulebook.archmagi.rules",
+    "rulebook.archmagi.bots",
+    "rulebook.archmagi.lookahead",
     "rulebook.agents.mcts",
 )
 SRC = Path(__file__).resolve().parent.parent

@@ -163,7 +163,11 @@ class ArchmagiState(State):
     #: the action log as text, as far as it was needed (shared by clones: never changed)
     _texts: tuple[tuple[int, str], ...]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`; the class may be
+        compiled, where ``__new__`` runs ``__init__``)."""
+        if blank:
+            return
         super().__init__(game, setup)
         self.content = content()
         self.moves = moves()
@@ -906,7 +910,7 @@ class ArchmagiState(State):
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self) -> ArchmagiState:
-        new = ArchmagiState.__new__(ArchmagiState)
+        new = ArchmagiState(self.game, self.setup, blank=True)
         self._copy_base(new)
         new.content = self.content
         new.moves = self.moves
