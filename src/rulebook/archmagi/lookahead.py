@@ -3,18 +3,23 @@
 :func:`rulebook.archmagi.bots.evaluate` reads a seat's Favor, Crystals, Hand, Planted Spells,
 drafted Spells and Plays, the size of the Magic Pool and whose turn it is. Most of greedy's
 choices are Plays in its own Play Phase (PLAY PHASE): draw a Spell, play a Spell's Top or
-Bottom Action (the Fire Magi's both), plant a Spell (the Flora Magi) or end the Play Phase. When
-the Action's symbols are only Gain and Spend Crystals, Draw and Plays (SYMBOLS GUIDE) and its
-Draws leave Spells in the Magic Pool (no Round ends), the Play changes only these counts, as
-the rules' own :meth:`ArchmagiState.gainable` and :meth:`ArchmagiState.monsters_for` give them;
-:func:`lookahead` works them out and values them with :func:`rulebook.archmagi.bots.prospects`,
-the evaluation's own sum (the same values, bit for bit).
+Bottom Action (the Fire Magi's both), plant a Spell (the Flora Magi) or end the Play Phase. An
+Action's symbols run left to right (SYMBOLS GUIDE) until one waits for the seat's decision:
+Gain and Spend Crystals, Draw and Plays change only these counts, as the rules' own
+:meth:`ArchmagiState.gainable` and :meth:`ArchmagiState.monsters_for` give them; Search, Look
+and Draft (a Draft from Round 4, or the Draft's own Spell Book), and Discard stop there while
+they have something to choose from (:meth:`ArchmagiState._ready`), and otherwise do what
+:meth:`ArchmagiState._settle` does (a Draft before Round 4 drafts the top of the Spell Book, a
+Look at an empty Spell Book draws, a Discard with an empty Hand is skipped). When no Draw ends
+the Round, :func:`lookahead` works out these counts and values them with
+:func:`rulebook.archmagi.bots.prospects`, the evaluation's own sum (the same values, bit for
+bit).
 
 When no Play is left, the Monster Phase follows if a Monster can be paid for (nothing else
 changes), else the Discard Phase (the Flow of Magic, the next turn): such a Play, Actions with
-other symbols (decisions), and every move outside the seat's Play Phase are made on a clone and
-evaluated, as the generic :meth:`rulebook.core.State.lookahead` does. ``tests/test_speed.py``
-holds this to the generic lookahead on many positions.
+other symbols (Plant, Uproot, "you may"), and every move outside the seat's Play Phase are made
+on a clone and evaluated, as the generic :meth:`rulebook.core.State.lookahead` does.
+``tests/test_speed.py`` holds this to the generic lookahead on many positions.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ from rulebook.archmagi.rules import PLAY, ArchmagiState, Move
 from rulebook.core import Action
 
 #: what a Play valued without being made looks like after it: Crystals, Hand, Planted Spells,
-#: Plays (0 in the Monster Phase), Spells in the Magic Pool
-After = tuple[int, int, int, int, int]
+#: drafted Spells, Plays (0 in the Monster Phase), Spells in the Magic Pool
+After = tuple[int, int, int, int, int, int]
 
 
 def lookahead(s: ArchmagiState, player: int, actions: Sequence[Action]) -> list[float]:
@@ -36,16 +41,17 @@ def lookahead(s: ArchmagiState, player: int, actions: Sequence[Action]) -> list[
         return [_made(s, player, action) for action in actions]
     favor = float(s.favor(player))
     w = bots.WEIGHTS[5 if s.final else s.round]
-    drafted = s.content.rules.book_size - len(s.books[player])
+    book_size = s.content.rules.book_size
     values = []
     for action in actions:
         after = _after(s, player, action) if type(action) is Move else None
         if after is None:
             values.append(_made(s, player, action))
         else:
-            crystals, hand, planted, plays, pool = after
+            crystals, hand, planted, book, plays, pool = after
             values.append(
-                favor + bots.prospects(w, crystals, hand, planted, drafted, plays, pool, True)
+                favor
+                + bots.prospects(w, crystals, hand, planted, book_size - book, plays, pool, True)
             )
     return values
 
@@ -59,12 +65,14 @@ def _made(s: ArchmagiState, player: int, action: Action) -> float:
 
 def _after(s: ArchmagiState, p: int, move: Move) -> After | None:
     """What the evaluation reads after the Play ``move`` (as ``_play`` and the stack make it),
-    or None for one that does more (see the module's docstring)."""
+    or None for one that does more (see the module's docstring). The Spell Book is given by
+    its size (the evaluation counts the Spells drafted from it)."""
     verb = move.verb
     crystals = s.crystals[p]
     held = sum(s.crystals)
     hand = len(s.hands[p])
     planted = len(s.planted[p])
+    book = len(s.books[p])
     pool = len(s.pool)
     plays = s.plays - 1
     if verb == "end":
@@ -85,25 +93,46 @@ def _after(s: ArchmagiState, p: int, move: Move) -> After | None:
         hand -= 1
         for e in effects:
             kind = e.kind
+            n = e.n
+            draws = 0
             if kind == "gain":
-                got = s.gainable(e.n, held)
+                got = s.gainable(n, held)
                 crystals += got
                 held += got
             elif kind == "spend":
-                spent = min(e.n, crystals)
+                spent = min(n, crystals)
                 crystals -= spent
                 held -= spent
             elif kind == "draw":
-                if e.n >= pool:
-                    return None  # the Round would end
-                hand += e.n
-                pool -= e.n
+                draws = n
             elif kind == "plays":
-                plays += e.n
+                plays += n
+            elif kind == "search":
+                taken = min(n, pool)
+                if taken:  # the Spells looked at wait for the choice
+                    return crystals, hand, planted, book, plays, pool - taken
+            elif kind == "look_draft":
+                if book:  # the Spells looked at wait for the choice
+                    return crystals, hand, planted, book, plays, pool
+                draws = 1
+            elif kind == "discard":
+                if hand:  # the Spell to discard waits for the choice
+                    return crystals, hand, planted, book, plays, pool
+            elif kind == "draft":
+                if book and s.round >= s.content.rules.drafts_as_draws_round:
+                    return crystals, hand, planted, book, plays, pool  # draft or draw?
+                drafted = min(n, book)
+                book -= drafted
+                draws = n - drafted  # an empty Spell Book: the Draft is a Draw
             else:
                 return None
+            if draws:
+                if draws >= pool:
+                    return None  # the Round would end
+                hand += draws
+                pool -= draws
     if plays <= 0:
         if not s.monsters_for(crystals, hand):
             return None  # the Discard Phase would follow
         plays = 0  # the Monster Phase
-    return crystals, hand, planted, plays, pool
+    return crystals, hand, planted, book, plays, pool
