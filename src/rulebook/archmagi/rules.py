@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from rulebook.archmagi.content import (
@@ -91,6 +91,25 @@ class Move(Action):
 
     verb: str
     card: str = ""
+    #: the hash of ``(verb, card)``, worked out once: search bots look moves up in their trees
+    #: again and again (``None`` for a hand-built move that cannot be hashed)
+    _hash: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            known: int | None = hash((self.verb, self.card))
+        except TypeError:
+            known = None
+        object.__setattr__(self, "_hash", known)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable move: {self!r}")
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
+        """Pickled as its fields (the hash of a string differs between processes)."""
+        return (Move, (self.verb, self.card))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.card}" if self.card else self.verb
@@ -123,8 +142,28 @@ def moves() -> Moves:
     return Moves(content())
 
 
+def _listed(move: Move, actions: list[Action]) -> bool:
+    """Whether ``move`` (one of :class:`Moves`) is among ``actions`` (made of them too): found
+    by identity, without comparing fields."""
+    return any(action is move for action in actions)
+
+
 def _distinct(names: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
+
+
+def affordable(crystals: int, effects: tuple[Effect, ...]) -> bool:
+    """Whether ``crystals`` Crystals pay every Spend Crystals of ``effects`` when it comes
+    (gains before it count)."""
+    have = crystals
+    for e in effects:
+        if e.kind == "gain":
+            have += e.n
+        elif e.kind == "spend":
+            have -= e.n
+            if have < 0:
+                return False
+    return True
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -245,14 +284,21 @@ class ArchmagiState(State):
         magi = self.magi_of(p)
         self._draw(p, magi.draws)
         self.plays = magi.plays
+        self.stack.extend(self.turn_start_tasks(p))
+
+    def turn_start_tasks(self, p: int) -> list[Task]:
+        """The symbols ``p`` performs as the Play Phase begins, as tasks of the stack (the
+        last runs first): the Planted Flora Spells' Bottom Actions, then the Magi's own."""
+        tasks: list[Task] = []
         start = self.content.turn_start[ELEMENTS.index(self.magi[p])]
         if start:
-            self.stack.append(("seq", p, 0, start))
-        if magi.planted_bottoms:
+            tasks.append(("seq", p, 0, start))
+        if self.magi_of(p).planted_bottoms:
             cards = self.content.cards
             for card in reversed(self.planted[p]):
                 if cards[card].element == self.magi[p]:
-                    self.stack.append(("seq", p, 0, cards[card].bottom))
+                    tasks.append(("seq", p, 0, cards[card].bottom))
+        return tasks
 
     def _end_turn(self, p: int) -> None:
         """END OF ROUND 4: the player whose turn it is finishes it, then the game is over."""
@@ -337,10 +383,16 @@ class ArchmagiState(State):
             self.exhausted.append(card)
             return None
         self.discard.append(card)
-        q = self.seat_of.get(spell.element)
-        if q is None or q == p:
+        q = self.flows_to(p, spell)
+        return None if q is None else ("flow", q, 0, card)
+
+    def flows_to(self, p: int, spell: Spell) -> int | None:
+        """The seat whose Magi is offered ``spell`` by the Flow of Magic when ``p`` discards
+        it: its element's Magi, if in play and not ``p``'s."""
+        if spell.element == COMMON:
             return None
-        return ("flow", q, 0, card)
+        q = self.seat_of.get(spell.element)
+        return None if q is None or q == p else q
 
     def _discard_card(self, p: int, card: int) -> None:
         offer = self._to_discard(p, card)
@@ -369,22 +421,16 @@ class ArchmagiState(State):
         """Whether every Spend Crystals of ``effects`` can be paid when it comes (gains before it
         count). Decision: an Action whose Spend cannot be paid cannot be played; other symbols
         do as much as they can (Discard 2 with one Spell in Hand discards it)."""
-        have = self.crystals[p]
-        for e in effects:
-            if e.kind == "gain":
-                have += e.n
-            elif e.kind == "spend":
-                have -= e.n
-                if have < 0:
-                    return False
-        return True
+        return affordable(self.crystals[p], effects)
 
-    def _may_possible(self, p: int, effects: tuple[Effect, ...]) -> bool:
+    def may_possible(
+        self, crystals: int, hand: int, planted: int, effects: tuple[Effect, ...]
+    ) -> bool:
         """Decision: a "you may" part can be used only if its costs can be paid in full
-        (Spend, Discard, Uproot), so that it is never a free gain."""
-        if not self._affordable(p, effects):
+        (Spend, Discard, Uproot), so that it is never a free gain; for a seat holding
+        ``crystals`` Crystals, ``hand`` Spells in Hand and ``planted`` Planted Spells."""
+        if not affordable(crystals, effects):
             return False
-        hand, planted = len(self.hands[p]), len(self.planted[p])
         for e in effects:
             if e.kind == "discard":
                 hand -= e.n
@@ -435,26 +481,54 @@ class ArchmagiState(State):
     def _ready(self, task: Task) -> bool:
         """Whether an input task waits for a decision now (else :meth:`_settle` resolves it)."""
         kind, p, n, data = task
+        return self.waits(
+            kind,
+            p,
+            n,
+            data,
+            self.crystals[p],
+            len(self.hands[p]),
+            len(self.planted[p]),
+            len(self.books[p]),
+            len(self.looking),
+        )
+
+    def waits(
+        self,
+        kind: str,
+        p: int,
+        n: int,
+        data: Any,
+        crystals: int,
+        hand: int,
+        planted: int,
+        book: int,
+        looking: int,
+    ) -> bool:
+        """Whether the input task ``(kind, p, n, data)`` waits for a decision of seat ``p``
+        holding ``crystals`` Crystals, ``hand`` Spells in Hand, ``planted`` Planted Spells and
+        ``book`` in its Spell Book, with ``looking`` Spells looked at (:meth:`_ready` asks it of
+        this position, the greedy lookahead of positions it works out)."""
         if kind == "limit":
-            return len(self.hands[p]) > self.content.rules.hand_limit
+            return hand > self.content.rules.hand_limit
         if kind == "pay":
-            return bool(self.hands[p])
+            return hand > 0
         if kind in ("discard", "plant"):
-            return bool(self.hands[p]) and n > 0
+            return hand > 0 and n > 0
         if kind == "uproot":
-            return bool(self.planted[p]) and n > 0
+            return planted > 0 and n > 0
         if kind == "flow":
-            return bool(self.hands[p]) or self.magi_of(p).free_flow
+            return hand > 0 or self.magi_of(p).free_flow
         if kind == "return":
-            return len(self.looking) > 1
+            return looking > 1
         if kind == "search":
-            return bool(self.looking)
+            return looking > 0
         if kind == "draft":
-            return n > 0 and bool(self.books[p]) and self._drafts_as_draws()
+            return n > 0 and book > 0 and self._drafts_as_draws()
         if kind == "look":
-            return bool(self.books[p])
+            return book > 0
         if kind == "may":
-            return bool(self._may_possible(p, data))
+            return self.may_possible(crystals, hand, planted, data)
         return True
 
     def _settle(self, task: Task) -> None:
@@ -613,9 +687,15 @@ class ArchmagiState(State):
             or not isinstance(action.card, str)
         ):
             raise IllegalAction(f"{action!r} is not an Archmagi move")
-        if action not in self.legal_actions(player):
+        moves = self.moves
+        known = (
+            moves.named.get(action.verb, {}).get(action.card)
+            if action.card
+            else moves.plain.get(action.verb)
+        )
+        if known is None or not _listed(known, self.legal_actions(player)):
             raise IllegalAction(f"{action} is not a legal move now")
-        self._perform(player, action)
+        self._perform(player, known)
 
     def lookahead(
         self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
