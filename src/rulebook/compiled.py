@@ -49,6 +49,7 @@ MODULES = (
     "rulebook.merchants_of_magick.bots",
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
+    "rulebook.archmagi.symbols",
     "rulebook.archmagi.rules",
     "rulebook.archmagi.bots",
     "rulebook.archmagi.lookahead",
