@@ -411,6 +411,8 @@ class ArchmagiState(State):
         return max(0, min(n, self.content.rules.crystals - held))
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
+        if self.determinized:
+            return  # a search's sample: never counted by the lab
         # a new dict, never a change in place: clones share the seats' tallies
         tally = dict(self.tally[p])
         tally[key] = tally.get(key, 0) + by
