@@ -9,7 +9,7 @@ Draft, "you may", the Flow of Magic and its payment), then the symbols that foll
 Spend Crystals through the rules' :meth:`~ArchmagiState.gainable`, Draw, Plays, and the
 symbols that push a decision), each decision asked of the rules' own
 :meth:`~ArchmagiState.waits` (resolved as :meth:`~ArchmagiState._settle` does when it does not
-wait), the Monster Phase (:meth:`~ArchmagiState.monsters_for`), the Discard Phase with its
+wait), the Monster Phase (:meth:`~ArchmagiState.can_defeat`), the Discard Phase with its
 Flow of Magic offers (:meth:`~ArchmagiState.flows_to`) and hand limit, and the next turn's
 Draw Phase and start-of-turn symbols (:meth:`~ArchmagiState.turn_start_tasks`), up to the next
 decision; then it values the counts with :func:`rulebook.archmagi.bots.prospects`, the
@@ -65,6 +65,9 @@ class Counts:
 
     s: ArchmagiState
     p: int
+    #: the evaluation's weights of this Round, and the Spell Book's size (never changed here)
+    w: tuple[float, ...]
+    book_size: int
     favor: int
     crystals: list[int]
     hands: list[int]
@@ -86,6 +89,8 @@ class Counts:
         self.p = p
         if blank:
             return
+        self.w = bots.WEIGHTS[5 if s.final else s.round]
+        self.book_size = s.content.rules.book_size
         self.favor = s.favor(p)
         self.crystals = s.crystals.copy()
         self.hands = [len(h) for h in s.hands]
@@ -104,6 +109,8 @@ class Counts:
 
     def copy(self) -> Counts:
         new = Counts(self.s, self.p, blank=True)
+        new.w = self.w
+        new.book_size = self.book_size
         new.favor = self.favor
         new.crystals = self.crystals.copy()
         new.hands = self.hands.copy()
@@ -123,17 +130,17 @@ class Counts:
     # -- the value -------------------------------------------------------------------------------
     def value(self) -> float:
         """``bots.evaluate`` of the counts (the same sum, in the same order)."""
-        s, p = self.s, self.p
+        p = self.p
         favor = float(self.favor)
         if self.over:
             return favor
         mine = self.turn == p
         return favor + bots.prospects(
-            bots.WEIGHTS[5 if s.final else s.round],
+            self.w,
             self.crystals[p],
             self.hands[p],
             self.planted[p],
-            s.content.rules.book_size - self.books[p],
+            self.book_size - self.books[p],
             self.plays if mine and self.phase == PLAY else 0,
             self.pool,
             mine,
@@ -302,7 +309,7 @@ class Counts:
                     return True
                 tasks.append(("monster", t, 0, None))
             elif self.phase == MONSTER:
-                if s.monsters_for(self.crystals[t], self.hands[t]):
+                if s.can_defeat(self.crystals[t], self.hands[t]):
                     return True
                 tasks.append(("discard_phase", t, 0, None))
             else:  # pragma: no cover - the Discard Phase always ends in an "end" task

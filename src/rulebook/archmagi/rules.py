@@ -26,6 +26,7 @@ from rulebook.archmagi.content import (
     Content,
     Effect,
     MagiSpec,
+    Monster,
     Spell,
     content,
 )
@@ -150,6 +151,12 @@ def _listed(move: Move, actions: list[Action]) -> bool:
 
 def _distinct(names: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
+
+
+def pays(monster: Monster, crystals: int, spells: int) -> bool:
+    """Whether ``crystals`` Crystals and ``spells`` Spells in Hand pay for ``monster``
+    (MONSTER PHASE)."""
+    return crystals >= monster.crystals and spells >= monster.spells
 
 
 def affordable(crystals: int, effects: tuple[Effect, ...]) -> bool:
@@ -326,16 +333,16 @@ class ArchmagiState(State):
         """Monsters in the Paths that ``p`` can pay for (Crystals and Spells in Hand)."""
         return self.monsters_for(self.crystals[p], len(self.hands[p]))
 
+    def can_defeat(self, crystals: int, spells: int) -> bool:
+        """Whether ``crystals`` Crystals and ``spells`` Spells in Hand buy a Monster in the
+        Paths (:meth:`monsters_for` is not empty)."""
+        monsters = self.content.monsters
+        return any(pays(monsters[m], crystals, spells) for path in self.paths for m in path)
+
     def monsters_for(self, crystals: int, spells: int) -> list[int]:
         """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy."""
         monsters = self.content.monsters
-        out = []
-        for path in self.paths:
-            for m in path:
-                cost = monsters[m]
-                if crystals >= cost.crystals and spells >= cost.spells:
-                    out.append(m)
-        return out
+        return [m for path in self.paths for m in path if pays(monsters[m], crystals, spells)]
 
     # -- the Magic Pool and the rounds (END OF ROUND) --------------------------------------------
     def _end_round(self) -> None:
@@ -581,7 +588,7 @@ class ArchmagiState(State):
                     return
                 self.stack.append(("monster", self.turn, 0, None))
             elif self.phase == MONSTER:
-                if self._monster_options(self.turn):
+                if self.can_defeat(self.crystals[self.turn], len(self.hands[self.turn])):
                     return
                 self.stack.append(("discard_phase", self.turn, 0, None))
             else:  # pragma: no cover - the Discard Phase always ends in an "end" task
