@@ -37,6 +37,7 @@ def table(players: int = 4, magi: tuple[str, ...] = ELEMENTS, seed: int = 1) -> 
     s = rulebook.new_game("archmagi", players=players, seed=seed)
     assert isinstance(s, ArchmagiState)
     s.magi = list(magi[:players])
+    s.magi_specs = [content().magi[ELEMENTS.index(e)] for e in s.magi]
     s.seat_of = {e: p for p, e in enumerate(s.magi)}
     s.plays = s.magi_of(0).plays
     s.crystals = [0] * players  # undo what the Magi dealt by the seed did at the start

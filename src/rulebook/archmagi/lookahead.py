@@ -6,14 +6,14 @@ changes them by the stack machine of :mod:`rulebook.archmagi.rules` (PLAYER TURN
 GUIDE) until a seat must decide. :class:`Counts` runs that machine on the counts alone: the
 move (a Play, a Monster defeated or passed, a decision: Discard, Plant, Uproot, Search, Look,
 Draft, "you may", the Flow of Magic and its payment), then the symbols that follow (Gain and
-Spend Crystals through the rules' :meth:`~ArchmagiState.gainable`, Draw, Plays, and the
-symbols that push a decision), each decision asked of the rules' own
-:meth:`~ArchmagiState.waits` (resolved as :meth:`~ArchmagiState._settle` does when it does not
-wait), the Monster Phase (:meth:`~ArchmagiState.can_defeat`), the Discard Phase with its
-Flow of Magic offers (:meth:`~ArchmagiState.flows_to`) and hand limit, and the next turn's
-Draw Phase and start-of-turn symbols (:meth:`~ArchmagiState.turn_start_tasks`), up to the next
-decision; then it values the counts with :func:`rulebook.archmagi.bots.prospects`, the
-evaluation's own sum (the same values, bit for bit).
+Spend Crystals through the rules' own ``gainable``, Draw, Plays, and the symbols that push a
+decision), each decision asked of the rules' own ``waits`` (resolved as
+:meth:`ArchmagiState._settle` does when it does not wait), the Monster Phase
+(:meth:`ArchmagiState.can_defeat`), the Discard Phase with its Flow of Magic offers (the rules'
+``flows_to``) and hand limit, and the next turn's Draw Phase and start-of-turn symbols
+(:meth:`ArchmagiState.turn_start_tasks`), up to the next decision; then it values the counts
+with :func:`rulebook.archmagi.bots.prospects`, the evaluation's own sum (the same values, bit
+for bit).
 
 A move whose effects reach what the counts do not follow is made on a clone and evaluated, as
 the generic :meth:`rulebook.core.State.lookahead` does: the Magic Pool running out (the Round
@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulebook.archmagi import bots
-from rulebook.archmagi.content import Effect, Spell
+from rulebook.archmagi.content import Effect, MagiSpec, Spell
 from rulebook.archmagi.rules import (
     DISCARD,
     INPUT,
@@ -36,6 +36,9 @@ from rulebook.archmagi.rules import (
     ArchmagiState,
     Move,
     Task,
+    flows_to,
+    gainable,
+    waits,
 )
 from rulebook.core import Action
 
@@ -68,6 +71,13 @@ class Counts:
     #: the evaluation's weights of this Round, and the Spell Book's size (never changed here)
     w: tuple[float, ...]
     book_size: int
+    #: what the rules read that no move here changes: each seat's Magi, whose Magi each element
+    #: is, the hand limit, the main pile's Crystals, whether Drafts may be Draws this Round
+    magi: list[MagiSpec]
+    seat_of: dict[str, int]
+    hand_limit: int
+    pile: int
+    drafts_as_draws: bool
     favor: int
     crystals: list[int]
     hands: list[int]
@@ -90,7 +100,13 @@ class Counts:
         if blank:
             return
         self.w = bots.WEIGHTS[5 if s.final else s.round]
-        self.book_size = s.content.rules.book_size
+        rules = s.content.rules
+        self.book_size = rules.book_size
+        self.magi = s.magi_specs
+        self.seat_of = s.seat_of
+        self.hand_limit = rules.hand_limit
+        self.pile = rules.crystals
+        self.drafts_as_draws = s.round >= rules.drafts_as_draws_round
         self.favor = s.favor(p)
         self.crystals = s.crystals.copy()
         self.hands = [len(h) for h in s.hands]
@@ -111,6 +127,11 @@ class Counts:
         new = Counts(self.s, self.p, blank=True)
         new.w = self.w
         new.book_size = self.book_size
+        new.magi = self.magi
+        new.seat_of = self.seat_of
+        new.hand_limit = self.hand_limit
+        new.pile = self.pile
+        new.drafts_as_draws = self.drafts_as_draws
         new.favor = self.favor
         new.crystals = self.crystals.copy()
         new.hands = self.hands.copy()
@@ -250,7 +271,7 @@ class Counts:
                 self.tasks.append(("seq", p, 0, data))
         elif kind == "flow":
             if verb == "take":
-                if self.s.magi_of(p).free_flow:
+                if self.magi[p].free_flow:
                     self.hands[p] += 1
                 else:
                     self.tasks.append(("pay", p, 0, data))
@@ -261,7 +282,7 @@ class Counts:
         return True
 
     def _discard(self, p: int, spell: Spell) -> None:
-        q = self.s.flows_to(p, spell)
+        q = flows_to(p, spell, self.seat_of)
         if q is not None:
             self.tasks.append(("flow", q, 0, None))
 
@@ -274,9 +295,8 @@ class Counts:
                 task = tasks[-1]
                 kind, q, n, data = task
                 if kind in INPUT:
-                    if s.waits(
+                    if waits(
                         kind,
-                        q,
                         n,
                         data,
                         self.crystals[q],
@@ -284,6 +304,9 @@ class Counts:
                         self.planted[q],
                         self.books[q],
                         self.looking,
+                        self.magi[q].free_flow,
+                        self.drafts_as_draws,
+                        self.hand_limit,
                     ):
                         return True
                     tasks.pop()
@@ -335,7 +358,7 @@ class Counts:
     def _effect(self, q: int, e: Effect) -> bool:
         kind, n = e.kind, e.n
         if kind == "gain":
-            self.crystals[q] += self.s.gainable(n, sum(self.crystals))
+            self.crystals[q] += gainable(n, sum(self.crystals), self.pile)
         elif kind == "spend":
             self.crystals[q] -= min(n, self.crystals[q])
         elif kind == "draw":
@@ -376,7 +399,7 @@ class Counts:
         self.tasks.append(("limit", t, 0, None))
         offers: list[Task] = []
         for spell in self.area:
-            q = self.s.flows_to(t, spell)
+            q = flows_to(t, spell, self.seat_of)
             if q is not None:
                 offers.append(("flow", q, 0, None))
         self.area = []
@@ -387,13 +410,13 @@ class Counts:
         if s.final:
             self.over = True
             return True
-        q = (t + 1) % s.num_players
-        if self.replanted and s.magi_of(q).planted_bottoms:
+        q = (t + 1) % len(self.magi)
+        magi = self.magi[q]
+        if self.replanted and magi.planted_bottoms:
             return False  # the start-of-turn tasks read the Planted Spells themselves
         self.turn = q
         self.phase = PLAY
         self.area = []
-        magi = s.magi_of(q)
         if not self._draw(q, magi.draws):
             return False
         self.plays = magi.plays

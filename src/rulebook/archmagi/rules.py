@@ -173,6 +173,86 @@ def affordable(crystals: int, effects: tuple[Effect, ...]) -> bool:
     return True
 
 
+def may_possible(crystals: int, hand: int, planted: int, effects: tuple[Effect, ...]) -> bool:
+    """Decision: a "you may" part can be used only if its costs can be paid in full (Spend,
+    Discard, Uproot), so that it is never a free gain; for a seat holding ``crystals``
+    Crystals, ``hand`` Spells in Hand and ``planted`` Planted Spells."""
+    if not affordable(crystals, effects):
+        return False
+    for e in effects:
+        if e.kind == "discard":
+            hand -= e.n
+            if hand < 0:
+                return False
+        elif e.kind == "uproot":
+            planted -= e.n
+            if planted < 0:
+                return False
+        elif e.kind in ("draw",):
+            hand += e.n
+        elif e.kind == "plant":
+            hand -= e.n
+            planted += e.n
+    return True
+
+
+def waits(
+    kind: str,
+    n: int,
+    data: Any,
+    crystals: int,
+    hand: int,
+    planted: int,
+    book: int,
+    looking: int,
+    free_flow: bool,
+    drafts_as_draws: bool,
+    hand_limit: int,
+) -> bool:
+    """Whether the input task ``(kind, p, n, data)`` waits for a decision of its seat, holding
+    ``crystals`` Crystals, ``hand`` Spells in Hand, ``planted`` Planted Spells and ``book`` in
+    its Spell Book, with ``looking`` Spells looked at; ``free_flow``: its Magi takes Spells by
+    the Flow of Magic for free; ``drafts_as_draws``: from Round 4 (END OF ROUND 3).
+    :meth:`ArchmagiState._ready` asks it of the position, the greedy lookahead of positions it
+    works out."""
+    if kind == "limit":
+        return hand > hand_limit
+    if kind == "pay":
+        return hand > 0
+    if kind in ("discard", "plant"):
+        return hand > 0 and n > 0
+    if kind == "uproot":
+        return planted > 0 and n > 0
+    if kind == "flow":
+        return hand > 0 or free_flow
+    if kind == "return":
+        return looking > 1
+    if kind == "search":
+        return looking > 0
+    if kind == "draft":
+        return n > 0 and book > 0 and drafts_as_draws
+    if kind == "look":
+        return book > 0
+    if kind == "may":
+        return may_possible(crystals, hand, planted, data)
+    return True
+
+
+def gainable(n: int, held: int, crystals: int) -> int:
+    """How many of ``n`` Crystals are gained when the players hold ``held`` of the main pile's
+    ``crystals``: no more than are left."""
+    return max(0, min(n, crystals - held))
+
+
+def flows_to(p: int, spell: Spell, seat_of: dict[str, int]) -> int | None:
+    """The seat whose Magi is offered ``spell`` by the Flow of Magic when ``p`` discards it:
+    its element's Magi (``seat_of``), if in play and not ``p``'s."""
+    if spell.element == COMMON:
+        return None
+    q = seat_of.get(spell.element)
+    return None if q is None or q == p else q
+
+
 # -- state -----------------------------------------------------------------------------------
 class ArchmagiState(State):
     """A game of Archmagi for 2-4 players.
@@ -184,6 +264,8 @@ class ArchmagiState(State):
     content: Content
     moves: Moves
     magi: list[str]
+    #: each seat's Magi Ability Card (shared by clones: never changed)
+    magi_specs: list[MagiSpec]
     seat_of: dict[str, int]
     round: int
     final: bool
@@ -239,6 +321,7 @@ class ArchmagiState(State):
             named = chosen.split(",")
             order = named + [e for e in order if e not in named]
         self.magi = order[:n]
+        self.magi_specs = [c.magi[ELEMENTS.index(e)] for e in self.magi]
         self.seat_of = {e: p for p, e in enumerate(self.magi)}
         cards = c.cards
         self.pool = [
@@ -278,7 +361,7 @@ class ArchmagiState(State):
         self.plays = 0
 
     def magi_of(self, p: int) -> MagiSpec:
-        return self.content.magi[ELEMENTS.index(self.magi[p])]
+        return self.magi_specs[p]
 
     # -- turn flow (PLAYER TURN) ---------------------------------------------------------------
     def _start_turn(self, p: int) -> None:
@@ -394,12 +477,9 @@ class ArchmagiState(State):
         return None if q is None else ("flow", q, 0, card)
 
     def flows_to(self, p: int, spell: Spell) -> int | None:
-        """The seat whose Magi is offered ``spell`` by the Flow of Magic when ``p`` discards
-        it: its element's Magi, if in play and not ``p``'s."""
-        if spell.element == COMMON:
-            return None
-        q = self.seat_of.get(spell.element)
-        return None if q is None or q == p else q
+        """The seat offered ``spell`` by the Flow of Magic when ``p`` discards it
+        (:func:`flows_to`)."""
+        return flows_to(p, spell, self.seat_of)
 
     def _discard_card(self, p: int, card: int) -> None:
         offer = self._to_discard(p, card)
@@ -414,8 +494,8 @@ class ArchmagiState(State):
 
     def gainable(self, n: int, held: int) -> int:
         """How many of ``n`` Crystals are gained when the players hold ``held``: no more than
-        are left in the main pile."""
-        return max(0, min(n, self.content.rules.crystals - held))
+        are left in the main pile (:func:`gainable`)."""
+        return gainable(n, held, self.content.rules.crystals)
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
         if self.determinized:
@@ -431,30 +511,6 @@ class ArchmagiState(State):
         count). Decision: an Action whose Spend cannot be paid cannot be played; other symbols
         do as much as they can (Discard 2 with one Spell in Hand discards it)."""
         return affordable(self.crystals[p], effects)
-
-    def may_possible(
-        self, crystals: int, hand: int, planted: int, effects: tuple[Effect, ...]
-    ) -> bool:
-        """Decision: a "you may" part can be used only if its costs can be paid in full
-        (Spend, Discard, Uproot), so that it is never a free gain; for a seat holding
-        ``crystals`` Crystals, ``hand`` Spells in Hand and ``planted`` Planted Spells."""
-        if not affordable(crystals, effects):
-            return False
-        for e in effects:
-            if e.kind == "discard":
-                hand -= e.n
-                if hand < 0:
-                    return False
-            elif e.kind == "uproot":
-                planted -= e.n
-                if planted < 0:
-                    return False
-            elif e.kind in ("draw",):
-                hand += e.n
-            elif e.kind == "plant":
-                hand -= e.n
-                planted += e.n
-        return True
 
     def _effect(self, p: int, e: Effect) -> None:
         """Perform one symbol (SYMBOLS GUIDE); symbols that need a decision push a task."""
@@ -490,9 +546,8 @@ class ArchmagiState(State):
     def _ready(self, task: Task) -> bool:
         """Whether an input task waits for a decision now (else :meth:`_settle` resolves it)."""
         kind, p, n, data = task
-        return self.waits(
+        return waits(
             kind,
-            p,
             n,
             data,
             self.crystals[p],
@@ -500,45 +555,10 @@ class ArchmagiState(State):
             len(self.planted[p]),
             len(self.books[p]),
             len(self.looking),
+            self.magi_specs[p].free_flow,
+            self._drafts_as_draws(),
+            self.content.rules.hand_limit,
         )
-
-    def waits(
-        self,
-        kind: str,
-        p: int,
-        n: int,
-        data: Any,
-        crystals: int,
-        hand: int,
-        planted: int,
-        book: int,
-        looking: int,
-    ) -> bool:
-        """Whether the input task ``(kind, p, n, data)`` waits for a decision of seat ``p``
-        holding ``crystals`` Crystals, ``hand`` Spells in Hand, ``planted`` Planted Spells and
-        ``book`` in its Spell Book, with ``looking`` Spells looked at (:meth:`_ready` asks it of
-        this position, the greedy lookahead of positions it works out)."""
-        if kind == "limit":
-            return hand > self.content.rules.hand_limit
-        if kind == "pay":
-            return hand > 0
-        if kind in ("discard", "plant"):
-            return hand > 0 and n > 0
-        if kind == "uproot":
-            return planted > 0 and n > 0
-        if kind == "flow":
-            return hand > 0 or self.magi_of(p).free_flow
-        if kind == "return":
-            return looking > 1
-        if kind == "search":
-            return looking > 0
-        if kind == "draft":
-            return n > 0 and book > 0 and self._drafts_as_draws()
-        if kind == "look":
-            return book > 0
-        if kind == "may":
-            return self.may_possible(crystals, hand, planted, data)
-        return True
 
     def _settle(self, task: Task) -> None:
         """Resolve an input task that needs no decision: a Draft before Round 4 (or a Draw
@@ -1004,6 +1024,7 @@ class ArchmagiState(State):
         new.content = self.content
         new.moves = self.moves
         new.magi = self.magi
+        new.magi_specs = self.magi_specs
         new.seat_of = self.seat_of
         new.round = self.round
         new.final = self.final
