@@ -6,6 +6,7 @@ The rulebook has no worked example with numbers; its clarifications are the exam
 
 from __future__ import annotations
 
+import pickle
 import random
 import re
 
@@ -51,6 +52,16 @@ def texts(s: ArchmagiState, p: int) -> list[str]:
 
 
 # -- content and setup -----------------------------------------------------------------------
+def test_cards_and_moves_pickle_as_their_fields() -> None:
+    """Spells, Monsters, their symbols and the moves pickle field by field (``__reduce__``: the
+    compiled frozen classes cannot be pickled otherwise), hashes made afresh."""
+    c = content()
+    piles = (c.cards, c.monsters, rulebook.new_game("archmagi", 4, 1).action_vocabulary())
+    again = pickle.loads(pickle.dumps(piles))
+    assert again == piles
+    assert [hash(m) for m in again[2]] == [hash(m) for m in piles[2]]
+
+
 def test_content_matches_the_contents_list() -> None:
     c = content()
     sets = [(s.element, s.set, s.round) for s in c.cards]
