@@ -17,7 +17,8 @@ bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1
 speed; the players' front ends keep their clear errors.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
-search: what the bots spend their time in. Not :mod:`rulebook.core.chance`: its scripted
+search: what the bots spend their time in; Archmagi's rules, cards (``archmagi.symbols``),
+evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`: its scripted
 generator derives from ``random.Random``, which a compiled class cannot (the interpreter
 crashed seeding it). Every other module, and every other game, is Python either way (their
 moves derive from :class:`rulebook.core.action.Action`, compiled to allow that).
