@@ -13,6 +13,7 @@ from typing import Any
 import uvicorn
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from rulebook.web import collector
 from rulebook.web.app import create_app
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
@@ -36,10 +37,22 @@ class Redact(logging.Filter):
         return True
 
 
-def log_config() -> dict[str, Any]:
+class SocketAccess(logging.Filter):
+    """Drops uvicorn's line per WebSocket connection (``... "WebSocket /path" [accepted]``):
+    it is an access log line, so it is written only with the access log. (Each record handed
+    to the log's thread also cost the event loop a wait for the interpreter lock.)"""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str) and record.msg.startswith('%s - "WebSocket %s"'))
+
+
+def log_config(access_log: bool = False) -> dict[str, Any]:
     config: dict[str, Any] = {
         **uvicorn.config.LOGGING_CONFIG,
-        "filters": {"redact": {"()": "rulebook.web.server.Redact"}},
+        "filters": {
+            "redact": {"()": "rulebook.web.server.Redact"},
+            "socket_access": {"()": "rulebook.web.server.SocketAccess"},
+        },
     }
     config["handlers"] = {
         name: {**handler, "filters": ["redact"]}
@@ -49,6 +62,9 @@ def log_config() -> dict[str, Any]:
         **uvicorn.config.LOGGING_CONFIG["loggers"],
         "rulebook.web": {"handlers": ["default"], "level": "INFO", "propagate": False},
     }
+    if not access_log:  # on the logger: a dropped record never reaches the log's thread
+        error = config["loggers"]["uvicorn.error"]
+        config["loggers"]["uvicorn.error"] = {**error, "filters": ["socket_access"]}
     return config
 
 
@@ -115,13 +131,14 @@ def serve(settings: Settings, host: str, port: int, access_log: bool = False) ->
         create_app(settings),
         host=host,
         port=port,
-        log_config=log_config(),
+        log_config=log_config(access_log),
         access_log=access_log,
         ws_max_size=settings.max_ws_message,
         ws_per_message_deflate=False,  # compressing every update cost more than sending it
         timeout_graceful_shutdown=5,
     )
     listeners = _log_off_the_loop()
+    collector.settle()
     try:
         uvicorn.Server(config).run()
     finally:
