@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from rulebook.archmagi.content import (
     COMMON,
@@ -34,16 +34,16 @@ from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
 
-PLAY = "play"
-MONSTER = "monster"
-DISCARD = "discard"
-OVER = "over"
+PLAY: Final = "play"
+MONSTER: Final = "monster"
+DISCARD: Final = "discard"
+OVER: Final = "over"
 
 #: verbs of moves that name a Spell, a Monster, or nothing
 SPELL_VERBS = ("top", "bottom", "both", "plant", "discard", "uproot", "take", "return", "draft")
 PLAIN_VERBS = ("draw", "end", "pass", "use", "skip", "draft")
 #: stack tasks that wait for a decision of their seat
-INPUT = frozenset(
+INPUT: Final = frozenset(
     {
         "discard",
         "plant",
@@ -581,20 +581,21 @@ class ArchmagiState(State):
 
     def _run(self) -> None:
         """Resolve the stack until a seat must decide, then the phases that need no one."""
+        stack = self.stack  # never replaced while a move is made
         while self.phase != OVER:
-            if self.stack:
-                task = self.stack[-1]
+            if stack:
+                task = stack[-1]
                 kind, p, n, data = task
                 if kind in INPUT:
                     if self._ready(task):
                         return
-                    self.stack.pop()
+                    stack.pop()
                     self._settle(task)
                     continue
-                self.stack.pop()
+                stack.pop()
                 if kind == "seq":
                     if n < len(data):
-                        self.stack.append(("seq", p, n + 1, data))
+                        stack.append(("seq", p, n + 1, data))
                         self._effect(p, data[n])
                 elif kind == "monster":
                     self.phase = MONSTER
@@ -606,11 +607,11 @@ class ArchmagiState(State):
             if self.phase == PLAY:
                 if self.plays > 0:
                     return
-                self.stack.append(("monster", self.turn, 0, None))
+                stack.append(("monster", self.turn, 0, None))
             elif self.phase == MONSTER:
                 if self.can_defeat(self.crystals[self.turn], len(self.hands[self.turn])):
                     return
-                self.stack.append(("discard_phase", self.turn, 0, None))
+                stack.append(("discard_phase", self.turn, 0, None))
             else:  # pragma: no cover - the Discard Phase always ends in an "end" task
                 raise RuntimeError("the Discard Phase left no task")
 
