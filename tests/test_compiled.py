@@ -22,17 +22,23 @@ PLAYED = [
     ("ye-olde-magick-shoppe", 1, "solo", ["greedy"]),
     ("archmagi", 3, "standard", ["greedy", "mcts:20", "random"]),
     ("battle-merchants", 2, "standard", ["greedy", "mcts:20"]),
+    ("battle-merchants", 4, "standard", ["greedy", "mcts:20", "random", "greedy"]),
     ("pandoria-merchants", 1, "solo", ["greedy"]),
+    ("pandoria-merchants", 3, "standard", ["mcts:20", "greedy", "random"]),
+    ("pandoria-merchants", 2, "family", ["greedy", "mcts:20"]),
 ]
 
 PLAY = """
-import json, sys
+import json, pickle, sys
 import rulebook, rulebook.compiled
 from rulebook.agents import agent_seed, make_agent
 from rulebook.core.rollwrite import engine
+from rulebook.battle_merchants import rules as battle
 from rulebook.simulate import play
 
 out = {"active": rulebook.compiled.active, "engine": engine.__file__, "games": []}
+out["battle"] = battle.__file__
+out["pickled"] = all(pickle.loads(pickle.dumps(a)) == a for a in battle.moves(4).vocabulary)
 for game, players, variant, specs in json.loads(sys.argv[1]):
     for seed in range(2):
         state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
@@ -66,6 +72,8 @@ def test_compiled_and_pure_python_play_the_same_games() -> None:
     slow = _play(pure=True)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     assert fast["active"] is True and str(fast["engine"]).endswith(suffix)
+    assert str(fast["battle"]).endswith(suffix) and str(slow["battle"]).endswith(".py")
+    assert fast["pickled"] is True and slow["pickled"] is True  # moves go to worker processes
     assert slow["active"] is False and str(slow["engine"]).endswith(".py")
     assert fast["games"] == slow["games"]
 

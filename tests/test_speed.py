@@ -220,6 +220,58 @@ def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
         assert afresh == walked
 
 
+def test_pandoria_remembered_surroundings_are_worked_out_afresh_alike() -> None:
+    for state in positions(Case("pandoria-merchants", "standard", 4), seed=3, every=4):
+        assert isinstance(state, PandoriaState)
+        for mask in (state.empty, state._anchor(), state.board.land & ~state.empty):
+            assert state.board.around(mask) == state.board.around(mask)
+            assert state.board.around(mask) == around(state.board.nbr, mask)
+
+
+def test_pandoria_moves_are_listed_once_and_hash_once() -> None:
+    """Moves listed come from one table (the very same objects, search finds them at once);
+    a Move's remembered hash is that of its fields, equal moves hash alike, pickles keep
+    them, and a hand-built move that cannot be hashed says so."""
+    import pickle
+
+    from rulebook.pandoria_merchants.rules import PASS, Move, move
+
+    state = rulebook.new_game("pandoria-merchants", 3, 1, "standard")
+    assert state.legal_actions(0)[0] is state.legal_actions(0)[0]
+    assert move("buy", "ship/statue") is move("buy", "ship/statue")
+    assert move("pass") is PASS
+    made = Move("buy", "ship/statue")
+    assert made == move("buy", "ship/statue") and hash(made) == hash(("buy", "ship/statue"))
+    assert made != Move("build", "ship/statue") and made != "buy ship/statue"
+    again = pickle.loads(pickle.dumps(made))
+    assert again == made and hash(again) == hash(made)
+    with pytest.raises(TypeError):
+        hash(Move("buy", ["ship"]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1)])
+def test_pandoria_clones_only_evaluated_value_as_played_ones(variant: str, players: int) -> None:
+    """A lookahead's clone (``only_evaluated``: the next turn's dice left unrolled, the action
+    and buy phases asked only whether there is a choice) evaluates as the clone played on,
+    and a clone of any state is played on as usual."""
+    from rulebook.pandoria_merchants import bots
+
+    checked = 0
+    case = Case("pandoria-merchants", variant, players)
+    for state in positions(case, seed=8, every=2):
+        assert isinstance(state, PandoriaState)
+        seat = state.current_players()[0]
+        for action in state.legal_actions(seat):
+            played, sketched = state.clone(), state.clone()
+            sketched.only_evaluated = True
+            played.apply_legal(seat, action)
+            sketched.apply_legal(seat, action)
+            assert bots.evaluate(sketched, seat) == bots.evaluate(played, seat), action
+            assert not sketched.clone().only_evaluated
+            checked += 1
+    assert checked > 300
+
+
 def test_shuffle_is_rng_shuffle() -> None:
     for seed in range(200):
         for size in (0, 1, 2, 3, 4, 5, 10, 33, 64, 65, 70, 129):

@@ -17,10 +17,11 @@ bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1
 speed; the players' front ends keep their clear errors.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
-search: what the bots spend their time in; Archmagi's rules, cards (``archmagi.symbols``),
-evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`: its scripted
-generator derives from ``random.Random``, which a compiled class cannot (the interpreter
-crashed seeding it). Every other module, and every other game, is Python either way (their
+search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
+lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
+cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
+its scripted generator derives from ``random.Random``, which a compiled class cannot (the
+interpreter crashed seeding it). Every other module, and every other game, is Python either way (their
 moves derive from :class:`rulebook.core.action.Action`, compiled to allow that).
 """
 
@@ -50,6 +51,14 @@ MODULES = (
     "rulebook.merchants_of_magick.bots",
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
+    "rulebook.battle_merchants.actions",
+    "rulebook.battle_merchants.rules",
+    "rulebook.battle_merchants.bots",
+    "rulebook.battle_merchants.lookahead",
+    "rulebook.pandoria_merchants.board",
+    "rulebook.pandoria_merchants.rules",
+    "rulebook.pandoria_merchants.bots",
+    "rulebook.pandoria_merchants.lookahead",
     "rulebook.archmagi.symbols",
     "rulebook.archmagi.rules",
     "rulebook.archmagi.bots",

@@ -22,6 +22,9 @@ class Learn(Action):
 
     slot: int
 
+    def __reduce__(self) -> tuple[type[Learn], tuple[int]]:
+        return (Learn, (self.slot,))  # compiled, a frozen class cannot unpickle field by field
+
     def __str__(self) -> str:
         return f"learn {self.slot}"
 
@@ -33,6 +36,9 @@ class Forge(Action):
     weapon: str
     vorpal: bool
 
+    def __reduce__(self) -> tuple[type[Forge], tuple[str, bool]]:
+        return (Forge, (self.weapon, self.vorpal))
+
     def __str__(self) -> str:
         return f"forge {'vorpal ' if self.vorpal else ''}{self.weapon}"
 
@@ -43,6 +49,9 @@ class Sell(Action):
 
     space: str
     vorpal: bool
+
+    def __reduce__(self) -> tuple[type[Sell], tuple[str, bool]]:
+        return (Sell, (self.space, self.vorpal))
 
     def __str__(self) -> str:
         return f"sell {'vorpal ' if self.vorpal else ''}{self.space}"
@@ -56,6 +65,9 @@ class Bonus(Action):
     space: str
     vorpal: bool
 
+    def __reduce__(self) -> tuple[type[Bonus], tuple[str, bool]]:
+        return (Bonus, (self.space, self.vorpal))
+
     def __str__(self) -> str:
         return f"bonus {'vorpal ' if self.vorpal else ''}{self.space}"
 
@@ -66,6 +78,9 @@ class TakeKingdom(Action):
 
     slot: int
 
+    def __reduce__(self) -> tuple[type[TakeKingdom], tuple[int]]:
+        return (TakeKingdom, (self.slot,))
+
     def __str__(self) -> str:
         return f"kingdom {self.slot}"
 
@@ -74,6 +89,9 @@ class TakeKingdom(Action):
 class Done(Action):
     """Stop: forge no more Weapons / make no more sales / take no free card this turn."""
 
+    def __reduce__(self) -> tuple[type[Done], tuple[()]]:
+        return (Done, ())
+
     def __str__(self) -> str:
         return "done"
 
@@ -81,6 +99,9 @@ class Done(Action):
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     """No action is possible: the turn passes (rules decision, see docs)."""
+
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
+        return (Pass, ())
 
     def __str__(self) -> str:
         return "pass"

@@ -7,7 +7,7 @@ Year's End.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from rulebook.battle_merchants.content import Content
 from rulebook.core import State
@@ -15,15 +15,45 @@ from rulebook.core import State
 if TYPE_CHECKING:
     from rulebook.battle_merchants.rules import BattleState
 
-#: weights of the evaluation (hand-tuned)
-SUPPLY_SHARE = 0.9  # of a Weapon's sale value, for one still in the supply with a buyer
-UNSOLD_SHARE = 0.9  # of its End Value, for one beyond what open Weapon Spaces demand
-SPARE_BUYERS = 1  # spaces of a Weapon type expected to open beyond those open now
-LEVEL = 0.8  # per Craft Level while Seasons remain, up to the Vorpal level
-COIN = 0.6  # per forge discount coin, per Season left
-TILE = 1.2  # per Reward Tile, per Season left
-BOARD = 2.0  # per own Weapon on the board (the next Repairs)
-DEFEATED = 1.5  # per point of the Defeated Weapons pile
+#: weights of the evaluation (hand-tuned; Final: compiled, they are constants)
+SUPPLY_SHARE: Final = 0.9  # of a Weapon's sale value, for one still in the supply with a buyer
+UNSOLD_SHARE: Final = 0.9  # of its End Value, for one beyond what open Weapon Spaces demand
+SPARE_BUYERS: Final = 1  # spaces of a Weapon type expected to open beyond those open now
+LEVEL: Final = 0.8  # per Craft Level while Seasons remain, up to the Vorpal level
+COIN: Final = 0.6  # per forge discount coin, per Season left
+TILE: Final = 1.2  # per Reward Tile, per Season left
+BOARD: Final = 2.0  # per own Weapon on the board (the next Repairs)
+DEFEATED: Final = 1.5  # per point of the Defeated Weapons pile
+
+
+class Prices:
+    """The content's numbers :func:`value` and :func:`level_points` read, as plain attributes
+    (the content's are pydantic fields; compiled, these are read directly), once per content
+    (:func:`prices`)."""
+
+    def __init__(self, c: Content) -> None:
+        self.content = c
+        self.seasons = len(c.rules.seasons)
+        self.weapons = len(c.weapons)
+        self.sell_standard = c.chart.sell_standard
+        self.sell_vorpal = c.chart.sell_vorpal
+        self.end_standard = c.chart.end_standard
+        self.end_vorpal = c.chart.end_vorpal
+        #: Craft Levels count up to one above the Vorpal level
+        self.level_cap = c.rules.vorpal_level + 1
+
+
+#: the last content's :class:`Prices` (a game's content is one object, loaded once)
+_prices: list[Prices] = []
+
+
+def prices(c: Content) -> Prices:
+    """The :class:`Prices` of content ``c``."""
+    if _prices and _prices[0].content is c:
+        return _prices[0]
+    found = Prices(c)
+    _prices[:] = [found]
+    return found
 
 
 def board_reading(s: BattleState) -> tuple[list[int], list[list[int]]]:
@@ -34,10 +64,10 @@ def board_reading(s: BattleState) -> tuple[list[int], list[list[int]]]:
     cached = s.bot_table
     if cached is not None and cached[0] == version:
         return cached[1]
-    open_spaces = [0] * len(s.content.weapons)
-    spaces = s.board.spaces
+    open_spaces = [0] * prices(s.content).weapons
+    weapon_of = s.moves.space_weapon  # per space: its Weapon * 2
     for i in s.open_spaces():
-        open_spaces[spaces[i].weapon] += 1
+        open_spaces[weapon_of[i] >> 1] += 1
     found = (open_spaces, s._on_board())
     s.bot_table = (version, found)
     return found
@@ -50,13 +80,14 @@ def evaluate(state: State, player: int) -> float:
         return float(s.gold[player]) + 0.01 * s.tiebreak(player)[0]
     open_spaces, on_board = board_reading(s)
     std, vor = on_board[player]
+    k = prices(s.content)
     return value(
-        s.content,
+        k,
         s.season,
         s.gold[player],
         s.supply[player],
         open_spaces,
-        level_points(s.content, s.levels[player]),
+        level_points(k, s.levels[player]),
         sum(s.coins[player]),
         sum(s.race_tiles[player]) + sum(s.region_tiles[player]),
         std,
@@ -65,15 +96,18 @@ def evaluate(state: State, player: int) -> float:
     )
 
 
-def level_points(c: Content, levels: list[int]) -> int:
+def level_points(k: Prices, levels: list[int]) -> int:
     """Craft Levels as the evaluation counts them: each Weapon's up to one above the Vorpal
     level."""
-    cap = c.rules.vorpal_level + 1
-    return sum(level if level < cap else cap for level in levels)
+    cap = k.level_cap
+    total = 0
+    for level in levels:
+        total += level if level < cap else cap
+    return total
 
 
 def value(
-    c: Content,
+    k: Prices,
     season: int,
     gold: int,
     supply: list[int],
@@ -85,29 +119,29 @@ def value(
     vor: int,
     defeated: int,
 ) -> float:
-    """:func:`evaluate` of a game not over, from what it reads of the position: the seat's gold,
+    """:func:`evaluate` of a game not over, from the content's numbers ``k`` (:func:`prices`) and
+    what it reads of the position: the seat's gold,
     supply, Craft Levels (:func:`level_points`), coins, Reward Tiles, Standard and Vorpal Weapons
     on the board and Defeated Weapons points, and the open Weapon Spaces per Weapon. The greedy
     lookahead (:mod:`rulebook.battle_merchants.lookahead`) calls it with these after a move, so
     both give the same value, bit for bit."""
     result = float(gold)
-    left = len(c.rules.seasons) - season
-    chart = c.chart
-    for w in range(len(c.weapons)):
+    left = k.seasons - season
+    for w in range(k.weapons):
         # Weapons beyond what the open spaces can take are worth their End Value at best
         buyers = open_spaces[w] + SPARE_BUYERS
         have = supply[2 * w + 1]
         if have:  # Vorpal first
             sold = min(have, buyers)
             buyers -= sold
-            result += SUPPLY_SHARE * chart.sell_vorpal * sold + UNSOLD_SHARE * chart.end_vorpal * (
+            result += SUPPLY_SHARE * k.sell_vorpal * sold + UNSOLD_SHARE * k.end_vorpal * (
                 have - sold
             )
         have = supply[2 * w]
         if have:
             sold = min(have, buyers)
-            result += SUPPLY_SHARE * chart.sell_standard * sold + (
-                UNSOLD_SHARE * chart.end_standard * (have - sold)
+            result += SUPPLY_SHARE * k.sell_standard * sold + (
+                UNSOLD_SHARE * k.end_standard * (have - sold)
             )
     result += LEVEL * levels * min(left, 2)
     result += COIN * coins * left

@@ -55,13 +55,14 @@ def lookahead(s: BattleState, player: int, actions: Sequence[Action]) -> list[fl
     if s.two or s.is_terminal():
         return [_made(s, player, action) for action in actions]
     open_spaces, on_board = bots.board_reading(s)
+    k = bots.prices(s.content)
     std, vor = on_board[player]
     tiles = sum(s.race_tiles[player]) + sum(s.region_tiles[player])
     now: Reading = (
         s.gold[player],
         s.supply[player],
         open_spaces,
-        bots.level_points(s.content, s.levels[player]),
+        bots.level_points(k, s.levels[player]),
         sum(s.coins[player]),
         tiles,
         std,
@@ -69,18 +70,17 @@ def lookahead(s: BattleState, player: int, actions: Sequence[Action]) -> list[fl
     )
     defeated = s.defeated_total(player)
     costs = s._forge_costs(player)
-    c = s.content
     season = s.season
     values = []
     for action in actions:
-        after = _after(s, player, action, now, costs)
+        after = _after(s, player, action, now, costs, k)
         if after is None:
             values.append(_made(s, player, action))
         else:
             gold, supply, opened, levels, coins, tiles, std, vor = after
             values.append(
                 bots.value(
-                    c, season, gold, supply, opened, levels, coins, tiles, std, vor, defeated
+                    k, season, gold, supply, opened, levels, coins, tiles, std, vor, defeated
                 )
             )
     return values
@@ -89,16 +89,18 @@ def lookahead(s: BattleState, player: int, actions: Sequence[Action]) -> list[fl
 def _made(s: BattleState, player: int, action: Action) -> float:
     """The evaluation after ``action`` made on a clone (the generic lookahead's way)."""
     after = s.clone()
+    after.tallied = False  # thrown away once valued
     after.apply_legal(player, action)
     return bots.evaluate(after, player)
 
 
 def _after(
-    s: BattleState, p: int, action: Action, now: Reading, costs: list[int]
+    s: BattleState, p: int, action: Action, now: Reading, costs: list[int], prices: bots.Prices
 ) -> Reading | None:
     """What the evaluation reads after ``action`` (as :meth:`BattleState._perform` makes it), or
     None for a move that changes more than these (see the module's docstring). ``costs``: the
-    seat's forge costs (``BattleState._forge_costs``)."""
+    seat's forge costs (``BattleState._forge_costs``), ``prices`` the content's
+    (:func:`bots.prices`)."""
     gold, supply, open_spaces, levels, coins, tiles, std, vor = now
     kind = type(action)
     if kind is Pass:
@@ -114,9 +116,7 @@ def _after(
         if s.step != FREE_CRAFT:
             gold -= s.learn_cost(p, card)
         level = s.levels[p][k.weapon]
-        levels += bots.level_points(s.content, [level + k.levels]) - bots.level_points(
-            s.content, [level]
-        )
+        levels += bots.level_points(prices, [level + k.levels]) - bots.level_points(prices, [level])
         coins += k.coins
         return gold, supply, open_spaces, levels, coins, tiles, std, vor
     if kind is Forge:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from rulebook.battle_merchants.actions import (
     DONE,
@@ -42,19 +42,47 @@ from rulebook.battle_merchants.content import (
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
 
-# steps of a turn
-TURN = "turn"  # choose the action
-FORGING = "forge"  # Forge Up to Three Weapons, after the first Weapon
-SELLING = "sell"  # a second sale (Drive the Workers, Desperate Times)
-FREE_CRAFT = "free-craft"  # ExtraCrafty: take a Craft Card for free
-FREE_FORGE = "free-forge"  # Free Samples: forge one Standard Weapon for free
-OVER = "over"
+# steps of a turn (Final: the compiled rules read them as constants)
+TURN: Final = "turn"  # choose the action
+FORGING: Final = "forge"  # Forge Up to Three Weapons, after the first Weapon
+SELLING: Final = "sell"  # a second sale (Drive the Workers, Desperate Times)
+FREE_CRAFT: Final = "free-craft"  # ExtraCrafty: take a Craft Card for free
+FREE_FORGE: Final = "free-forge"  # Free Samples: forge one Standard Weapon for free
+OVER: Final = "over"
 
 # Demand Token states, per Battlefield
-GONE, FIRE, LOCK = 0, 1, 2
-EMPTY = -1
+GONE: Final = 0
+FIRE: Final = 1
+LOCK: Final = 2
+EMPTY: Final = -1
 #: sales in the action of Drive the Workers and Desperate Times ("sell twice")
-SALES_TWICE = 2
+SALES_TWICE: Final = 2
+
+
+class Tables:
+    """What the compiled rules read of the content on every move, as plain attributes (the
+    content's cards are Python dataclasses): made once per content (:func:`tables`)."""
+
+    def __init__(self, c: Content) -> None:
+        self.content = c
+        #: per Kingdom Card: its pile, 0 for A to 3 for D
+        self.pile = ["ABCD".index(k.pile) for k in c.kingdom]
+        #: per Craft Card: its Weapon and its cost multiplier
+        self.craft_weapon = [k.weapon for k in c.crafts]
+        self.craft_multiplier = [k.multiplier for k in c.crafts]
+
+
+#: the last content's :class:`Tables` (a game's content is one object, loaded once)
+_tables: list[Tables] = []
+
+
+def tables(c: Content) -> Tables:
+    """The :class:`Tables` of content ``c``."""
+    if _tables and _tables[0].content is c:
+        return _tables[0]
+    found = Tables(c)
+    _tables[:] = [found]
+    return found
 
 
 def _hashable(action: Action) -> bool:
@@ -71,12 +99,19 @@ class BattleState(State):
     Weapons in a supply are counted per ``weapon * 2 + vorpal``. A Weapon Space holds ``EMPTY``
     or ``owner * 2 + vorpal``, where owner ``n`` (the number of players) is Salesman Steve.
     Face-up card spaces hold a card number or ``EMPTY`` (a gap closed at the next turn's start).
-    Decks are lists whose last card is the top.
+    Decks are lists whose last card is the top. The rows of the per-seat tables (supply,
+    Craft Cards, Levels, coins, Reward Tiles, Kingdom Cards, Defeated Weapons) and of
+    ``reward_spaces`` are shared by clones: a move never changes one in place, it replaces the
+    row it changes.
     """
 
     content: Content
     board: Board
     moves: Moves
+    tables: Tables
+    #: the number of players (``num_players``, kept as a plain attribute: the compiled rules
+    #: read it often)
+    seats: int
     two: bool
     steve: int
     season: int
@@ -118,18 +153,26 @@ class BattleState(State):
     #: per seat, what the balance lab counts (:mod:`rulebook.battle_merchants.stats`): sales
     #: per race and Region, Weapons forged, Kingdom Cards taken, battles won, lost and tied
     tally: list[dict[str, int]]
+    #: whether moves count in :attr:`tally`: not in the throwaway states of the bots' search
+    #: (greedy's lookahead, determinized samples), whose counts nobody reads
+    tallied: bool
     #: the bots' reading of the board (:func:`rulebook.battle_merchants.bots.board_reading`):
     #: (length of the history, what was read), shared by clones of the same position
     bot_table: tuple[int, tuple[list[int], list[list[int]]]] | None
     #: forge costs by a seat's coins and Kingdom Cards (:meth:`_forge_costs`), shared by clones
     costs_known: dict[tuple[int, ...], list[int]]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`, which fills it: the
+        class may be compiled, where ``__new__`` runs ``__init__``)."""
+        if blank:
+            return
         super().__init__(game, setup)
         c = self.content = content()
-        n = setup.players
+        n = self.seats = setup.players
         self.board = c.boards[n]
         self.moves = moves(n)
+        self.tables = tables(c)
         self.two = n == 2
         self.steve = n
         self.season = 0
@@ -167,6 +210,7 @@ class BattleState(State):
         self.boxed = 0
         self.year_end = []
         self.tally = [{} for _ in range(n)]
+        self.tallied = True
         self.bot_table = None
         self.costs_known = {}
         self._set_up()
@@ -180,7 +224,7 @@ class BattleState(State):
         Decision: nobody has sold a Weapon to an Orc before the game, so the start player is
         random ("determine the start player randomly").
         """
-        c, n = self.content, self.num_players
+        c, n = self.content, self.seats
         rng = self.chance.rng()
         deck: list[int] = []
         for pile in "DCBA":  # the deck's last card is its top
@@ -220,8 +264,8 @@ class BattleState(State):
 
     def learn_cost(self, p: int, card: int) -> int:
         """Free, or x1 / x2 times your Levels in that Weapon (Craft Cards)."""
-        k = self.content.crafts[card]
-        return k.multiplier * self.levels[p][k.weapon]
+        t = self.tables
+        return t.craft_multiplier[card] * self.levels[p][t.craft_weapon[card]]
 
     def kingdom_limit(self) -> int:
         return self.content.rules.kingdom_limit[self.season]
@@ -299,7 +343,7 @@ class BattleState(State):
         """
         war = self.war_after_turn(kind)
         self.last_kind = kind
-        n = self.num_players
+        n = self.seats
         last = self.current
         self.passes = self.passes + 1 if kind == "pass" else 0
         if war:
@@ -314,7 +358,7 @@ class BattleState(State):
         """Whether the turn, ended now by an action of ``kind``, ends the Season
         (:meth:`_end_turn`): it was the last of the final turns, or every player has passed."""
         passes = self.passes + 1 if kind == "pass" else 0
-        return self.current == self.ending_after or passes >= self.num_players
+        return self.current == self.ending_after or passes >= self.seats
 
     def last_forge(self, p: int) -> bool:
         """Whether the Weapon forged now is the last of the action (Forge Up to Three Weapons)."""
@@ -345,7 +389,7 @@ class BattleState(State):
         self.season_area = 0
         self.ending_after = EMPTY
         self.passes = 0
-        self.current = (last + 1) % self.num_players
+        self.current = (last + 1) % self.seats
 
     def _battles(self) -> None:
         """Every Battlefield with two facing Weapons fights (Battles): Vorpal beats Standard,
@@ -384,13 +428,15 @@ class BattleState(State):
                 for space, outcome in ((win, "battles_won"), (lose, "battles_lost")):
                     if self.spaces[space] >> 1 != steve:
                         self._count(self.spaces[space] >> 1, outcome)
-                self.defeated[self.spaces[win] >> 1][self.spaces[lose] & 1] += 1
+                owner = self.spaces[win] >> 1
+                defeated = self.defeated[owner] = self.defeated[owner].copy()
+                defeated[self.spaces[lose] & 1] += 1
                 self.spaces[lose] = EMPTY
 
     def _repairs(self) -> None:
         """Two gold per Weapon a player owns on the board (Repairs), plus Kingdom bonuses."""
         rules = self.content.rules
-        n = self.num_players
+        n = self.seats
         owned = [0] * (n + 1)
         for code in self.spaces:
             if code != EMPTY:
@@ -428,7 +474,7 @@ class BattleState(State):
             self.spring_deck = []
         self.bonus_up = [owner != EMPTY for owner in self.bonus_owner]
         for race in self.board.races:
-            self.reward_spaces[race] = [True] * self.num_players
+            self.reward_spaces[race] = [True] * self.seats
 
     def _year_end(self) -> None:
         """Year's End: unsold Weapons at End Value; Defeated Weapons bonus (Vorpal 2, Standard
@@ -439,7 +485,7 @@ class BattleState(State):
         """
         c = self.content
         rules, chart = c.rules, c.chart
-        n = self.num_players
+        n = self.seats
         parts: list[dict[str, int]] = [{} for _ in range(n)]
         for p in range(n):
             std = sum(self.supply[p][0::2])
@@ -494,9 +540,10 @@ class BattleState(State):
 
     def _on_board(self) -> list[list[int]]:
         """Per seat: [Standard, Vorpal] Weapons it owns on the board."""
-        counts = [[0, 0] for _ in range(self.num_players)]
+        n = self.seats
+        counts = [[0, 0] for _ in range(n)]
         for code in self.spaces:
-            if code != EMPTY and code >> 1 < self.num_players:
+            if code != EMPTY and code >> 1 < n:
                 counts[code >> 1][code & 1] += 1
         return counts
 
@@ -512,14 +559,18 @@ class BattleState(State):
         self._count(p, f"region:{self.board.regions[space.region]}")
         self._count(p, "sold_vorpal" if vorpal else "sold_standard")
         if self.reward_spaces[space.race][p]:
-            self.reward_spaces[space.race][p] = False
-            self.race_tiles[p][space.race] += 1
+            spaces = self.reward_spaces[space.race] = self.reward_spaces[space.race].copy()
+            spaces[p] = False
+            tiles = self.race_tiles[p] = self.race_tiles[p].copy()
+            tiles[space.race] += 1
         self._check_token(space)
         if self.two:
             self._steve_sells(space)
 
     def _count(self, p: int, key: str) -> None:
         # a new dict, never a change in place: clones share the seats' tallies
+        if not self.tallied:
+            return
         tally = dict(self.tally[p])
         tally[key] = tally.get(key, 0) + 1
         self.tally[p] = tally
@@ -538,7 +589,7 @@ class BattleState(State):
         if self.ending_after == EMPTY:
             self.season_area += 1
             if self.season_area >= self.content.rules.season_tokens:
-                self.ending_after = (self.current - 1) % self.num_players
+                self.ending_after = (self.current - 1) % self.seats
         else:
             self.tokens_discarded += 1  # the Season is ending: "no further effect"
         if space.battlefield + 1 < self.board.battlefields and self.tokens[bf + 1] == LOCK:
@@ -608,11 +659,13 @@ class BattleState(State):
         if not free:
             self.gold[p] -= self.learn_cost(p, card)
         self._take_slot(self.craft_pool, "craft", slot)
-        self.crafts[p].append(card)
-        self.levels[p][k.weapon] += k.levels
-        self.coins[p][k.weapon] += k.coins
+        self.crafts[p] = [*self.crafts[p], card]
+        levels = self.levels[p] = self.levels[p].copy()
+        levels[k.weapon] += k.levels
+        coins = self.coins[p] = self.coins[p].copy()
+        coins[k.weapon] += k.coins
         if (
-            self.levels[p][k.weapon] >= self.content.rules.bonus_level
+            levels[k.weapon] >= self.content.rules.bonus_level
             and self.bonus_owner[k.weapon] == EMPTY
         ):
             self.bonus_owner[k.weapon] = p
@@ -628,7 +681,7 @@ class BattleState(State):
         self._count(p, f"kingdom:{k.name}")
         self.gold[p] += k.gold
         if k.duration in ("permanent", "end"):
-            self.kingdom_cards[p].append(card)
+            self.kingdom_cards[p] = [*self.kingdom_cards[p], card]
         elif k.duration == "immediate":
             self.kingdom_discard.append(card)
         if k.effect == "free_craft":
@@ -642,7 +695,8 @@ class BattleState(State):
             r = self.board.regions.index(k.region)
             if self.region_on_board[r]:
                 self.region_on_board[r] = False
-                self.region_tiles[p][r] += 1
+                tiles = self.region_tiles[p] = self.region_tiles[p].copy()
+                tiles[r] += 1
         return TURN
 
     # -- the protocol ----------------------------------------------------------------------------
@@ -808,7 +862,8 @@ class BattleState(State):
             self._forge(p, action, step)
         elif type(action) is Sell:
             index = self.moves.index[action] >> 1
-            self.supply[p][self.board.spaces[index].weapon * 2 + action.vorpal] -= 1
+            supply = self.supply[p] = self.supply[p].copy()
+            supply[self.board.spaces[index].weapon * 2 + action.vorpal] -= 1
             last = self.last_sale()
             self._sell(p, self.board.spaces[index], action.vorpal)
             if step == SELLING:
@@ -837,11 +892,13 @@ class BattleState(State):
             p, "forged_vorpal" if action.vorpal and step != FREE_FORGE else "forged_standard"
         )
         if step == FREE_FORGE:
-            self.supply[p][w * 2] += 1
+            supply = self.supply[p] = self.supply[p].copy()
+            supply[w * 2] += 1
             self._end_turn("kingdom")
             return
         self.gold[p] -= self.forge_cost(p, w, action.vorpal)
-        self.supply[p][w * 2 + action.vorpal] += 1
+        supply = self.supply[p] = self.supply[p].copy()
+        supply[w * 2 + action.vorpal] += 1
         last = self.last_forge(p)
         self.count += 1
         self.step = FORGING
@@ -897,7 +954,7 @@ class BattleState(State):
         and the gold less per sale (``sale_penalty``, Desperate Times), the passes in a row and
         the kind of the last action (the 2-player cleanup depends on it): all of it seen by
         everyone as the moves were made."""
-        if not 0 <= player < self.num_players:
+        if not 0 <= player < self.seats:
             raise IllegalAction(f"no seat {player}")
         return self._view(player)
 
@@ -912,7 +969,7 @@ class BattleState(State):
         crafts = c.crafts
         seats = []
         on_board = self._on_board()
-        for p in range(self.num_players):
+        for p in range(self.seats):
             seats.append(
                 {
                     "colour": c.colours[p],
@@ -941,7 +998,7 @@ class BattleState(State):
                     "score": self.gold[p],
                 }
             )
-        names = [c.colours[p] for p in range(self.num_players)] + ["steve"]
+        names = [c.colours[p] for p in range(self.seats)] + ["steve"]
         regions = []
         fields = board.battlefields
         for r, name in enumerate(board.regions):
@@ -985,7 +1042,7 @@ class BattleState(State):
             "last_action": self.last_kind,
             "tokens_discarded": self.tokens_discarded,
             "reward_spaces": {
-                c.races[r]: [names[p] for p in range(self.num_players) if self.reward_spaces[r][p]]
+                c.races[r]: [names[p] for p in range(self.seats) if self.reward_spaces[r][p]]
                 for r in board.races
             },
             "craft_cards": [
@@ -1097,11 +1154,13 @@ class BattleState(State):
 
     # -- copies and hidden information -----------------------------------------------------------
     def clone(self) -> BattleState:
-        new = BattleState.__new__(BattleState)
+        new = BattleState(self.game, self.setup, blank=True)
         self._copy_base(new)
         new.content = self.content
         new.board = self.board
         new.moves = self.moves
+        new.tables = self.tables
+        new.seats = self.seats
         new.two = self.two
         new.steve = self.steve
         new.season = self.season
@@ -1130,30 +1189,37 @@ class BattleState(State):
         new.kingdom_discard = self.kingdom_discard.copy()
         new.craft_discard = self.craft_discard.copy()
         new.steve_races = self.steve_races.copy()
-        new.supply = [x.copy() for x in self.supply]
-        new.crafts = [x.copy() for x in self.crafts]
-        new.levels = [x.copy() for x in self.levels]
-        new.coins = [x.copy() for x in self.coins]
-        new.race_tiles = [x.copy() for x in self.race_tiles]
-        new.region_tiles = [x.copy() for x in self.region_tiles]
-        new.kingdom_cards = [x.copy() for x in self.kingdom_cards]
-        new.defeated = [x.copy() for x in self.defeated]
-        new.reward_spaces = [x.copy() for x in self.reward_spaces]
+        # the rows of these are never changed in place (a move replaces the row it changes):
+        # clones share them
+        new.supply = self.supply.copy()
+        new.crafts = self.crafts.copy()
+        new.levels = self.levels.copy()
+        new.coins = self.coins.copy()
+        new.race_tiles = self.race_tiles.copy()
+        new.region_tiles = self.region_tiles.copy()
+        new.kingdom_cards = self.kingdom_cards.copy()
+        new.defeated = self.defeated.copy()
+        new.reward_spaces = self.reward_spaces.copy()
         # neither is changed in place (replaced whole): clones share their dicts
         new.year_end = self.year_end.copy()
         new.tally = self.tally.copy()
+        new.tallied = self.tallied
         new.costs_known = self.costs_known
         new.bot_table = self.bot_table  # of this very position (keyed by the history's length)
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """The decks are reshuffled; the Kingdom deck within its piles (A above B above C)."""
-        kingdom = self.content.kingdom
+        """The decks are reshuffled; the Kingdom deck within its piles (A above B above C).
+        The sample, a search's, counts nothing more in :attr:`tally`."""
+        self.tallied = False
+        pile = self.tables.pile
         deck = self.kingdom_deck
-        places: dict[str, list[int]] = {"A": [], "B": [], "C": [], "D": []}
+        places: list[list[int]] = [[], [], [], []]
         for i, k in enumerate(deck):
-            places[kingdom[k].pile].append(i)
-        for where in places.values():  # A, B, C, D: the order the piles are shuffled in
+            places[pile[k]].append(i)
+        for where in places:  # A, B, C, D: the order the piles are shuffled in
+            if len(where) < 2:
+                continue  # nothing to shuffle: no draw
             cards = [deck[i] for i in where]
             shuffle(cards, rng)
             for i, k in zip(where, cards, strict=True):

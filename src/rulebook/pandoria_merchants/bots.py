@@ -7,19 +7,19 @@ weighted by how nearly they are enclosed.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from rulebook.core import State
-from rulebook.pandoria_merchants.board import CITY, around
+from rulebook.pandoria_merchants.board import CITY
 from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState
 
 #: weights of the evaluation (hand-tuned)
-RESOURCE = 0.45
-BUILDING = 3.0
-CARD = 1.5  # an unused card, on top of its 1 VP at the end: a Spell or Building to come
-ARTIFACT = 0.6
-OPEN_AREA = 0.35
-RIVAL = 0.5
+RESOURCE: Final = 0.45
+BUILDING: Final = 3.0
+CARD: Final = 1.5  # an unused card, on top of its 1 VP at the end: a Spell or Building to come
+ARTIFACT: Final = 0.6
+OPEN_AREA: Final = 0.35
+RIVAL: Final = 0.5
 
 
 #: an unscored area next to a Worker as the evaluation reads it: (kind, hexes, border, empty
@@ -28,7 +28,30 @@ OpenArea = tuple[int, int, int, int]
 
 
 #: how many maps' open areas a game's states remember (:func:`open_areas`) before starting afresh
-KNOWN_MAPS = 4096
+KNOWN_MAPS: Final = 4096
+
+#: what the table of a map holds: its open areas, and the :func:`potential` of each seat with
+#: each placing of the Workers (``(seat, *workers)``) asked for so far
+Known = tuple[list[OpenArea], dict[tuple[int, ...], float]]
+
+
+def _known(s: PandoriaState) -> Known:
+    """The table of ``s``'s map (:func:`open_areas`), worked out when first asked for."""
+    key = (s.empty, s.scored, s.swamp, *s.kinds)
+    known = s.bot_areas
+    found = known.get(key)
+    if found is None:
+        workers = 0
+        for w in s.workers:
+            workers |= w
+        areas = [
+            (k, area.bit_count(), border, (border & s.empty).bit_count())
+            for k, area, border in s.areas_at(s.board.around(workers), remember=True)
+        ]
+        if len(known) >= KNOWN_MAPS:
+            known.clear()
+        found = known[key] = (areas, {})
+    return found
 
 
 def open_areas(s: PandoriaState) -> list[OpenArea]:
@@ -39,48 +62,49 @@ def open_areas(s: PandoriaState) -> list[OpenArea]:
     moves), keyed by the empty, scored and Swamp hexes and the Resources of each kind (the
     Workers are the hexes left).
     """
-    key = (s.empty, s.scored, s.swamp, *s.kinds)
-    known = s.bot_areas
-    found = known.get(key)
-    if found is None:
-        workers = 0
-        for w in s.workers:
-            workers |= w
-        found = [
-            (k, area.bit_count(), border, (border & s.empty).bit_count())
-            for k, area, border in s.areas_at(around(s.board.nbr, workers), remember=True)
-        ]
-        if len(known) >= KNOWN_MAPS:
-            known.clear()
-        known[key] = found
-    return found
+    return _known(s)[0]
 
 
-def potential(s: PandoriaState, player: int, areas: list[OpenArea]) -> float:
-    """Open areas next to Workers (``areas``, as :func:`open_areas` gives them): size x own
-    Workers (family: plus the Guild bonus), more the fewer empty hexes remain around them;
-    rivals' shares count a little against."""
-    mine = s.workers[player]
+#: what :func:`area_term` needs of the seat valued: its Workers, the other seats' Workers, its
+#: Guild's kind (family; -1 otherwise) and the weight of a rival's Worker
+Seat = tuple[int, int, int, float]
+
+
+def seat_of(s: PandoriaState, player: int) -> Seat:
+    """What :func:`area_term` reads of ``player`` in ``s``."""
     others = 0
     for p, w in enumerate(s.workers):
         if p != player:
             others |= w
     guild = s.guild[player] if s.family else -1
-    rival = RIVAL / max(1, s.num_players - 1)
+    return s.workers[player], others, guild, RIVAL / max(1, s.num_players - 1)
+
+
+def area_term(family: bool, seat: Seat, kind: int, size: int, border: int, openings: int) -> float:
+    """One open area's share of :func:`potential` (before the weight :data:`OPEN_AREA`): its
+    size x the seat's Workers around it (family: plus the Guild bonus; standard: x 0.6 but for
+    a City) less the rivals' share, over 1 + the empty hexes around it."""
+    mine, others, guild, rival = seat
+    if family:
+        own = (border & mine).bit_count()
+        worth = float(own) + (1.0 if own and kind == guild else 0.0)
+        worth -= rival * (border & others).bit_count()
+        return size * worth / (1 + openings)
+    worth = (border & mine).bit_count() - rival * (border & others).bit_count()
+    if kind != CITY:
+        worth *= 0.6
+    return size * worth / (1 + openings)
+
+
+def potential(s: PandoriaState, player: int, areas: list[OpenArea]) -> float:
+    """Open areas next to Workers (``areas``, as :func:`open_areas` gives them): size x own
+    Workers (family: plus the Guild bonus), more the fewer empty hexes remain around them;
+    rivals' shares count a little against (:func:`area_term` each, summed in order)."""
+    seat = seat_of(s, player)
+    family = s.family
     value = 0.0
-    if s.family:
-        for k, size, border, openings in areas:
-            own = (border & mine).bit_count()
-            worth = float(own) + (1.0 if own and k == guild else 0.0)
-            worth -= rival * (border & others).bit_count()
-            value += size * worth / (1 + openings)
-        return OPEN_AREA * value
-    # the same sums without the terms that change no bit: + 0.0 (no Guild) and * 1.0 (a City)
     for k, size, border, openings in areas:
-        worth = (border & mine).bit_count() - rival * (border & others).bit_count()
-        if k != CITY:
-            worth *= 0.6
-        value += size * worth / (1 + openings)
+        value += area_term(family, seat, k, size, border, openings)
     return OPEN_AREA * value
 
 
@@ -91,7 +115,7 @@ def _trolls(s: PandoriaState) -> float:
     k = len(s.trolls)
     if k < s.c.solo.territories and not s.is_terminal():
         here = s.my_territory[k] if len(s.my_territory) > k else s.vp_total(0) - s.vp_start
-        total += s.troll_table()[k] - here
+        total += s.troll_values[k] - here
     return total
 
 
@@ -100,7 +124,12 @@ def evaluate(state: State, player: int) -> float:
     s = cast("PandoriaState", state)
     if s.is_terminal():
         return settled(s, player)
-    return settled(s, player) + potential(s, player, open_areas(s))
+    areas, known = _known(s)
+    seat = (player, *s.workers)
+    value = known.get(seat)
+    if value is None:  # the same map and Workers in many positions (moves that draw nothing)
+        value = known[seat] = potential(s, player, areas)
+    return settled(s, player) + value
 
 
 def settled(s: PandoriaState, player: int) -> float:

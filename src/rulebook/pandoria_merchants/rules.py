@@ -15,21 +15,29 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, cast
 
 from rulebook.core import Action, Game, IllegalAction, Setup, State
-from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits
+from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
 # tracks (Realm sheet): indices into KINDS
-WOOD, CRYSTAL, CRAFT, GOLD = 0, 1, 2, 3
-RESOURCES = KINDS[:4]
-BONUS_BUILDING = ("saw-mill", "tower", "workshop", "treasury")
+WOOD: Final = 0
+CRYSTAL: Final = 1
+CRAFT: Final = 2
+GOLD: Final = 3
+RESOURCES: Final = KINDS[:4]
+BONUS_BUILDING: Final = ("saw-mill", "tower", "workshop", "treasury")
 
 # card states on a Realm sheet
-NONE, OWNED, CAST, BUILT, MONUMENT, CROSSED = 0, 1, 2, 3, 4, 5
+NONE: Final = 0
+OWNED: Final = 1
+CAST: Final = 2
+BUILT: Final = 3
+MONUMENT: Final = 4
+CROSSED: Final = 5
 
 CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
 
@@ -37,22 +45,30 @@ CARD_STATES = ("none", "owned", "cast", "built", "monument", "crossed")
 DRAWING = ("first resource", "second resource", "worker")
 
 # phases
-SETUP = "setup"  # choose the starting card
-WILD = "wild"  # choose what a "?" die shows
-DRAW = "draw"  # 2.1 Resources, 2.2 Worker
-ACTION = "action"  # 3. Spell, Building, Relic or Monument
-SPELL = "spell"  # the targets of the Spell being cast
-BUY = "buy"  # 5. Buy a Card
-CLAIM = "claim"  # family 5. Spell Archive
-TROLL_COLUMN = "trolls-column"
-TROLL_ELEMENT = "trolls-element"
-BRIDGE = "bridge"
-OVER = "over"
+SETUP: Final = "setup"  # choose the starting card
+WILD: Final = "wild"  # choose what a "?" die shows
+DRAW: Final = "draw"  # 2.1 Resources, 2.2 Worker
+ACTION: Final = "action"  # 3. Spell, Building, Relic or Monument
+SPELL: Final = "spell"  # the targets of the Spell being cast
+BUY: Final = "buy"  # 5. Buy a Card
+CLAIM: Final = "claim"  # family 5. Spell Archive
+TROLL_COLUMN: Final = "trolls-column"
+TROLL_ELEMENT: Final = "trolls-element"
+BRIDGE: Final = "bridge"
+OVER: Final = "over"
+ROLL: Final = "roll"  # a lookahead's clone at the next turn's roll, left unrolled (only evaluated)
 
 STANDARD_VP = ("cities", "overflow", "store", "shrine", "academy", "relics", "monuments")
-CITIES, OVERFLOW, STORE, SHRINE, ACADEMY, RELICS, MONUMENTS = range(7)
+CITIES: Final = 0
+OVERFLOW: Final = 1
+STORE: Final = 2
+SHRINE: Final = 3
+ACADEMY: Final = 4
+RELICS: Final = 5
+MONUMENTS: Final = 6
 FAMILY_VP = ("areas", "guild")
-AREAS, GUILD = range(2)
+AREAS: Final = 0
+GUILD: Final = 1
 
 HEX_TEXT = re.compile(r"^[A-Z]\d{1,2}$")
 HEX_VERBS = frozenset((*KINDS, "worker", "ship", "swamp", "rage", "bridge"))
@@ -87,21 +103,64 @@ class Move(Action):
 
     verb: str
     arg: str = ""
+    #: the hash of ``(verb, arg)``, worked out once: search bots look moves up in their trees
+    #: again and again (``None`` for a hand-built move that cannot be hashed)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            known: int | None = hash((self.verb, self.arg))
+        except TypeError:
+            known = None
+        object.__setattr__(self, "_hash", known)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable move: {self!r}")
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        """The same verb and argument (what the generated ``__eq__`` compares, compiled)."""
+        if type(other) is not Move:
+            return NotImplemented
+        return self.verb == other.verb and self.arg == other.arg
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
+        """Pickled as its fields (the hash of a string differs between processes)."""
+        return (Move, (self.verb, self.arg))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.arg}" if self.arg else str(self.verb)
 
 
-PASS = Move("pass")
-SKIP = Move("skip")
+PASS: Final = Move("pass")
+SKIP: Final = Move("skip")
+
+#: every move listed so far, by verb and argument (:func:`move`)
+_MOVES: Final[dict[str, dict[str, Move]]] = {"pass": {"": PASS}, "skip": {"": SKIP}}
+
+
+def move(verb: str, arg: str = "") -> Move:
+    """The move ``verb arg``, made once: listing moves then makes none (search lists them
+    position after position, and finds the very same move in its tree at once)."""
+    by_arg = _MOVES.get(verb)
+    if by_arg is None:
+        by_arg = _MOVES[verb] = {}
+    found = by_arg.get(arg)
+    if found is None:
+        found = by_arg[arg] = Move(verb, arg)
+    return found
 
 
 def _pop(mask: int) -> int:
     return mask.bit_count()
 
 
+#: how many positions' first Resource hexes a game's states remember (``first_hexes``)
+KNOWN_TURNS: Final = 4096
+
 #: per map (by ``id``, with the map kept beside): per verb naming a hex, its move on every hex
-_HEX_MOVES: dict[int, tuple[Board, dict[str, tuple[Move, ...]]]] = {}
+_HEX_MOVES: Final[dict[int, tuple[Board, dict[str, tuple[Move, ...]]]]] = {}
 
 
 def hex_moves(board: Board) -> dict[str, tuple[Move, ...]]:
@@ -122,7 +181,13 @@ class PandoriaState(State):
     _legal: list[Move] | None
 
     # -- setup (Preparation) -------------------------------------------------------------------
-    def __init__(self, game: Game, setup: Setup, board: Board | None = None) -> None:
+    def __init__(
+        self, game: Game, setup: Setup, board: Board | None = None, blank: bool = False
+    ) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`: compiled, the class
+        runs ``__init__`` in ``__new__``)."""
+        if blank:
+            return
         super().__init__(game, setup)
         c = self.c = content()
         n = setup.players
@@ -130,6 +195,12 @@ class PandoriaState(State):
         self.solo = self.mode == "solo"
         self.family = self.mode == "family"
         self.level = setup.options.get("level", "")
+        #: solo: the Trolls' table with the level's values for the last 2 Territories
+        self.troll_values = (*c.solo.table, *c.solo.last[self.level or "beginner"])
+        #: read by every cost (the content's, kept at hand)
+        self.building_cards = c.building_cards
+        self.craft_rate = c.tracks.craft_rate
+        self.market_rate = c.tracks.market_rate
         self.board = board if board is not None else c.boards[0 if self.solo else n]
         b = self.board
         self.res = [-1] * (b.width * b.height)
@@ -202,9 +273,17 @@ class PandoriaState(State):
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
+        #: a clone made only to be evaluated (greedy's lookahead): the next turn's dice are not
+        #: rolled (:meth:`_begin_turn`); never set on a state that is played on
+        self.only_evaluated = False
         #: the bots' open areas by map (:func:`rulebook.pandoria_merchants.bots.open_areas`),
         #: shared by clones
-        self.bot_areas: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
+        #: :meth:`_first_hexes` by free hexes and anchor, shared by clones
+        self.first_hexes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.bot_areas: dict[
+            tuple[int, ...],
+            tuple[list[tuple[int, int, int, int]], dict[tuple[int, ...], float]],
+        ] = {}
         #: the action log as text (what ``snapshot`` shows), as far as it was needed (shared by
         #: clones: never changed)
         self._texts: tuple[tuple[int, str], ...] = ()
@@ -221,7 +300,7 @@ class PandoriaState(State):
         """How many built (circled, not recycled) Buildings of that name ``p`` has."""
         cards = self.cards[p]
         count = 0
-        for i in self.c.building_cards[building]:
+        for i in self.building_cards[building]:
             if cards[i] == BUILT:
                 count += 1
         return count
@@ -251,29 +330,44 @@ class PandoriaState(State):
         """The hexes a first Resource may be drawn to by the rules alone (2.1: next to what is
         drawn, or next to such a hex for the second to be), a whole turn after it or not."""
         anchor = self._anchor()
-        return (anchor | around(self.board.nbr, anchor)) & self._free()
+        return (anchor | self.board.around(anchor)) & self._free()
 
-    def _first_hexes(self) -> tuple[list[int], list[int]]:
+    def _first_hexes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Hexes for the first Resource: those with a complete turn after them, and those
-        that meet the rules only for what can still be drawn (when 2 + 1 no longer fit)."""
+        that meet the rules only for what can still be drawn (when 2 + 1 no longer fit).
+        Remembered by the free hexes and the anchor in a table clones share (search lists
+        the same turns position after position)."""
         free = self._free()
         anchor = self._anchor()
-        cand = self._first_candidates()
-        full = [h for h in bits(cand) if self._pair_ok(h, free, anchor)]
-        return full, list(bits(cand))
+        known = self.first_hexes
+        key = (free, anchor)
+        found = known.get(key)
+        if found is None:
+            every = hexes(self._first_candidates())
+            full = tuple([h for h in every if self._pair_ok(h, free, anchor)])
+            if len(known) >= KNOWN_TURNS:
+                known.clear()
+            found = known[key] = (full, tuple(every))
+        return found
 
     def full_turn_fits(self) -> bool:
         """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
         whether :meth:`_first_hexes` finds a hex with a complete turn after it (the first)."""
         free = self._free()
         anchor = self._anchor()
-        return any(self._pair_ok(h, free, anchor) for h in bits(self._first_candidates()))
+        cand = self._first_candidates()
+        while cand:  # the first hex that fits ends the search
+            low = cand & -cand
+            if self._pair_ok(low.bit_length() - 1, free, anchor):
+                return True
+            cand ^= low
+        return False
 
     def _need(self, p: int, need: list[int]) -> int | None:
         """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
         if ``p`` cannot pay it."""
         t = self.tracks[p]
-        rate = self.c.tracks.market_rate if self.built(p, "market") else self.c.tracks.craft_rate
+        rate = self.market_rate if self.built(p, "market") else self.craft_rate
         crafts = need[CRAFT]
         for r in (WOOD, CRYSTAL, GOLD):
             short = need[r] - t[r]
@@ -345,7 +439,8 @@ class PandoriaState(State):
             self._legal = None
             if phase == DRAW and self.item == 0 and self._first_candidates():
                 return  # there are first Resources to draw: listed when asked for
-            options = self._options()
+            # a lookahead's clone (only evaluated) only needs to know whether there is a choice
+            options = self._options(self.only_evaluated)
             if phase == ACTION and options == [PASS]:
                 self._after_action()
                 return
@@ -353,7 +448,8 @@ class PandoriaState(State):
                 self._end_turn()
                 return
             if options:
-                self._legal = options
+                # a clone only evaluated may hold a part of them: listed afresh if asked for
+                self._legal = None if self.only_evaluated else options
                 return
             if phase == DRAW:
                 self.item += 1
@@ -398,6 +494,12 @@ class PandoriaState(State):
             self.end_triggered = True
             self._enter(ACTION)
             return
+        if self.only_evaluated:
+            # a lookahead's clone: the roll and the next seat's first step (a choice, always:
+            # the anchor is free) change nothing the evaluation reads; left undone
+            self.phase = ROLL
+            self._legal = []
+            return
         faces = self.c.faces
         rolled = self.chance.roll((len(faces), len(faces)))
         self.dice = [faces[rolled[0] - 1], faces[rolled[1] - 1]]
@@ -406,8 +508,7 @@ class PandoriaState(State):
 
     def _finish_draw(self) -> None:
         nbr = self.board.nbr
-        for h in bits(self.touched):
-            self.near |= nbr[h]
+        self.near |= around(nbr, self.touched)
         self._enter(ACTION)
 
     def _after_action(self) -> None:
@@ -458,9 +559,9 @@ class PandoriaState(State):
         return all(self.taken[r.index] >= len(r.spells) for r in rooms)
 
     # -- 4. scoring ----------------------------------------------------------------------------
-    def areas_at(self, look: int, remember: bool = False) -> Iterator[tuple[int, int, int]]:
-        """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border). The
-        areas are those of the position when the iteration starts. ``remember``: through the
+    def areas_at(self, look: int, remember: bool = False) -> list[tuple[int, int, int]]:
+        """Each area not yet scored with a hex in ``look``, once: (kind, hexes, border), those
+        of the position now, lowest first hex first. ``remember``: through the
         board's table of areas (:meth:`Board.area_and_border`), for bots that look at the same
         areas position after position."""
         b = self.board
@@ -469,6 +570,7 @@ class PandoriaState(State):
         for mask in self.kinds:
             drawn |= mask
         todo = look & unscored & drawn  # hexes with a Resource (res[h] >= 0)
+        found = []
         while todo:  # lowest hex first; each area once
             h = (todo & -todo).bit_length() - 1
             k = self.res[h]
@@ -478,7 +580,8 @@ class PandoriaState(State):
                 area = b.area(self.kinds[k] & unscored, h)
                 border = b.border(area)
             todo &= ~area
-            yield k, area, border
+            found.append((k, area, border))
+        return found
 
     def _score(self) -> None:
         """Score every area enclosed this turn (only areas next to this turn's hexes can be)."""
@@ -545,36 +648,41 @@ class PandoriaState(State):
         self.tracks[p][resource] = total
 
     # -- options -----------------------------------------------------------------------------
-    def _options(self) -> list[Move]:
+    def _options(self, one: bool = False) -> list[Move]:
+        """The moves now; ``one``: in the action and buy phases, stop at the first move besides
+        ``pass`` (enough to tell whether there is any)."""
         phase = self.phase
         p = self.turn
         if phase == SETUP:
-            return [Move("start", self.c.cards[i].id) for i in self.c.starting]
+            return [move("start", self.c.cards[i].id) for i in self.c.starting]
         if phase == WILD:
             return self._wild_options()
         if phase == DRAW:
             return self._draw_options()
         if phase == ACTION:
-            return self._action_options(p)
+            return self._action_options(p, one)
         if phase == SPELL:
             return self._spell_options(p)
         if phase == BUY:
             if self.family:
                 return []
             cards = self.cards[p]
-            gold = [
-                Move("buy", card.id)
-                for card in self.c.cards
-                if cards[card.index] == NONE
-                and self._buyable(card)
-                and self._need(p, self._cost(GOLD, self.gold_cost(p, card))) is not None
-            ]
-            return [PASS, *gold]
+            moves = [PASS]
+            for card in self.c.cards:
+                if (
+                    cards[card.index] == NONE
+                    and self._buyable(card)
+                    and self._need(p, self._cost(GOLD, self.gold_cost(p, card))) is not None
+                ):
+                    moves.append(move("buy", card.id))
+                    if one:
+                        break
+            return moves
         if phase == CLAIM:
-            return [Move("claim", self.c.rooms[r].id) for r in self._claimable()]
+            return [move("claim", self.c.rooms[r].id) for r in self._claimable()]
         if phase == TROLL_COLUMN:
             return [
-                Move("trolls", f"column-{col + 1}")
+                move("trolls", f"column-{col + 1}")
                 for col in range(self.c.columns)
                 if col not in self.troll_columns
             ]
@@ -582,9 +690,9 @@ class PandoriaState(State):
             k = len(self.finished)
             if not self.c.solo.troll_relics_from <= k < self.c.solo.territories:
                 return []
-            return [Move("trolls", name) for name in self._troll_elements()]
+            return [move("trolls", name) for name in self._troll_elements()]
         if phase == BRIDGE:
-            return [Move("bridge", self.hex_name(h)) for h in self._bridges()]
+            return [move("bridge", self.hex_name(h)) for h in self._bridges()]
         return []
 
     def _wild_options(self) -> list[Move]:
@@ -592,7 +700,7 @@ class PandoriaState(State):
         dice = self.dice
         others = [d for d in dice if d >= 0]
         allowed = [k for k in range(len(KINDS)) if self.both_wild or k not in others]
-        return [Move("choose", KINDS[k]) for k in allowed]
+        return [move("choose", KINDS[k]) for k in allowed]
 
     def _draw_options(self) -> list[Move]:
         """2.1 and 2.2, one symbol at a time. A step offers only hexes from which the rest of
@@ -612,8 +720,7 @@ class PandoriaState(State):
         if self.item == 0:
             full, local = self._first_hexes()
             rows = [table[KINDS[k]] for k in sorted(set(self.dice))]
-            hexes = full or local
-            moves = [row[h] for h in hexes for row in rows]
+            moves = [row[h] for h in (full or local) for row in rows]
             return moves if full or not moves else [*moves, SKIP]
         if self.item == 1:
             kinds = [self.dice[1]] if self.r1 >= 0 else sorted(set(self.dice))
@@ -625,26 +732,29 @@ class PandoriaState(State):
             else:
                 cand = anchor
                 base = 0
-            full = [h for h in bits(cand) if (base | nbr[h]) & free & ~(1 << h)]
-            hexes = full or list(bits(cand))
-            moves = [table[KINDS[k]][h] for h in hexes for k in kinds]
-            forfeit = not full and (self.r1 < 0 or self.r1_anchored)
+            every = hexes(cand)
+            fits = [h for h in every if (base | nbr[h]) & free & ~(1 << h)]
+            moves = [table[KINDS[k]][h] for h in (fits or every) for k in kinds]
+            forfeit = not fits and (self.r1 < 0 or self.r1_anchored)
             return [*moves, SKIP] if forfeit and moves else moves
         around = 0
         for h in (self.r1, self.r2):
             if h >= 0:
                 around |= nbr[h]
         workers = table["worker"]
-        return [workers[h] for h in bits(around & free)]
+        return [workers[h] for h in hexes(around & free)]
 
-    def _action_options(self, p: int) -> list[Move]:
-        """3. One of Spell / Building / Relic / Monument, or nothing."""
+    def _action_options(self, p: int, one: bool = False) -> list[Move]:
+        """3. One of Spell / Building / Relic / Monument, or nothing (``one``: stop at the
+        first of them)."""
         moves = [PASS]
         if self.family:
             for spell in sorted(set(self.held[p])):
                 fs = self._family_spell(spell)
                 if self._has_target(p, fs.spell):
-                    moves.append(Move("cast", spell))
+                    moves.append(move("cast", spell))
+                    if one:
+                        return moves
             return moves
         cards = self.cards[p]
         for card in self.c.cards:
@@ -652,18 +762,24 @@ class PandoriaState(State):
             if state == OWNED:
                 crystals = self._cost(CRYSTAL, self.spell_cost(p, card))
                 if self._has_target(p, card.spell, card) and self._need(p, crystals) is not None:
-                    moves.append(Move("cast", card.id))
+                    moves.append(move("cast", card.id))
+                    if one:
+                        return moves
                 if self._need(p, self._cost(WOOD, self.build_cost(p, card))) is not None:
-                    moves.append(Move("build", card.id))
+                    moves.append(move("build", card.id))
+                    if one:
+                        return moves
             elif state == BUILT and self._can_monument(p, card):
-                moves.append(Move("monument", card.id))
+                moves.append(move("monument", card.id))
+                if one:
+                    return moves
         for kind, (artifacts, _) in enumerate(self.c.relics):
             if (
                 self.held_artifacts[p] >= artifacts
                 and self.tracks[p][CRAFT] >= self.c.tracks.relic_craft
                 and self._relic_value(kind) is not None
             ):
-                moves.append(Move("relic", str(artifacts)))
+                moves.append(move("relic", str(artifacts)))
         return moves
 
     def _can_monument(self, p: int, card: Card) -> bool:
@@ -682,7 +798,7 @@ class PandoriaState(State):
     def _clone_hexes(self, p: int) -> int:
         around = 0
         nbr = self.board.nbr
-        for w in bits(self.workers[p]):
+        for w in hexes(self.workers[p]):
             around |= nbr[w]
         return around & self._free()
 
@@ -720,42 +836,42 @@ class PandoriaState(State):
         free = self._free()
         if spell == "acquire":
             return [
-                Move("take", c.id)
+                move("take", c.id)
                 for c in self.c.cards
                 if self.cards[p][c.index] == NONE and self._buyable(c)
             ]
         if spell == "clone":
-            return [Move("worker", name[h]) for h in bits(self._clone_hexes(p))]
+            return [move("worker", name[h]) for h in bits(self._clone_hexes(p))]
         if spell == "conjure":
-            return [Move("conjure", r) for r in RESOURCES]
+            return [move("conjure", r) for r in RESOURCES]
         if spell == "construct":
-            moves = [Move("build", c.id) for c in self.c.cards if self.cards[p][c.index] == OWNED]
+            moves = [move("build", c.id) for c in self.c.cards if self.cards[p][c.index] == OWNED]
             moves += [
-                Move("monument", c.id)
+                move("monument", c.id)
                 for c in self.c.cards
                 if self.cards[p][c.index] == BUILT and self._can_monument(p, c)
             ]
             return moves
         if spell == "muster":
-            return [Move("worker", name[h]) for h in bits(self._anchor())]
+            return [move("worker", name[h]) for h in bits(self._anchor())]
         if spell == "rage":
-            return [Move("rage", name[h]) for h in bits(self.workers[p])]
+            return [move("rage", name[h]) for h in bits(self.workers[p])]
         if spell == "ship":
-            return [Move("ship", name[s]) for s in self.board.ships if s not in self.ships]
+            return [move("ship", name[s]) for s in self.board.ships if s not in self.ships]
         if spell == "swamp":
             if self.spell_left <= 0:
                 return []
             if self.spell_hex < 0:
-                return [Move("swamp", name[h]) for h in bits(self.near & free)]
+                return [move("swamp", name[h]) for h in bits(self.near & free)]
             second = self.board.nbr[self.spell_hex] & free
-            return [*(Move("swamp", name[h]) for h in bits(second)), SKIP] if second else []
+            return [*(move("swamp", name[h]) for h in bits(second)), SKIP] if second else []
         if spell == "terrain":
             if -1 in self.dice:
                 return self._wild_options()
             if self.spell_left <= 0:
                 return []
             kinds = sorted(set(self.dice))
-            return [Move(KINDS[k], name[h]) for h in bits(self.near & free) for k in kinds]
+            return [move(KINDS[k], name[h]) for h in bits(self.near & free) for k in kinds]
         raise AssertionError(spell)  # pragma: no cover
 
     def _claimable(self) -> list[int]:
@@ -1137,8 +1253,7 @@ class PandoriaState(State):
 
     def troll_table(self) -> list[int]:
         """The scoring table with the chosen level's values for the last 2 Territories."""
-        last = self.c.solo.last[self.level or "beginner"]
-        return [*self.c.solo.table, *last]
+        return list(self.troll_values)
 
     def _close_territory(self) -> None:
         """Victory Points for the Trolls: "points shown for that Territory in the table minus
@@ -1412,13 +1527,17 @@ class PandoriaState(State):
 
     # -- copies --------------------------------------------------------------------------------
     def clone(self) -> PandoriaState:
-        new = PandoriaState.__new__(PandoriaState)
+        new = PandoriaState(self.game, self.setup, blank=True)
         self._copy_base(new)
         new.c = self.c
         new.mode = self.mode
         new.solo = self.solo
         new.family = self.family
         new.level = self.level
+        new.troll_values = self.troll_values
+        new.building_cards = self.building_cards
+        new.craft_rate = self.craft_rate
+        new.market_rate = self.market_rate
         new.board = self.board
         new.empty = self.empty
         new.swamp = self.swamp
@@ -1455,7 +1574,9 @@ class PandoriaState(State):
         new.enclosed_now = self.enclosed_now
         new.end_triggered = self.end_triggered
         new._legal = self._legal
+        new.only_evaluated = False
         new.bot_areas = self.bot_areas
+        new.first_hexes = self.first_hexes
         new._texts = self._texts
         new.res = self.res.copy()
         new.kinds = self.kinds.copy()
