@@ -21,8 +21,8 @@ search: what the bots spend their time in; and Battle Merchants' moves, rules, e
 lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
 cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
 its scripted generator derives from ``random.Random``, which a compiled class cannot (the
-interpreter crashed seeding it). Every other module, and every other game, is Python either way (their
-moves derive from :class:`rulebook.core.action.Action`, compiled to allow that).
+interpreter crashed seeding it). Every other module, and every other game, is Python either
+way (their moves derive from :class:`rulebook.core.action.Action`, compiled to allow that).
 """
 
 from __future__ import annotations
