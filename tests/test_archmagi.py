@@ -6,6 +6,7 @@ The rulebook has no worked example with numbers; its clarifications are the exam
 
 from __future__ import annotations
 
+import pickle
 import random
 import re
 
@@ -37,6 +38,7 @@ def table(players: int = 4, magi: tuple[str, ...] = ELEMENTS, seed: int = 1) -> 
     s = rulebook.new_game("archmagi", players=players, seed=seed)
     assert isinstance(s, ArchmagiState)
     s.magi = list(magi[:players])
+    s.magi_specs = [content().magi[ELEMENTS.index(e)] for e in s.magi]
     s.seat_of = {e: p for p, e in enumerate(s.magi)}
     s.plays = s.magi_of(0).plays
     s.crystals = [0] * players  # undo what the Magi dealt by the seed did at the start
@@ -50,6 +52,16 @@ def texts(s: ArchmagiState, p: int) -> list[str]:
 
 
 # -- content and setup -----------------------------------------------------------------------
+def test_cards_and_moves_pickle_as_their_fields() -> None:
+    """Spells, Monsters, their symbols and the moves pickle field by field (``__reduce__``: the
+    compiled frozen classes cannot be pickled otherwise), hashes made afresh."""
+    c = content()
+    piles = (c.cards, c.monsters, rulebook.new_game("archmagi", 4, 1).action_vocabulary())
+    again = pickle.loads(pickle.dumps(piles))
+    assert again == piles
+    assert [hash(m) for m in again[2]] == [hash(m) for m in piles[2]]
+
+
 def test_content_matches_the_contents_list() -> None:
     c = content()
     sets = [(s.element, s.set, s.round) for s in c.cards]

@@ -18,12 +18,13 @@ speed; the players' front ends keep their clear errors.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
 search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
-lookahead, and Pandoria Merchants' map, rules, evaluation and lookahead. Not
-:mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
-compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and
-rolls are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every
-other game, is Python either way (their moves derive from
-:class:`rulebook.core.action.Action`, compiled to allow that).
+lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
+cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
+its scripted generator derives from ``random.Random``, which a compiled class cannot (the
+interpreter crashed seeding it); the draws of its shuffles and rolls are in
+:mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
+Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled to
+allow that).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ MODULES = (
     "rulebook.pandoria_merchants.rules",
     "rulebook.pandoria_merchants.bots",
     "rulebook.pandoria_merchants.lookahead",
+    "rulebook.archmagi.symbols",
+    "rulebook.archmagi.rules",
+    "rulebook.archmagi.bots",
+    "rulebook.archmagi.lookahead",
     "rulebook.agents.mcts",
 )
 SRC = Path(__file__).resolve().parent.parent

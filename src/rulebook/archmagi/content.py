@@ -17,11 +17,13 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from rulebook.archmagi.symbols import COMMON, Effect, Monster, Spell
 from rulebook.core.data import DataError, Sourced, Strict, cached, load
+
+__all__ = ["COMMON", "ELEMENTS", "Content", "Effect", "Monster", "Spell", "content"]
 
 PACKAGE = "rulebook.archmagi.data"
 ELEMENTS = ("fire", "water", "flora", "lightning")
-COMMON = "common"
 #: the primitive effects, named after the symbols (and "plays", "look_draft", "may")
 KINDS = (
     "draw",
@@ -139,48 +141,6 @@ class GameFile(Strict):
 
 
 # -- compiled content ------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """One symbol: ``kind`` and its number; ``then`` is the optional group of a "may"."""
-
-    kind: str
-    n: int
-    then: tuple[Effect, ...] = ()
-
-    def text(self) -> str:
-        if self.kind == "may":
-            return "you may (" + ", ".join(e.text() for e in self.then) + ")"
-        if self.kind == "look_draft":
-            return f"look at {self.n} of your Spell Book, draft 1, reshuffle"
-        words = {"gain": "gain {} crystal(s)", "spend": "spend {} crystal(s)", "plays": "+{} play"}
-        return words.get(self.kind, self.kind + " {}").format(self.n)
-
-
-@dataclass(frozen=True, slots=True)
-class Spell:
-    name: str
-    element: str
-    set: str
-    round: int
-    players: int
-    top: tuple[Effect, ...]
-    bottom: tuple[Effect, ...]
-
-    @property
-    def common(self) -> bool:
-        return self.element == COMMON
-
-
-@dataclass(frozen=True, slots=True)
-class Monster:
-    name: str
-    tier: int
-    crystals: int
-    spells: int
-    reward: tuple[Effect, ...]
-    favor: int
-
-
 @dataclass(frozen=True)
 class Content:
     #: one entry per physical card (copies repeated); a card is its index here

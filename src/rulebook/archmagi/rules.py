@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from dataclasses import dataclass, field
+from typing import Any, Final, cast
 
 from rulebook.archmagi.content import (
     COMMON,
@@ -26,6 +26,7 @@ from rulebook.archmagi.content import (
     Content,
     Effect,
     MagiSpec,
+    Monster,
     Spell,
     content,
 )
@@ -33,16 +34,16 @@ from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
 
-PLAY = "play"
-MONSTER = "monster"
-DISCARD = "discard"
-OVER = "over"
+PLAY: Final = "play"
+MONSTER: Final = "monster"
+DISCARD: Final = "discard"
+OVER: Final = "over"
 
 #: verbs of moves that name a Spell, a Monster, or nothing
 SPELL_VERBS = ("top", "bottom", "both", "plant", "discard", "uproot", "take", "return", "draft")
 PLAIN_VERBS = ("draw", "end", "pass", "use", "skip", "draft")
 #: stack tasks that wait for a decision of their seat
-INPUT = frozenset(
+INPUT: Final = frozenset(
     {
         "discard",
         "plant",
@@ -91,6 +92,25 @@ class Move(Action):
 
     verb: str
     card: str = ""
+    #: the hash of ``(verb, card)``, worked out once: search bots look moves up in their trees
+    #: again and again (``None`` for a hand-built move that cannot be hashed)
+    _hash: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            known: int | None = hash((self.verb, self.card))
+        except TypeError:
+            known = None
+        object.__setattr__(self, "_hash", known)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable move: {self!r}")
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
+        """Pickled as its fields (the hash of a string differs between processes)."""
+        return (Move, (self.verb, self.card))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.card}" if self.card else self.verb
@@ -123,8 +143,114 @@ def moves() -> Moves:
     return Moves(content())
 
 
+def _listed(move: Move, actions: list[Action]) -> bool:
+    """Whether ``move`` (one of :class:`Moves`) is among ``actions`` (made of them too): found
+    by identity, without comparing fields."""
+    return any(action is move for action in actions)
+
+
 def _distinct(names: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
+
+
+def pays(monster: Monster, crystals: int, spells: int) -> bool:
+    """Whether ``crystals`` Crystals and ``spells`` Spells in Hand pay for ``monster``
+    (MONSTER PHASE)."""
+    return crystals >= monster.crystals and spells >= monster.spells
+
+
+def affordable(crystals: int, effects: tuple[Effect, ...]) -> bool:
+    """Whether ``crystals`` Crystals pay every Spend Crystals of ``effects`` when it comes
+    (gains before it count)."""
+    have = crystals
+    for e in effects:
+        if e.kind == "gain":
+            have += e.n
+        elif e.kind == "spend":
+            have -= e.n
+            if have < 0:
+                return False
+    return True
+
+
+def may_possible(crystals: int, hand: int, planted: int, effects: tuple[Effect, ...]) -> bool:
+    """Decision: a "you may" part can be used only if its costs can be paid in full (Spend,
+    Discard, Uproot), so that it is never a free gain; for a seat holding ``crystals``
+    Crystals, ``hand`` Spells in Hand and ``planted`` Planted Spells."""
+    if not affordable(crystals, effects):
+        return False
+    for e in effects:
+        if e.kind == "discard":
+            hand -= e.n
+            if hand < 0:
+                return False
+        elif e.kind == "uproot":
+            planted -= e.n
+            if planted < 0:
+                return False
+        elif e.kind in ("draw",):
+            hand += e.n
+        elif e.kind == "plant":
+            hand -= e.n
+            planted += e.n
+    return True
+
+
+def waits(
+    kind: str,
+    n: int,
+    data: Any,
+    crystals: int,
+    hand: int,
+    planted: int,
+    book: int,
+    looking: int,
+    free_flow: bool,
+    drafts_as_draws: bool,
+    hand_limit: int,
+) -> bool:
+    """Whether the input task ``(kind, p, n, data)`` waits for a decision of its seat, holding
+    ``crystals`` Crystals, ``hand`` Spells in Hand, ``planted`` Planted Spells and ``book`` in
+    its Spell Book, with ``looking`` Spells looked at; ``free_flow``: its Magi takes Spells by
+    the Flow of Magic for free; ``drafts_as_draws``: from Round 4 (END OF ROUND 3).
+    :meth:`ArchmagiState._ready` asks it of the position, the greedy lookahead of positions it
+    works out."""
+    if kind == "limit":
+        return hand > hand_limit
+    if kind == "pay":
+        return hand > 0
+    if kind in ("discard", "plant"):
+        return hand > 0 and n > 0
+    if kind == "uproot":
+        return planted > 0 and n > 0
+    if kind == "flow":
+        return hand > 0 or free_flow
+    if kind == "return":
+        return looking > 1
+    if kind == "search":
+        return looking > 0
+    if kind == "draft":
+        return n > 0 and book > 0 and drafts_as_draws
+    if kind == "look":
+        return book > 0
+    if kind == "may":
+        return may_possible(crystals, hand, planted, data)
+    return True
+
+
+def gainable(n: int, held: int, crystals: int) -> int:
+    """How many of ``n`` Crystals are gained when the players hold ``held`` of the main pile's
+    ``crystals``: no more than are left."""
+    return max(0, min(n, crystals - held))
+
+
+def flows_to(p: int, spell: Spell, seat_of: dict[str, int]) -> int | None:
+    """The seat whose Magi is offered ``spell`` by the Flow of Magic when ``p`` discards it:
+    its element's Magi (``seat_of``), if in play and not ``p``'s."""
+    if spell.element == COMMON:
+        return None
+    q = seat_of.get(spell.element)
+    return None if q is None or q == p else q
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -138,6 +264,8 @@ class ArchmagiState(State):
     content: Content
     moves: Moves
     magi: list[str]
+    #: each seat's Magi Ability Card (shared by clones: never changed)
+    magi_specs: list[MagiSpec]
     seat_of: dict[str, int]
     round: int
     final: bool
@@ -163,7 +291,11 @@ class ArchmagiState(State):
     #: the action log as text, as far as it was needed (shared by clones: never changed)
     _texts: tuple[tuple[int, str], ...]
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
+        """A new game set up; ``blank``: nothing set (for :meth:`clone`; the class may be
+        compiled, where ``__new__`` runs ``__init__``)."""
+        if blank:
+            return
         super().__init__(game, setup)
         self.content = content()
         self.moves = moves()
@@ -189,6 +321,7 @@ class ArchmagiState(State):
             named = chosen.split(",")
             order = named + [e for e in order if e not in named]
         self.magi = order[:n]
+        self.magi_specs = [c.magi[ELEMENTS.index(e)] for e in self.magi]
         self.seat_of = {e: p for p, e in enumerate(self.magi)}
         cards = c.cards
         self.pool = [
@@ -228,7 +361,7 @@ class ArchmagiState(State):
         self.plays = 0
 
     def magi_of(self, p: int) -> MagiSpec:
-        return self.content.magi[ELEMENTS.index(self.magi[p])]
+        return self.magi_specs[p]
 
     # -- turn flow (PLAYER TURN) ---------------------------------------------------------------
     def _start_turn(self, p: int) -> None:
@@ -241,14 +374,21 @@ class ArchmagiState(State):
         magi = self.magi_of(p)
         self._draw(p, magi.draws)
         self.plays = magi.plays
+        self.stack.extend(self.turn_start_tasks(p))
+
+    def turn_start_tasks(self, p: int) -> list[Task]:
+        """The symbols ``p`` performs as the Play Phase begins, as tasks of the stack (the
+        last runs first): the Planted Flora Spells' Bottom Actions, then the Magi's own."""
+        tasks: list[Task] = []
         start = self.content.turn_start[ELEMENTS.index(self.magi[p])]
         if start:
-            self.stack.append(("seq", p, 0, start))
-        if magi.planted_bottoms:
+            tasks.append(("seq", p, 0, start))
+        if self.magi_of(p).planted_bottoms:
             cards = self.content.cards
             for card in reversed(self.planted[p]):
                 if cards[card].element == self.magi[p]:
-                    self.stack.append(("seq", p, 0, cards[card].bottom))
+                    tasks.append(("seq", p, 0, cards[card].bottom))
+        return tasks
 
     def _end_turn(self, p: int) -> None:
         """END OF ROUND 4: the player whose turn it is finishes it, then the game is over."""
@@ -276,16 +416,16 @@ class ArchmagiState(State):
         """Monsters in the Paths that ``p`` can pay for (Crystals and Spells in Hand)."""
         return self.monsters_for(self.crystals[p], len(self.hands[p]))
 
+    def can_defeat(self, crystals: int, spells: int) -> bool:
+        """Whether ``crystals`` Crystals and ``spells`` Spells in Hand buy a Monster in the
+        Paths (:meth:`monsters_for` is not empty)."""
+        monsters = self.content.monsters
+        return any(pays(monsters[m], crystals, spells) for path in self.paths for m in path)
+
     def monsters_for(self, crystals: int, spells: int) -> list[int]:
         """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy."""
         monsters = self.content.monsters
-        out = []
-        for path in self.paths:
-            for m in path:
-                cost = monsters[m]
-                if crystals >= cost.crystals and spells >= cost.spells:
-                    out.append(m)
-        return out
+        return [m for path in self.paths for m in path if pays(monsters[m], crystals, spells)]
 
     # -- the Magic Pool and the rounds (END OF ROUND) --------------------------------------------
     def _end_round(self) -> None:
@@ -333,10 +473,13 @@ class ArchmagiState(State):
             self.exhausted.append(card)
             return None
         self.discard.append(card)
-        q = self.seat_of.get(spell.element)
-        if q is None or q == p:
-            return None
-        return ("flow", q, 0, card)
+        q = self.flows_to(p, spell)
+        return None if q is None else ("flow", q, 0, card)
+
+    def flows_to(self, p: int, spell: Spell) -> int | None:
+        """The seat offered ``spell`` by the Flow of Magic when ``p`` discards it
+        (:func:`flows_to`)."""
+        return flows_to(p, spell, self.seat_of)
 
     def _discard_card(self, p: int, card: int) -> None:
         offer = self._to_discard(p, card)
@@ -351,10 +494,12 @@ class ArchmagiState(State):
 
     def gainable(self, n: int, held: int) -> int:
         """How many of ``n`` Crystals are gained when the players hold ``held``: no more than
-        are left in the main pile."""
-        return max(0, min(n, self.content.rules.crystals - held))
+        are left in the main pile (:func:`gainable`)."""
+        return gainable(n, held, self.content.rules.crystals)
 
     def _count(self, p: int, key: str, by: int = 1) -> None:
+        if self.determinized:
+            return  # a search's sample: never counted by the lab
         # a new dict, never a change in place: clones share the seats' tallies
         tally = dict(self.tally[p])
         tally[key] = tally.get(key, 0) + by
@@ -365,37 +510,7 @@ class ArchmagiState(State):
         """Whether every Spend Crystals of ``effects`` can be paid when it comes (gains before it
         count). Decision: an Action whose Spend cannot be paid cannot be played; other symbols
         do as much as they can (Discard 2 with one Spell in Hand discards it)."""
-        have = self.crystals[p]
-        for e in effects:
-            if e.kind == "gain":
-                have += e.n
-            elif e.kind == "spend":
-                have -= e.n
-                if have < 0:
-                    return False
-        return True
-
-    def _may_possible(self, p: int, effects: tuple[Effect, ...]) -> bool:
-        """Decision: a "you may" part can be used only if its costs can be paid in full
-        (Spend, Discard, Uproot), so that it is never a free gain."""
-        if not self._affordable(p, effects):
-            return False
-        hand, planted = len(self.hands[p]), len(self.planted[p])
-        for e in effects:
-            if e.kind == "discard":
-                hand -= e.n
-                if hand < 0:
-                    return False
-            elif e.kind == "uproot":
-                planted -= e.n
-                if planted < 0:
-                    return False
-            elif e.kind in ("draw",):
-                hand += e.n
-            elif e.kind == "plant":
-                hand -= e.n
-                planted += e.n
-        return True
+        return affordable(self.crystals[p], effects)
 
     def _effect(self, p: int, e: Effect) -> None:
         """Perform one symbol (SYMBOLS GUIDE); symbols that need a decision push a task."""
@@ -431,27 +546,19 @@ class ArchmagiState(State):
     def _ready(self, task: Task) -> bool:
         """Whether an input task waits for a decision now (else :meth:`_settle` resolves it)."""
         kind, p, n, data = task
-        if kind == "limit":
-            return len(self.hands[p]) > self.content.rules.hand_limit
-        if kind == "pay":
-            return bool(self.hands[p])
-        if kind in ("discard", "plant"):
-            return bool(self.hands[p]) and n > 0
-        if kind == "uproot":
-            return bool(self.planted[p]) and n > 0
-        if kind == "flow":
-            return bool(self.hands[p]) or self.magi_of(p).free_flow
-        if kind == "return":
-            return len(self.looking) > 1
-        if kind == "search":
-            return bool(self.looking)
-        if kind == "draft":
-            return n > 0 and bool(self.books[p]) and self._drafts_as_draws()
-        if kind == "look":
-            return bool(self.books[p])
-        if kind == "may":
-            return bool(self._may_possible(p, data))
-        return True
+        return waits(
+            kind,
+            n,
+            data,
+            self.crystals[p],
+            len(self.hands[p]),
+            len(self.planted[p]),
+            len(self.books[p]),
+            len(self.looking),
+            self.magi_specs[p].free_flow,
+            self._drafts_as_draws(),
+            self.content.rules.hand_limit,
+        )
 
     def _settle(self, task: Task) -> None:
         """Resolve an input task that needs no decision: a Draft before Round 4 (or a Draw
@@ -474,20 +581,21 @@ class ArchmagiState(State):
 
     def _run(self) -> None:
         """Resolve the stack until a seat must decide, then the phases that need no one."""
+        stack = self.stack  # never replaced while a move is made
         while self.phase != OVER:
-            if self.stack:
-                task = self.stack[-1]
+            if stack:
+                task = stack[-1]
                 kind, p, n, data = task
                 if kind in INPUT:
                     if self._ready(task):
                         return
-                    self.stack.pop()
+                    stack.pop()
                     self._settle(task)
                     continue
-                self.stack.pop()
+                stack.pop()
                 if kind == "seq":
                     if n < len(data):
-                        self.stack.append(("seq", p, n + 1, data))
+                        stack.append(("seq", p, n + 1, data))
                         self._effect(p, data[n])
                 elif kind == "monster":
                     self.phase = MONSTER
@@ -499,11 +607,11 @@ class ArchmagiState(State):
             if self.phase == PLAY:
                 if self.plays > 0:
                     return
-                self.stack.append(("monster", self.turn, 0, None))
+                stack.append(("monster", self.turn, 0, None))
             elif self.phase == MONSTER:
-                if self._monster_options(self.turn):
+                if self.can_defeat(self.crystals[self.turn], len(self.hands[self.turn])):
                     return
-                self.stack.append(("discard_phase", self.turn, 0, None))
+                stack.append(("discard_phase", self.turn, 0, None))
             else:  # pragma: no cover - the Discard Phase always ends in an "end" task
                 raise RuntimeError("the Discard Phase left no task")
 
@@ -609,9 +717,15 @@ class ArchmagiState(State):
             or not isinstance(action.card, str)
         ):
             raise IllegalAction(f"{action!r} is not an Archmagi move")
-        if action not in self.legal_actions(player):
+        moves = self.moves
+        known = (
+            moves.named.get(action.verb, {}).get(action.card)
+            if action.card
+            else moves.plain.get(action.verb)
+        )
+        if known is None or not _listed(known, self.legal_actions(player)):
             raise IllegalAction(f"{action} is not a legal move now")
-        self._perform(player, action)
+        self._perform(player, known)
 
     def lookahead(
         self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
@@ -906,11 +1020,12 @@ class ArchmagiState(State):
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self) -> ArchmagiState:
-        new = ArchmagiState.__new__(ArchmagiState)
+        new = ArchmagiState(self.game, self.setup, blank=True)
         self._copy_base(new)
         new.content = self.content
         new.moves = self.moves
         new.magi = self.magi
+        new.magi_specs = self.magi_specs
         new.seat_of = self.seat_of
         new.round = self.round
         new.final = self.final
