@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from properties import Case, cases, frozen
 from rulebook import Action, State
 from rulebook.agents import agent_seed, make_agent
 from rulebook.archmagi import ArchmagiState
-from rulebook.core.chance import Chance, _mix, shuffle
+from rulebook.core.chance import Chance, shuffle
+from rulebook.core.draws import mix
 from rulebook.core.rollwrite import SheetState
 from rulebook.core.rollwrite.bots import add_progress
 from rulebook.pandoria_merchants import PandoriaState
@@ -121,6 +123,71 @@ def test_moves_valued_unmade_agree_with_made_ones_in_greedy_games(game: str, pla
             assert _best(fast) == _best(plain)
             state.apply(seat, greedy_move(state, seat, rng))
     assert unmade > made, (unmade, made)
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_spends_alike_but_for_the_die_have_the_same_value(game: str) -> None:
+    """What :meth:`SheetState.lookahead` relies on to make one of the spends that mark the
+    same circle with results needing the same change: the game's evaluation after each is
+    the same, bit for bit (it reads neither the dice nor which were spent)."""
+    evaluate = rulebook.get_game(game).evaluate
+    assert evaluate is not None
+    pairs = 0
+    for players, seed in ((4, 5), (2, 6), (1, 7)):
+        variant = "solo" if players == 1 else "standard"
+        for state in positions(Case(game, variant, players), seed=seed, every=2):
+            assert isinstance(state, SheetState)
+            for seat in state.current_players():
+                by_key: dict[tuple[int, int], float] = {}
+                for action in state.legal_actions(seat):
+                    target = state.moves.spend_target.get(action)
+                    if target is None:
+                        continue
+                    die, circle = target
+                    after = state.clone()
+                    after.apply(seat, action)
+                    value = evaluate(after, seat)
+                    key = (circle.index, circle.change_needed(state.dice[die]))
+                    if key in by_key:
+                        assert by_key[key] == value, (game, str(action))
+                        pairs += 1
+                    by_key[key] = value
+    assert pairs > 20
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+@pytest.mark.parametrize("players", [1, 3])
+def test_moves_ending_the_round_valued_as_on_a_clone(game: str, players: int) -> None:
+    """The moves that end a round, valued for the mover alone without a clone of the table
+    (``SheetState._round_end_value``), have the value the game's evaluation gives the table
+    after them, bit for bit, through every round of greedy games (the last one included)."""
+    from rulebook.core.policy import greedy_move
+
+    checked = rounds = 0
+    for seed in range(2):
+        variant = "solo" if players == 1 else "standard"
+        state = rulebook.new_game(game, players, seed, variant)
+        assert isinstance(state, SheetState)
+        evaluate = state.game.evaluate
+        assert evaluate is not None
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_players()[-1]
+            if len(state.current_players()) == 1:
+                before = frozen(state)
+                for action in state.legal_actions(seat):
+                    after = state.clone()
+                    after.apply(seat, action)
+                    if after.round == state.round and not after.is_terminal():
+                        continue
+                    assert state.lookahead(seat, [action], evaluate) == [evaluate(after, seat)]
+                    checked += 1
+                assert frozen(state) == before
+            played = state.round
+            state.apply(seat, greedy_move(state, seat, rng))
+            rounds += state.round != played or state.is_terminal()
+    assert rounds == 2 * state.content.rounds
+    assert checked > 40
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -283,12 +350,39 @@ def test_shuffle_is_rng_shuffle() -> None:
             assert a.getrandbits(64) == b.getrandbits(64)  # the same draws were used
 
 
+def test_shuffle_of_other_sequences_is_rng_shuffle() -> None:
+    for seed in range(50):
+        mine, theirs = deque(range(40)), list(range(40))
+        shuffle(mine, random.Random(seed))
+        random.Random(seed).shuffle(theirs)
+        assert list(mine) == theirs
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_dice_rolled_when_read_are_those_rolled_at_once(game: str) -> None:
+    """A round's dice are rolled when first read: the same as rolling them as the round
+    starts, in the state, its clones and its determinized samples (whose own future is
+    re-sampled but whose current, public dice are the table's)."""
+    for seed in range(20):
+        state = rulebook.new_game(game, players=3, seed=seed)
+        assert isinstance(state, SheetState)
+        chance = Chance(seed)
+        chance.rng()  # the setup's shuffles
+        clone = state.clone()
+        sample = state.determinize(0, random.Random(seed))
+        rolled = chance.roll(state.content.sides)
+        assert state.chance.draws == chance.draws
+        assert clone.dice == rolled
+        assert sample.dice == rolled
+        assert state.dice == rolled
+
+
 def test_roll_is_randint() -> None:
     """Dice rolls draw what ``randint`` draws (each roll's generator seeded as ``rng()``)."""
     for seed in range(300):
         for sides in ((6,), (4, 6, 8, 12), (1, 2, 3, 5, 7, 20, 100)):
             chance = Chance(seed, seed % 7)
-            rng = random.Random(_mix(seed, seed % 7 + 1))
+            rng = random.Random(mix(seed, seed % 7 + 1))
             assert chance.roll(sides) == tuple(rng.randint(1, s) for s in sides)
 
 

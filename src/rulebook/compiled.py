@@ -21,8 +21,10 @@ search: what the bots spend their time in; and Battle Merchants' moves, rules, e
 lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
 cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
 its scripted generator derives from ``random.Random``, which a compiled class cannot (the
-interpreter crashed seeding it). Every other module, and every other game, is Python either
-way (their moves derive from :class:`rulebook.core.action.Action`, compiled to allow that).
+interpreter crashed seeding it); the draws of its shuffles and rolls are in
+:mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
+Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled to
+allow that).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from types import ModuleType
 #: the modules compiled, in dependency order
 MODULES = (
     "rulebook.core.action",
+    "rulebook.core.draws",
     "rulebook.core.sheet",
     "rulebook.core.policy",
     "rulebook.core.rollwrite.engine",

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 
 from rulebook.agents.base import Agent
 from rulebook.core import Action, IllegalAction, State
@@ -180,21 +179,28 @@ class MCTSAgent(Agent):
             return current[0]
         return None
 
-    def _select(self, children: Sequence[Node]) -> Node:
+    def _select(self, children: list[Node]) -> Node:
         """UCB1 with availability counts over the children legal in this determinization
         (their availability already counts this visit); mean rewards scaled to [0, 1] between
-        the worst and the best child."""
-        means = [child.reward / child.visits for child in children]
-        low = min(means)
-        high = max(means)
+        the worst and the best child.
+
+        Two passes without lists, calling ``math.log`` and ``math.sqrt`` by name (compiled,
+        they are the C library's, the very functions ``math`` calls)."""
+        first = children[0]
+        low = high = first.reward / first.visits
+        for child in children:
+            mean = child.reward / child.visits
+            if mean < low:
+                low = mean
+            elif mean > high:
+                high = mean
         span = high - low if high > low else 1.0
         c = self.exploration
-        log = math.log
-        sqrt = math.sqrt
-        best = children[0]
+        best = first
         best_value = -math.inf
-        for child, mean in zip(children, means, strict=True):
-            value = (mean - low) / span + c * sqrt(log(child.available) / child.visits)
+        for child in children:
+            mean = child.reward / child.visits
+            value = (mean - low) / span + c * math.sqrt(math.log(child.available) / child.visits)
             if value > best_value:
                 best, best_value = child, value
         return best
@@ -209,8 +215,15 @@ def leaf_rewards(state: State) -> list[float]:
     values = state.returns() if evaluate is None else [evaluate(state, p) for p in range(n)]
     if n == 1:
         return values
-    # the best other seat's value: the best value, or the second best for the best seat
-    best = max(values)
-    top = values.index(best)
-    second = max(values[:top] + values[top + 1 :])
+    # the best other seat's value: the best value, or the second best for the best seat (the
+    # first seat with the best value counts as the best seat)
+    top = 0
+    best = values[0]
+    for p in range(1, n):
+        if values[p] > best:
+            top, best = p, values[p]
+    second = -math.inf
+    for p in range(n):
+        if p != top and values[p] > second:
+            second = values[p]
     return [v - (second if p == top else best) for p, v in enumerate(values)]

@@ -7,29 +7,23 @@ state costs nothing, and the same seed with the same actions always gives the sa
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Iterator, MutableSequence, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
+from rulebook.core.draws import mix, roll_reserved, shuffle_list
+
 T = TypeVar("T")
 
 
-def _mix(seed: int, draw: int) -> int:
-    digest = hashlib.blake2b(f"{seed}:{draw}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
-
-
 def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
-    """``rng.shuffle(items)``, the very same permutation from the very same draws, faster.
-
-    It is CPython 3.11's ``Random.shuffle`` with ``_randbelow`` inlined (a Fisher-Yates
-    shuffle drawing each index with ``getrandbits``, redrawing when out of range); search bots
-    shuffle hidden cards on every iteration. ``tests/test_speed.py`` holds it to
-    ``rng.shuffle``.
-    """
+    """``rng.shuffle(items)``, the very same permutation from the very same draws, faster
+    (:func:`~rulebook.core.draws.shuffle_list` for a list, which may run compiled)."""
+    if type(items) is list:
+        shuffle_list(items, rng)
+        return
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
@@ -52,21 +46,23 @@ class Chance:
     def rng(self) -> random.Random:
         """A fresh generator for the next chance event (a roll of all dice, a shuffle)."""
         self.draws += 1
-        return random.Random(_mix(self.seed, self.draws))
+        return random.Random(mix(self.seed, self.draws))
 
     def roll(self, sides: tuple[int, ...]) -> tuple[int, ...]:
         """Roll one die per entry of ``sides`` at once: ``rng.randint(1, s)`` for each, the
         very same numbers from the very same draws, with CPython 3.11's ``_randbelow``
         inlined as in :func:`shuffle` (``tests/test_speed.py`` holds it to ``randint``)."""
-        getrandbits = self.rng().getrandbits
-        rolled = []
-        for n in sides:
-            k = n.bit_length()
-            r = getrandbits(k)
-            while r >= n:
-                r = getrandbits(k)
-            rolled.append(r + 1)
-        return tuple(rolled)
+        self.draws += 1
+        return roll_reserved((self.seed, self.draws), sides)
+
+    def reserve(self) -> tuple[int, int] | None:
+        """Take the next chance event now and draw it later, when it is read: the event, for
+        :func:`roll_reserved` (which rolls what :meth:`roll` would have rolled here). A game
+        state that may never read a roll (a search's lookahead ending a round) so skips
+        making its generator. ``None`` from a source that must draw its events in order
+        (:class:`ScriptedChance`): roll at once then."""
+        self.draws += 1
+        return (self.seed, self.draws)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         shuffle(items, self.rng())
@@ -141,6 +137,10 @@ class ScriptedChance(Chance):
     def rng(self) -> random.Random:
         self.draws += 1
         return _ScriptedRandom(self)
+
+    def reserve(self) -> tuple[int, int] | None:
+        """None: a scripted event is drawn when it happens, in order (:meth:`Chance.reserve`)."""
+        return None
 
     def roll(self, sides: tuple[int, ...]) -> tuple[int, ...]:
         """Each die through ``randint`` (so through ``_randbelow``: from the script)."""

@@ -26,19 +26,19 @@ FREE_MARK = 1.5
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``: Coins plus weighted progress."""
     s = cast("MerchantsState", state)
-    c = s.content
     marks = s.marks[player]
-    value = float(sum(s.score_breakdown(player).values()))
+    value = float(s.score(player))
     value += POTION * s.potions[player] + FREE_MARK * s.free_marks[player]
     if s.is_terminal():
         return value
     value = add_progress(value, s, player, ROW_PROGRESS, POTION, ORDER_PROGRESS)
-    adv = c.adventurers[s.adventurer[player]]
+    masks = s.adventurer_masks[player]
+    coins = s.adventurer_coins[player]
     for k in range(3):
         if not s.adventurer_done[player] >> k & 1:
-            mask = adv.masks[k]
+            mask = masks[k]
             done = (marks & mask).bit_count() / mask.bit_count()
-            value += ADVENTURER_PROGRESS * (adv.coins / 3 + 1) * done
+            value += ADVENTURER_PROGRESS * (coins / 3 + 1) * done
     return value
 
 
@@ -49,18 +49,29 @@ def _potions_paid(change: int, extra: int) -> float:
 
 def evaluate_moves(state: State, player: int, actions: Sequence[Action]) -> list[float | None]:
     """:func:`evaluate` after each move, without making the moves that complete no row
-    (:func:`rulebook.core.rollwrite.bots.spend_values`): they pay Potions and add to a row's,
-    the Orders' and the Sponsored Adventurer's Orders' shares done."""
+    (:func:`rulebook.core.rollwrite.bots.spend_values`): they pay Potions (spends) or use a
+    free mark, and add to a row's, the Orders' and the Sponsored Adventurer's Orders' shares
+    done."""
     s = cast("MerchantsState", state)
     if s.is_terminal():
         return [None] * len(actions)
-    adv = s.content.adventurers[s.adventurer[player]]
     done = s.adventurer_done[player]
-    weight = ADVENTURER_PROGRESS * (adv.coins / 3 + 1)
+    weight = ADVENTURER_PROGRESS * (s.adventurer_coins[player] / 3 + 1)
     shares = [
-        (mask, weight / mask.bit_count()) for k, mask in enumerate(adv.masks) if not done >> k & 1
+        (mask, weight / mask.bit_count())
+        for k, mask in enumerate(s.adventurer_masks[player])
+        if not done >> k & 1
     ]
     base = evaluate(s, player)
     return spend_values(
-        s, player, actions, base, _potions_paid, shares, ROW_PROGRESS, POTION, ORDER_PROGRESS
+        s,
+        player,
+        actions,
+        base,
+        _potions_paid,
+        shares,
+        ROW_PROGRESS,
+        POTION,
+        ORDER_PROGRESS,
+        free_mark=-FREE_MARK,
     )

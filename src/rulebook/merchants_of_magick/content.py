@@ -92,7 +92,7 @@ class GameFile(Strict):
         return self
 
 
-#: how many sheets' scores :meth:`Content.sheet_scores` remembers before starting afresh
+#: how many sheets' scores ``rules.sheet_scores`` remembers (in :attr:`Content._sheet_scores`)
 KNOWN_SHEETS = 4096
 
 
@@ -149,29 +149,6 @@ class Content(rw.SheetContentBase):
     @cached_property
     def _sheet_scores(self) -> dict[int, tuple[int, int, tuple[tuple[str, int], ...]]]:
         return {}
-
-    def sheet_scores(self, marks: int) -> tuple[int, int, tuple[tuple[str, int], ...]]:
-        """What a sheet's complete rows score (END OF GAME): the Crafting Coins, the Spell
-        Research Coins, and each complete Charm's bonus category and Coins per Order of it.
-        The last :data:`KNOWN_SHEETS` sheets asked about are remembered."""
-        known = self._sheet_scores
-        found = known.get(marks)
-        if found is None:
-            crafting = research = 0
-            charms: list[tuple[str, int]] = []
-            for mask, item, coins, bonus_category, bonus_coins in self.scoring_rows:
-                if marks & mask != mask:
-                    continue
-                if item:
-                    crafting += coins
-                else:
-                    research += coins
-                    if bonus_category is not None:
-                        charms.append((bonus_category, bonus_coins))
-            if len(known) >= KNOWN_SHEETS:
-                known.clear()
-            found = known[marks] = (crafting, research, tuple(charms))
-        return found
 
 
 def compile_content(

@@ -22,15 +22,51 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, FreeMark, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.merchants_of_magick.content import Content, content
+from rulebook.merchants_of_magick.content import KNOWN_SHEETS, Content, content
 
 __all__ = ["Done", "FreeMark", "MerchantsState", "Spend", "moves"]
+
+
+#: the scoring categories of END OF GAME, in the score pad's order
+CATEGORIES = (
+    "crafting",
+    "material_mastery",
+    "spell_research",
+    "energy_mastery",
+    "orders",
+    "charms_bonus",
+    "sponsored_adventurer",
+)
 
 
 @cached
 def moves() -> Moves:
     c = content()
     return Moves(c.layout, c.dice, free_marks=True)
+
+
+def sheet_scores(content: Content, marks: int) -> tuple[int, int, tuple[tuple[str, int], ...]]:
+    """What a sheet's complete rows score (END OF GAME): the Crafting Coins, the Spell
+    Research Coins, and each complete Charm's bonus category and Coins per Order of it.
+    The last :data:`KNOWN_SHEETS` sheets asked about are remembered."""
+    known = content._sheet_scores
+    found = known.get(marks)
+    if found is None:
+        crafting = research = 0
+        charms: list[tuple[str, int]] = []
+        for mask, item, coins, bonus_category, bonus_coins in content.scoring_rows:
+            if marks & mask != mask:
+                continue
+            if item:
+                crafting += coins
+            else:
+                research += coins
+                if bonus_category is not None:
+                    charms.append((bonus_category, bonus_coins))
+        if len(known) >= KNOWN_SHEETS:
+            known.clear()
+        found = known[marks] = (crafting, research, tuple(charms))
+    return found
 
 
 class MerchantsState(SheetState[Content]):
@@ -48,7 +84,13 @@ class MerchantsState(SheetState[Content]):
 
     potions: list[int]
     adventurer: list[int]
+    #: per seat: its Sponsored Adventurer's three Orders (masks) and Coins, taken from the
+    #: content as the game is set up (the evaluation reads them at every position)
+    adventurer_masks: list[tuple[int, int, int]]
+    adventurer_coins: list[int]
     adventurer_done: list[int]
+    #: the content's memo of what sheets score (:func:`sheet_scores`), read here first
+    _sheet_scores: dict[int, tuple[int, int, tuple[tuple[str, int], ...]]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
@@ -56,6 +98,7 @@ class MerchantsState(SheetState[Content]):
             return
         super().__init__(game, setup, content(), moves())
         n = setup.players
+        self._sheet_scores = self.content._sheet_scores
         self.potions = [0] * n
         self.adventurer_done = [0] * n
         self._set_up()
@@ -72,6 +115,8 @@ class MerchantsState(SheetState[Content]):
         adventurers = list(range(len(c.adventurers)))
         rng.shuffle(adventurers)
         self.adventurer = adventurers[:n]
+        self.adventurer_masks = [c.adventurers[a].masks for a in self.adventurer]
+        self.adventurer_coins = [c.adventurers[a].coins for a in self.adventurer]
         self.deck_seen = 0
         self.shop_size = c.rules.orders_per_player[n]
         self.lines = [self._deal_orders() for _ in range(n)]
@@ -132,10 +177,10 @@ class MerchantsState(SheetState[Content]):
         potions = c.rows[row.index].potions
         self.potions[p] += potions if potions is not None else c.rules.potions_per_row
         marks = self.marks[p]
-        adv = c.adventurers[self.adventurer[p]]
+        masks = self.adventurer_masks[p]
         done = self.adventurer_done[p]
         for k in range(3):
-            if not done >> k & 1 and marks & adv.masks[k] == adv.masks[k]:
+            if not done >> k & 1 and marks & masks[k] == masks[k]:
                 done |= 1 << k
                 fulfilled = done.bit_count()
                 if fulfilled == 1:
@@ -148,27 +193,47 @@ class MerchantsState(SheetState[Content]):
 
     # -- scoring (END OF GAME) -------------------------------------------------------------------
     def score_breakdown(self, player: int) -> dict[str, int]:
-        """The seven scoring categories of END OF GAME (the Coins so far while the game runs).
+        """The seven scoring categories of END OF GAME (the Coins so far while the game runs)."""
+        return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
+
+    def score(self, player: int) -> int:
+        """The sum of :meth:`score_breakdown`, without building it (compiled, the parts are
+        a tuple of machine integers: no objects made)."""
+        a, b, c, d, e, f, g = self._score_parts(player)
+        return a + b + c + d + e + f + g
+
+    def _score_parts(self, player: int) -> tuple[int, int, int, int, int, int, int]:
+        """The Coins of each of :data:`CATEGORIES` (END OF GAME).
 
         Decision: Charms count every Order card fulfilled, whenever the Charm was completed
         (the text scores them at the end), and not the Sponsored Adventurer's Orders.
         """
         c = self.content
-        crafting, research, complete_charms = c.sheet_scores(self.marks[player])
-        claimed = [c.orders[o] for o in self.claimed[player]]
+        marks = self.marks[player]
+        sheet = self._sheet_scores.get(marks)
+        if sheet is None:
+            sheet = sheet_scores(c, marks)
+        crafting, research, complete_charms = sheet
+        claimed = self.claimed[player]
+        values = self.card_values
+        coins = 0
+        for o in claimed:
+            coins += values[o]  # an Order's Coins
         charms = 0
         for bonus_category, bonus_coins in complete_charms:
-            charms += bonus_coins * sum(o.category == bonus_category for o in claimed)
-        adv = c.adventurers[self.adventurer[player]]
-        return {
-            "crafting": crafting,
-            "material_mastery": max(self.mastery_scored[player][0], 0),
-            "spell_research": research,
-            "energy_mastery": max(self.mastery_scored[player][1], 0),
-            "orders": sum(o.coins for o in claimed),
-            "charms_bonus": charms,
-            "sponsored_adventurer": adv.coins if self.adventurer_done[player] == 0b111 else 0,
-        }
+            orders = c.orders
+            charms += bonus_coins * sum(orders[o].category == bonus_category for o in claimed)
+        mastery = self.mastery_scored[player]
+        adventurer = self.adventurer_coins[player] if self.adventurer_done[player] == 0b111 else 0
+        return (
+            crafting,
+            max(mastery[0], 0),
+            research,
+            max(mastery[1], 0),
+            coins,
+            charms,
+            adventurer,
+        )
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Ties: most fulfilled Orders, then most Potions; then the victory is shared.
@@ -215,8 +280,11 @@ class MerchantsState(SheetState[Content]):
 
     def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, MerchantsState)
+        new._sheet_scores = self._sheet_scores
         new.potions = self.potions.copy()
         new.adventurer = self.adventurer
+        new.adventurer_masks = self.adventurer_masks
+        new.adventurer_coins = self.adventurer_coins
         new.adventurer_done = self.adventurer_done.copy()
 
     def _save_own(self, p: int) -> tuple[int, int]:

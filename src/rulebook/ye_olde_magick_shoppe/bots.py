@@ -25,7 +25,7 @@ CHARM_LEVEL = 1.0  # per step of Bonus Modifier Value
 def evaluate(state: State, player: int) -> float:
     """Heuristic value of ``state`` for ``player``: stars plus weighted progress."""
     s = cast(ShoppeState, state)
-    value = float(sum(s.score_breakdown(player).values()))
+    value = float(s.score(player))
     if s.is_terminal():
         return value
     for kind in (0, 1):

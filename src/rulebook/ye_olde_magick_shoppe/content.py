@@ -84,7 +84,7 @@ class GameFile(Strict):
         return self
 
 
-#: how many sheets' scores :meth:`Content.sheet_scores` remembers before starting afresh
+#: how many sheets' scores ``rules.sheet_scores`` remembers (in :attr:`Content._sheet_scores`)
 KNOWN_SHEETS = 4096
 
 
@@ -122,32 +122,6 @@ class Content(rw.SheetContentBase):
     @cached_property
     def _sheet_scores(self) -> dict[int, tuple[int, int, int]]:
         return {}
-
-    def sheet_scores(self, marks: int) -> tuple[int, int, int]:
-        """What a sheet's complete rows score (End of the Game): stars for items crafted and
-        spells researched, and the Glyphs' stars per item of their category. The last
-        :data:`KNOWN_SHEETS` sheets asked about are remembered."""
-        known = self._sheet_scores
-        found = known.get(marks)
-        if found is None:
-            items = spells = glyphs = 0
-            crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
-            glyph_rows = []
-            for mask, item, stars, glyph_category, glyph_stars in self.scoring_rows:
-                if marks & mask == mask:
-                    if item is not None:
-                        items += stars
-                        crafted[item] += 1
-                    else:
-                        spells += stars
-                    if glyph_category is not None:
-                        glyph_rows.append((glyph_category, glyph_stars))
-            for glyph_category, glyph_stars in glyph_rows:
-                glyphs += glyph_stars * crafted[glyph_category]
-            if len(known) >= KNOWN_SHEETS:
-                known.clear()
-            found = known[marks] = (items, spells, glyphs)
-        return found
 
 
 def compile_content(

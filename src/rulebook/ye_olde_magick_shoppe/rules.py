@@ -21,9 +21,19 @@ from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.ye_olde_magick_shoppe.content import KINDS, Content, content
+from rulebook.ye_olde_magick_shoppe.content import (
+    ITEM_CATEGORIES,
+    KINDS,
+    KNOWN_SHEETS,
+    Content,
+    content,
+)
 
 __all__ = ["Done", "ShoppeState", "Spend", "moves"]
+
+
+#: the scoring categories of End of the Game
+CATEGORIES = ("items", "spells", "customers", "certifications", "glyphs")
 
 
 @cached
@@ -35,6 +45,33 @@ def moves() -> Moves:
 def modifiers_needed(change: int, value: int) -> int:
     """How many Bonus Modifiers worth ``value`` each move a result by ``change`` (ceil)."""
     return -(-change // value)
+
+
+def sheet_scores(content: Content, marks: int) -> tuple[int, int, int]:
+    """What a sheet's complete rows score (End of the Game): stars for items crafted and
+    spells researched, and the Glyphs' stars per item of their category. The last
+    :data:`KNOWN_SHEETS` sheets asked about are remembered."""
+    known = content._sheet_scores
+    found = known.get(marks)
+    if found is None:
+        items = spells = glyphs = 0
+        crafted = dict.fromkeys(ITEM_CATEGORIES, 0)
+        glyph_rows = []
+        for mask, item, stars, glyph_category, glyph_stars in content.scoring_rows:
+            if marks & mask == mask:
+                if item is not None:
+                    items += stars
+                    crafted[item] += 1
+                else:
+                    spells += stars
+                if glyph_category is not None:
+                    glyph_rows.append((glyph_category, glyph_stars))
+        for glyph_category, glyph_stars in glyph_rows:
+            glyphs += glyph_stars * crafted[glyph_category]
+        if len(known) >= KNOWN_SHEETS:
+            known.clear()
+        found = known[marks] = (items, spells, glyphs)
+    return found
 
 
 class ShoppeState(SheetState[Content]):
@@ -58,6 +95,10 @@ class ShoppeState(SheetState[Content]):
 
     bonus: list[list[int]]
     level: list[list[int]]
+    #: the content's Bonus Modifier Values per kind (read at every position)
+    modifier_values: tuple[tuple[int, ...], tuple[int, ...]]
+    #: the content's memo of what sheets score (:func:`sheet_scores`), read here first
+    _sheet_scores: dict[int, tuple[int, int, int]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         """A new game set up; ``blank``: nothing set (for :meth:`clone`)."""
@@ -65,6 +106,8 @@ class ShoppeState(SheetState[Content]):
             return
         super().__init__(game, setup, content(), moves())
         n = setup.players
+        self._sheet_scores = self.content._sheet_scores
+        self.modifier_values = self.content.values
         self.bonus = [[0, 0] for _ in range(n)]
         self.level = [[0, 0] for _ in range(n)]
         self._set_up()
@@ -98,7 +141,7 @@ class ShoppeState(SheetState[Content]):
     # -- Bonus Modifiers -------------------------------------------------------------------------
     def modifier_value(self, p: int, kind: int) -> int:
         """What one Bonus Modifier of ``kind`` (0 minus, 1 plus) is worth to ``p`` now."""
-        return self.content.values[kind][self.level[p][kind]]
+        return self.modifier_values[kind][self.level[p][kind]]
 
     def _reach(self, p: int, extra: int) -> tuple[int, int]:
         """Plus modifiers raise a result, minus ones lower it (Extra Dice cost nothing)."""
@@ -146,15 +189,27 @@ class ShoppeState(SheetState[Content]):
     def score_breakdown(self, player: int) -> dict[str, int]:
         """Stars for items crafted, spells researched, Customers and Connoisseurs claimed,
         Certifications earned, and the Glyphs' stars per item of their category (so far)."""
-        c = self.content
-        items, spells, glyphs = c.sheet_scores(self.marks[player])
-        return {
-            "items": items,
-            "spells": spells,
-            "customers": sum(c.cards[o].value for o in self.claimed[player]),
-            "certifications": sum(max(v, 0) for v in self.mastery_scored[player]),
-            "glyphs": glyphs,
-        }
+        return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
+
+    def score(self, player: int) -> int:
+        """The sum of :meth:`score_breakdown`, without building it (compiled, the parts are
+        a tuple of machine integers: no objects made)."""
+        a, b, c, d, e = self._score_parts(player)
+        return a + b + c + d + e
+
+    def _score_parts(self, player: int) -> tuple[int, int, int, int, int]:
+        """The stars of each of :data:`CATEGORIES` (End of the Game)."""
+        marks = self.marks[player]
+        sheet = self._sheet_scores.get(marks)
+        if sheet is None:
+            sheet = sheet_scores(self.content, marks)
+        items, spells, glyphs = sheet
+        values = self.card_values
+        customers = 0
+        for o in self.claimed[player]:
+            customers += values[o]
+        mastery = self.mastery_scored[player]
+        return (items, spells, customers, max(mastery[0], 0) + max(mastery[1], 0), glyphs)
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Ties: "the winner is the player who claimed the most customers".
@@ -181,6 +236,8 @@ class ShoppeState(SheetState[Content]):
 
     def _copy_into(self, new: SheetState[Content]) -> None:
         assert isinstance(new, ShoppeState)
+        new._sheet_scores = self._sheet_scores
+        new.modifier_values = self.modifier_values
         new.bonus = [b.copy() for b in self.bonus]
         new.level = [v.copy() for v in self.level]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rulebook.core.rollwrite.engine import Done, SheetState, Spend
+from rulebook.core.rollwrite.engine import Done, FreeMark, SheetState, Spend
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action
 
@@ -81,12 +81,13 @@ def add_progress(
         known[marks] = terms
     for term in terms:
         value += term
-    cards = s.content.cards
+    masks = s.card_masks
+    values = s.card_values
     for card in s.lines[player][: s.shop_size]:
         if card >= 0:
-            c = cards[card]
-            done = (marks & c.mask).bit_count() / c.mask.bit_count()
-            value += card_weight * c.value * done
+            mask = masks[card]
+            done = (marks & mask).bit_count() / mask.bit_count()
+            value += card_weight * values[card] * done
     return value
 
 
@@ -113,6 +114,7 @@ def spend_values(
     row_weight: float,
     row_bonus: float,
     card_weight: float,
+    free_mark: float = 0.0,
 ) -> list[float | None]:
     """The value after each move of an evaluation made of ``base`` (its value now) and
     :func:`add_progress`, for the moves that change only what is listed here, without making
@@ -124,9 +126,11 @@ def spend_values(
     one circle of every face-up card in the shoppe needing it, and the ``share`` of every
     ``(mask, share)`` of ``shares`` whose mask holds it (the game's own progress terms). No
     row completes, so nothing is scored, claimed or earned. ``done`` changes nothing on the
-    sheet. Either ends the crafting phase when every other seat is done (then the Mastery
-    and Customer phases follow): such a move is made. So are free marks and spends that
-    complete a row. The sum is taken in another order than the evaluation's, so the values
+    sheet. A free mark that completes no row marks one circle and uses the free mark: the
+    value gains ``free_mark`` and what the circle adds, as for a spend. Any of them ends the
+    crafting phase when it is the seat's last and every other seat is done (then the Mastery
+    and Customer phases follow): such a move is made. So are moves that complete a row.
+    The sum is taken in another order than the evaluation's, so the values
     may differ from it in the last bits (the tests allow 1e-9, the greedy policy's tie margin).
     """
     others_done = all(d for q, d in enumerate(s.done) if q != player)
@@ -137,10 +141,15 @@ def spend_values(
     marks = s.marks[player]
     dice = s.dice
     targets = s.moves.spend_target
-    cards = s.content.cards
+    free_targets = s.moves.free_target
+    #: whether a free mark ends the crafting phase: the seat's last one, with no result left
+    free_ends = others_done and s.free_marks[player] == 1 and s._out_of_results(player)
+    masks = s.card_masks
+    card_values = s.card_values
     shop = [
-        (c.mask, card_weight * c.value / c.mask.bit_count())
-        for c in (cards[o] for o in s.lines[player][: s.shop_size] if o >= 0)
+        (masks[o], card_weight * card_values[o] / masks[o].bit_count())
+        for o in s.lines[player][: s.shop_size]
+        if o >= 0
     ]
     #: per circle: what marking it adds (``None``: it completes its row); per change of a
     #: result: what paying for it adds (``None``: the seat's crafting then ends)
@@ -152,10 +161,13 @@ def spend_values(
         if kind is Done:
             values.append(None if others_done else base)
             continue
-        if kind is not Spend or extra is None:
+        if kind is Spend and extra is not None:
+            die, circle = targets[action]  # type: ignore[index]
+        elif kind is FreeMark and not free_ends:
+            die, circle = -1, free_targets[action]  # type: ignore[index]
+        else:
             values.append(None)
             continue
-        die, circle = targets[action]  # type: ignore[index]
         index = circle.index
         if index in gains:
             gain = gains[index]
@@ -176,6 +188,9 @@ def spend_values(
             gains[index] = gain
         if gain is None:
             values.append(None)
+            continue
+        if die < 0 or extra is None:  # a free mark (a spend has an Extra Die's cost)
+            values.append(base + free_mark + gain)
             continue
         change = circle.change_needed(dice[die])
         if change in costs:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from rulebook.core.chance import shuffle
+from rulebook.core.draws import roll_reserved, shuffle_list
 from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
 from rulebook.core.rollwrite.content import Card, Mastery
@@ -206,6 +206,13 @@ def _hashable(action: Action) -> bool:
     return True
 
 
+def _turn_up(line: list[int]) -> None:
+    """Turn a line's face-down cards face-up."""
+    for i, card in enumerate(line):
+        if card < 0 and card != EMPTY:
+            line[i] = ~card
+
+
 # -- state -----------------------------------------------------------------------------------
 class SheetState(State, Generic[C]):
     """A roll-and-write sheet game. Customer lines hold card numbers: ``n`` face-up, ``~n``
@@ -232,7 +239,13 @@ class SheetState(State, Generic[C]):
     solo: bool
     round: int
     phase: str
-    dice: tuple[int, ...]
+    #: this round's dice (:attr:`dice`), ``None`` until read; the chance event they are
+    #: rolled as, while not yet read (rolled when first read: a lookahead that ends the round
+    #: never reads the next one's)
+    _dice: tuple[int, ...] | None
+    _dice_event: tuple[int, int] | None
+    #: how many dice are rolled each round
+    dice_count: int
     marks: list[int]
     extra_used: list[int]
     spent: list[int]
@@ -242,6 +255,10 @@ class SheetState(State, Generic[C]):
     lines: list[list[int]]
     shop_size: int
     claimed: list[list[int]]
+    #: per card number: its circles' mask and its value (stars or coins), taken from the
+    #: content once per game (the evaluations read them at every position)
+    card_masks: tuple[int, ...]
+    card_values: tuple[int, ...]
     mastery_cards: tuple[int, int]
     mastery_master: list[bool]
     mastery_scored: list[list[int]]
@@ -266,6 +283,9 @@ class SheetState(State, Generic[C]):
         self.solo = setup.variant == "solo"
         self.round = 1
         self.phase = CRAFTING
+        self.dice_count = len(content.sides)
+        self._dice = None
+        self._dice_event = None
         self.marks = [0] * n
         self.extra_used = [0] * n
         self.spent = [0] * n
@@ -273,6 +293,8 @@ class SheetState(State, Generic[C]):
         self.done = [False] * n
         self.free_marks = [0] * n
         self.claimed = [[] for _ in range(n)]
+        self.card_masks = tuple(card.mask for card in content.cards)
+        self.card_values = tuple(card.value for card in content.cards)
         self.mastery_scored = [[-1, -1] for _ in range(n)]
         self.mastery_master = [True, True]
         self.discards = []
@@ -342,8 +364,13 @@ class SheetState(State, Generic[C]):
 
     # -- round flow ----------------------------------------------------------------------------
     def _start_round(self) -> None:
-        """Roll all four dice; then everyone crafts and researches at once."""
-        self.dice = self.chance.roll(self.content.sides)
+        """Roll all four dice; then everyone crafts and researches at once.
+
+        The roll is the next chance event, drawn when the dice are first read (:attr:`dice`):
+        the same numbers as rolled at once (a scripted source rolls at once)."""
+        event = self.chance.reserve()
+        self._dice_event = event
+        self._dice = self.chance.roll(self.content.sides) if event is None else None
         n = self.num_players
         self.spent = [0] * n
         self.results = [0] * n
@@ -352,6 +379,21 @@ class SheetState(State, Generic[C]):
         self._origin = None
         self._phase_draws = [0] * n
         self.phase = CRAFTING
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """This round's result of each die (in the content's order of dice)."""
+        dice = self._dice
+        if dice is None:
+            assert self._dice_event is not None
+            dice = self._dice = roll_reserved(self._dice_event, self.content.sides)
+            self._dice_event = None
+        return dice
+
+    @dice.setter
+    def dice(self, dice: tuple[int, ...]) -> None:
+        self._dice = dice
+        self._dice_event = None
 
     def _end_crafting(self) -> None:
         """Masteries are scored after every round; the customers move after every round but
@@ -377,19 +419,22 @@ class SheetState(State, Generic[C]):
     def _mastery_phase(self) -> None:
         """Everyone meeting a card this round scores its current value; once scored, the card
         pays its lower value. Each seat scores each card once."""
-        layout = self.content.layout
         for k in range(2):
-            card = self.mastery_card(k)
-            mask = layout.columns[card.column].mask
             value = self.mastery_value(k)
             scored = False
             for p in range(self.num_players):
-                met = (self.marks[p] & mask).bit_count() >= card.circles
-                if self.mastery_scored[p][k] < 0 and met:
+                if self._masters(p, k):
                     self.mastery_scored[p][k] = value
                     scored = True
             if scored:
                 self.mastery_master[k] = False
+
+    def _masters(self, p: int, k: int) -> bool:
+        """Whether seat ``p`` scores mastery card ``k`` in this Mastery phase: not scored yet,
+        and its marks in the card's column meet it."""
+        card = self.mastery_card(k)
+        mask = self.content.layout.columns[card.column].mask
+        return self.mastery_scored[p][k] < 0 and (self.marks[p] & mask).bit_count() >= card.circles
 
     def _customer_phase(self) -> None:
         """Customers move one seat clockwise (solo: shift left, the leftmost leaves, a face-up
@@ -398,20 +443,22 @@ class SheetState(State, Generic[C]):
         Decision: a card that arrives face-up (or is turned up) in a shoppe whose sheet already
         completes it is claimed at once, as at "the moment item and enchantments are complete".
         """
+        self.lines = self._lines_moved()
+        for line in self.lines:
+            _turn_up(line)
+        for p in range(self.num_players):
+            self._claim(p)
+
+    def _lines_moved(self) -> list[list[int]]:
+        """Every customer line moved one seat clockwise (new lists); solo: the line shifted
+        left, the leftmost card discarded and one drawn at the right."""
         if self.solo:
             incoming = self._draw() if self.deck else None
             line, left = shift_left(self.lines[0], incoming)
             if left is not None and left != EMPTY:
                 self.discards.append(left if left >= 0 else ~left)
-            self.lines = [line]
-        else:
-            self.lines = rotate_clockwise(self.lines)
-        for line in self.lines:
-            for i, card in enumerate(line):
-                if card < 0 and card != EMPTY:
-                    line[i] = ~card
-        for p in range(self.num_players):
-            self._claim(p)
+            return [line]
+        return rotate_clockwise(self.lines)
 
     # -- marking and its consequences ----------------------------------------------------------
     def _mark(self, p: int, circle: Circle) -> None:
@@ -549,7 +596,8 @@ class SheetState(State, Generic[C]):
             target = self.moves.spend_target.get(action) if _hashable(action) else None
             if target is None:
                 raise IllegalAction(f"{action}: the {action.die} cannot mark {action.circle}")
-            self._spend(player, action, *target)
+            die, at = target
+            self._spend(player, action, die, at)
         elif type(action) is FreeMark and self.FREE_MARKS:
             circle = self.moves.free_target.get(action) if _hashable(action) else None
             if circle is None:
@@ -573,20 +621,28 @@ class SheetState(State, Generic[C]):
     ) -> list[float]:
         """Each move is made on this state and undone: a move changes only the seat's own
         fields and the deck (:meth:`_act`), which are saved before and put back after. A move
-        that ends the crafting phase (the seat's last, with every other seat done) is played on
-        a clone: the Mastery and Customer phases follow it.
+        that ends the crafting phase (the seat's last, with every other seat done) is followed
+        by the seat's part of the Mastery and Customer phases (:meth:`_round_end_value`) for
+        the game's own evaluation, and played on a clone for any other.
 
         For the game's own evaluation, the moves the game values without making them
         (``Game.evaluate_moves``: a spend that completes no row changes only a row's share
-        done, the cards' and the resources) are not made at all."""
+        done, the cards' and the resources) are not made at all; and of spends marking the
+        same circle with results that need the same change, one is made: they differ only in
+        the die spent, which the sheet games' evaluations never read (the position after
+        each is the same but for the round's spent dice), so they have the very same value."""
         done = self.done
         others_done = all(d for q, d in enumerate(done) if q != player)
         game = self.game
+        own = evaluate is game.evaluate
         known = (
             game.evaluate_moves(self, player, actions)
-            if game.evaluate_moves is not None and evaluate is game.evaluate
+            if own and game.evaluate_moves is not None
             else None
         )
+        #: per (circle, change) of a spend made: its value (for the game's own evaluation)
+        alike: dict[int, float] = {}
+        targets = self.moves.spend_target
         values = []
         for i, action in enumerate(actions):
             if known is not None:
@@ -594,18 +650,68 @@ class SheetState(State, Generic[C]):
                 if quick is not None:
                     values.append(quick)
                     continue
+            key = -1
+            if own and type(action) is Spend:
+                target = targets.get(action)
+                if target is not None:
+                    die, circle = target
+                    # the circle and the change (signed, |change| < 128) in one number
+                    key = circle.index << 8 | circle.change_needed(self.dice[die]) & 255
+                    same = alike.get(key)
+                    if same is not None:
+                        values.append(same)
+                        continue
             saved = self._save_seat(player)
             try:
                 ends_phase = self._act(player, action) and others_done
-                value = 0.0 if ends_phase else evaluate(self, player)
+                if not ends_phase:
+                    value = evaluate(self, player)
+                elif own:
+                    value = self._round_end_value(player, evaluate)
             finally:
                 self._restore_seat(player, saved)
-            if ends_phase:
+            if ends_phase and not own:
                 after = self.clone()
                 after.apply(player, action)
                 value = evaluate(after, player)
+            if key >= 0:
+                alike[key] = value
             values.append(value)
         return values
+
+    def _round_end_value(self, p: int, evaluate: Callable[[State, int], float]) -> float:
+        """The game's own evaluation of seat ``p`` after the Mastery phase and (but in the last
+        round) the Customer phase that follow this position, worked out for ``p`` alone on
+        this state (in the middle of :meth:`lookahead`, whose :meth:`_restore_seat` puts back
+        ``p``'s line, claims and the deck) and put back.
+
+        ``p``'s part of a round's end is the masteries it scores (:meth:`_masters`, at the
+        values the cards have before anyone scores them), the line it receives
+        (:meth:`_lines_moved`, turned up) and the cards it claims from it (:meth:`_claim`);
+        the game ends after the last round. A sheet game's evaluation of ``p`` reads ``p``'s
+        own part of the table and whether the game is over, nothing else the round's end
+        changes (the other seats, the next roll); the cards other seats claim first change only
+        which face-down cards ``p`` draws (a non-solo line holds no waiting cards), which no
+        evaluation reads. ``tests/test_speed.py`` holds the values to a clone's."""
+        scored = self.mastery_scored[p]
+        was = scored.copy()
+        for k in range(2):
+            if self._masters(p, k):
+                scored[k] = self.mastery_value(k)
+        discards = len(self.discards)
+        try:
+            if self.round >= self.content.rounds:
+                self.phase = OVER
+                return evaluate(self, p)
+            moved = self._lines_moved()[p]
+            _turn_up(moved)
+            self.lines[p] = moved
+            self._claim(p)
+            return evaluate(self, p)
+        finally:
+            self.phase = CRAFTING
+            self.mastery_scored[p] = was
+            del self.discards[discards:]
 
     def _save_seat(self, p: int) -> tuple[Any, ...]:
         """What :meth:`_act` may change for seat ``p``; the line and the deck are swapped for
@@ -672,7 +778,7 @@ class SheetState(State, Generic[C]):
         Extra Die costing ``extra``, leaves ``p`` with no further result this round (as
         :meth:`_out_of_results` would find after the move), worked out without making it."""
         results = self.results[p] + 1
-        if results >= len(self.dice):
+        if results >= self.dice_count:
             return True
         if results < self.free_results:
             after = 0
@@ -689,7 +795,7 @@ class SheetState(State, Generic[C]):
 
     def _out_of_results(self, p: int) -> bool:
         """Whether ``p`` can spend no further result this round (all spent, or no Extra Die)."""
-        if self.results[p] >= len(self.dice):
+        if self.results[p] >= self.dice_count:
             return True
         extra = self._extra_cost(p)
         if extra is None:
@@ -705,7 +811,12 @@ class SheetState(State, Generic[C]):
 
     def scores(self) -> list[int]:
         """The sum of each seat's scoring categories (:meth:`score_breakdown`)."""
-        return [sum(self.score_breakdown(p).values()) for p in range(self.num_players)]
+        return [self.score(p) for p in range(self.num_players)]
+
+    def score(self, player: int) -> int:
+        """The sum of ``player``'s scoring categories (:meth:`score_breakdown`); a game may
+        add them up without building the breakdown (its evaluation asks at every position)."""
+        return sum(self.score_breakdown(player).values())
 
     def explain(self, player: int, action: Action) -> str:
         """The move with what it costs, for menus: ``d6 greaves/steel (5+2: 2 potions)``."""
@@ -855,7 +966,9 @@ class SheetState(State, Generic[C]):
         new.solo = self.solo
         new.round = self.round
         new.phase = self.phase
-        new.dice = self.dice
+        new._dice = self._dice
+        new._dice_event = self._dice_event
+        new.dice_count = self.dice_count
         new.marks = self.marks.copy()
         new.extra_used = self.extra_used.copy()
         new.spent = self.spent.copy()
@@ -865,6 +978,8 @@ class SheetState(State, Generic[C]):
         new.lines = [line.copy() for line in self.lines]
         new.shop_size = self.shop_size
         new.claimed = [c.copy() for c in self.claimed]
+        new.card_masks = self.card_masks
+        new.card_values = self.card_values
         new.mastery_cards = self.mastery_cards
         new.mastery_master = self.mastery_master.copy()
         new.mastery_scored = [m.copy() for m in self.mastery_scored]
@@ -879,7 +994,10 @@ class SheetState(State, Generic[C]):
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled."""
+        """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled.
+        This round's dice are public: rolled now if not yet read, before the chance source is
+        re-seeded (:meth:`State.determinize`)."""
+        self._dice = self.dice
         hidden = self.deck[self.deck_seen :]
         slots = [
             (p, i)
@@ -888,7 +1006,7 @@ class SheetState(State, Generic[C]):
             if o < 0 and o != EMPTY
         ]
         hidden += [~self.lines[p][i] for p, i in slots]
-        shuffle(hidden, rng)
+        shuffle_list(hidden, rng)
         for p, i in slots:
             self.lines[p][i] = ~hidden.pop()
         self.deck[self.deck_seen :] = hidden
