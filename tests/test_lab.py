@@ -519,8 +519,20 @@ def test_ctrl_c_during_simulate_with_mcts_prints_only_the_friendly_message(tmp_p
     out = tmp_path / "r.parquet"
     command = [sys.executable, "-m", "rulebook", "simulate", GAME, "-p", "2", "-n", "40"]
     command += ["--agents", "mcts:300", "--workers", "2", "--out", str(out)]
+    here = (signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+    def as_a_terminal_starts_it() -> None:
+        """Ctrl-C neither blocked nor ignored in the child, whatever this test process has."""
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     proc = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=as_a_terminal_starts_it,
     )
     parts = tmp_path / "r.parquet.parts"
     deadline = time.monotonic() + 60
@@ -529,7 +541,7 @@ def test_ctrl_c_during_simulate_with_mcts_prints_only_the_friendly_message(tmp_p
     time.sleep(2.0)  # the workers are searching
     os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
     output, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 130, output
+    assert proc.returncode == 130, (here, output)
     said = "".join(output.split())  # the path may be wrapped at 80 columns
     assert f"Interrupted;re-runthesamecommandtoresume{out}." in said
     for noise in ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "mcts.py"):
