@@ -623,6 +623,42 @@ def test_ray_address_where_no_cluster_answers_fails_in_seconds(tmp_path: Path) -
     assert time.monotonic() - started < 10
 
 
+def test_ray_address_that_resets_the_connection_is_not_ray() -> None:
+    """Issue 17, as CI met it: a listener that accepts and resets the connection (here at
+    once, with a zero linger) is something listening that is not Ray, not a bare error."""
+    pytest.importorskip("ray")
+    import socket
+    import struct
+    import threading
+
+    from rulebook.lab.ray_runner import ClusterError, check_ray_address
+
+    resetter = socket.socket()
+    resetter.bind(("127.0.0.1", 0))
+    resetter.listen()
+
+    def reset() -> None:
+        while True:
+            try:
+                conn, _ = resetter.accept()
+            except OSError:
+                return
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+
+    threading.Thread(target=reset, daemon=True).start()
+    address = f"127.0.0.1:{resetter.getsockname()[1]}"
+    try:
+        for _ in range(5):  # the reset may come before or after the preface is sent
+            with pytest.raises(ClusterError) as error:
+                check_ray_address(address)
+            assert str(error.value) == (
+                f"no Ray cluster answers at {address} (something listens there, but not Ray)"
+            )
+    finally:
+        resetter.close()
+
+
 # -- Ray ----------------------------------------------------------------------------------------
 def test_ray_local_instance_runs_a_tiny_job(tmp_path: Path) -> None:
     pytest.importorskip("ray")
