@@ -154,17 +154,21 @@ def check_ray_address(address: str) -> None:
     host = host.strip("[]")
     if not sep or not host or not port.isdigit():
         raise ClusterError(f"--ray-address takes HOST:PORT (e.g. 10.0.0.5:6379), not {address!r}")
+    answer = b""
     try:
         conn = socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS)
+    except ConnectionResetError:
+        pass  # accepted, then reset before the connect returned: something that is not Ray
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise ClusterError(f"no Ray cluster answers at {address} ({reason})") from None
-    with conn:
-        try:  # something accepted the connection: a reset or silence means it is not Ray
-            conn.sendall(HTTP2_PREFACE)
-            answer = conn.recv(9)
-        except OSError:
-            answer = b""
+    else:
+        with conn:
+            try:  # something accepted the connection: a reset or silence means it is not Ray
+                conn.sendall(HTTP2_PREFACE)
+                answer = conn.recv(9)
+            except OSError:
+                pass
     if len(answer) < 9 or answer[3] != HTTP2_SETTINGS:
         raise ClusterError(
             f"no Ray cluster answers at {address} (something listens there, but not Ray)"
