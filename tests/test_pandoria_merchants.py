@@ -49,6 +49,7 @@ def on(b: Board, players: int = 2, variant: str = "standard") -> PandoriaState:
 
 def draw(s: PandoriaState, hex_name: str, kind: str) -> None:
     h = s.board.index[hex_name]
+    s.res = s.res[:h] + bytes((KINDS.index(kind) + 1,)) + s.res[h + 1 :]
     s.kinds[KINDS.index(kind)] |= 1 << h
     s.empty &= ~(1 << h)
     s.near |= s.board.nbr[h]

@@ -74,7 +74,7 @@ GUILD: Final = 1
 #: :attr:`PandoriaState.tally`: Resources drawn per kind, areas enclosed and scored, Artifacts
 #: collected
 TALLY: Final = (
-    *(f"drawn_{k}" for k in KINDS),
+    *[f"drawn_{k}" for k in KINDS],
     "areas_enclosed",
     "areas_scored",
     "artifacts_collected",
@@ -85,6 +85,9 @@ AREAS_SCORED: Final = len(KINDS) + 1
 ARTIFACTS_COLLECTED: Final = len(KINDS) + 2
 
 T = TypeVar("T")
+
+#: what :attr:`PandoriaState.res` holds for a hex with a Resource of each kind
+KIND_BYTES: Final = tuple(bytes((k + 1,)) for k in range(len(KINDS)))
 
 #: a seat's row of numbers (a track per Resource, VP per source, a state per card...)
 Row = tuple[int, ...]
@@ -235,10 +238,14 @@ class PandoriaState(State):
         self.market_rate = c.tracks.market_rate
         self.board = board if board is not None else c.boards[0 if self.solo else n]
         b = self.board
-        #: the Resources on the map: the hexes of each kind (what a hex holds: :meth:`kind_at`)
+        #: the Resources on the map: the hexes of each kind, and per hex its kind + 1 (0: none;
+        #: what :meth:`kind_at` reads), replaced when a Resource is drawn (clones share it)
         self.kinds = [0] * len(KINDS)
+        res = bytearray(b.width * b.height)
         for h, k in (*b.preprinted.items(), *b.starts.items()):
+            res[h] = k + 1
             self.kinds[k] |= 1 << h
+        self.res = bytes(res)
         self.empty = b.land & ~b.preprinted_mask & ~b.starts_mask
         self.swamp = 0
         # The fields below that change only now and then (a Worker drawn, a Ship, an Artifact,
@@ -341,11 +348,7 @@ class PandoriaState(State):
 
     def kind_at(self, h: int) -> int:
         """The kind of Resource on hex ``h`` (an index into ``KINDS``), -1 if none."""
-        bit = 1 << h
-        for k, mask in enumerate(self.kinds):
-            if mask & bit:
-                return k
-        return -1
+        return self.res[h] - 1
 
     def set_track(self, p: int, resource: int, level: int) -> None:
         """Write ``level`` on ``p``'s track of ``resource``."""
@@ -594,7 +597,7 @@ class PandoriaState(State):
         """Poorhouse, then the end-of-game check and the next player (solo: the Territory)."""
         p = self.turn
         if not self.family and self.built(p, "poorhouse") and 0 in self.tracks[p]:
-            self.tracks = replaced(self.tracks, p, tuple(max(1, level) for level in self.tracks[p]))
+            self.tracks = replaced(self.tracks, p, tuple([max(1, t) for t in self.tracks[p]]))
         if self.solo:
             if self.full_turn_fits():
                 self._begin_turn()
@@ -1115,6 +1118,8 @@ class PandoriaState(State):
             self.blocked |= 1 << card.column
 
     def _place(self, h: int, kind: int) -> None:
+        res = self.res
+        self.res = res[:h] + KIND_BYTES[kind] + res[h + 1 :]
         self.kinds[kind] |= 1 << h
         self.empty &= ~(1 << h)
         self.touched |= 1 << h
@@ -1677,6 +1682,7 @@ class PandoriaState(State):
         new.monuments_won = self.monuments_won
         new.held = self.held
         # changed in place: copied
+        new.res = self.res
         new.kinds = self.kinds.copy()
         new.tally = self.tally.copy()
         return new
@@ -1753,13 +1759,12 @@ class PandoriaState(State):
 
     def snapshot(self) -> dict[str, Any]:
         """Every field, with the long ones as text (cheap to copy and compare)."""
-        b = self.board
         n = self.num_players
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
             "history": "\n".join(f"{p} {t}" for p, t in self._history_texts()),
-            "res": bytes([self.kind_at(h) + 1 for h in range(b.width * b.height)]),
+            "res": self.res,
             "cards": tuple("".join(map(str, cards)) for cards in self.cards),
             "tally": tuple(tuple(sorted(self.counts(p).items())) for p in range(n)),
         }
