@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar, cast
 
-from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.core import Action, Chance, Game, IllegalAction, Setup, State
 from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
@@ -214,6 +214,13 @@ class PandoriaState(State):
     c: Content
     board: Board
     _legal: list[Move] | None
+    # the base class's fields, declared here too: compiled, the class then keeps them in its own
+    # slots rather than in a dict per state (a clone made and dropped no longer makes one)
+    game: Game
+    setup: Setup
+    chance: Chance
+    history: list[tuple[int, Action]]
+    determinized: bool
 
     # -- setup (Preparation) -------------------------------------------------------------------
     def __init__(
