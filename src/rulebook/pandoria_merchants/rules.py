@@ -661,7 +661,9 @@ class PandoriaState(State):
         touched = self.touched
         if not touched:
             return
-        for k, area, border in self.areas_at(touched | self.board.border(touched)):
+        # through the map's tables: a search scores the same turn's areas in clone after clone
+        look = touched | self.board.around(touched)
+        for k, area, border in self.areas_at(look, remember=True):
             if border & self.empty:
                 continue
             self._score_area(area, border, k)
