@@ -96,7 +96,9 @@ Row = tuple[int, ...]
 def replaced(row: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """``row`` with item ``i`` set to ``value``: a new tuple (the fields that change rarely are
     tuples that clones share, replaced on change)."""
-    return (*row[:i], value, *row[i + 1 :])
+    changed = list(row)
+    changed[i] = value
+    return tuple(changed)
 
 
 def without(row: tuple[T, ...], value: T) -> tuple[T, ...]:
