@@ -588,7 +588,10 @@ class PandoriaState(State):
         touched = self.touched
         if not touched:
             return
-        for k, area, border in self.areas_at(touched | self.board.border(touched)):
+        # through the board's table of areas: greedy's lookahead scores the same areas after
+        # each of its action moves
+        look = touched | around(self.board.nbr, touched)
+        for k, area, border in self.areas_at(look, remember=True):
             if border & self.empty:
                 continue
             self._score_area(area, border, k)
