@@ -331,7 +331,7 @@ def test_pandoria_clones_only_evaluated_value_as_played_ones(variant: str, playe
 
     checked = 0
     case = Case("pandoria-merchants", variant, players)
-    for state in positions(case, seed=8, every=2):
+    for state in positions(case, seed=8, every=1):
         assert isinstance(state, PandoriaState)
         seat = state.current_players()[0]
         for action in state.legal_actions(seat):
@@ -529,6 +529,28 @@ def test_pandoria_workers_valued_without_a_clone_when_a_choice_follows(
     # measured: solo 0-10%, standard 46%, family 60% (Spells that need empty hexes next)
     most = {"solo": 0.2, "standard": 0.6, "family": 0.75}[variant]
     assert placed < most * valued, f"{variant}: {placed} Workers placed on a clone of {valued}"
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 2)])
+def test_pandoria_enclosed_areas_shared_by_clones_score_as_worked_out_afresh(
+    variant: str, players: int
+) -> None:
+    """The enclosed areas kept for the last position scored (shared by clones) score every
+    legal move of every position alike with a table of their own (siblings, other branches)."""
+    checked = 0
+    case = Case("pandoria-merchants", variant, players)
+    for state in positions(case, seed=8, every=1):
+        assert isinstance(state, PandoriaState)
+        seat = state.current_players()[0]
+        for action in state.legal_actions(seat):
+            shared = state.clone()
+            shared.apply(seat, action)
+            alone = state.clone()
+            alone.last_enclosed = {}
+            alone.apply(seat, action)
+            assert shared.snapshot() == alone.snapshot(), f"{variant}: after {action}"
+            checked += 1
+    assert checked > 200
 
 
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 2)])

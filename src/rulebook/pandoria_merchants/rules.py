@@ -280,6 +280,8 @@ class PandoriaState(State):
         #: shared by clones
         #: :meth:`_first_hexes` by free hexes and anchor, shared by clones
         self.first_hexes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        #: :meth:`_enclosed` of the last position asked for, shared by clones
+        self.last_enclosed: dict[tuple[int, ...], list[tuple[int, int, int]]] = {}
         self.bot_areas: dict[
             tuple[int, ...],
             tuple[list[tuple[int, int, int, int]], dict[tuple[int, ...], float]],
@@ -588,13 +590,27 @@ class PandoriaState(State):
         touched = self.touched
         if not touched:
             return
-        # through the board's table of areas: greedy's lookahead scores the same areas after
-        # each of its action moves
-        look = touched | around(self.board.nbr, touched)
-        for k, area, border in self.areas_at(look, remember=True):
-            if border & self.empty:
-                continue
+        for k, area, border in self._enclosed():
             self._score_area(area, border, k)
+
+    def _enclosed(self) -> list[tuple[int, int, int]]:
+        """The unscored areas next to this turn's hexes that are enclosed (4.): (kind, hexes,
+        border). Those of the last position asked for are kept in a table clones share:
+        greedy's lookahead scores the same areas after each of its action moves."""
+        key = (self.touched, self.empty, self.scored, *self.kinds)
+        last = self.last_enclosed
+        found = last.get(key)
+        if found is None:
+            touched = self.touched
+            look = touched | around(self.board.nbr, touched)
+            found = [
+                (k, area, border)
+                for k, area, border in self.areas_at(look, remember=True)
+                if not border & self.empty
+            ]
+            last.clear()
+            last[key] = found
+        return found
 
     def _score_area(self, area: int, border: int, kind: int) -> None:
         b = self.board
@@ -1580,6 +1596,7 @@ class PandoriaState(State):
         new.only_evaluated = False
         new.bot_areas = self.bot_areas
         new.first_hexes = self.first_hexes
+        new.last_enclosed = self.last_enclosed
         new._texts = self._texts
         new.res = self.res.copy()
         new.kinds = self.kinds.copy()
