@@ -531,6 +531,54 @@ def test_pandoria_workers_valued_without_a_clone_when_a_choice_follows(
     assert placed < most * valued, f"{variant}: {placed} Workers placed on a clone of {valued}"
 
 
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("standard", 2)])
+def test_pandoria_spells_valued_without_a_clone(variant: str, players: int) -> None:
+    """Spells greedy values without casting them on a clone (their cost paid on the position
+    and given back): once cast, their Spell phase always has a move (what valuing them so
+    rests on), and their values are the generic ones, with and without a Shrine built (the
+    Shrine's VP for casting are given back too), the position left as it was."""
+    from rulebook.pandoria_merchants import bots, lookahead
+    from rulebook.pandoria_merchants.rules import BUILT, NONE
+
+    cast = compared = 0
+    case = Case("pandoria-merchants", variant, players)
+    for seed in range(6):
+        for state in positions(case, seed=20 + seed, every=1):
+            assert isinstance(state, PandoriaState)
+            seat = state.current_players()[0]
+            if state.phase != "action":
+                continue
+            actions = state.legal_actions(seat)
+            kept = [
+                a
+                for a in actions
+                if a.verb == "cast"  # type: ignore[attr-defined]
+                and state.c.card_by_id[a.arg].spell in lookahead.TARGETS_KEPT_WHEN_CAST  # type: ignore[attr-defined]
+            ]
+            for action in kept:
+                after = state.clone()
+                after.apply(seat, action)
+                assert after.phase == "spell" and after.legal_actions(seat), action
+                cast += 1
+            if not kept:
+                continue
+            for shrine in (False, True):
+                if shrine:  # a Shrine built (by hand): casting scores VP
+                    cards = state.cards[seat]
+                    spare = [i for i in state.building_cards["shrine"] if cards[i] == NONE]
+                    if not spare:
+                        continue
+                    cards[spare[0]] = BUILT
+                    state._legal = None
+                    actions = state.legal_actions(seat)
+                before = frozen(state)
+                fast = state.lookahead(seat, actions, bots.evaluate)
+                assert frozen(state) == before
+                assert fast == State.lookahead(state, seat, actions, bots.evaluate)
+                compared += 1
+    assert cast > 50 and compared > 20, (cast, compared)
+
+
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 2)])
 def test_pandoria_enclosed_areas_shared_by_clones_score_as_worked_out_afresh(
     variant: str, players: int

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from rulebook.core import Action
 from rulebook.pandoria_merchants import bots
 from rulebook.pandoria_merchants.board import KINDS
-from rulebook.pandoria_merchants.rules import DRAW, Move, PandoriaState
+from rulebook.pandoria_merchants.rules import ACTION, DRAW, Move, PandoriaState
 
 #: an open area next to a Worker as the lookahead keeps it: (kind, hexes, border, empty hexes
 #: around, its share of the potential now)
@@ -47,6 +47,8 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
     """``bots.evaluate`` after each of ``actions`` (legal moves of ``player`` now)."""
     resources = _resources_that_fit(s, actions)
     if not resources and not _workers_before_a_choice(s, actions):
+        if s.phase == ACTION and not s.family:
+            return [_action(s, player, action) for action in actions]
         return [_made(s, player, action) for action in actions]
     board = s.board
     index = board.index
@@ -200,6 +202,36 @@ def _workers_before_a_choice(s: PandoriaState, actions: Sequence[Action]) -> boo
         elif option.verb != "pass":
             return True
     return False
+
+
+#: Spells whose Spell phase has a move whenever the Spell may be cast (:meth:`PandoriaState.
+#: _has_target`): their targets do not depend on what casting pays (Construct's Monuments do)
+TARGETS_KEPT_WHEN_CAST = frozenset(
+    {"acquire", "clone", "conjure", "muster", "rage", "ship", "swamp", "terrain"}
+)
+
+
+def _action(s: PandoriaState, player: int, action: Action) -> float:
+    """An action move's value: a Spell cast (3.1) is valued on ``s`` itself, its cost paid and
+    then given back (:meth:`PandoriaState._cast` changes the seat's tracks, cards and VP only;
+    the Spell phase that follows has a move, so nothing else happens before the evaluation,
+    whose open areas do not change); any other move is made on a clone."""
+    assert isinstance(action, Move)
+    if action.verb != "cast":
+        return _made(s, player, action)
+    card = s.c.card_by_id[action.arg]
+    if card.spell not in TARGETS_KEPT_WHEN_CAST:
+        return _made(s, player, action)
+    tracks = s.tracks[player]
+    cards = s.cards[player]
+    vp = s.vp[player]
+    kept = (tracks.copy(), cards[card.index], vp.copy())
+    s._cast(player, card)
+    value = bots.evaluate(s, player)
+    tracks[:] = kept[0]
+    cards[card.index] = kept[1]
+    vp[:] = kept[2]
+    return value
 
 
 def _made(s: PandoriaState, player: int, action: Action) -> float:

@@ -1117,9 +1117,7 @@ class PandoriaState(State):
             return
         card = self._card(a)
         if verb == "cast":
-            self._pay(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
-            self.cards[p][card.index] = CAST
-            self.vp[p][SHRINE] += self.c.tracks.shrine_vp * self.built(p, "shrine")
+            self._cast(p, card)
             self._start_spell(card.spell, card.power)
             return
         if verb == "build":
@@ -1127,6 +1125,13 @@ class PandoriaState(State):
         else:
             self._monument(p, card)
         self._after_action()
+
+    def _cast(self, p: int, card: Card) -> None:
+        """3.1: pay the Crystals, cross out the Building (the card is cast); Shrine: VP. Changes
+        only ``p``'s tracks, cards and VP (greedy's lookahead undoes it so)."""
+        self._pay(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
+        self.cards[p][card.index] = CAST
+        self.vp[p][SHRINE] += self.c.tracks.shrine_vp * self.built(p, "shrine")
 
     def _build(self, p: int, card: Card) -> None:
         """3.2: pay Wood (Construct: none), circle the Building, cross out the Spell.
