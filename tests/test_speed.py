@@ -61,6 +61,12 @@ def _best(values: list[float]) -> list[int]:
     return [i for i, v in enumerate(values) if v >= top - 1e-9]
 
 
+#: games whose own lookahead sums the evaluation's terms in another order than the evaluation
+#: (Pandoria Merchants: the potential less the shares a drawn Resource changes): equal within
+#: 1e-9, with the same best moves, rather than bit for bit
+REORDERED = {"pandoria-merchants"}
+
+
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_lookahead_agrees_with_clone_apply_evaluate(case: Case) -> None:
     """Bit for bit when every move is made (the evaluation wrapped, so that no game's
@@ -82,7 +88,7 @@ def test_lookahead_agrees_with_clone_apply_evaluate(case: Case) -> None:
             assert frozen(state) == before, "lookahead changed the state"
             plain = State.lookahead(state, seat, actions, evaluate)
             assert made == plain, f"{case}: lookahead differs from clone + apply + evaluate"
-            if game.evaluate_moves is None:
+            if game.evaluate_moves is None and case.game not in REORDERED:
                 assert fast == plain
             else:
                 assert fast == pytest.approx(plain, rel=0, abs=1e-9), case
@@ -325,7 +331,7 @@ def test_pandoria_clones_only_evaluated_value_as_played_ones(variant: str, playe
 
     checked = 0
     case = Case("pandoria-merchants", variant, players)
-    for state in positions(case, seed=8, every=2):
+    for state in positions(case, seed=8, every=1):
         assert isinstance(state, PandoriaState)
         seat = state.current_players()[0]
         for action in state.legal_actions(seat):
@@ -438,7 +444,8 @@ def test_board_game_lookahead_along_greedy_games(
     case: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In the positions greedy bots reach, each game's lookahead gives the generic values bit
-    for bit and leaves the state as it was, and values a good share of the moves without a
+    for bit (Pandoria Merchants: within 1e-9, with the same best moves) and leaves the state as
+    it was, and values a good share of the moves without a
     clone (measured: Battle Merchants 93%, Pandoria Merchants 41% solo, 74-83% else, Archmagi
     98%)."""
     game = rulebook.get_game(case.game)
@@ -468,11 +475,130 @@ def test_board_game_lookahead_along_greedy_games(
             monkeypatch.setattr(kind, "clone", plain_clone)
             if before is not None:
                 assert frozen(state) == before, f"{case}: lookahead changed the state"
-            assert fast == State.lookahead(state, seat, actions, evaluate), f"{case} move {move}"
+            plain = State.lookahead(state, seat, actions, evaluate)
+            if case.game in REORDERED:
+                assert fast == pytest.approx(plain, rel=0, abs=1e-9), f"{case} move {move}"
+                assert _best(fast) == _best(plain), f"{case} move {move}"
+            else:
+                assert fast == plain, f"{case} move {move}"
             valued += len(actions)
         state.apply(seat, agents[seat].act(state, seat))
     assert valued > 200
     assert clones < 0.75 * valued, f"{case}: {clones} clones for {valued} moves valued"
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 3)])
+def test_pandoria_workers_valued_without_a_clone_when_a_choice_follows(
+    variant: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At every Worker choice of greedy games, the lookahead gives the generic values (within
+    1e-9, the same best moves); it places no Worker on a clone when the seat can afford a
+    Building, Monument, Relic or Spell whose target no Worker takes next, and leaves the state
+    as it was."""
+    from rulebook.pandoria_merchants import bots, lookahead
+
+    made = placed = 0
+    plain_made = lookahead._made
+
+    def counted(s: PandoriaState, player: int, action: Action) -> float:
+        nonlocal made
+        made += 1
+        return plain_made(s, player, action)
+
+    monkeypatch.setattr(lookahead, "_made", counted)
+    valued = 0
+    for seed in (3, 4):
+        state = rulebook.new_game("pandoria-merchants", players, seed, variant)
+        assert isinstance(state, PandoriaState)
+        agents = [make_agent("greedy", agent_seed(seed, p)) for p in range(players)]
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            actions = state.legal_actions(seat)
+            if state.phase == "draw" and state.item == 2 and len(actions) > 1:
+                before = frozen(state)
+                made = 0
+                fast = state.lookahead(seat, actions, bots.evaluate)
+                placed += made
+                assert frozen(state) == before
+                plain = State.lookahead(state, seat, actions, bots.evaluate)
+                assert fast == pytest.approx(plain, rel=0, abs=1e-9), f"{variant} {actions}"
+                assert _best(fast) == _best(plain)
+                valued += len(actions)
+            state.apply(seat, agents[seat].act(state, seat))
+    assert valued > 100
+    # measured: solo 0-10%, standard 46%, family 60% (Spells that need empty hexes next)
+    most = {"solo": 0.2, "standard": 0.6, "family": 0.75}[variant]
+    assert placed < most * valued, f"{variant}: {placed} Workers placed on a clone of {valued}"
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("standard", 2)])
+def test_pandoria_spells_valued_without_a_clone(variant: str, players: int) -> None:
+    """Spells greedy values without casting them on a clone (their cost paid on the position
+    and given back): once cast, their Spell phase always has a move (what valuing them so
+    rests on), and their values are the generic ones, with and without a Shrine built (the
+    Shrine's VP for casting are given back too), the position left as it was."""
+    from rulebook.pandoria_merchants import bots, lookahead
+    from rulebook.pandoria_merchants.rules import BUILT, NONE
+
+    cast = compared = 0
+    case = Case("pandoria-merchants", variant, players)
+    for seed in range(6):
+        for state in positions(case, seed=20 + seed, every=1):
+            assert isinstance(state, PandoriaState)
+            seat = state.current_players()[0]
+            if state.phase != "action":
+                continue
+            actions = state.legal_actions(seat)
+            kept = [
+                a
+                for a in actions
+                if a.verb == "cast"  # type: ignore[attr-defined]
+                and state.c.card_by_id[a.arg].spell in lookahead.TARGETS_KEPT_WHEN_CAST  # type: ignore[attr-defined]
+            ]
+            for action in kept:
+                after = state.clone()
+                after.apply(seat, action)
+                assert after.phase == "spell" and after.legal_actions(seat), action
+                cast += 1
+            if not kept:
+                continue
+            for shrine in (False, True):
+                if shrine:  # a Shrine built (by hand): casting scores VP
+                    cards = state.cards[seat]
+                    spare = [i for i in state.building_cards["shrine"] if cards[i] == NONE]
+                    if not spare:
+                        continue
+                    state.mark(seat, spare[0], BUILT)
+                    state._legal = None
+                    actions = state.legal_actions(seat)
+                before = frozen(state)
+                fast = state.lookahead(seat, actions, bots.evaluate)
+                assert frozen(state) == before
+                assert fast == State.lookahead(state, seat, actions, bots.evaluate)
+                compared += 1
+    assert cast > 50 and compared > 20, (cast, compared)
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 2)])
+def test_pandoria_enclosed_areas_shared_by_clones_score_as_worked_out_afresh(
+    variant: str, players: int
+) -> None:
+    """The enclosed areas kept for the last position scored (shared by clones) score every
+    legal move of every position alike with a table of their own (siblings, other branches)."""
+    checked = 0
+    case = Case("pandoria-merchants", variant, players)
+    for state in positions(case, seed=8, every=1):
+        assert isinstance(state, PandoriaState)
+        seat = state.current_players()[0]
+        for action in state.legal_actions(seat):
+            shared = state.clone()
+            shared.apply(seat, action)
+            alone = state.clone()
+            alone.last_enclosed = {}
+            alone.apply(seat, action)
+            assert shared.snapshot() == alone.snapshot(), f"{variant}: after {action}"
+            checked += 1
+    assert checked > 200
 
 
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 2)])

@@ -1,22 +1,31 @@
 """Greedy's one-step lookahead in Pandoria Merchants, without making the moves (issue 15).
 
-Most of greedy's choices are where to draw the first Resource of a turn (2.1): every hex where a
-whole turn still fits, times the dice's kinds. Such a move changes nothing that is scored (areas
-are scored only after the action, 4.), so :func:`rulebook.pandoria_merchants.bots.evaluate`
-changes only through the open areas next to Workers (:func:`~rulebook.pandoria_merchants.bots.
-potential`): the new Resource joins the unscored areas of its kind around it into one, and is
-one empty hex less around the others. :func:`lookahead` works out these areas from the
-position's own, each area's share of the potential once (:func:`~rulebook.pandoria_merchants.
-bots.area_term`, the evaluation's own), and sums the shares after each move in the
-evaluation's order, so the values are the same, bit for bit.
+Most of greedy's choices are where to draw a Resource (2.1): every hex where the rest of the
+turn still fits, times the dice's kinds; then where to place the Worker (2.2). Such a move
+changes nothing that is scored (areas are scored only after the action, 4.), so
+:func:`rulebook.pandoria_merchants.bots.evaluate` changes only through the open areas next to
+Workers (:func:`~rulebook.pandoria_merchants.bots.potential`):
 
-Every other move (the second Resource, the Worker, which may lead to scoring at once; actions,
-purchases, Spells, the solo steps) is made on a clone and evaluated, as the generic
-:meth:`rulebook.core.State.lookahead` does; so is every first Resource when a whole turn no
-longer fits anywhere (the next steps may then resolve by themselves). Such a clone is marked
-``only_evaluated``: a turn it ends leaves the next turn's dice unrolled, and the action and buy
-phases it reaches are asked only whether there is a choice (what the evaluation reads is the
-same; ``tests/test_speed.py`` checks it). ``tests/test_speed.py`` holds this to the generic
+* a Resource joins the unscored areas of its kind around it into one, and is one empty hex less
+  around the others;
+* a Worker is one empty hex less around the areas it touches and one more Worker of the seat
+  next to them, and brings the areas next to it among those next to Workers. It is valued so
+  only when the action phase that follows has a choice whatever the map (a Building, a
+  Monument, a Relic or a Spell whose target no Worker takes, that the seat can afford);
+  otherwise the action phase may pass by itself and areas be scored at once.
+
+:func:`lookahead` works out the open areas of the position once, each area's share of the
+potential (:func:`~rulebook.pandoria_merchants.bots.area_term`, the evaluation's own), their
+sum, and which of them each hex drawn touches; each move's value is that sum less the shares it
+changes plus the new ones. The sum is taken in another order than the evaluation's, so values
+agree with it within 1e-9 (a few units in the last place), not bit for bit.
+
+Every other move (actions, purchases, Spells, the solo steps; Resources when the rest of the
+turn no longer fits anywhere, since the next steps may then resolve by themselves) is made on a
+clone and evaluated, as the generic :meth:`rulebook.core.State.lookahead` does. Such a clone is
+marked ``only_evaluated``: a turn it ends leaves the next turn's dice unrolled, and the action
+and buy phases it reaches are asked only whether there is a choice (what the evaluation reads is
+the same; ``tests/test_speed.py`` checks it). ``tests/test_speed.py`` holds this to the generic
 lookahead on many positions.
 """
 
@@ -27,89 +36,197 @@ from collections.abc import Sequence
 from rulebook.core import Action
 from rulebook.pandoria_merchants import bots
 from rulebook.pandoria_merchants.board import KINDS
-from rulebook.pandoria_merchants.rules import DRAW, Move, PandoriaState
+from rulebook.pandoria_merchants.rules import ACTION, DRAW, Move, PandoriaState
+
+#: an open area next to a Worker as the lookahead keeps it: (kind, hexes, border, empty hexes
+#: around, its share of the potential now)
+Share = tuple[int, int, int, int, float]
 
 
 def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[float]:
     """``bots.evaluate`` after each of ``actions`` (legal moves of ``player`` now)."""
-    if not _first_resources(s, actions):
+    resources = _resources_that_fit(s, actions)
+    if not resources and not _workers_before_a_choice(s, actions):
+        if s.phase == ACTION and not s.family:
+            return [_action(s, player, action) for action in actions]
         return [_made(s, player, action) for action in actions]
     board = s.board
-    nbr = board.nbr
     index = board.index
     workers = 0
     for w in s.workers:
         workers |= w
     near = board.around(workers)  # areas_at's ``look``
-    # the open areas now, with the first hex areas_at meets each at (its place in the order)
-    areas = [
-        ((area & near) & -(area & near), k, area, border)
-        for k, area, border in s.areas_at(near, remember=True)
-    ]
-    # each one's share of the potential as it is, and with one empty hex less around it
+    places = [index[cast_move(action).arg] for action in actions]
+    drawn = 0
+    for h in places:
+        drawn |= 1 << h
+    # the open areas now: each one's share of the potential as it is (summed once), and which
+    # of them a Resource or Worker on each hex touches (one empty hex less around them)
     family = s.family
     seat = bots.seat_of(s, player)
     empty_now = s.empty
-    shares = []
-    for _, kind, area, edge in areas:
+    total = 0.0
+    touching: dict[int, list[Share]] = {}
+    for kind, area, edge in s.areas_at(near, remember=True):
         size = area.bit_count()
         openings = (edge & empty_now).bit_count()
-        shares.append(
-            (
-                bots.area_term(family, seat, kind, size, edge, openings),
-                bots.area_term(family, seat, kind, size, edge, openings - 1),
-            )
-        )
-    unscored = ~s.scored
+        share = bots.area_term(family, seat, kind, size, edge, openings)
+        total += share
+        hit = edge & drawn
+        while hit:
+            low = hit & -hit
+            h = low.bit_length() - 1
+            hit ^= low
+            entry = (kind, size, edge, openings, share)
+            found = touching.get(h)
+            if found is None:
+                touching[h] = [entry]
+            else:
+                found.append(entry)
     settled = bots.settled(s, player)
     values = []
-    for action in actions:
-        assert isinstance(action, Move)
-        h = index[action.arg]
-        k = KINDS.index(action.verb)
-        hb = 1 << h
-        # the new Resource's area: it and the unscored areas of its kind next to it
-        same = s.kinds[k] & unscored
-        merged = hb
-        border = nbr[h]
-        rest = nbr[h] & same
-        while rest:
-            part, around_part = board.area_and_border(same, (rest & -rest).bit_length() - 1)
-            merged |= part
-            border |= around_part
-            rest &= ~part
-        border &= ~merged
-        joined = bots.area_term(
-            family, seat, k, merged.bit_count(), border, (border & empty_now & ~hb).bit_count()
-        )
-        # potential's sum over the open areas after the move, in areas_at's order
-        value = 0.0
-        first = (merged & near) & -(merged & near)
-        for i, (at, kind, _, edge) in enumerate(areas):
-            if first and at > first:
-                value += joined
-                first = 0
-            if edge & hb:
-                if kind == k:
-                    continue  # joined to the new Resource's area
-                value += shares[i][1]
-            else:
-                value += shares[i][0]
-        if first:
-            value += joined
+    for action, h in zip(actions, places, strict=True):
+        if resources:
+            value = _resource(s, seat, near, total, touching.get(h, []), h, action)
+        else:
+            value = _worker(s, seat, near, total, touching.get(h, []), h)
         values.append(settled + bots.OPEN_AREA * value)
     return values
 
 
-def _first_resources(s: PandoriaState, actions: Sequence[Action]) -> bool:
-    """Whether ``actions`` are first Resources of a turn on hexes where the whole turn fits
-    (:meth:`PandoriaState._draw_options` offers such hexes only, when there are any)."""
-    if s.phase != DRAW or s.item != 0 or not actions:
+def cast_move(action: Action) -> Move:
+    assert isinstance(action, Move)
+    return action
+
+
+def _resource(
+    s: PandoriaState,
+    seat: bots.Seat,
+    near: int,
+    total: float,
+    touched: list[Share],
+    h: int,
+    action: Action,
+) -> float:
+    """The open areas' sum after a Resource of ``action``'s kind is drawn on ``h``."""
+    board = s.board
+    k = KINDS.index(cast_move(action).verb)
+    hb = 1 << h
+    # the new Resource's area: it and the unscored areas of its kind next to it
+    same = s.kinds[k] & ~s.scored
+    merged = hb
+    border = board.nbr[h]
+    rest = border & same
+    while rest:
+        part, around_part = board.area_and_border(same, (rest & -rest).bit_length() - 1)
+        merged |= part
+        border |= around_part
+        rest &= ~part
+    border &= ~merged
+    family = s.family
+    value = total
+    if merged & near:  # an open area next to a Worker: it counts
+        openings = (border & s.empty & ~hb).bit_count()
+        value += bots.area_term(family, seat, k, merged.bit_count(), border, openings)
+    # the areas it touches: those of its kind join its area (their share goes), the others have
+    # one empty hex less around them
+    for kind, size, edge, openings, share in touched:
+        if kind != k:
+            value += bots.area_term(family, seat, kind, size, edge, openings - 1)
+        value -= share
+    return value
+
+
+def _worker(
+    s: PandoriaState, seat: bots.Seat, near: int, total: float, touched: list[Share], h: int
+) -> float:
+    """The open areas' sum after the seat's Worker is placed on ``h``."""
+    hb = 1 << h
+    mine, others, guild, rival = seat
+    with_it = (mine | hb, others, guild, rival)
+    family = s.family
+    value = total
+    for kind, size, edge, openings, share in touched:
+        value += bots.area_term(family, with_it, kind, size, edge, openings - 1) - share
+    new = s.board.nbr[h] & ~near
+    if new:  # areas next to no Worker before, next to this one now
+        empty = s.empty & ~hb
+        for kind, area, edge in s.areas_at(new, remember=True):
+            if not area & near:
+                openings = (edge & empty).bit_count()
+                value += bots.area_term(family, with_it, kind, area.bit_count(), edge, openings)
+    return value
+
+
+def _resources_that_fit(s: PandoriaState, actions: Sequence[Action]) -> bool:
+    """Whether ``actions`` are Resources of a turn's draw (2.1) on hexes after which the rest
+    of the turn fits: the first Resource where a whole turn fits, or the second where a
+    Worker still fits next to the two (:meth:`PandoriaState._draw_options` offers such hexes
+    only, when there are any; then the draw goes on with a choice, and nothing is scored)."""
+    if s.phase != DRAW or s.item > 1 or not actions:
         return False
     first = actions[0]
     if type(first) is not Move or first.verb not in KINDS:
         return False
-    return s._pair_ok(s.board.index[first.arg], s._free(), s._anchor())
+    h = s.board.index[first.arg]
+    if s.item == 0:
+        return s._pair_ok(h, s._free(), s._anchor())
+    nbr = s.board.nbr
+    base = nbr[s.r1] if s.r1 >= 0 else 0
+    return bool((base | nbr[h]) & s._free() & ~(1 << h))
+
+
+#: Spells that keep a target once they have one whatever Worker is placed: they look at cards,
+#: Ships, or (Rage) whether the seat has a Worker at all; the others look at empty hexes next
+#: to Workers or drawn Resources, which a Worker may take
+KEPT_TARGETS = frozenset({"acquire", "conjure", "construct", "ship", "rage"})
+
+
+def _workers_before_a_choice(s: PandoriaState, actions: Sequence[Action]) -> bool:
+    """Whether ``actions`` are Workers to place (2.2) and the action phase after any of them
+    has a choice whatever the map: a Building, Monument, Relic or Spell with a kept target
+    (:data:`KEPT_TARGETS`) ``s``'s seat can afford now (a Worker changes no track or card)."""
+    if s.phase != DRAW or s.item != 2 or not actions:
+        return False
+    for action in actions:
+        if type(action) is not Move or action.verb != "worker":
+            return False
+    for option in s._action_options(s.turn):
+        if option.verb == "cast":
+            if s.family:
+                spell = s._family_spell(option.arg).spell
+            else:
+                spell = s.c.card_by_id[option.arg].spell
+            if spell in KEPT_TARGETS:
+                return True
+        elif option.verb != "pass":
+            return True
+    return False
+
+
+#: Spells whose Spell phase has a move whenever the Spell may be cast (:meth:`PandoriaState.
+#: _has_target`): their targets do not depend on what casting pays (Construct's Monuments do)
+TARGETS_KEPT_WHEN_CAST = frozenset(
+    {"acquire", "clone", "conjure", "muster", "rage", "ship", "swamp", "terrain"}
+)
+
+
+def _action(s: PandoriaState, player: int, action: Action) -> float:
+    """An action move's value: a Spell cast (3.1) is valued on ``s`` itself, its cost paid and
+    then given back (:meth:`PandoriaState._cast` changes the seat's tracks, cards and VP only;
+    the Spell phase that follows has a move, so nothing else happens before the evaluation,
+    whose open areas do not change); any other move is made on a clone."""
+    assert isinstance(action, Move)
+    if action.verb != "cast":
+        return _made(s, player, action)
+    card = s.c.card_by_id[action.arg]
+    if card.spell not in TARGETS_KEPT_WHEN_CAST:
+        return _made(s, player, action)
+    kept = (s.tracks, s.cards, s.vp)  # immutable: casting replaces them
+    s._cast(player, card)
+    value = bots.evaluate(s, player)
+    s.tracks, s.cards, s.vp = kept
+    return value
 
 
 def _made(s: PandoriaState, player: int, action: Action) -> float:

@@ -339,6 +339,8 @@ class PandoriaState(State):
         #: shared by clones
         #: :meth:`_first_hexes` by free hexes and anchor, shared by clones
         self.first_hexes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        #: :meth:`_enclosed` of the last position asked for, shared by clones
+        self.last_enclosed: dict[tuple[int, ...], list[tuple[int, int, int]]] = {}
         self.bot_areas: dict[
             tuple[int, ...],
             tuple[list[tuple[int, int, int, int]], dict[tuple[int, ...], float]],
@@ -663,12 +665,27 @@ class PandoriaState(State):
         touched = self.touched
         if not touched:
             return
-        # through the map's tables: a search scores the same turn's areas in clone after clone
-        look = touched | self.board.around(touched)
-        for k, area, border in self.areas_at(look, remember=True):
-            if border & self.empty:
-                continue
+        for k, area, border in self._enclosed():
             self._score_area(area, border, k)
+
+    def _enclosed(self) -> list[tuple[int, int, int]]:
+        """The unscored areas next to this turn's hexes that are enclosed (4.): (kind, hexes,
+        border). Those of the last position asked for are kept in a table clones share:
+        greedy's lookahead scores the same areas after each of its action moves."""
+        key = (self.touched, self.empty, self.scored, *self.kinds)
+        last = self.last_enclosed
+        found = last.get(key)
+        if found is None:
+            touched = self.touched
+            look = touched | around(self.board.nbr, touched)
+            found = [
+                (k, area, border)
+                for k, area, border in self.areas_at(look, remember=True)
+                if not border & self.empty
+            ]
+            last.clear()
+            last[key] = found
+        return found
 
     def _score_area(self, area: int, border: int, kind: int) -> None:
         b = self.board
@@ -1186,9 +1203,7 @@ class PandoriaState(State):
             return
         card = self._card(a)
         if verb == "cast":
-            self._pay(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
-            self.mark(p, card.index, CAST)
-            self.add_vp(p, SHRINE, self.c.tracks.shrine_vp * self.built(p, "shrine"))
+            self._cast(p, card)
             self._start_spell(card.spell, card.power)
             return
         if verb == "build":
@@ -1196,6 +1211,13 @@ class PandoriaState(State):
         else:
             self._monument(p, card)
         self._after_action()
+
+    def _cast(self, p: int, card: Card) -> None:
+        """3.1: pay the Crystals, cross out the Building (the card is cast); Shrine: VP. Changes
+        only ``p``'s tracks, cards and VP (greedy's lookahead undoes it so)."""
+        self._pay(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
+        self.mark(p, card.index, CAST)
+        self.add_vp(p, SHRINE, self.c.tracks.shrine_vp * self.built(p, "shrine"))
 
     def _build(self, p: int, card: Card) -> None:
         """3.2: pay Wood (Construct: none), circle the Building, cross out the Spell.
@@ -1670,6 +1692,7 @@ class PandoriaState(State):
         new.only_evaluated = False
         new.bot_areas = self.bot_areas
         new.first_hexes = self.first_hexes
+        new.last_enclosed = self.last_enclosed
         new._texts = self._texts
         # immutable: shared
         new.workers = self.workers
