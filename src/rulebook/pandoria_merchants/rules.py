@@ -529,11 +529,7 @@ class PandoriaState(State):
     def _end_turn(self) -> None:
         """Poorhouse, then the end-of-game check and the next player (solo: the Territory)."""
         p = self.turn
-        if not self.family and self.built(p, "poorhouse"):
-            t = self.tracks[p]
-            for r in range(4):
-                if t[r] == 0:
-                    t[r] = 1
+        self._poorhouse(p)
         if self.solo:
             if self.full_turn_fits():
                 self._begin_turn()
@@ -551,6 +547,26 @@ class PandoriaState(State):
         if self.turn == 0:
             self.round += 1
         self._begin_turn()
+
+    def _poorhouse(self, p: int) -> None:
+        """Poorhouse: at the end of the turn, each of ``p``'s tracks at 0 goes up to 1."""
+        if not self.family and self.built(p, "poorhouse"):
+            t = self.tracks[p]
+            for r in range(4):
+                if t[r] == 0:
+                    t[r] = 1
+
+    def _next_turn_rolls(self) -> bool:
+        """Whether :meth:`_end_turn` now goes on to the next turn's roll after the Poorhouse,
+        nothing else happening (greedy's lookahead values purchases so): solo, while a whole
+        turn fits (else the Territory ends); otherwise when the game does not end with this
+        seat and a Resource can be drawn (else the next seat goes to its action at once)."""
+        if self.family:
+            return False
+        if self.solo:
+            return self.full_turn_fits()
+        ending = self.end_triggered or self.pre_enclosed >= self.c.end_needed[self.num_players]
+        return not (ending and self.turn == self.num_players - 1) and bool(self._anchor())
 
     def _game_over(self) -> None:
         self.phase = OVER
@@ -1029,9 +1045,7 @@ class PandoriaState(State):
             self._do_spell(p, a)
         elif phase == BUY:
             if verb == "buy":
-                card = self._card(a)
-                self._pay(p, self._cost(GOLD, self.gold_cost(p, card)))
-                self._own(p, card)
+                self._buy(p, self._card(a))
             self._end_turn()
         elif phase == CLAIM:
             room = next(r for r in self.c.rooms if r.id == a.arg)
@@ -1052,6 +1066,12 @@ class PandoriaState(State):
             self.anchor_extra = 1 << h  # "Start on the space ... connected to that bridge"
             self.vp_start = self.vp_total(0)
             self._begin_turn()
+
+    def _buy(self, p: int, card: Card) -> None:
+        """5. Buy a card: pay its Gold and circle it. Changes only ``p``'s tracks and cards and
+        the blocked columns (greedy's lookahead undoes it so)."""
+        self._pay(p, self._cost(GOLD, self.gold_cost(p, card)))
+        self._own(p, card)
 
     def _own(self, p: int, card: Card) -> None:
         """Circle a card; all 3 of a column bought blocks it for everyone (Blocking Cards)."""
