@@ -156,6 +156,23 @@ def _pop(mask: int) -> int:
     return mask.bit_count()
 
 
+def sum_of(values: list[int]) -> int:
+    """``sum(values)`` as a loop (compiled, it runs natively; the builtin is a Python call)."""
+    out = 0
+    for v in values:
+        out += v
+    return out
+
+
+def count_of(values: list[int], wanted: int) -> int:
+    """``values.count(wanted)`` as a loop (compiled: no comparison through Python objects)."""
+    out = 0
+    for v in values:
+        if v == wanted:
+            out += 1
+    return out
+
+
 #: how many positions' first Resource hexes a game's states remember (``first_hexes``)
 KNOWN_TURNS: Final = 4096
 
@@ -431,7 +448,7 @@ class PandoriaState(State):
         return None
 
     def vp_total(self, p: int) -> int:
-        return sum(self.vp[p])
+        return sum_of(self.vp[p])
 
     # -- turn flow ---------------------------------------------------------------------------
     def _enter(self, phase: str) -> None:
@@ -1313,7 +1330,7 @@ class PandoriaState(State):
             self._enter(BRIDGE)
 
     def trolls_total(self) -> int:
-        return sum(self.trolls)
+        return sum_of(self.trolls)
 
     # -- scoring (End of Game and Final Score) -------------------------------------------------
     def score_breakdown(self, player: int) -> dict[str, int]:
@@ -1331,13 +1348,18 @@ class PandoriaState(State):
         """The final conversions of :meth:`score_breakdown` (standard and solo): Resources 2:1,
         unused cards, remaining Artifacts."""
         rate = self.c.tracks.overflow_per_vp
-        resources = sum(t // rate for t in self.tracks[player])
-        return resources, self.cards[player].count(OWNED), self.held_artifacts[player]
+        resources = 0
+        for t in self.tracks[player]:
+            resources += t // rate
+        return resources, count_of(self.cards[player], OWNED), self.held_artifacts[player]
 
     def score(self, player: int) -> int:
         """A seat's score now: the sum of :meth:`score_breakdown` (without making it)."""
-        vp = sum(self.vp[player])
-        return vp if self.family else vp + sum(self._conversions(player))
+        vp = sum_of(self.vp[player])
+        if self.family:
+            return vp
+        resources, unused, artifacts = self._conversions(player)
+        return vp + resources + unused + artifacts
 
     def scores(self) -> list[int]:
         return [self.score(p) for p in range(self.num_players)]
