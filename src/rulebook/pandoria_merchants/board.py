@@ -20,9 +20,12 @@ KINDS: Final = ("wood", "crystal", "craft", "gold", "city")
 CITY: Final = 4
 
 HEX_NAME = re.compile(r"^([A-Z])(\d{1,2})$")
-#: how many areas a :class:`Board` remembers (:meth:`Board.area_and_border`) before starting
-#: afresh
+#: how many masks' surroundings a :class:`Board` remembers (:meth:`Board.around`) before
+#: starting afresh
 KNOWN_AREAS: Final = 100_000
+#: how many areas found through each hex a :class:`Board` remembers
+#: (:meth:`Board.area_and_border`): search and lookahead come back to the same few
+AREAS_PER_HEX: Final = 8
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -84,8 +87,9 @@ class Board:
     territories: dict[int, int]  # Territory -> its hexes
     bridges: tuple[tuple[int, int], ...]
     rows_used: int
-    #: (same, hex) -> (area, border): bots look at the same areas position after position
-    _areas: dict[tuple[int, int], tuple[int, int]] = field(
+    #: per hex, the areas found through it lately: (area and border, area, border), newest
+    #: last (:meth:`area_and_border`); bots look at the same areas position after position
+    _areas: dict[int, list[tuple[int, int, int]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -118,17 +122,22 @@ class Board:
         return around(self.geo, area) & ~area
 
     def area_and_border(self, same: int, h: int) -> tuple[int, int]:
-        """:meth:`area` of ``h`` and its :meth:`border`, remembered (at most
-        :data:`KNOWN_AREAS` of them)."""
-        key = (same, h)
-        found = self._areas.get(key)
-        if found is None:
-            area = self.area(same, h)
-            found = (area, self.border(area))
-            if len(self._areas) >= KNOWN_AREAS:
-                self._areas.clear()
-            self._areas[key] = found
-        return found
+        """:meth:`area` of ``h`` and its :meth:`border`, remembered (the last
+        :data:`AREAS_PER_HEX` found through each hex). A remembered area of ``h`` is still its
+        area in ``same`` when ``same`` holds all of it and none of its border: then nothing
+        joins it (checked with one mask, where a table keyed by ``same`` would hash it)."""
+        known = self._areas.get(h)
+        if known is None:
+            known = self._areas[h] = []
+        for hull, area, border in known:
+            if same & hull == area:
+                return area, border
+        area = self.area(same, h)
+        border = self.border(area)
+        if len(known) >= AREAS_PER_HEX:
+            del known[0]
+        known.append((area | border, area, border))
+        return area, border
 
     def area(self, same: int, h: int) -> int:
         """The area of ``h``: it and every hex joined to it through hexes of ``same``."""

@@ -11,7 +11,7 @@ from typing import Final, cast
 
 from rulebook.core import State
 from rulebook.pandoria_merchants.board import CITY
-from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState
+from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState, count_of, sum_of
 
 #: weights of the evaluation (hand-tuned)
 RESOURCE: Final = 0.45
@@ -156,10 +156,10 @@ def settled(s: PandoriaState, player: int) -> float:
         return value
     if not s.family:
         cards = s.cards[player]
-        value += RESOURCE * sum(s.tracks[player])
-        value += BUILDING * cards.count(BUILT)
-        value += CARD * cards.count(OWNED)
-        value += ARTIFACT * s.held_artifacts[player]
+        value += RESOURCE * float(sum_of(s.tracks[player]))
+        value += BUILDING * float(count_of(cards, BUILT))
+        value += CARD * float(count_of(cards, OWNED))
+        value += ARTIFACT * float(s.held_artifacts[player])
     else:
         value += 0.8 * len(s.held[player])
     return value

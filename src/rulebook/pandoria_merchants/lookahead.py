@@ -20,9 +20,17 @@ sum, and which of them each hex drawn touches; each move's value is that sum les
 changes plus the new ones. The sum is taken in another order than the evaluation's, so values
 agree with it within 1e-9 (a few units in the last place), not bit for bit.
 
-Every other move (actions, purchases, Spells, the solo steps; Resources when the rest of the
-turn no longer fits anywhere, since the next steps may then resolve by themselves) is made on a
-clone and evaluated, as the generic :meth:`rulebook.core.State.lookahead` does. Such a clone is
+Two kinds of moves are valued on the position itself, what they change made and then given
+back (the seat's tracks, cards and VP, the blocked columns): casting a Spell whose Spell phase
+then has a move (:data:`TARGETS_KEPT_WHEN_CAST`), and a purchase (or passing it) when the next
+turn then begins at once (:meth:`PandoriaState._next_turn_rolls`); the rules' own
+:meth:`PandoriaState._cast`, :meth:`PandoriaState._buy` and :meth:`PandoriaState._poorhouse`
+make the change, so these values are the evaluation's, bit for bit.
+
+Every other move (Buildings, Monuments, Relics and passing the action, which score the areas
+enclosed; Construct; the solo steps; Resources when the rest of the turn no longer fits
+anywhere, since the next steps may then resolve by themselves) is made on a clone and
+evaluated, as the generic :meth:`rulebook.core.State.lookahead` does. Such a clone is
 marked ``only_evaluated``: a turn it ends leaves the next turn's dice unrolled, and the action
 and buy phases it reaches are asked only whether there is a choice (what the evaluation reads is
 the same; ``tests/test_speed.py`` checks it). ``tests/test_speed.py`` holds this to the generic
@@ -36,7 +44,7 @@ from collections.abc import Sequence
 from rulebook.core import Action
 from rulebook.pandoria_merchants import bots
 from rulebook.pandoria_merchants.board import KINDS
-from rulebook.pandoria_merchants.rules import ACTION, DRAW, Move, PandoriaState
+from rulebook.pandoria_merchants.rules import ACTION, BUY, DRAW, Move, PandoriaState, Row
 
 #: an open area next to a Worker as the lookahead keeps it: (kind, hexes, border, empty hexes
 #: around, its share of the potential now)
@@ -49,6 +57,8 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
     if not resources and not _workers_before_a_choice(s, actions):
         if s.phase == ACTION and not s.family:
             return [_action(s, player, action) for action in actions]
+        if s.phase == BUY and s._next_turn_rolls():
+            return [_bought(s, player, action) for action in actions]
         return [_made(s, player, action) for action in actions]
     board = s.board
     index = board.index
@@ -222,11 +232,39 @@ def _action(s: PandoriaState, player: int, action: Action) -> float:
     card = s.c.card_by_id[action.arg]
     if card.spell not in TARGETS_KEPT_WHEN_CAST:
         return _made(s, player, action)
-    kept = (s.tracks, s.cards, s.vp)  # immutable: casting replaces them
+    kept = _kept(s, player)
     s._cast(player, card)
     value = bots.evaluate(s, player)
-    s.tracks, s.cards, s.vp = kept
+    _give_back(s, player, kept)
     return value
+
+
+def _bought(s: PandoriaState, player: int, action: Action) -> float:
+    """A purchase's value (5.), or passing it, when the next turn then begins at once
+    (:meth:`PandoriaState._next_turn_rolls`): valued on ``s`` itself, the card bought
+    (:meth:`PandoriaState._buy`) and the Poorhouse applied, then given back (nothing else the
+    evaluation reads changes before the next turn's roll)."""
+    assert isinstance(action, Move)
+    kept = _kept(s, player)
+    if action.verb == "buy":
+        s._buy(player, s.c.card_by_id[action.arg])
+    s._poorhouse(player)
+    value = bots.evaluate(s, player)
+    _give_back(s, player, kept)
+    return value
+
+
+#: what a move valued in place may change: the tracks, cards and VP (immutable: a move replaces
+#: them), the blocked columns
+Kept = tuple[tuple[Row, ...], tuple[Row, ...], tuple[Row, ...], int]
+
+
+def _kept(s: PandoriaState, player: int) -> Kept:
+    return (s.tracks, s.cards, s.vp, s.blocked)
+
+
+def _give_back(s: PandoriaState, player: int, kept: Kept) -> None:
+    s.tracks, s.cards, s.vp, s.blocked = kept
 
 
 def _made(s: PandoriaState, player: int, action: Action) -> float:

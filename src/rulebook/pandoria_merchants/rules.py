@@ -193,6 +193,23 @@ def _pop(mask: int) -> int:
     return mask.bit_count()
 
 
+def sum_of(values: tuple[int, ...]) -> int:
+    """``sum(values)`` as a loop (compiled, it runs natively; the builtin is a Python call)."""
+    out = 0
+    for v in values:
+        out += v
+    return out
+
+
+def count_of(values: tuple[int, ...], wanted: int) -> int:
+    """``values.count(wanted)`` as a loop (compiled: no comparison through Python objects)."""
+    out = 0
+    for v in values:
+        if v == wanted:
+            out += 1
+    return out
+
+
 #: how many positions' first Resource hexes a game's states remember (``first_hexes``)
 KNOWN_TURNS: Final = 4096
 
@@ -503,7 +520,7 @@ class PandoriaState(State):
         return None
 
     def vp_total(self, p: int) -> int:
-        return sum(self.vp[p])
+        return sum_of(self.vp[p])
 
     # -- turn flow ---------------------------------------------------------------------------
     def _enter(self, phase: str) -> None:
@@ -601,8 +618,7 @@ class PandoriaState(State):
     def _end_turn(self) -> None:
         """Poorhouse, then the end-of-game check and the next player (solo: the Territory)."""
         p = self.turn
-        if not self.family and self.built(p, "poorhouse") and 0 in self.tracks[p]:
-            self.tracks = replaced(self.tracks, p, tuple([max(1, t) for t in self.tracks[p]]))
+        self._poorhouse(p)
         if self.solo:
             if self.full_turn_fits():
                 self._begin_turn()
@@ -620,6 +636,23 @@ class PandoriaState(State):
         if self.turn == 0:
             self.round += 1
         self._begin_turn()
+
+    def _poorhouse(self, p: int) -> None:
+        """Poorhouse: at the end of the turn, each of ``p``'s tracks at 0 goes up to 1."""
+        if not self.family and self.built(p, "poorhouse") and 0 in self.tracks[p]:
+            self.tracks = replaced(self.tracks, p, tuple([max(1, t) for t in self.tracks[p]]))
+
+    def _next_turn_rolls(self) -> bool:
+        """Whether :meth:`_end_turn` now goes on to the next turn's roll after the Poorhouse,
+        nothing else happening (greedy's lookahead values purchases so): solo, while a whole
+        turn fits (else the Territory ends); otherwise when the game does not end with this
+        seat and a Resource can be drawn (else the next seat goes to its action at once)."""
+        if self.family:
+            return False
+        if self.solo:
+            return self.full_turn_fits()
+        ending = self.end_triggered or self.pre_enclosed >= self.c.end_needed[self.num_players]
+        return not (ending and self.turn == self.num_players - 1) and bool(self._anchor())
 
     def _game_over(self) -> None:
         self.phase = OVER
@@ -1107,9 +1140,7 @@ class PandoriaState(State):
             self._do_spell(p, a)
         elif phase == BUY:
             if verb == "buy":
-                card = self._card(a)
-                self._pay(p, self._cost(GOLD, self.gold_cost(p, card)))
-                self._own(p, card)
+                self._buy(p, self._card(a))
             self._end_turn()
         elif phase == CLAIM:
             room = next(r for r in self.c.rooms if r.id == a.arg)
@@ -1131,6 +1162,12 @@ class PandoriaState(State):
             self.anchor_extra = 1 << h  # "Start on the space ... connected to that bridge"
             self.vp_start = self.vp_total(0)
             self._begin_turn()
+
+    def _buy(self, p: int, card: Card) -> None:
+        """5. Buy a card: pay its Gold and circle it. Changes only ``p``'s tracks and cards and
+        the blocked columns (greedy's lookahead undoes it so)."""
+        self._pay(p, self._cost(GOLD, self.gold_cost(p, card)))
+        self._own(p, card)
 
     def _own(self, p: int, card: Card) -> None:
         """Circle a card; all 3 of a column bought blocks it for everyone (Blocking Cards)."""
@@ -1378,7 +1415,7 @@ class PandoriaState(State):
             self._enter(BRIDGE)
 
     def trolls_total(self) -> int:
-        return sum(self.trolls)
+        return sum_of(self.trolls)
 
     # -- scoring (End of Game and Final Score) -------------------------------------------------
     def score_breakdown(self, player: int) -> dict[str, int]:
@@ -1396,13 +1433,18 @@ class PandoriaState(State):
         """The final conversions of :meth:`score_breakdown` (standard and solo): Resources 2:1,
         unused cards, remaining Artifacts."""
         rate = self.c.tracks.overflow_per_vp
-        resources = sum(t // rate for t in self.tracks[player])
-        return resources, self.cards[player].count(OWNED), self.held_artifacts[player]
+        resources = 0
+        for t in self.tracks[player]:
+            resources += t // rate
+        return resources, count_of(self.cards[player], OWNED), self.held_artifacts[player]
 
     def score(self, player: int) -> int:
         """A seat's score now: the sum of :meth:`score_breakdown` (without making it)."""
-        vp = sum(self.vp[player])
-        return vp if self.family else vp + sum(self._conversions(player))
+        vp = sum_of(self.vp[player])
+        if self.family:
+            return vp
+        resources, unused, artifacts = self._conversions(player)
+        return vp + resources + unused + artifacts
 
     def scores(self) -> list[int]:
         return [self.score(p) for p in range(self.num_players)]
