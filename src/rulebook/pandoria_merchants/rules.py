@@ -848,11 +848,8 @@ class PandoriaState(State):
         raise IllegalAction(f"no Spell {name!r} in the Archive")
 
     def _clone_hexes(self, p: int) -> int:
-        around = 0
-        nbr = self.board.nbr
-        for w in hexes(self.workers[p]):
-            around |= nbr[w]
-        return around & self._free()
+        """Where the Clone Spell may place a Worker: free hexes next to ``p``'s Workers."""
+        return self.board.around(self.workers[p]) & self._free()
 
     def _has_target(self, p: int, spell: str, card: Card | None = None) -> bool:
         """Whether the Spell can do anything now (a Spell without one is not offered)."""
