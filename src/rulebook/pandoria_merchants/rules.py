@@ -371,16 +371,9 @@ class PandoriaState(State):
 
     def full_turn_fits(self) -> bool:
         """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
-        whether :meth:`_first_hexes` finds a hex with a complete turn after it (the first)."""
-        free = self._free()
-        anchor = self._anchor()
-        cand = self._first_candidates()
-        while cand:  # the first hex that fits ends the search
-            low = cand & -cand
-            if self._pair_ok(low.bit_length() - 1, free, anchor):
-                return True
-            cand ^= low
-        return False
+        whether :meth:`_first_hexes` finds a hex with a complete turn after it (through its
+        table: the next turn's first Resource, and a lookahead's siblings, ask the same)."""
+        return bool(self._first_hexes()[0])
 
     def _need(self, p: int, need: list[int]) -> int | None:
         """Crafts this cost takes from ``p``, substituting for shortfalls (5., Market), or None
