@@ -448,9 +448,8 @@ class PandoriaState(State):
 
     def full_turn_fits(self) -> bool:
         """Whether 2 Resources + 1 Worker can still be drawn (solo: the Territory goes on):
-        whether :meth:`_first_hexes` finds a hex with a complete turn after it, through its
-        table (the next turn lists them from there, and a search's clones ending the same turn
-        ask it again)."""
+        whether :meth:`_first_hexes` finds a hex with a complete turn after it (through its
+        table: the next turn's first Resource, and a lookahead's siblings, ask the same)."""
         return bool(self._first_hexes()[0])
 
     def _need(self, p: int, need: list[int]) -> int | None:
@@ -926,11 +925,8 @@ class PandoriaState(State):
         raise IllegalAction(f"no Spell {name!r} in the Archive")
 
     def _clone_hexes(self, p: int) -> int:
-        around = 0
-        nbr = self.board.nbr
-        for w in hexes(self.workers[p]):
-            around |= nbr[w]
-        return around & self._free()
+        """Where the Clone Spell may place a Worker: free hexes next to ``p``'s Workers."""
+        return self.board.around(self.workers[p]) & self._free()
 
     def _has_target(self, p: int, spell: str, card: Card | None = None) -> bool:
         """Whether the Spell can do anything now (a Spell without one is not offered)."""
