@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -529,6 +530,42 @@ def test_pandoria_workers_valued_without_a_clone_when_a_choice_follows(
     # measured: solo 0-10%, standard 46%, family 60% (Spells that need empty hexes next)
     most = {"solo": 0.2, "standard": 0.6, "family": 0.75}[variant]
     assert placed < most * valued, f"{variant}: {placed} Workers placed on a clone of {valued}"
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("family", 3)])
+def test_pandoria_areas_next_to_workers_worked_out_from_the_last_map(
+    variant: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Greedy's lookahead works the areas next to Workers out from those of the map it valued
+    moves on last (one Resource or Worker less): along greedy games, at every move, the same
+    areas as :meth:`PandoriaState.areas_at` gives afresh, and many of them so."""
+    from rulebook.pandoria_merchants import lookahead
+
+    derived = asked = 0
+    plain = lookahead._one_more
+
+    def counted(*args: Any) -> list[tuple[int, int, int]] | None:
+        nonlocal derived
+        found = plain(*args)
+        derived += found is not None
+        return found
+
+    monkeypatch.setattr(lookahead, "_one_more", counted)
+    for seed in (1, 2):
+        state = rulebook.new_game("pandoria-merchants", players, seed, variant)
+        assert isinstance(state, PandoriaState)
+        agents = [make_agent("greedy", agent_seed(seed, p)) for p in range(players)]
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            workers = 0
+            for w in state.workers:
+                workers |= w
+            near = state.board.around(workers)
+            areas = lookahead.areas_next_to_workers(state, near)
+            assert sorted(areas) == sorted(state.areas_at(near)), f"{variant}: {state.phase}"
+            asked += 1
+            state.apply(seat, agents[seat].act(state, seat))
+    assert asked > 200 and derived > asked / 4, (derived, asked)
 
 
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1), ("standard", 2)])

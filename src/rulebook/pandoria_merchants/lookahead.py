@@ -77,7 +77,7 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
     empty_now = s.empty
     total = 0.0
     touching: dict[int, list[Share]] = {}
-    for kind, area, edge in s.areas_at(near, remember=True):
+    for kind, area, edge in areas_next_to_workers(s, near):
         size = area.bit_count()
         openings = (edge & empty_now).bit_count()
         share = bots.area_term(family, seat, kind, size, edge, openings)
@@ -102,6 +102,67 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
             value = _worker(s, seat, near, total, touching.get(h, []), h)
         values.append(settled + bots.OPEN_AREA * value)
     return values
+
+
+def areas_next_to_workers(s: PandoriaState, near: int) -> list[tuple[int, int, int]]:
+    """The unscored areas with a hex in ``near`` (the hexes next to Workers): those of
+    ``s.areas_at(near, remember=True)``, in another order. Worked out from those of the last
+    map asked for (kept in a table clones share) when ``s``'s map is that one with one
+    Resource or Worker more: greedy asks for each step of a turn's draw in turn."""
+    key = (s.empty, s.scored, s.swamp, *s.kinds)
+    last = s.last_areas
+    found: list[tuple[int, int, int]] | None = None
+    for before, (near_before, areas) in last.items():  # the last map only
+        if before == key:
+            return areas
+        found = _one_more(s, before, near_before, areas, near)
+    if found is None:
+        found = s.areas_at(near, remember=True)
+    last.clear()
+    last[key] = (near, found)
+    return found
+
+
+def _one_more(
+    s: PandoriaState,
+    before: tuple[int, ...],
+    near_before: int,
+    areas: list[tuple[int, int, int]],
+    near: int,
+) -> list[tuple[int, int, int]] | None:
+    """The areas next to Workers on ``s``'s map from ``areas``, those of the map ``before``
+    (keyed as in :func:`areas_next_to_workers`), if ``s``'s map is that one with one hex
+    drawn on more (None otherwise). A Resource joins the areas of its kind around it into
+    one; a Worker brings the areas next to it."""
+    empty, scored, swamp = before[0], before[1], before[2]
+    taken = empty ^ s.empty
+    if scored != s.scored or swamp != s.swamp or taken & s.empty or taken & (taken - 1):
+        return None
+    if not taken:
+        return None
+    h = taken.bit_length() - 1
+    kinds = s.kinds
+    grown = -1
+    for k in range(len(kinds)):
+        if before[3 + k] != kinds[k]:
+            if grown >= 0 or kinds[k] != before[3 + k] | taken:
+                return None
+            grown = k
+    if grown < 0:  # a Worker on h: the areas next to it join those next to Workers
+        if near != near_before | s.board.nbr[h]:
+            return None
+        added = [
+            a for a in s.areas_at(near & ~near_before, remember=True) if not a[1] & near_before
+        ]
+        return areas + added if added else areas
+    if near != near_before:
+        return None
+    # a Resource on h: it joins the areas of its kind around it (those whose border holds h)
+    merged, border = s.board.area_and_border(kinds[grown] & ~s.scored, h)
+    out = [a for a in areas if a[0] != grown or not a[2] >> h & 1]
+    if merged & near:
+        out.append((grown, merged, border))
+    return out
 
 
 def cast_move(action: Action) -> Move:

@@ -358,6 +358,10 @@ class PandoriaState(State):
         self.first_hexes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         #: :meth:`_enclosed` of the last position asked for, shared by clones
         self.last_enclosed: dict[tuple[int, ...], list[tuple[int, int, int]]] = {}
+        #: greedy's lookahead: the areas next to Workers of the last map it valued moves on
+        #: (:func:`rulebook.pandoria_merchants.lookahead.areas_next_to_workers`), shared by
+        #: clones
+        self.last_areas: dict[tuple[int, ...], tuple[int, list[tuple[int, int, int]]]] = {}
         self.bot_areas: dict[
             tuple[int, ...],
             tuple[list[tuple[int, int, int, int]], dict[tuple[int, ...], float]],
@@ -1725,6 +1729,7 @@ class PandoriaState(State):
         new.bot_areas = self.bot_areas
         new.first_hexes = self.first_hexes
         new.last_enclosed = self.last_enclosed
+        new.last_areas = self.last_areas
         new._texts = self._texts
         # immutable: shared
         new.workers = self.workers
