@@ -35,16 +35,11 @@ KNOWN_MAPS: Final = 4096
 Known = tuple[list[OpenArea], dict[tuple[int, ...], float]]
 
 
-def map_key(s: PandoriaState, empty: int) -> tuple[int, ...]:
-    """What the table of open areas is keyed by: the map of ``s`` with ``empty`` hexes (the
-    Workers are the hexes left)."""
-    return (empty, s.scored, s.swamp, *s.kinds)
-
-
 def _known(s: PandoriaState) -> Known:
     """The table of ``s``'s map (:func:`open_areas`), worked out when first asked for."""
-    key = map_key(s, s.empty)
-    found = s.bot_areas.get(key)
+    key = (s.empty, s.scored, s.swamp, *s.kinds)
+    known = s.bot_areas
+    found = known.get(key)
     if found is None:
         workers = 0
         for w in s.workers:
@@ -53,17 +48,9 @@ def _known(s: PandoriaState) -> Known:
             (k, area.bit_count(), border, (border & s.empty).bit_count())
             for k, area, border in s.areas_at(s.board.around(workers), remember=True)
         ]
-        found = remember(s, key, areas)
-    return found
-
-
-def remember(s: PandoriaState, key: tuple[int, ...], areas: list[OpenArea]) -> Known:
-    """Put a map's open areas in the table ``s`` shares with its clones (started afresh when
-    it holds :data:`KNOWN_MAPS` maps)."""
-    known = s.bot_areas
-    if len(known) >= KNOWN_MAPS:
-        known.clear()
-    found = known[key] = (areas, {})
+        if len(known) >= KNOWN_MAPS:
+            known.clear()
+        found = known[key] = (areas, {})
     return found
 
 
