@@ -27,6 +27,7 @@ from rulebook.pandoria_merchants.rules import (
     WILD,
     WOOD,
     PandoriaState,
+    replaced,
 )
 
 C = content()
@@ -48,7 +49,7 @@ def on(b: Board, players: int = 2, variant: str = "standard") -> PandoriaState:
 
 def draw(s: PandoriaState, hex_name: str, kind: str) -> None:
     h = s.board.index[hex_name]
-    s.res[h] = KINDS.index(kind)
+    s.res = s.res[:h] + bytes((KINDS.index(kind) + 1,)) + s.res[h + 1 :]
     s.kinds[KINDS.index(kind)] |= 1 << h
     s.empty &= ~(1 << h)
     s.near |= s.board.nbr[h]
@@ -57,7 +58,7 @@ def draw(s: PandoriaState, hex_name: str, kind: str) -> None:
 
 def worker(s: PandoriaState, seat: int, hex_name: str) -> None:
     h = s.board.index[hex_name]
-    s.workers[seat] |= 1 << h
+    s.workers = replaced(s.workers, seat, s.workers[seat] | 1 << h)
     s.empty &= ~(1 << h)
     s.near |= s.board.nbr[h]
     s._legal = None
@@ -65,7 +66,7 @@ def worker(s: PandoriaState, seat: int, hex_name: str) -> None:
 
 def area_of(s: PandoriaState, hex_name: str) -> int:
     h = s.board.index[hex_name]
-    return s.board.area(s.kinds[s.res[h]], h)
+    return s.board.area(s.kinds[s.kind_at(h)], h)
 
 
 def is_enclosed(s: PandoriaState, hex_name: str) -> bool:
@@ -97,8 +98,8 @@ def worked_example(tower: bool) -> tuple[PandoriaState, list[tuple[int, int, int
     worker(s, 1, "D1")  # Bernd
     draw(s, "B2", "wood")  # Jeff's Resource this turn, next to C2
     if tower:
-        s.cards[0][card("rage/tower")] = BUILT
-    s.tracks = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        s.mark(0, card("rage/tower"), BUILT)
+    s.tracks = ((0, 0, 0, 0), (0, 0, 0, 0))
     gains: list[tuple[int, int, int]] = []
     original = s.gain
 
@@ -201,22 +202,22 @@ def test_solo_rivers_cut_adjacency_between_territories() -> None:
 
 def test_only_the_encloser_collects_artifacts() -> None:
     s = on(board("~ C C .", ". W . .", ". . . ."))
-    s.artifacts[s.board.index["B1"]] = 1
+    s.artifacts = {s.board.index["B1"]: 1}
     worker(s, 0, "A2")
     worker(s, 1, "D1")
     draw(s, "B2", "wood")
     to_worker_step(s, 1, "B2")  # Bernd closes the area: the Artifact is his
     s.apply(1, "worker C2")
-    assert s.held_artifacts == [0, 1]
+    assert s.held_artifacts == (0, 1)
 
 
 def test_ship_worker_scores_areas_next_to_its_lake() -> None:
     """Ship: the Worker scores any area adjacent to that lake."""
     s = on(board("~ S ~", "C . .", ". . ."))
-    s.ships[s.board.index["B1"]] = 1
+    s.ships = {s.board.index["B1"]: 1}
     draw(s, "B2", "wood")
     draw(s, "A3", "gold")
-    s.tracks = [[0] * 4, [0] * 4]
+    s.tracks = ((0,) * 4, (0,) * 4)
     to_worker_step(s, 0, "A3")
     s.apply(0, "worker B3")  # closes A2 (crystal): B3 for seat 0, the Ship for seat 1
     assert s.tracks[0][CRYSTAL] == 1 and s.tracks[1][CRYSTAL] == 1
@@ -229,7 +230,7 @@ def test_rage_doubles_a_worker_this_turn() -> None:
     worker(s2, 0, "A2")
     worker(s2, 1, "D1")
     draw(s2, "B2", "wood")
-    s2.tracks = [[0] * 4, [0] * 4]
+    s2.tracks = ((0,) * 4, (0,) * 4)
     s2.rage_hex, s2.rage_extra = s2.board.index["A2"], 1  # Rage (2) on A2
     to_worker_step(s2, 0, "B2")
     s2.apply(0, "worker C2")
@@ -240,21 +241,21 @@ def test_rage_doubles_a_worker_this_turn() -> None:
 def test_wild_die_is_any_resource_but_the_other_die() -> None:
     s = rulebook.new_game(NAME, players=2, seed=1)
     assert isinstance(s, PandoriaState)
-    s.phase, s.dice, s.both_wild, s._legal = WILD, [-1, CRYSTAL], False, None
+    s.phase, s.dice, s.both_wild, s._legal = WILD, (-1, CRYSTAL), False, None
     assert {str(a) for a in s.legal_actions(s.turn)} == {
         "choose wood",
         "choose craft",
         "choose gold",
         "choose city",
     }
-    s.dice, s.both_wild, s._legal = [-1, -1], True, None
+    s.dice, s.both_wild, s._legal = (-1, -1), True, None
     s.apply(s.turn, "choose gold")
     assert "choose gold" in {str(a) for a in s.legal_actions(s.turn)}  # both "?": same allowed
 
 
 def test_first_resource_must_touch_a_drawn_symbol_or_a_starting_space() -> None:
     s = on(board(". . . . . .", ". . . . . .", ". . . . . @", ". . . . . .", starts={"F3": "gold"}))
-    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, (WOOD, CRYSTAL), None
     hexes = {str(a).split()[1] for a in s.legal_actions(0)}
     # adjacent to F3, or next to such a hex (the other Resource then touches F3)
     assert "A1" not in hexes and "E3" in hexes and "D3" in hexes
@@ -264,7 +265,7 @@ def test_first_resource_must_touch_a_drawn_symbol_or_a_starting_space() -> None:
 
 def test_doubles_draw_an_artifact() -> None:
     s = on(board(". . . .", ". . . .", ". . . @", starts={"D3": "gold"}))
-    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, WOOD], None
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, (WOOD, WOOD), None
     s.apply(0, "wood C3")
     s.apply(0, str(s.legal_actions(0)[0]))
     assert sum(s.artifacts.values()) == 1
@@ -272,48 +273,48 @@ def test_doubles_draw_an_artifact() -> None:
 
 def test_forfeit_only_when_two_plus_one_no_longer_fit() -> None:
     s = on(board(". . .", "~ @ ~", "~ ~ ~", starts={"B2": "gold"}))
-    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, (WOOD, CRYSTAL), None
     assert "skip" not in {str(a) for a in s.legal_actions(0)}
     s2 = on(board(". ~ ~", "~ ~ ~", "~ ~ @", starts={"C3": "gold"}))
     s2.near = s2.board.nbr[s2.board.index["A1"]] | (1 << s2.board.index["A1"])
-    s2.phase, s2.item, s2.dice, s2._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    s2.phase, s2.item, s2.dice, s2._legal = DRAW, 0, (WOOD, CRYSTAL), None
     moves = {str(a) for a in s2.legal_actions(0)}
     assert moves == {"wood A1", "crystal A1", "skip"}
 
 
 def test_tracks_cap_at_5_and_every_2_over_give_1_vp_store_2() -> None:
     s = on(board(". ."))
-    s.tracks[0] = [1, 1, 1, 1]
+    s.tracks = replaced(s.tracks, 0, (1, 1, 1, 1))
     s.gain(0, WOOD, 6)  # 7: 2 over
     assert s.tracks[0][WOOD] == 5 and s.vp[0][1] == 1
-    s.cards[0][card("construct/store")] = BUILT
+    s.mark(0, card("construct/store"), BUILT)
     s.gain(0, WOOD, 3)
     assert s.vp[0][1] == 2 and s.vp[0][2] == 2
 
 
 def test_crafts_pay_only_the_shortfall_2_to_1_market_1_to_1() -> None:
     s = on(board(". ."))
-    s.tracks[0] = [0, 0, 4, 2]
+    s.tracks = replaced(s.tracks, 0, (0, 0, 4, 2))
     need = [0, 0, 0, 3]
     assert s._need(0, need) == 2
     s._pay(0, need)
-    assert s.tracks[0] == [0, 0, 2, 0]
-    s.tracks[0] = [0, 0, 1, 2]
+    assert s.tracks[0] == (0, 0, 2, 0)
+    s.tracks = replaced(s.tracks, 0, (0, 0, 1, 2))
     assert s._need(0, need) is None
-    s.cards[0][card("conjure/market")] = BUILT
+    s.mark(0, card("conjure/market"), BUILT)
     assert s._need(0, need) == 1
 
 
 def test_buying_all_three_of_a_column_blocks_it() -> None:
     s = on(board(". ."))
     for cid in ("acquire/bank", "rage/tower"):
-        s.cards[0][card(cid)] = OWNED
-    s.tracks[0] = [5, 5, 5, 5]
+        s.mark(0, card(cid), OWNED)
+    s.tracks = replaced(s.tracks, 0, (5, 5, 5, 5))
     s.phase, s.turn, s._legal = BUY, 0, None
     s.apply(0, "buy swamp/treasury")
     assert s.blocked >> 1 & 1
     s.turn, s.phase, s._legal = 1, BUY, None
-    s.tracks[1] = [5, 5, 5, 5]
+    s.tracks = replaced(s.tracks, 1, (5, 5, 5, 5))
     assert not {str(a) for a in s.legal_actions(1)} & {
         "buy acquire/bank",
         "buy rage/tower",
@@ -325,33 +326,33 @@ def test_bank_carpenter_wizardry_lower_costs_but_never_below_1() -> None:
     s = on(board(". ."))
     c = C.card_by_id
     assert s.gold_cost(0, c["acquire/bank"]) == 2
-    s.cards[0][card("acquire/bank")] = BUILT
+    s.mark(0, card("acquire/bank"), BUILT)
     assert s.gold_cost(0, c["swamp/treasury"]) == 3 and s.gold_cost(0, c["muster/saw-mill"]) == 1
-    s.cards[0][card("terrain/carpenter")] = BUILT
+    s.mark(0, card("terrain/carpenter"), BUILT)
     assert s.build_cost(0, c["ship/statue"]) == 2
-    s.cards[0][card("terrain/wizardry")] = BUILT
+    s.mark(0, card("terrain/wizardry"), BUILT)
     assert s.spell_cost(0, c["muster/saw-mill"]) == 1 and s.spell_cost(0, c["rage/academy"]) == 1
 
 
 def test_monument_costs_1_craft_and_5_minus_the_buildings_wood() -> None:
     s = on(board(". ."))
-    s.cards[0][card("rage/academy")] = BUILT  # Academy: 3 Wood
-    s.tracks[0] = [2, 0, 1, 0]
+    s.mark(0, card("rage/academy"), BUILT)  # Academy: 3 Wood
+    s.tracks = replaced(s.tracks, 0, (2, 0, 1, 0))
     s.phase, s._legal = ACTION, None
     s.apply(0, "monument rage/academy")
-    assert s.tracks[0] == [0, 0, 0, 0]
-    assert s.monuments_won[0] == [10] and s.monument_left[0] is False
+    assert s.tracks[0] == (0, 0, 0, 0)
+    assert s.monuments_won[0] == (10,) and s.monument_left[0] is False
     # the next player gets the next highest
     assert s._monument_value() == 8
 
 
 def test_relic_takes_artifacts_and_a_craft_highest_remaining() -> None:
     s = on(board(". ."))
-    s.held_artifacts[0] = 3
-    s.tracks[0][CRAFT] = 1
+    s.held_artifacts = replaced(s.held_artifacts, 0, 3)
+    s.set_track(0, CRAFT, 1)
     s.phase, s._legal = ACTION, None
     s.apply(0, "relic 3")
-    assert s.relics_won[0] == [10] and s.held_artifacts[0] == 0 and s.tracks[0][CRAFT] == 0
+    assert s.relics_won[0] == (10,) and s.held_artifacts[0] == 0 and s.tracks[0][CRAFT] == 0
 
 
 def test_relics_and_monuments_crossed_out_by_player_count() -> None:
@@ -364,7 +365,7 @@ def test_relics_and_monuments_crossed_out_by_player_count() -> None:
 
 def test_buy_only_after_enclosing() -> None:
     s = on(board(". . .", ". . .", ". . ."))
-    s.tracks[0] = [5, 5, 5, 5]
+    s.tracks = replaced(s.tracks, 0, (5, 5, 5, 5))
     s.phase, s._legal = ACTION, None
     s._after_action()
     assert s.phase != BUY
@@ -388,9 +389,9 @@ def test_end_threshold_then_the_round_is_finished() -> None:
 
 def test_final_scoring_conversions() -> None:
     s = on(board(". ."))
-    s.tracks[0] = [3, 5, 1, 4]
-    s.cards[0][card("ship/statue")] = OWNED
-    s.held_artifacts[0] = 2
+    s.tracks = replaced(s.tracks, 0, (3, 5, 1, 4))
+    s.mark(0, card("ship/statue"), OWNED)
+    s.held_artifacts = replaced(s.held_artifacts, 0, 2)
     b = s.score_breakdown(0)
     assert (b["resources"], b["unused_cards"], b["artifacts"]) == (1 + 2 + 0 + 2, 1, 2)
 
@@ -398,18 +399,18 @@ def test_final_scoring_conversions() -> None:
 # -- family version ----------------------------------------------------------------------------
 def test_family_guilds_and_one_vp_per_resource() -> None:
     s = on(board(*WORKED), variant="family")
-    assert s.guild == [KINDS.index("craft"), KINDS.index("gold")]  # Artisans, Goldsmiths
-    s.guild[0] = CRYSTAL  # as the Alchemists
+    assert s.guild == (KINDS.index("craft"), KINDS.index("gold"))  # Artisans, Goldsmiths
+    s.guild = replaced(s.guild, 0, CRYSTAL)  # as the Alchemists
     worker(s, 0, "A2")
     worker(s, 1, "D1")
     draw(s, "B2", "wood")
     to_worker_step(s, 0, "B2")
     s.apply(0, "worker C2")
-    assert s.vp[0] == [4, 2] and s.vp[1] == [2, 0]
+    assert s.vp[0] == (4, 2) and s.vp[1] == (2, 0)
     assert s.phase == "claim"
     assert {str(a) for a in s.legal_actions(0)} == {"claim 1a", "claim 1b"}  # 2 players
     s.apply(0, "claim 1b")
-    assert s.held[0] == ["clone"]
+    assert s.held[0] == ("clone",)
 
 
 def test_family_archive_levels_and_early_end() -> None:
@@ -418,10 +419,10 @@ def test_family_archive_levels_and_early_end() -> None:
     for r in s.rooms:
         room = C.rooms[r]
         if room.level < 3:
-            s.taken[r] = len(room.spells)
+            s.taken = replaced(s.taken, r, len(room.spells))
     assert {C.rooms[r].id for r in s._claimable()} == {"3a", "3b"}
     for r in s._claimable():
-        s.taken[r] = len(C.rooms[r].spells)
+        s.taken = replaced(s.taken, r, len(C.rooms[r].spells))
     assert s._level3_exhausted()
 
 
@@ -441,7 +442,7 @@ def test_family_archive_room_is_filled_before_another_is_chosen() -> None:
         assert [str(a) for a in s.legal_actions(seat)] == ["claim 1b"]
         s.apply(seat, "claim 1b")
     assert s.taken[room.index] == len(room.spells) == 3
-    assert s.held[0] == ["clone"] and s.held[1] == ["terrain"] and s.held[2] == ["rage"]
+    assert s.held[:3] == (("clone",), ("terrain",), ("rage",))
     s.phase, s.turn, s._legal = "claim", 3, None
     assert {str(a) for a in s.legal_actions(3)} == {"claim 1a", "claim 1c", "claim 1d"}
 
@@ -469,7 +470,7 @@ def test_solo_must_draw_two_plus_one_and_buy_after_two_areas() -> None:
         if s.phase == BUY:
             assert s.enclosed_now >= 2
         s.apply(0, rng.choice(s.legal_actions(0)))
-    assert s.finished == [1] and len(s.my_territory) == 1
+    assert s.finished == (1,) and len(s.my_territory) == 1
     assert s.phase == "bridge" and not s.full_turn_fits()  # 2 + 1 no longer fit
 
 
@@ -496,10 +497,10 @@ def test_troll_score_is_the_table_minus_yours_even_below_zero() -> None:
     """ "The Trolls score points shown for that Territory in the table minus your score for
     that Territory": beating the table's value takes points off the Trolls."""
     s = solo()
-    s.vp[0][0] = s.troll_table()[0] + 14  # 14 more than the table in Territory 1
+    s.add_vp(0, 0, s.troll_table()[0] + 14)  # 14 more than the table in Territory 1
     s._finish_territory()
-    assert s.my_territory == [s.troll_table()[0] + 14]
-    assert s.trolls == [-14] and s.trolls_total() == -14
+    assert s.my_territory == (s.troll_table()[0] + 14,)
+    assert s.trolls == (-14,) and s.trolls_total() == -14
     assert s.phase == "bridge"
 
 
@@ -515,20 +516,20 @@ def test_greedy_solo_gives_the_trolls_as_little_as_it_can() -> None:
     s = solo()
     s.apply(0, s.legal_actions(0)[0])
     for k in range(3):  # three Territories finished; column 4 fully bought
-        s.finished.append(k + 1)
-        s.my_territory.append(0)
-        s.trolls.append(0)
+        s.finished += (k + 1,)
+        s.my_territory += (0,)
+        s.trolls += (0,)
     for card in C.cards:
         if card.column == 3:
-            s.cards[0][card.index] = OWNED
+            s.mark(0, card.index, OWNED)
     s.phase = "trolls-column"
     s._legal = None
     for _ in range(5):
         assert _greedy_choice(s) == "trolls column-4"
     s.apply(0, "trolls column-4")
     assert s.phase == "trolls-column" or s.phase == "bridge"
-    s.finished.append(4)
-    s.my_territory.append(0)
+    s.finished += (4,)
+    s.my_territory += (0,)
     s.phase = "trolls-element"
     s._legal = None
     lowest = min(
@@ -572,12 +573,12 @@ def test_cli_plays_with_typed_coordinates_and_the_solo_level() -> None:
 
 def test_menus_show_costs() -> None:
     s = on(board(". ."))
-    s.tracks[0] = [5, 5, 5, 5]
+    s.tracks = replaced(s.tracks, 0, (5, 5, 5, 5))
     s.phase, s._legal = BUY, None
     from rulebook.pandoria_merchants.rules import Move
 
     assert s.explain(0, Move("buy", "ship/statue")).startswith("buy ship/statue (3 gold")
-    s.cards[0][card("ship/statue")] = OWNED
+    s.mark(0, card("ship/statue"), OWNED)
     assert s.explain(0, Move("build", "ship/statue")) == "build ship/statue (statue: 3 wood)"
 
 
@@ -646,7 +647,7 @@ def _finished_solo(seed: int = 2) -> PandoriaState:
 
 def _trolls_score(s: PandoriaState, total: int) -> None:
     """Make the Trolls' total ``total`` by changing their last Territory's entry."""
-    s.trolls[-1] += total - s.trolls_total()
+    s.trolls = (*s.trolls[:-1], s.trolls[-1] + total - s.trolls_total())
 
 
 def test_solo_when_the_trolls_win_nobody_wins() -> None:
@@ -709,7 +710,7 @@ def _two_spaces_left() -> PandoriaState:
     """A map with 2 empty hexes left, B1 next to the Starting space A1 and C1 beyond it: the
     full 2 + 1 no longer fits, so the player may forfeit."""
     s = on(board("@ . . ~", "~ ~ ~ ~", starts={"A1": "gold"}))
-    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, (WOOD, CRYSTAL), None
     return s
 
 
@@ -731,7 +732,7 @@ def test_a_first_resource_touching_nothing_drawn_cannot_lose_its_partner() -> No
         s.apply(0, "skip")
     assert s.snapshot() == before
     s.apply(0, "crystal B1")
-    assert s.res[s.board.index["B1"]] == CRYSTAL
+    assert s.kind_at(s.board.index["B1"]) == CRYSTAL
 
 
 def test_a_first_resource_meeting_the_rule_itself_may_be_drawn_alone() -> None:
@@ -750,7 +751,7 @@ def test_the_worker_after_a_lone_resource_goes_next_to_it() -> None:
     """2.2 "Then draw one Worker on any empty hex space that is adjacent to one of the
     Resources you just drew": after one Resource and a forfeit, only its neighbours."""
     s = on(board("@ . . . ~", "~ ~ ~ ~ ~", starts={"A1": "gold"}))  # B1 C1 D1 in a row
-    s.phase, s.item, s.dice, s._legal = DRAW, 0, [WOOD, CRYSTAL], None
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, (WOOD, CRYSTAL), None
     assert "skip" not in _moves(s)  # 2 + 1 fits: nothing may be forfeited
     s.apply(0, "wood B1")
     s.apply(0, "crystal C1")
@@ -798,7 +799,7 @@ def test_refusals_of_hexes_say_why() -> None:
     assert "choose your starting card, e.g. 'start " in _refusal(s, "wood Z99")
     while s.phase != DRAW:
         s.apply(s.turn, s.legal_actions(s.turn)[0])
-    assert s.dice == [3, 1]  # gold and crystal
+    assert s.dice == (3, 1)  # gold and crystal
     assert "there is no hex Z99 (columns A-N, rows 1-4)" in _refusal(s, "wood Z99")
     assert "A9 is beyond the river: with 2 players the Map is used down to row 4" in _refusal(
         s, "gold A9"
@@ -830,7 +831,7 @@ def test_solo_refusal_names_the_territory_being_worked() -> None:
     while s.phase != DRAW:
         s.apply(0, s.legal_actions(0)[0])
     b = s.board
-    elsewhere = next(h for h in bits(b.land & s.empty & ~s.zone) if s.res[h] < 0)
+    elsewhere = next(h for h in bits(b.land & s.empty & ~s.zone) if s.kind_at(h) < 0)
     kind = KINDS[s.dice[0]]
     reason = _refusal(s, f"{kind} {b.names[elsewhere]}")
     assert f"is in Territory {b.territory[elsewhere]}; you are working in Territory 1" in reason

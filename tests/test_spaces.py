@@ -437,7 +437,7 @@ def test_pandoria_map_shows_workers_by_relative_seat() -> None:
     assert isinstance(state, PandoriaState)
     hexes = state.board.width * state.board.height
     h = next(bits(state.empty))
-    state.workers[2] |= 1 << h
+    state.workers = (*state.workers[:2], state.workers[2] | 1 << h)
     state.empty &= ~(1 << h)
     enc = encoder(state.setup)
     assert isinstance(enc, PandoriaEncoder)

@@ -285,7 +285,7 @@ def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
         # and as the walk before them: every hex of look, lowest first, each area once
         unscored, seen, walked = ~state.scored, 0, []
         for h in range(state.board.exists.bit_length()):
-            k = state.res[h]
+            k = state.kind_at(h)
             if not (look & unscored) >> h & 1 or k < 0 or seen >> h & 1:
                 continue
             area = state.board.area(state.kinds[k] & unscored, h)
@@ -605,7 +605,7 @@ def test_pandoria_spells_valued_without_a_clone(variant: str, players: int) -> N
                     spare = [i for i in state.building_cards["shrine"] if cards[i] == NONE]
                     if not spare:
                         continue
-                    cards[spare[0]] = BUILT
+                    state.mark(seat, spare[0], BUILT)
                     state._legal = None
                     actions = state.legal_actions(seat)
                 before = frozen(state)

@@ -204,11 +204,7 @@ def test_pandoria_merchants_counts_cards_by_their_state() -> None:
     s = rulebook.new_game("pandoria-merchants", players=2, seed=1, variant="standard")
     assert isinstance(s, PandoriaState)
     cards = s.c.cards
-    s.cards[0] = [0] * len(cards)
-    s.cards[0][0] = OWNED
-    s.cards[0][1] = CAST
-    s.cards[0][2] = BUILT
-    s.cards[0][3] = MONUMENT
+    s.cards = ((OWNED, CAST, BUILT, MONUMENT, *[0] * (len(cards) - 4)), *s.cards[1:])
     c = rulebook.get_game("pandoria-merchants").counters
     assert c is not None
     got = dict(c(s, 0))

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from rulebook.core import Action
 from rulebook.pandoria_merchants import bots
 from rulebook.pandoria_merchants.board import KINDS
-from rulebook.pandoria_merchants.rules import ACTION, BUY, DRAW, Move, PandoriaState
+from rulebook.pandoria_merchants.rules import ACTION, BUY, DRAW, Move, PandoriaState, Row
 
 #: an open area next to a Worker as the lookahead keeps it: (kind, hexes, border, empty hexes
 #: around, its share of the potential now)
@@ -315,19 +315,17 @@ def _bought(s: PandoriaState, player: int, action: Action) -> float:
     return value
 
 
-#: what a move valued in place may change: the seat's tracks, cards and VP, the blocked columns
-Kept = tuple[list[int], list[int], list[int], int]
+#: what a move valued in place may change: the tracks, cards and VP (immutable: a move replaces
+#: them), the blocked columns
+Kept = tuple[tuple[Row, ...], tuple[Row, ...], tuple[Row, ...], int]
 
 
 def _kept(s: PandoriaState, player: int) -> Kept:
-    return (s.tracks[player].copy(), s.cards[player].copy(), s.vp[player].copy(), s.blocked)
+    return (s.tracks, s.cards, s.vp, s.blocked)
 
 
 def _give_back(s: PandoriaState, player: int, kept: Kept) -> None:
-    s.tracks[player][:] = kept[0]
-    s.cards[player][:] = kept[1]
-    s.vp[player][:] = kept[2]
-    s.blocked = kept[3]
+    s.tracks, s.cards, s.vp, s.blocked = kept
 
 
 def _made(s: PandoriaState, player: int, action: Action) -> float:

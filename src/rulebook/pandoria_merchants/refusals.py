@@ -98,7 +98,7 @@ def _hex_problem(s: PandoriaState, name: str) -> str:
     for p, w in enumerate(s.workers):
         if w & bit:
             return f"{name} holds {'your' if p == s.turn else f'seat {p}'} Worker"
-    k = s.res[h]
+    k = s.kind_at(h)
     if k >= 0:
         if b.starts_mask & bit:
             return f"{name} is a Starting space ({KINDS[k]})"

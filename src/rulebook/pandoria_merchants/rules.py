@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
-from rulebook.core import Action, Game, IllegalAction, Setup, State
+from rulebook.core import Action, Chance, Game, IllegalAction, Setup, State
 from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
@@ -69,6 +69,43 @@ MONUMENTS: Final = 6
 FAMILY_VP = ("areas", "guild")
 AREAS: Final = 0
 GUILD: Final = 1
+
+#: the lab's counters of a seat (:mod:`rulebook.pandoria_merchants.stats`), in their order in
+#: :attr:`PandoriaState.tally`: Resources drawn per kind, areas enclosed and scored, Artifacts
+#: collected
+TALLY: Final = (
+    *[f"drawn_{k}" for k in KINDS],
+    "areas_enclosed",
+    "areas_scored",
+    "artifacts_collected",
+)
+DRAWN: Final = 0  # + the kind
+AREAS_ENCLOSED: Final = len(KINDS)
+AREAS_SCORED: Final = len(KINDS) + 1
+ARTIFACTS_COLLECTED: Final = len(KINDS) + 2
+
+T = TypeVar("T")
+
+#: what :attr:`PandoriaState.res` holds for a hex with a Resource of each kind
+KIND_BYTES: Final = tuple(bytes((k + 1,)) for k in range(len(KINDS)))
+
+#: a seat's row of numbers (a track per Resource, VP per source, a state per card...)
+Row = tuple[int, ...]
+
+
+def replaced(row: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """``row`` with item ``i`` set to ``value``: a new tuple (the fields that change rarely are
+    tuples that clones share, replaced on change)."""
+    changed = list(row)
+    changed[i] = value
+    return tuple(changed)
+
+
+def without(row: tuple[T, ...], value: T) -> tuple[T, ...]:
+    """``row`` without the first item equal to ``value`` (which it holds)."""
+    i = row.index(value)
+    return (*row[:i], *row[i + 1 :])
+
 
 HEX_TEXT = re.compile(r"^[A-Z]\d{1,2}$")
 HEX_VERBS = frozenset((*KINDS, "worker", "ship", "swamp", "rage", "bridge"))
@@ -156,7 +193,7 @@ def _pop(mask: int) -> int:
     return mask.bit_count()
 
 
-def sum_of(values: list[int]) -> int:
+def sum_of(values: tuple[int, ...]) -> int:
     """``sum(values)`` as a loop (compiled, it runs natively; the builtin is a Python call)."""
     out = 0
     for v in values:
@@ -164,7 +201,7 @@ def sum_of(values: list[int]) -> int:
     return out
 
 
-def count_of(values: list[int], wanted: int) -> int:
+def count_of(values: tuple[int, ...], wanted: int) -> int:
     """``values.count(wanted)`` as a loop (compiled: no comparison through Python objects)."""
     out = 0
     for v in values:
@@ -196,6 +233,13 @@ class PandoriaState(State):
     c: Content
     board: Board
     _legal: list[Move] | None
+    # the base class's fields, declared here too: compiled, the class then keeps them in its own
+    # slots rather than in a dict per state (a clone made and dropped no longer makes one)
+    game: Game
+    setup: Setup
+    chance: Chance
+    history: list[tuple[int, Action]]
+    determinized: bool
 
     # -- setup (Preparation) -------------------------------------------------------------------
     def __init__(
@@ -220,51 +264,66 @@ class PandoriaState(State):
         self.market_rate = c.tracks.market_rate
         self.board = board if board is not None else c.boards[0 if self.solo else n]
         b = self.board
-        self.res = [-1] * (b.width * b.height)
+        #: the Resources on the map: the hexes of each kind, and per hex its kind + 1 (0: none;
+        #: what :meth:`kind_at` reads), replaced when a Resource is drawn (clones share it)
         self.kinds = [0] * len(KINDS)
+        res = bytearray(b.width * b.height)
         for h, k in (*b.preprinted.items(), *b.starts.items()):
-            self.res[h] = k
+            res[h] = k + 1
             self.kinds[k] |= 1 << h
+        self.res = bytes(res)
         self.empty = b.land & ~b.preprinted_mask & ~b.starts_mask
         self.swamp = 0
-        self.workers = [0] * n
-        self.ships: dict[int, int] = {}
+        # The fields below that change only now and then (a Worker drawn, a Ship, an Artifact,
+        # a card bought, cast or built, a Relic or Monument, a Territory) are immutable values
+        # (tuples, a read-only mapping) replaced when they change: a clone shares them.
+        self.workers: Row = (0,) * n
+        #: Ships on lakes: their seat by lake hex (in the order they were cast)
+        self.ships: Mapping[int, int] = {}
         self.scored = 0
         self.near = 0  # hexes adjacent to a drawn Resource or Worker
         self.anchor_extra = b.border(b.starts_mask)  # adjacent to a Starting space
         self.zone = b.land
-        self.artifacts: dict[int, int] = {}
+        #: Artifacts on the map: how many by hex (in the order they were drawn)
+        self.artifacts: Mapping[int, int] = {}
         self.pre_enclosed = 0
         t = c.tracks
-        self.tracks = [[t.start] * 4 for _ in range(n)]
-        self.vp = [[0] * (len(FAMILY_VP) if self.family else len(STANDARD_VP)) for _ in range(n)]
-        self.cards = [[NONE] * len(c.cards) for _ in range(n)]
-        self.held_artifacts = [0] * n
+        #: per seat: the Realm tracks, the VP by source, each card's state
+        self.tracks: tuple[Row, ...] = ((t.start,) * 4,) * n
+        self.vp: tuple[Row, ...] = (
+            (0,) * (len(FAMILY_VP) if self.family else len(STANDARD_VP)),
+        ) * n
+        self.cards: tuple[Row, ...] = ((NONE,) * len(c.cards),) * n
+        self.held_artifacts: Row = (0,) * n
         counted = max(n, 2)  # solo: "Set up as in the 2-player game"
-        self.relic_left = [[mp <= counted for _, mp in row] for _, row in c.relics]
-        self.monument_left = [mp <= counted for _, mp in c.monuments]
-        self.relics_won: list[list[int]] = [[] for _ in range(n)]
-        self.monuments_won: list[list[int]] = [[] for _ in range(n)]
+        self.relic_left: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(mp <= counted for _, mp in row) for _, row in c.relics
+        )
+        self.monument_left: tuple[bool, ...] = tuple(mp <= counted for _, mp in c.monuments)
+        self.relics_won: tuple[Row, ...] = ((),) * n
+        self.monuments_won: tuple[Row, ...] = ((),) * n
         self.blocked = 0  # columns with an X at the bottom
         # family version
-        self.guild = [c.guilds[p][1] for p in range(n)] if self.family else []
-        self.rooms = [r.index for r in c.rooms if r.min_players <= n] if self.family else []
-        self.taken = [0] * len(c.rooms)
+        self.guild: Row = tuple(c.guilds[p][1] for p in range(n)) if self.family else ()
+        self.rooms: Row = (
+            tuple(r.index for r in c.rooms if r.min_players <= n) if self.family else ()
+        )
+        self.taken: Row = (0,) * len(c.rooms)
         self.open_room = -1  # the Archive room being filled (family)
-        self.held: list[list[str]] = [[] for _ in range(n)]
-        self.used_spells = [0] * n
-        #: per seat, what the balance lab counts (:mod:`rulebook.pandoria_merchants.stats`):
-        #: Resources drawn per kind, areas enclosed and scored, Artifacts found
-        self.tally: list[dict[str, int]] = [{} for _ in range(n)]
+        self.held: tuple[tuple[str, ...], ...] = ((),) * n
+        self.used_spells: Row = (0,) * n
+        #: what the balance lab counts (:mod:`rulebook.pandoria_merchants.stats`), seat after
+        #: seat, :data:`TALLY` for each (:meth:`counts` names them)
+        self.tally = [0] * (len(TALLY) * n)
         # solo version
         self.territory = c.first_territory if self.solo else 0
         if self.solo:
             self.zone = b.territories[self.territory]
-        self.finished: list[int] = []
-        self.my_territory: list[int] = []
-        self.trolls: list[int] = []
-        self.troll_columns: list[int] = []
-        self.troll_claims: list[str] = []
+        self.finished: Row = ()
+        self.my_territory: Row = ()
+        self.trolls: Row = ()
+        self.troll_columns: Row = ()
+        self.troll_claims: tuple[str, ...] = ()
         self.vp_start = 0
         self.troll_gain = 0
         #: the Trolls' points from crossed-out cards and from claimed Relics and Monuments
@@ -274,7 +333,7 @@ class PandoriaState(State):
         self.turn = 0
         self.round = 1
         self.phase = SETUP
-        self.dice = [-1, -1]
+        self.dice: Row = (-1, -1)
         self.both_wild = False
         self.item = 0
         self.r1 = self.r2 = -1
@@ -318,6 +377,24 @@ class PandoriaState(State):
     # -- helpers -----------------------------------------------------------------------------
     def hex_name(self, h: int) -> str:
         return self.board.names[h]
+
+    def kind_at(self, h: int) -> int:
+        """The kind of Resource on hex ``h`` (an index into ``KINDS``), -1 if none."""
+        return self.res[h] - 1
+
+    def set_track(self, p: int, resource: int, level: int) -> None:
+        """Write ``level`` on ``p``'s track of ``resource``."""
+        self.tracks = replaced(self.tracks, p, replaced(self.tracks[p], resource, level))
+
+    def add_vp(self, p: int, source: int, amount: int) -> None:
+        """``amount`` VP more for ``p`` from ``source`` (an index into ``vp[p]``)."""
+        if amount:
+            row = self.vp[p]
+            self.vp = replaced(self.vp, p, replaced(row, source, row[source] + amount))
+
+    def mark(self, p: int, card: int, state: int) -> None:
+        """Mark card ``card`` (its index) on ``p``'s Realm sheet as ``state`` (owned...)."""
+        self.cards = replaced(self.cards, p, replaced(self.cards[p], card, state))
 
     def built(self, p: int, building: str) -> int:
         """How many built (circled, not recycled) Buildings of that name ``p`` has."""
@@ -394,10 +471,11 @@ class PandoriaState(State):
     def _pay(self, p: int, need: list[int]) -> None:
         crafts = self._need(p, need)
         assert crafts is not None
-        t = self.tracks[p]
+        t = list(self.tracks[p])
         for r in (WOOD, CRYSTAL, GOLD):
             t[r] -= min(need[r], t[r])
         t[CRAFT] -= crafts
+        self.tracks = replaced(self.tracks, p, tuple(t))
 
     @staticmethod
     def _cost(resource: int, amount: int) -> list[int]:
@@ -505,7 +583,7 @@ class PandoriaState(State):
         self.rage_extra = 0
         self.spell = ""
         self.free_wood = False
-        self.dice = [-1, -1]
+        self.dice = (-1, -1)
         if not self._anchor():
             self.end_triggered = True
             self._enter(ACTION)
@@ -518,8 +596,8 @@ class PandoriaState(State):
             return
         faces = self.c.faces
         rolled = self.chance.roll((len(faces), len(faces)))
-        self.dice = [faces[rolled[0] - 1], faces[rolled[1] - 1]]
-        self.both_wild = self.dice == [-1, -1]
+        self.dice = (faces[rolled[0] - 1], faces[rolled[1] - 1])
+        self.both_wild = self.dice == (-1, -1)
         self._enter(WILD if -1 in self.dice else DRAW)
 
     def _finish_draw(self) -> None:
@@ -564,11 +642,8 @@ class PandoriaState(State):
 
     def _poorhouse(self, p: int) -> None:
         """Poorhouse: at the end of the turn, each of ``p``'s tracks at 0 goes up to 1."""
-        if not self.family and self.built(p, "poorhouse"):
-            t = self.tracks[p]
-            for r in range(4):
-                if t[r] == 0:
-                    t[r] = 1
+        if not self.family and self.built(p, "poorhouse") and 0 in self.tracks[p]:
+            self.tracks = replaced(self.tracks, p, tuple([max(1, t) for t in self.tracks[p]]))
 
     def _next_turn_rolls(self) -> bool:
         """Whether :meth:`_end_turn` now goes on to the next turn's roll after the Poorhouse,
@@ -605,7 +680,7 @@ class PandoriaState(State):
         found = []
         while todo:  # lowest hex first; each area once
             h = (todo & -todo).bit_length() - 1
-            k = self.res[h]
+            k = self.kind_at(h)
             if remember:
                 area, border = b.area_and_border(self.kinds[k] & unscored, h)
             else:
@@ -648,10 +723,13 @@ class PandoriaState(State):
         self.scored |= area
         self.pre_enclosed += _pop(area & b.preprinted_mask)
         found = [h for h in self.artifacts if area >> h & 1]
-        for h in found:  # Collect Artifacts: only the player who encloses
-            self._count(self.turn, "artifacts_collected", self.artifacts[h])
-            self.held_artifacts[self.turn] += self.artifacts.pop(h)
-        self._count(self.turn, "areas_enclosed")
+        if found:  # Collect Artifacts: only the player who encloses
+            collected = sum(self.artifacts[h] for h in found)
+            self._count(self.turn, ARTIFACTS_COLLECTED, collected)
+            held = self.held_artifacts
+            self.held_artifacts = replaced(held, self.turn, held[self.turn] + collected)
+            self.artifacts = {h: n for h, n in self.artifacts.items() if not area >> h & 1}
+        self._count(self.turn, AREAS_ENCLOSED)
         size = _pop(area)
         lakes = b.geo_border(area) if self.ships else 0
         for p in range(self.num_players):
@@ -662,23 +740,29 @@ class PandoriaState(State):
             if p == self.turn and self.rage_hex >= 0 and border >> self.rage_hex & 1:
                 count += self.rage_extra
             if count:
-                self._count(p, "areas_scored")
+                self._count(p, AREAS_SCORED)
                 self._earn(p, kind, size, count)
 
-    def _count(self, p: int, key: str, by: int = 1) -> None:
-        self.tally[p][key] = self.tally[p].get(key, 0) + by
+    def _count(self, p: int, key: int, by: int = 1) -> None:
+        """Count ``by`` more of :data:`TALLY`'s ``key`` for ``p``."""
+        self.tally[p * len(TALLY) + key] += by
+
+    def counts(self, p: int) -> dict[str, int]:
+        """What the lab has counted of ``p`` so far, by :data:`TALLY`'s names (none at 0)."""
+        at = p * len(TALLY)
+        return {key: n for key, n in zip(TALLY, self.tally[at : at + len(TALLY)], strict=True) if n}
 
     def _earn(self, p: int, kind: int, size: int, workers: int) -> None:
         """Resources x Workers; Buildings' bonuses per space (not multiplied); family: 1 VP per
         Resource and the Guild bonus."""
         t = self.c.tracks
         if self.family:
-            self.vp[p][AREAS] += size * workers
+            self.add_vp(p, AREAS, size * workers)
             if self.guild[p] == kind:
-                self.vp[p][GUILD] += size
+                self.add_vp(p, GUILD, size)
             return
         if kind == CITY:
-            self.vp[p][CITIES] += size * workers + t.statue_vp * size * self.built(p, "statue")
+            self.add_vp(p, CITIES, size * workers + t.statue_vp * size * self.built(p, "statue"))
             return
         bonus = t.bonus_per_space * size * self.built(p, BONUS_BUILDING[kind])
         self.gain(p, kind, size * workers + bonus)
@@ -691,10 +775,10 @@ class PandoriaState(State):
         t = self.c.tracks
         total = self.tracks[p][resource] + amount
         if total > t.maximum:
-            self.vp[p][OVERFLOW] += (total - t.maximum) // t.overflow_per_vp
-            self.vp[p][STORE] += t.store_vp * self.built(p, "store")
+            self.add_vp(p, OVERFLOW, (total - t.maximum) // t.overflow_per_vp)
+            self.add_vp(p, STORE, t.store_vp * self.built(p, "store"))
             total = t.maximum
-        self.tracks[p][resource] = total
+        self.set_track(p, resource, total)
 
     # -- options -----------------------------------------------------------------------------
     def _options(self, one: bool = False) -> list[Move]:
@@ -1046,7 +1130,7 @@ class PandoriaState(State):
                 self.turn = 0
                 self._begin_turn()
         elif phase == WILD:
-            self.dice[self.dice.index(-1)] = KINDS.index(a.arg)
+            self.dice = replaced(self.dice, self.dice.index(-1), KINDS.index(a.arg))
             self._enter(WILD if -1 in self.dice else DRAW)
         elif phase == DRAW:
             self._do_draw(p, a)
@@ -1060,8 +1144,9 @@ class PandoriaState(State):
             self._end_turn()
         elif phase == CLAIM:
             room = next(r for r in self.c.rooms if r.id == a.arg)
-            self.held[p].append(room.spells[self.taken[room.index]].name)
-            self.taken[room.index] += 1
+            spell = room.spells[self.taken[room.index]].name
+            self.held = replaced(self.held, p, (*self.held[p], spell))
+            self.taken = replaced(self.taken, room.index, self.taken[room.index] + 1)
             self.open_room = room.index
             self._end_turn()
         elif phase == TROLL_COLUMN:
@@ -1086,13 +1171,14 @@ class PandoriaState(State):
 
     def _own(self, p: int, card: Card) -> None:
         """Circle a card; all 3 of a column bought blocks it for everyone (Blocking Cards)."""
-        self.cards[p][card.index] = OWNED
+        self.mark(p, card.index, OWNED)
         column = [c.index for c in self.c.cards if c.column == card.column]
         if all(self.cards[p][i] not in (NONE, CROSSED) for i in column):
             self.blocked |= 1 << card.column
 
     def _place(self, h: int, kind: int) -> None:
-        self.res[h] = kind
+        res = self.res
+        self.res = res[:h] + KIND_BYTES[kind] + res[h + 1 :]
         self.kinds[kind] |= 1 << h
         self.empty &= ~(1 << h)
         self.touched |= 1 << h
@@ -1102,26 +1188,26 @@ class PandoriaState(State):
             self.item += 1
         elif a.verb == "worker":
             h = self._hex(a)
-            self.workers[p] |= 1 << h
+            self.workers = replaced(self.workers, p, self.workers[p] | 1 << h)
             self.empty &= ~(1 << h)
             self.touched |= 1 << h
             self.item = 3
         else:
             h = self._hex(a)
             kind = KINDS.index(a.verb)
-            self._count(p, f"drawn_{a.verb}")
+            self._count(p, DRAWN + kind)
             if self.item == 0:
                 self.r1_anchored = bool(self._anchor() >> h & 1)
                 self._place(h, kind)
                 self.r1 = h
                 if self.dice[0] != kind:
-                    self.dice.reverse()  # the other die is the second Resource
+                    self.dice = (self.dice[1], self.dice[0])  # the other die is the second
             else:
                 self._place(h, kind)
                 self.r2 = h
                 if self.r1 >= 0 and self.dice[0] == self.dice[1] and not self.family:
                     # Draw Artifacts: doubles put one between the two spaces
-                    self.artifacts[self.r1] = self.artifacts.get(self.r1, 0) + 1
+                    self.artifacts = {**self.artifacts, self.r1: self.artifacts.get(self.r1, 0) + 1}
             self.item += 1
         if self.item > 2:
             self._finish_draw()
@@ -1129,7 +1215,7 @@ class PandoriaState(State):
             self._enter(DRAW)
 
     def _academy(self, p: int) -> None:
-        self.vp[p][ACADEMY] += self.c.tracks.academy_vp * self.built(p, "academy")
+        self.add_vp(p, ACADEMY, self.c.tracks.academy_vp * self.built(p, "academy"))
 
     def _do_action(self, p: int, a: Move) -> None:
         verb = a.verb
@@ -1141,8 +1227,8 @@ class PandoriaState(State):
             self._after_action()
             return
         if self.family:
-            self.held[p].remove(a.arg)
-            self.used_spells[p] += 1
+            self.held = replaced(self.held, p, without(self.held[p], a.arg))
+            self.used_spells = replaced(self.used_spells, p, self.used_spells[p] + 1)
             fs = self._family_spell(a.arg)
             self._start_spell(fs.spell, fs.power)
             return
@@ -1161,8 +1247,8 @@ class PandoriaState(State):
         """3.1: pay the Crystals, cross out the Building (the card is cast); Shrine: VP. Changes
         only ``p``'s tracks, cards and VP (greedy's lookahead undoes it so)."""
         self._pay(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
-        self.cards[p][card.index] = CAST
-        self.vp[p][SHRINE] += self.c.tracks.shrine_vp * self.built(p, "shrine")
+        self.mark(p, card.index, CAST)
+        self.add_vp(p, SHRINE, self.c.tracks.shrine_vp * self.built(p, "shrine"))
 
     def _build(self, p: int, card: Card) -> None:
         """3.2: pay Wood (Construct: none), circle the Building, cross out the Spell.
@@ -1172,17 +1258,17 @@ class PandoriaState(State):
         if not self.free_wood:
             self._pay(p, self._cost(WOOD, self.build_cost(p, card)))
         self._academy(p)
-        self.cards[p][card.index] = BUILT
+        self.mark(p, card.index, BUILT)
 
     def _monument(self, p: int, card: Card) -> None:
         """3.4: cross out a Building, pay, circle the highest remaining Monument."""
         self._pay(p, self.monument_cost(p, card))
-        self.cards[p][card.index] = MONUMENT
+        self.mark(p, card.index, MONUMENT)
         value = self._monument_value()
         assert value is not None
-        self.monument_left[self.monument_left.index(True)] = False
-        self.monuments_won[p].append(value)
-        self.vp[p][MONUMENTS] += value
+        self.monument_left = replaced(self.monument_left, self.monument_left.index(True), False)
+        self.monuments_won = replaced(self.monuments_won, p, (*self.monuments_won[p], value))
+        self.add_vp(p, MONUMENTS, value)
         self._academy(p)
 
     def _make_relic(self, p: int, artifacts: int) -> None:
@@ -1190,12 +1276,17 @@ class PandoriaState(State):
         kind = next(i for i, (n, _) in enumerate(self.c.relics) if n == artifacts)
         value = self._relic_value(kind)
         assert value is not None
-        self.held_artifacts[p] -= artifacts
-        self.tracks[p][CRAFT] -= self.c.tracks.relic_craft
-        self.relic_left[kind][self.relic_left[kind].index(True)] = False
-        self.relics_won[p].append(value)
-        self.vp[p][RELICS] += value
+        self.held_artifacts = replaced(self.held_artifacts, p, self.held_artifacts[p] - artifacts)
+        self.set_track(p, CRAFT, self.tracks[p][CRAFT] - self.c.tracks.relic_craft)
+        self._relic_taken(kind)
+        self.relics_won = replaced(self.relics_won, p, (*self.relics_won[p], value))
+        self.add_vp(p, RELICS, value)
         self._academy(p)
+
+    def _relic_taken(self, kind: int) -> None:
+        """Cross out the highest remaining Relic of ``kind``."""
+        row = self.relic_left[kind]
+        self.relic_left = replaced(self.relic_left, kind, replaced(row, row.index(True), False))
 
     def _start_spell(self, spell: str, power: int) -> None:
         self.spell = spell
@@ -1206,7 +1297,7 @@ class PandoriaState(State):
         if spell == "terrain":
             faces = self.c.faces
             rolled = self.chance.roll((len(faces),) * power)
-            self.dice = [faces[r - 1] for r in rolled]
+            self.dice = tuple([faces[r - 1] for r in rolled])
             self.both_wild = all(d == -1 for d in self.dice)
         self._enter(SPELL)
 
@@ -1219,12 +1310,12 @@ class PandoriaState(State):
             self._own(p, self._card(a))
         elif spell in ("clone", "muster"):
             h = self._hex(a)
-            self.workers[p] |= 1 << h
+            self.workers = replaced(self.workers, p, self.workers[p] | 1 << h)
             self.empty &= ~(1 << h)
             self.touched |= 1 << h
             self.near |= self.board.nbr[h]
         elif spell == "conjure":
-            self.tracks[p][RESOURCES.index(a.arg)] = self.c.tracks.maximum
+            self.set_track(p, RESOURCES.index(a.arg), self.c.tracks.maximum)
         elif spell == "construct":
             card = self._card(a)
             if verb == "build":
@@ -1235,7 +1326,7 @@ class PandoriaState(State):
             self.rage_hex = self._hex(a)
             self.rage_extra = self.power - 1
         elif spell == "ship":
-            self.ships[self._hex(a)] = p
+            self.ships = {**self.ships, self._hex(a): p}
         elif spell == "swamp":
             if verb == "skip":
                 self.spell_left = 0
@@ -1249,11 +1340,11 @@ class PandoriaState(State):
             done = False
         elif spell == "terrain":
             if verb == "choose":
-                self.dice[self.dice.index(-1)] = KINDS.index(a.arg)
+                self.dice = replaced(self.dice, self.dice.index(-1), KINDS.index(a.arg))
             else:
                 h = self._hex(a)
                 kind = KINDS.index(verb)
-                self.dice.remove(kind)
+                self.dice = without(self.dice, kind)
                 self._place(h, kind)
                 self.near |= self.board.nbr[h]
                 self.spell_left -= 1
@@ -1268,8 +1359,8 @@ class PandoriaState(State):
     def _finish_territory(self) -> None:
         """Territory is finished: write its points, then the Trolls claim (from the 3rd: a
         column; from the 4th: a Relic or Monument), then a Bridge leads on."""
-        self.my_territory.append(self.vp_total(0) - self.vp_start)
-        self.finished.append(self.territory)
+        self.my_territory += (self.vp_total(0) - self.vp_start,)
+        self.finished += (self.territory,)
         self.troll_gain = 0
         k = len(self.finished)
         solo = self.c.solo
@@ -1283,11 +1374,11 @@ class PandoriaState(State):
 
     def _troll_column(self, col: int) -> None:
         """The Trolls claim a column: X at its bottom; 1 VP per card crossed out."""
-        self.troll_columns.append(col)
+        self.troll_columns += (col,)
         self.blocked |= 1 << col
         for card in self.c.cards:
             if card.column == col and self.cards[0][card.index] == NONE:
-                self.cards[0][card.index] = CROSSED
+                self.mark(0, card.index, CROSSED)
                 self.troll_gain += 1
                 self.troll_cards += 1
 
@@ -1296,13 +1387,13 @@ class PandoriaState(State):
         if name == "monument":
             value = self._monument_value()
             assert value is not None
-            self.monument_left[self.monument_left.index(True)] = False
+            self.monument_left = replaced(self.monument_left, self.monument_left.index(True), False)
         else:
             kind = next(i for i, (n, _) in enumerate(self.c.relics) if f"relic-{n}" == name)
             value = self._relic_value(kind)
             assert value is not None
-            self.relic_left[kind][self.relic_left[kind].index(True)] = False
-        self.troll_claims.append(name)
+            self._relic_taken(kind)
+        self.troll_claims += (name,)
         self.troll_gain += value
         self.troll_elements += value
 
@@ -1316,7 +1407,7 @@ class PandoriaState(State):
         cards, Relics and Monument they claimed."""
         k = len(self.finished)
         base = self.troll_table()[k - 1] - self.my_territory[-1]
-        self.trolls.append(base + self.troll_gain)
+        self.trolls += (base + self.troll_gain,)
         self.troll_gain = 0
         if k >= self.c.solo.territories:
             self._game_over()
@@ -1408,8 +1499,8 @@ class PandoriaState(State):
                 continue
             if self.swamp & bit:
                 sym = "#"
-            elif self.res[h] >= 0:
-                sym = "WCKGT"[self.res[h]]
+            elif self.kind_at(h) >= 0:
+                sym = "WCKGT"[self.kind_at(h)]
                 if b.starts_mask & bit:
                     mark = "@"
                 elif b.preprinted_mask & bit:
@@ -1640,29 +1731,31 @@ class PandoriaState(State):
         new.last_enclosed = self.last_enclosed
         new.last_areas = self.last_areas
         new._texts = self._texts
-        new.res = self.res.copy()
+        # immutable: shared
+        new.workers = self.workers
+        new.held_artifacts = self.held_artifacts
+        new.monument_left = self.monument_left
+        new.taken = self.taken
+        new.used_spells = self.used_spells
+        new.finished = self.finished
+        new.my_territory = self.my_territory
+        new.trolls = self.trolls
+        new.troll_columns = self.troll_columns
+        new.troll_claims = self.troll_claims
+        new.dice = self.dice
+        new.ships = self.ships
+        new.artifacts = self.artifacts
+        new.tracks = self.tracks
+        new.vp = self.vp
+        new.cards = self.cards
+        new.relic_left = self.relic_left
+        new.relics_won = self.relics_won
+        new.monuments_won = self.monuments_won
+        new.held = self.held
+        # changed in place: copied
+        new.res = self.res
         new.kinds = self.kinds.copy()
-        new.workers = self.workers.copy()
-        new.held_artifacts = self.held_artifacts.copy()
-        new.monument_left = self.monument_left.copy()
-        new.taken = self.taken.copy()
-        new.used_spells = self.used_spells.copy()
-        new.finished = self.finished.copy()
-        new.my_territory = self.my_territory.copy()
-        new.trolls = self.trolls.copy()
-        new.troll_columns = self.troll_columns.copy()
-        new.troll_claims = self.troll_claims.copy()
-        new.dice = self.dice.copy()
-        new.ships = self.ships.copy()
-        new.artifacts = self.artifacts.copy()
-        new.tracks = [x.copy() for x in self.tracks]
-        new.vp = [x.copy() for x in self.vp]
-        new.cards = [x.copy() for x in self.cards]
-        new.relic_left = [x.copy() for x in self.relic_left]
-        new.relics_won = [x.copy() for x in self.relics_won]
-        new.monuments_won = [x.copy() for x in self.monuments_won]
-        new.held = [x.copy() for x in self.held]
-        new.tally = [x.copy() for x in self.tally]
+        new.tally = self.tally.copy()
         return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -1737,13 +1830,14 @@ class PandoriaState(State):
 
     def snapshot(self) -> dict[str, Any]:
         """Every field, with the long ones as text (cheap to copy and compare)."""
+        n = self.num_players
         out: dict[str, Any] = {
             "setup": self.setup.to_dict(),
             "chance": (self.chance.seed, self.chance.draws),
             "history": "\n".join(f"{p} {t}" for p, t in self._history_texts()),
-            "res": bytes(r + 1 for r in self.res),
+            "res": self.res,
             "cards": tuple("".join(map(str, cards)) for cards in self.cards),
-            "tally": tuple(tuple(sorted(v.items())) for v in self.tally),
+            "tally": tuple(tuple(sorted(self.counts(p).items())) for p in range(n)),
         }
         for key in self._PLAIN:
             value = getattr(self, key)

@@ -33,7 +33,7 @@ def counters(state: State, player: int) -> dict[str, float]:
     )
 
     s = cast("PandoriaState", state)
-    tally = s.tally[player]
+    tally = s.counts(player)
     out: dict[str, float] = {f"drawn_{k}": float(tally.get(f"drawn_{k}", 0)) for k in KINDS}
     out["resources_drawn"] = sum(out.values())
     out["workers"] = float(s.workers[player].bit_count())
