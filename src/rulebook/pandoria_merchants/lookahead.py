@@ -66,7 +66,7 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
     for w in s.workers:
         workers |= w
     near = board.around(workers)  # areas_at's ``look``
-    places = [index[cast_move(action).arg] for action in actions]
+    places = [index[_as_move(action).arg] for action in actions]
     drawn = 0
     for h in places:
         drawn |= 1 << h
@@ -151,9 +151,7 @@ def _one_more(
     if grown < 0:  # a Worker on h: the areas next to it join those next to Workers
         if near != near_before | s.board.nbr[h]:
             return None
-        added = [
-            a for a in s.areas_at(near & ~near_before, remember=True) if not a[1] & near_before
-        ]
+        added = _areas_brought(s, near_before, h)
         return areas + added if added else areas
     if near != near_before:
         return None
@@ -165,7 +163,8 @@ def _one_more(
     return out
 
 
-def cast_move(action: Action) -> Move:
+def _as_move(action: Action) -> Move:
+    """``action``, a legal move of this game (typed as such)."""
     assert isinstance(action, Move)
     return action
 
@@ -181,7 +180,7 @@ def _resource(
 ) -> float:
     """The open areas' sum after a Resource of ``action``'s kind is drawn on ``h``."""
     board = s.board
-    k = KINDS.index(cast_move(action).verb)
+    k = KINDS.index(_as_move(action).verb)
     hb = 1 << h
     # the new Resource's area: it and the unscored areas of its kind next to it
     same = s.kinds[k] & ~s.scored
@@ -219,14 +218,20 @@ def _worker(
     value = total
     for kind, size, edge, openings, share in touched:
         value += bots.area_term(family, with_it, kind, size, edge, openings - 1) - share
-    new = s.board.nbr[h] & ~near
-    if new:  # areas next to no Worker before, next to this one now
-        empty = s.empty & ~hb
-        for kind, area, edge in s.areas_at(new, remember=True):
-            if not area & near:
-                openings = (edge & empty).bit_count()
-                value += bots.area_term(family, with_it, kind, area.bit_count(), edge, openings)
+    empty = s.empty & ~hb
+    for kind, area, edge in _areas_brought(s, near, h):
+        openings = (edge & empty).bit_count()
+        value += bots.area_term(family, with_it, kind, area.bit_count(), edge, openings)
     return value
+
+
+def _areas_brought(s: PandoriaState, near: int, h: int) -> list[tuple[int, int, int]]:
+    """The unscored areas a Worker on ``h`` brings next to Workers: those next to it with no
+    hex in ``near`` (the hexes next to the Workers without it)."""
+    new = s.board.nbr[h] & ~near
+    if not new:
+        return []
+    return [a for a in s.areas_at(new, remember=True) if not a[1] & near]
 
 
 def _resources_that_fit(s: PandoriaState, actions: Sequence[Action]) -> bool:
