@@ -74,11 +74,11 @@ def test_simulate_cycles_agents_and_solo_has_no_win_rate() -> None:
 def test_play_between_bots_runs_to_the_end(tmp_path: Path) -> None:
     result = bot_game(tmp_path / "game.json")
     assert result.exit_code == 0, result.output
-    assert "seat 1 (greedy): " in result.output
+    assert "seat 2 (greedy): " in result.output  # seats are named from 1
     assert "Final scores" in result.output
     state = rulebook.load(tmp_path / "game.json")
     assert state.is_terminal()
-    winners = ", ".join(f"seat {p} ({('random', 'greedy')[p]})" for p in state.winners())
+    winners = ", ".join(f"seat {p + 1} ({('random', 'greedy')[p]})" for p in state.winners())
     assert f"Winner: {winners}" in result.output or f"Winners (shared): {winners}" in result.output
 
 
@@ -92,7 +92,7 @@ def test_bad_input_shows_an_error_and_asks_again(tmp_path: Path) -> None:
     assert "there is no move 999" in result.output
     assert "there is no move 0" in result.output
     assert "no free mark" in result.output
-    assert result.output.count("seat 0: number") == 5
+    assert result.output.count("seat 1: number") == 5
     assert "Stopped after 0 moves" in result.output
     assert saved_log(save) == []
 
@@ -107,8 +107,8 @@ def test_moves_by_number_and_by_text(tmp_path: Path) -> None:
     stdin = f"{number}\n{str(second).upper()}\nquit\n"
     result = invoke("play", GAME, "-p", "2", "--seed", "5", "--save", str(save), stdin=stdin)
     assert result.exit_code == 0, result.output
-    assert f"seat 0 (human): {first}" in result.output
-    assert f"seat 0 (human): {second}" in result.output
+    assert f"seat 1 (human): {first}" in result.output
+    assert f"seat 1 (human): {second}" in result.output
     assert saved_log(save) == [[0, str(first)], [0, str(second)]]
 
 
@@ -148,7 +148,7 @@ def test_save_then_replay(tmp_path: Path) -> None:
     result = invoke("replay", str(save), "--verbose")
     assert result.exit_code == 0, result.output
     player, action = state.history[0]
-    assert f"1. seat {player}: {action}" in result.output
+    assert f"1. seat {player + 1}: {action}" in result.output
     assert f"{len(state.history)}. seat" in result.output
     assert "Final scores" in result.output
     assert "Winner" in result.output

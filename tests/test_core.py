@@ -294,3 +294,51 @@ def test_find_move_ignores_case_and_spacing_and_says_what_moves_look_like() -> N
         find_move(table, "forge mace", "'forge axe'")
     with pytest.raises(rulebook.IllegalAction, match="is not a move"):
         find_move(table, 7, "'forge axe'")
+
+
+# -- words a person reads (issue 23) ---------------------------------------------------------------
+def test_seats_are_named_from_one() -> None:
+    from rulebook.core.words import seat
+
+    assert [seat(p) for p in range(3)] == ["seat 1", "seat 2", "seat 3"]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "told"),
+    [
+        ("Decline to answer the Flow of Magic", "declines to answer the Flow of Magic"),
+        ("Pass", "passes"),
+        ("Carry 2 Resources", "carries 2 Resources"),
+        ("Pay 2 gold", "pays 2 gold"),
+        ("Do nothing", "does nothing"),
+        ("Have a look", "has a look"),
+        ("Finish the turn", "finishes the turn"),
+        (
+            "Use the d8 (2) and 1 Potion to mark Backpack in Leather",
+            "uses the d8 (2) and 1 Potion to mark Backpack in Leather",
+        ),
+    ],
+)
+def test_a_move_in_plain_words_is_told_of_another_seat(phrase: str, told: str) -> None:
+    from rulebook.core.words import third_person
+
+    assert third_person(phrase) == told
+
+
+def test_plain_words_told_to_others_never_say_more_than_announce() -> None:
+    """The default ``describe_public`` falls back to ``announce`` wherever a game tells the
+    others less than the mover (Archmagi's Search names face-down Spells to its mover only)."""
+    from types import SimpleNamespace
+
+    from rulebook.core.state import State
+
+    def explain(player: int, action: str) -> str:
+        return f"take {action}"
+
+    game = SimpleNamespace(
+        explain=explain,
+        announce=lambda p, a: "take a card" if a == "secret" else explain(p, a),
+        describe=lambda p, a: f"Take {a} from the pile",
+    )
+    assert State.describe_public(game, 0, "open") == "Take open from the pile"  # type: ignore[arg-type]
+    assert State.describe_public(game, 0, "secret") == "take a card"  # type: ignore[arg-type]

@@ -147,11 +147,11 @@ def test_save_files_record_the_seats_and_loading_names_the_bots(tmp_path: Path) 
     result = invoke("play", "--load", str(path))
     assert result.exit_code == 0, result.output
     assert "(human)" not in result.output
-    assert "Seats: 0 greedy, 1 random." in flat(result.output)
+    assert "Seats: 1 greedy, 2 random." in flat(result.output)
     winners = rulebook.load(path).winners()
-    assert f"seat {winners[0]} ({['greedy', 'random'][winners[0]]})" in result.output
+    assert f"seat {winners[0] + 1} ({['greedy', 'random'][winners[0]]})" in result.output
     relabelled = invoke("play", "--load", str(path), "--seats", "human,human", "--no-save")
-    assert "Seats: 0 human, 1 human." in flat(relabelled.output)
+    assert "Seats: 1 human, 2 human." in flat(relabelled.output)
 
 
 def test_input_that_ends_at_once_exits_non_zero(tmp_path: Path) -> None:
@@ -217,11 +217,11 @@ def test_hot_seat_passes_the_device_and_hides_the_first_seats_choices() -> None:
     result = invoke("play", MOM, "-p", "2", "--seats", "human,human", "--seed", "12", stdin=stdin)
     out = result.output
     assert out.count("pass the device to seat") >= 3
-    seat1 = out.index("pass the device to seat 1")
-    first_look = out[seat1 : out.index("seat 1: number", seat1)]
-    assert spend not in first_look  # seat 1 chooses without seeing seat 0's choices
-    back = out.index("pass the device to seat 0", seat1)
-    assert "seat 1 (human): done" in out[back:]  # the round is over: both are told
+    seat1 = out.index("pass the device to seat 2")
+    first_look = out[seat1 : out.index("seat 2: number", seat1)]
+    assert spend not in first_look  # seat 2 chooses without seeing seat 1's choices
+    back = out.index("pass the device to seat 1", seat1)
+    assert "seat 2 (human): done" in out[back:]  # the round is over: both are told
 
 
 def test_a_bots_choices_in_a_simultaneous_phase_stay_hidden_until_it_ends() -> None:
@@ -229,10 +229,10 @@ def test_a_bots_choices_in_a_simultaneous_phase_stay_hidden_until_it_ends() -> N
         "play", MOM, "-p", "2", "--seats", "greedy,human", "--seed", "13", stdin="done\nquit\n"
     )
     out = result.output
-    first_screen = out[: out.index("seat 1: number")]
-    assert "seat 0 (greedy):" not in first_screen
-    second = out.index("seat 1: number", out.index("seat 1 (human): done"))
-    assert "seat 0 (greedy):" in out[:second]
+    first_screen = out[: out.index("seat 2: number")]
+    assert "seat 1 (greedy):" not in first_screen
+    second = out.index("seat 2: number", out.index("seat 2 (human): done"))
+    assert "seat 1 (greedy):" in out[:second]
 
 
 def test_log_lists_the_moves_a_seat_may_know() -> None:
@@ -247,9 +247,9 @@ def test_log_lists_the_moves_a_seat_may_know() -> None:
         "13",
         stdin="log\ndone\nlog\nquit\n",
     )
-    logs = result.output.split("seat 1: number")
+    logs = result.output.split("seat 2: number")
     assert "No move has been made" in logs[1]  # the bot's moves are still hidden
-    assert "seat 0 (greedy):" in logs[3] and "seat 1 (human): done" in logs[3]
+    assert "seat 1 (greedy):" in logs[3] and "seat 2 (human): done" in logs[3]
 
 
 # -- help, rules and cards -----------------------------------------------------------------------

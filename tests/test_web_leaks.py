@@ -63,8 +63,10 @@ def check_entry(state: State, seat: int, action: rulebook.Action, rng: random.Ra
         again = entry(sample, seat, action)
         if p == seat:
             assert again.explain == told.explain, "the mover's own log line"
+            assert again.plain == told.plain, "the mover's own log line, in plain words"
         else:
             assert again.announce == told.announce, f"seat {p} learns of seat {seat}'s move"
+            assert again.plain_public == told.plain_public, f"seat {p}, in plain words"
     return told
 
 
@@ -113,7 +115,9 @@ def test_simultaneous_moves_are_withheld_until_the_phase_ends() -> None:
     state.apply(1, action)
     assert view(state, 0, log, labels)["log"] == []
     assert view(state, None, log, labels)["log"] == []
-    assert view(state, 1, log, labels)["log"] == [{"seat": 1, "text": log[0].explain}]
+    assert view(state, 1, log, labels)["log"] == [
+        {"seat": 1, "text": log[0].explain, "plain": log[0].plain}
+    ]
     assert view(state, 0, log, labels)["version"] == 0
     for seat in (0, 1):
         while seat in state.current_players():

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from rulebook.archmagi.content import content
 from rulebook.core import Action, State, View
+from rulebook.core.words import seat as seat_name
 
 
 def _counted(names: list[str]) -> str:
@@ -37,7 +38,7 @@ ASKS = {
 
 
 def _choice_text(choice: dict[str, Any], player: int) -> str:
-    who = "you" if choice["seat"] == player else f"seat {choice['seat']}"
+    who = "you" if choice["seat"] == player else seat_name(choice["seat"])
     kind = choice["kind"]
     text = f"waiting for {who}: {ASKS.get(kind, kind)}"
     if "spell" in choice:
@@ -81,7 +82,7 @@ def _head(obs: dict[str, Any]) -> Text:
     return Text.assemble(
         (f"Round {obs['round']}/{obs['rounds']}", "bold"),
         ("  (last turn)" if obs["last_turn"] else ""),
-        f"   Magic Pool: {obs['magic_pool']}   turn: seat {obs['turn']} ({obs['phase']}",
+        f"   Magic Pool: {obs['magic_pool']}   turn: {seat_name(obs['turn'])} ({obs['phase']}",
         f", {obs['plays']} plays left)" if obs["phase"] == "play" else ")",
     )
 
@@ -108,7 +109,7 @@ def _seat_lines(obs: dict[str, Any], player: int) -> list[Text]:
     """Every Magi in a line: Favor, Crystals, Hand and Spell Book sizes, Planted, Monsters."""
     lines = []
     for p, seat in enumerate(obs["seats"]):
-        who = "you" if p == player else f"seat {p}"
+        who = "you" if p == player else seat_name(p)
         text = (
             f"{who} ({seat['magi']}): {seat['favor']} favor, {_n(seat['crystals'], 'crystal')}, "
             f"hand {seat['hand']}, book {seat['spell_book']}"

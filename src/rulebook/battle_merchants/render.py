@@ -10,6 +10,7 @@ from rich.text import Text
 
 from rulebook.battle_merchants.content import race_plural
 from rulebook.core import Action, State, View
+from rulebook.core.words import seat as seat_name
 
 _TOKEN = {"none": " ", "fire": "F", "lock": "L"}
 
@@ -103,7 +104,7 @@ def _merchant(p: int, seat: dict[str, Any], player: int) -> Text:
         f", {b['weapon']} Craft Bonus{'' if b['face_up'] else ' (used)'}"
         for b in seat["craft_bonus"]
     )
-    who = f"{'you' if p == player else f'seat {p}'} ({seat['colour']})"
+    who = f"{'you' if p == player else seat_name(p)} ({seat['colour']})"
     supply = ", ".join(f"{k} x{v}" for k, v in seat["supply"].items()) or "-"
     tiles = ", ".join(f"{k} {v}" for k, v in seat["reward_tiles"].items()) or "-"
     defeated = seat["defeated"]
@@ -121,7 +122,7 @@ def _rival(p: int, seat: dict[str, Any]) -> str:
     levels = "/".join(str(lv) for lv in seat["levels"].values())
     defeated = seat["defeated"]
     return (
-        f"seat {p} ({seat['colour']}): {seat['gold']} gold, {weapons} "
+        f"{seat_name(p)} ({seat['colour']}): {seat['gold']} gold, {weapons} "
         f"Weapon{'' if weapons == 1 else 's'}, Craft {levels}, "
         f"Defeated {defeated['standard']}+{defeated['vorpal']}V"
     )

@@ -41,6 +41,7 @@ from rulebook.battle_merchants.content import (
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
+from rulebook.core.words import seat
 
 # steps of a turn (Final: the compiled rules read them as constants)
 TURN: Final = "turn"  # choose the action
@@ -907,7 +908,7 @@ class BattleState(State):
 
     def _why_not(self, p: int, action: Action) -> str:
         if p != self.current:
-            return f"it is seat {self.current}'s turn"
+            return f"it is {seat(self.current)}'s turn"
         if self.step != TURN:
             return f"finish the current action first ({self.step} step)"
         if type(action) in (Sell, Bonus):

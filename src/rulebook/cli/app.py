@@ -49,7 +49,7 @@ from rulebook.cli.lookup import rules_view
 from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
-from rulebook.core.words import plural
+from rulebook.core.words import plural, seat
 from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.ray_runner import check_ray_address
 from rulebook.lab.runner import Job, execute
@@ -359,7 +359,7 @@ def simulation_table(
         table.add_column(name, justify="right")
     for p in range(players):
         scores = [r["scores"][p] for r in rows]
-        row = [str(p), specs[p]]
+        row = [str(p + 1), specs[p]]
         if wins_counted:
             wins = sum(r["returns"][p] for r in rows)
             low, high = wilson(wins, len(rows))
@@ -395,7 +395,7 @@ def replay_file(console: Console, path: Path, verbose: bool) -> State:
             if verbose and before is not None:
                 player, action = last.history[-1]
                 text = before.announce(player, action)
-                console.print(f"{len(last.history)}. seat {player}: {escape(text)}")
+                console.print(f"{len(last.history)}. {seat(player)}: {escape(text)}")
             before = last.clone() if verbose else None
     assert last is not None
     return last

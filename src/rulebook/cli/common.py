@@ -21,7 +21,7 @@ import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import Game, RulebookError, State
 from rulebook.core.data import DataError
-from rulebook.core.words import plural
+from rulebook.core.words import plural, seat
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
 HUMAN = "human"
@@ -203,8 +203,8 @@ def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
 
 
 def seat_label(p: int, labels: Sequence[str] | None) -> str:
-    """``seat 2`` or ``seat 2 (greedy)``."""
-    return f"seat {p} ({labels[p]})" if labels else f"seat {p}"
+    """``seat 2`` or ``seat 2 (greedy)`` (seats named from 1: :func:`words.seat`)."""
+    return f"{seat(p)} ({labels[p]})" if labels else seat(p)
 
 
 # -- shared views -------------------------------------------------------------------------------

@@ -6,21 +6,20 @@ move is no longer legal is refused with the reason, and never picks another move
 start again at 1 when the phase changes for the seat: when another seat has moved, or when
 chance has dealt something new (dice rolled, cards shuffled) since the menu was made.
 
-The menu groups moves under headings, as the game places them (``Game.menu_entry``: die and
-column for the roll-and-writes, e.g. ``d6 steel: 3 grimoire  4 sword``), by default the first
-word of each move's text.
+The menu groups moves under headings, as :mod:`rulebook.core.menu` places them (die and column
+for the roll-and-writes, e.g. ``d6 steel: 3 grimoire  4 sword``).
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rich.text import Text
 
 from rulebook.core import Action, IllegalAction, State
+from rulebook.core.menu import Place, places
 
 #: the style of a move's number in menus
 NUMBER = "bold cyan"
@@ -28,37 +27,6 @@ NUMBER = "bold cyan"
 GAP = 2
 #: how far the continued lines of a paragraph of the menu are indented
 INDENT = 2
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where a move sits in the menu: under ``heading`` ("" for none) as ``label``."""
-
-    action: Action
-    heading: str
-    label: str
-    rank: int
-
-
-def places(state: State, player: int, actions: Sequence[Action]) -> list[Place]:
-    """Where each move sits: as the game places it; by default under the first word of its
-    explanation when other moves share that word, else ungrouped with its whole text. Listed
-    ungrouped first, then by the heading's rank and first appearance."""
-    hook = state.game.menu_entry
-    if hook is not None:
-        found = [Place(a, *hook(state, player, a)) for a in actions]
-    else:
-        texts = [state.explain(player, a) for a in actions]
-        heads = Counter(t.partition(" ")[0] for t in texts)
-        found = []
-        for action, text in zip(actions, texts, strict=True):
-            head, _, rest = text.partition(" ")
-            shared = heads[head] > 1 and rest
-            found.append(Place(action, head if shared else "", rest if shared else text, 0))
-    first: dict[str, int] = {}
-    for i, place in enumerate(found):
-        first.setdefault(place.heading, i)
-    return sorted(found, key=lambda p: (p.heading != "", p.rank, first[p.heading]))
 
 
 def phase_key(state: State, player: int) -> tuple[int, int]:

@@ -25,12 +25,13 @@ from rich.markup import escape
 from rich.text import Text
 
 from rulebook.agents import Agent
-from rulebook.cli.common import INTERRUPTED, Seat, UsageError, print_results, table_view
+from rulebook.cli.common import INTERRUPTED, Seat, UsageError, print_results, seat_label, table_view
 from rulebook.cli.lookup import card_view, rules_view
 from rulebook.cli.menu import NUMBER, Menus, menu_lines
 from rulebook.cli.news import Entry, News
 from rulebook.cli.saves import Saves, check_target
 from rulebook.core import Action, IllegalAction, State, View
+from rulebook.core.words import seat
 
 #: exit code when the game is abandoned before its end because the input ended
 ABANDONED = 1
@@ -93,7 +94,7 @@ class Session:
     def bot_move(self, player: int, agent: Agent) -> None:
         """Let a bot move. Without people at the table each move is shown as it is made;
         with people, they read it when it is their turn (as their seat may learn of it)."""
-        thinking = f"seat {player} ({self.labels[player]}) is thinking"
+        thinking = f"{seat_label(player, self.labels)} is thinking"
         show = self.humans and self.console.is_terminal
         with self.console.status(thinking) if show else nullcontext():
             action = agent.act(self.state, player)
@@ -119,7 +120,7 @@ class Session:
             return False
         self.show_turn(player)
         while True:
-            line = self.read_line(f"[bold]seat {player}[/]: number, move or help> ")
+            line = self.read_line(f"[bold]{seat(player)}[/]: number, move or help> ")
             turn = self.handle(player, line.strip())
             if turn is not Turn.AGAIN:
                 return turn is Turn.MOVED
@@ -130,9 +131,9 @@ class Session:
         if len(self.humans) < 2 or self.at_device == player:
             return True
         self.console.clear()
-        self.console.rule(f"pass the device to seat {player} ({self.labels[player]})")
+        self.console.rule(f"pass the device to {seat_label(player, self.labels)}")
         self.console.print("The other seats' screens are hidden. Nobody else should look now.")
-        prompt = f"[bold]seat {player}[/]: press Enter when you are at the keyboard (or quit)> "
+        prompt = f"[bold]{seat(player)}[/]: press Enter when you are at the keyboard (or quit)> "
         if self.read_line(prompt).strip().lower() in ("quit", "exit"):
             return False
         self.at_device = player
@@ -158,7 +159,7 @@ class Session:
         width = self.console.width
         parts: list[RenderableType] = [
             Text(
-                f"── {state.game.title} · seat {player} ({self.labels[player]}) · your move ".ljust(
+                f"── {state.game.title} · {seat_label(player, self.labels)} · your move ".ljust(
                     width, "─"
                 )[:width],
                 style="bold",

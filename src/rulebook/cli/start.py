@@ -88,7 +88,7 @@ def describe(state: State, seats: Sequence[Seat], resumed: bool) -> str:
     """One line about the game being started or resumed. The seed is shown only when no
     person plays: it would tell a player every future die and card."""
     setup = state.setup
-    who = ", ".join(f"{p} {seat.spec}" for p, seat in enumerate(seats))
+    who = ", ".join(f"{p + 1} {seat.spec}" for p, seat in enumerate(seats))
     players = f"{setup.players} player{'' if setup.players == 1 else 's'}"
     line = f"[bold]{escape(state.game.title)}[/], {setup.variant} variant, {players}"
     if not any(seat.human for seat in seats):

@@ -17,7 +17,7 @@ from rulebook.core.errors import (
 )
 from rulebook.core.registry import get_game
 from rulebook.core.state import SAVE_FORMAT, State
-from rulebook.core.words import plural
+from rulebook.core.words import plural, seat
 
 _KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats"}
 
@@ -100,7 +100,7 @@ def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]
             state.apply(player, text)
         except IllegalAction as exc:
             raise SaveFileError(
-                f"move {i} ({text!r} by seat {player}) does not replay: {exc}"
+                f"move {i} ({text!r} by {seat(player)}) does not replay: {exc}"
             ) from None
         yield state
 

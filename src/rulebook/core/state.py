@@ -18,7 +18,7 @@ from rulebook.core.action import Action as Action
 from rulebook.core.chance import Chance, new_chance
 from rulebook.core.errors import IllegalAction, RulebookError
 from rulebook.core.game import Game, Setup
-from rulebook.core.words import plural
+from rulebook.core.words import plural, seat
 
 SAVE_FORMAT = "rulebook/1"
 
@@ -128,6 +128,23 @@ class State(ABC):
         the move names something only ``player`` may see (a card taken from a face-down pile)."""
         return self.explain(player, action)
 
+    def describe(self, player: int, action: Action) -> str:
+        """The move in plain words for someone who never read the rulebook, as an instruction
+        to the seat about to make it: what it does and what it costs, in the rulebook's names
+        (``Use the d8 (2) and 1 Potion to mark Backpack in Leather``). It begins with its verb,
+        so that :func:`rulebook.core.words.third_person` can tell it of the seat afterwards
+        (``seat 2 uses the d8 ...``). :meth:`explain` stays the short form for people who know
+        the game. Default: :meth:`explain`."""
+        return self.explain(player, action)
+
+    def describe_public(self, player: int, action: Action) -> str:
+        """:meth:`describe` as the other seats learn of the move, before it is made: never
+        more than :meth:`announce` tells. Default: :meth:`describe` where :meth:`announce`
+        tells the others what :meth:`explain` tells the mover, else :meth:`announce`; a game
+        that hides part of a move overrides this with plain words of its own."""
+        told = self.announce(player, action)
+        return self.describe(player, action) if told == self.explain(player, action) else told
+
     def pending_moves(self) -> int:
         """How many of the last moves of :attr:`history` were made in a simultaneous phase still
         under way. Each seat learns of the other seats' moves among them only when the phase
@@ -182,7 +199,7 @@ class State(ABC):
         if not 0 <= player < self.num_players:
             raise IllegalAction(
                 f"no seat {player}: this game has {plural(self.num_players, 'seat')}, "
-                f"numbered from 0"
+                f"numbered from 0 in code (0-{self.num_players - 1})"
             )
 
     def apply(self, player: int, action: Action | str) -> None:
@@ -197,8 +214,8 @@ class State(ABC):
         if self.is_terminal():
             raise IllegalAction("the game is over")
         if player not in self.current_players():
-            waiting = ", ".join(str(p) for p in self.current_players())
-            raise IllegalAction(f"seat {player} is not to act now (waiting for seat {waiting})")
+            waiting = ", ".join(seat(p) for p in self.current_players())
+            raise IllegalAction(f"{seat(player)} is not to act now (waiting for {waiting})")
         self._apply(player, action)
         self.history.append((player, action))
 

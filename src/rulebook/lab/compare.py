@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rulebook.core.words import seat
 from rulebook.lab.stats import Test, two_proportion_z, welch_t
 from rulebook.lab.summary import Rate, Row, seat_games
 
@@ -56,7 +57,7 @@ def _values(rows: Sequence[Row]) -> tuple[dict[str, list[float]], dict[str, list
     pairs = seat_games(rows)
     names = {k for r, p in pairs for k in r["counters"][p] if ":" not in k}
     for r, p in pairs:
-        scores.setdefault(f"seat {p} score", []).append(r["scores"][p])
+        scores.setdefault(f"{seat(p)} score", []).append(r["scores"][p])
         for k, v in r["breakdown"][p].items():
             scores.setdefault(f"{k}", []).append(v)
         for k in names:

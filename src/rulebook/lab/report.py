@@ -22,7 +22,7 @@ from jinja2 import Environment
 from matplotlib.figure import Figure
 
 from rulebook.core import get_game
-from rulebook.core.words import plural
+from rulebook.core.words import plural, seat
 from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
@@ -74,7 +74,8 @@ win counts as a loss).</p>
 <div class="grid"><div><img src="{{ plots.scores }}" alt="score distributions"></div>
 <div><img src="{{ plots.lengths }}" alt="game length"></div></div>
 <h3>Mean score breakdown per seat</h3>
-<table><tr><th>category</th>{% for p in range(s.players) %}<th>seat {{ p }}</th>{% endfor %}</tr>
+<table><tr><th>category</th>
+{% for p in range(s.players) %}<th>seat {{ p + 1 }}</th>{% endfor %}</tr>
 {% for k, v in s.breakdown.items() %}<tr><td>{{ k }}</td>
 {% for x in v %}<td>{{ "%.1f" % x }}</td>{% endfor %}</tr>{% endfor %}</table>
 {% if s.ratings %}<h3>Ratings</h3><table><tr><th>rating</th><th>games</th><th>share</th></tr>
@@ -180,7 +181,7 @@ def scores_figure(s: Summary) -> Figure:
     groups = (
         s.scores_by_agent
         if len(s.scores_by_agent) > 1
-        else {f"seat {p}": v for p, v in enumerate(s.scores_by_seat)}
+        else {seat(p): v for p, v in enumerate(s.scores_by_seat)}
     )
     low = min(min(v) for v in groups.values())
     high = max(max(v) for v in groups.values())

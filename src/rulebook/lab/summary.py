@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook.core import RulebookError, get_game
+from rulebook.core.words import seat
 from rulebook.lab.stats import Test, one_proportion_z, two_proportion_z, wilson
 
 Row = dict[str, Any]
@@ -118,7 +119,7 @@ def seat_rates(rows: Sequence[Row]) -> list[Rate]:
         agents = sorted({r["agents"][p] for r in rows})
         seats.append(
             Rate(
-                f"seat {p} ({', '.join(agents)})",
+                f"{seat(p)} ({', '.join(agents)})",
                 sum(r["returns"][p] for r in rows),
                 len(rows),
                 1.0 / n_players,

@@ -24,6 +24,7 @@ from rulebook.core.rollwrite.render import (
     sheet_group,
     turn_group,
 )
+from rulebook.core.words import seat as seat_name
 from rulebook.merchants_of_magick.content import content
 
 
@@ -94,7 +95,7 @@ def orders(state: State, player: int) -> RenderableType:
     lines = [Text(f"Orders deck: {obs['deck']['cards']} cards", style="bold")]
     for p, seat in enumerate(obs["seats"]):
         adv = seat["adventurer"]
-        who = "you" if p == player else f"seat {p}"
+        who = "you" if p == player else seat_name(p)
         lines.append(
             Text(
                 f"{who}: {seat['score']} coins, {seat['potions']} potions, Extra Dice "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulebook.core.words import seat
 from rulebook.pandoria_merchants.board import HEX_NAME, KINDS, bits
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ def _hex_problem(s: PandoriaState, name: str) -> str:
         return f"{name} is a Swamp space"
     for p, w in enumerate(s.workers):
         if w & bit:
-            return f"{name} holds {'your' if p == s.turn else f'seat {p}'} Worker"
+            whose = "your" if p == s.turn else f"{seat(p)}'s"
+            return f"{name} holds {whose} Worker"
     k = s.kind_at(h)
     if k >= 0:
         if b.starts_mask & bit:

@@ -8,6 +8,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rulebook.core import Action, State, View
+from rulebook.core.words import seat as seat_name
 
 STYLE = {
     "W": "green",
@@ -101,7 +102,7 @@ def _head(obs: dict[str, Any]) -> Text:
         obs,
         Text.assemble(
             (f"Round {obs['round']}", "bold"),
-            f"   seat {obs['turn']} to act ({obs['phase']})",
+            f"   {seat_name(obs['turn'])} to act ({obs['phase']})",
             "   dice: ",
             (" + ".join(obs["dice"]), "bold cyan"),
         ),
@@ -117,7 +118,7 @@ def _seat_line(obs: dict[str, Any], p: int, player: int) -> Text:
     """One seat in a line: VP, tracks (W1 C0 K1 G0, as the map's letters; or the Guild),
     cards, Artifacts, Relics, Monuments."""
     seat = obs["seats"][p]
-    who = Text("you" if p == player else f"seat {p}", style=SEAT_STYLE[p % 4])
+    who = Text("you" if p == player else seat_name(p), style=SEAT_STYLE[p % 4])
     if obs["variant"] == "family":
         spells = ", ".join(seat["spells"]) or "none"
         rest = (

@@ -6,9 +6,10 @@ that a seat's payload does not change when what the seat cannot see is re-sample
 seat number or ``None`` for a spectator, who gets :meth:`State.public_observation`.
 
 The move log is told as the viewer learned of it: a seat's own moves with ``explain`` (as its
-menu showed them), other seats' moves with ``announce``; moves of a simultaneous phase still
-under way (:meth:`State.pending_moves`) are withheld from the seats that did not make them, and
-from spectators, until the phase ends.
+menu showed them) and ``describe`` (in plain words), other seats' moves with ``announce`` and
+``describe_public``; moves of a simultaneous phase still under way
+(:meth:`State.pending_moves`) are withheld from the seats that did not make them, and from
+spectators, until the phase ends.
 """
 
 from __future__ import annotations
@@ -21,22 +22,56 @@ from typing import Any
 import orjson
 
 from rulebook.core import Action, State
+from rulebook.core.menu import places
+from rulebook.core.words import third_person
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One move of the stored log with the two ways it is told, worked out before it was made
-    (``explain`` and ``announce`` describe a move in the position it is made from)."""
+    """One move of the stored log with the ways it is told, worked out before it was made
+    (a move is told in the position it is made from): short and in plain words, to the seat
+    that made it and to everyone else."""
 
     seat: int
     move: str  #: the move's text form, as stored and replayed
     explain: str  #: for the seat that made it
     announce: str  #: for everyone else
+    #: in plain words after its subject: ``use the d8 ...`` for the seat that made it ("you"),
+    #: ``uses the d8 ...`` for everyone else ("seat 2")
+    plain: str
+    plain_public: str
+
+
+def _after_subject(phrase: str) -> str:
+    """A plain-words instruction (``Use the d8 ...``) as it reads after ``you``."""
+    return phrase[:1].lower() + phrase[1:]
 
 
 def entry(before: State, seat: int, action: Action) -> Entry:
     """The log entry of ``action`` by ``seat`` in the position ``before`` (not yet made)."""
-    return Entry(seat, str(action), before.explain(seat, action), before.announce(seat, action))
+    return Entry(
+        seat,
+        str(action),
+        before.explain(seat, action),
+        before.announce(seat, action),
+        _after_subject(before.describe(seat, action)),
+        third_person(before.describe_public(seat, action)),
+    )
+
+
+def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """The moves ``seat`` may make, in the order a menu lists them (:mod:`rulebook.core.menu`):
+    the text to send back, the short form, the plain words, and the heading it is listed
+    under ("" for none)."""
+    return [
+        {
+            "text": str(p.action),
+            "explain": state.explain(seat, p.action),
+            "plain": state.describe(seat, p.action),
+            "group": p.heading,
+        }
+        for p in places(state, seat, state.legal_actions(seat))
+    ]
 
 
 def version(state: State, viewer: int | None, log: Sequence[Entry]) -> int:
@@ -66,7 +101,10 @@ def visible_log(state: State, viewer: int | None, log: Sequence[Entry]) -> list[
         own = e.seat == viewer
         if i >= pending_from and not own:
             continue
-        told.append({"seat": e.seat, "text": e.explain if own else e.announce})
+        if own:
+            told.append({"seat": e.seat, "text": e.explain, "plain": e.plain})
+        else:
+            told.append({"seat": e.seat, "text": e.announce, "plain": e.plain_public})
     return told
 
 
@@ -101,13 +139,7 @@ def view(
     setup = state.setup
     to_act = list(state.current_players())
     observation = state.public_observation() if viewer is None else state.observation(viewer)
-    if viewer is None or viewer not in to_act:
-        legal = []
-    else:
-        legal = [
-            {"text": str(a), "explain": state.explain(viewer, a)}
-            for a in state.legal_actions(viewer)
-        ]
+    legal = [] if viewer is None or viewer not in to_act else legal_moves(state, viewer)
     told = visible_log(state, viewer, log)
     return {
         "game": setup.game,

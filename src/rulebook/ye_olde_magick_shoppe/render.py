@@ -23,6 +23,7 @@ from rulebook.core.rollwrite.render import (
     sheet_group,
     turn_group,
 )
+from rulebook.core.words import seat as seat_name
 from rulebook.ye_olde_magick_shoppe.content import ITEM_CATEGORIES, Content, content
 
 CATEGORY_NAMES = {"gear": "Gear", "weapon": "Weapon", "armor": "Armor"}
@@ -115,7 +116,7 @@ def customers(state: State, player: int) -> RenderableType:
     extra = content().rules.extra_dice
     lines = [Text(f"Customer deck: {obs['deck']['cards']} cards", style="bold")]
     for p, seat in enumerate(obs["seats"]):
-        who = "you" if p == player else f"seat {p}"
+        who = "you" if p == player else seat_name(p)
         certifications = _certifications(obs, seat).replace("\n", ", ")
         lines.append(
             Text(

@@ -13,6 +13,7 @@ from rulebook.core.rollwrite.content import Card, Mastery
 from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action, State
+from rulebook.core.words import seat as seat_name
 
 
 def sheet_table(layout: Layout, dice: Sequence[str], seat: dict[str, Any], value: str) -> Table:
@@ -148,7 +149,7 @@ def scores_line(obs: dict[str, Any], player: int, value: str) -> Text:
     """Every seat's score so far, and who is done this round (``*``)."""
     parts = []
     for p, seat in enumerate(obs["seats"]):
-        who = f"{p} (you)" if p == player else str(p)
+        who = f"{p + 1} (you)" if p == player else str(p + 1)
         parts.append(f"{who}: {seat['score']}{'*' if seat['done'] and p != player else ''}")
     return Text(f"{value.capitalize()} by seat (* done this round): " + ", ".join(parts))
 
@@ -189,7 +190,7 @@ def sheet_group(
 ) -> Group:
     """The seat's whole sheet, the game's ``notes`` on it, and how to read it."""
     return Group(
-        Text(f"Your sheet (seat {player})", style="bold"),
+        Text(f"Your sheet ({seat_name(player)})", style="bold"),
         sheet_table(layout, dice, obs["seats"][player], value),
         *notes,
         Text(SHEET_LEGEND, style="dim"),
