@@ -197,3 +197,103 @@ export function moveButtons(view, ctx, words, cls = "rb-move-button") {
     place(el("button", { type: "button", class: cls, "data-key": `button:${m.text}` }, words[m.text]), [m], ctx),
   );
 }
+
+/**
+ * Make ``node`` explain itself: ``text`` (a card's data-file text, a row's rule, a symbol's
+ * meaning; ``heading`` names it) shows in a tip on hover (mouse), on keyboard focus, and on a
+ * tap (touch). A node that is also a place for moves (a tap makes the move) shows its tip
+ * on a long press instead, which then makes no move. The text is never HTML.
+ */
+export function explain(node, text, heading = "") {
+  if (!text) return node;
+  node.setAttribute("data-explain", String(text));
+  if (heading) node.setAttribute("data-explain-heading", String(heading));
+  if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-description", heading ? `${heading}: ${text}` : String(text));
+  node.classList.add("rb-explained");
+  installTips();
+  return node;
+}
+
+let tipsInstalled = false;
+
+/** One tip element for the page, and the listeners that show it (installed on first use). */
+function installTips() {
+  if (tipsInstalled) return;
+  tipsInstalled = true;
+  const tip = el("div", { id: "rb-tip", role: "tooltip", class: "rb-tip", hidden: true });
+  document.body.append(tip);
+  let shownFor = null;
+  let pressTimer = null;
+  let suppressClick = false;
+  const target = (event) => (event.target instanceof Element ? event.target.closest("[data-explain]") : null);
+  const show = (node) => {
+    shownFor = node;
+    const heading = node.getAttribute("data-explain-heading");
+    tip.replaceChildren(
+      ...(heading ? [el("strong", { class: "rb-tip-heading", text: heading })] : []),
+      el("span", { text: node.getAttribute("data-explain") }),
+    );
+    tip.hidden = false;
+    const r = node.getBoundingClientRect();
+    const w = Math.min(320, window.innerWidth - 16);
+    tip.style.maxWidth = `${w}px`;
+    const left = Math.max(8, Math.min(r.left, window.innerWidth - tip.offsetWidth - 8));
+    const below = r.bottom + 6 + tip.offsetHeight <= window.innerHeight;
+    const top = below ? r.bottom + 6 : Math.max(8, r.top - tip.offsetHeight - 6);
+    tip.style.left = `${left}px`;
+    tip.style.top = `${top}px`;
+  };
+  const hide = () => {
+    shownFor = null;
+    tip.hidden = true;
+  };
+  document.addEventListener("pointerover", (event) => {
+    if (event.pointerType !== "mouse") return;
+    const node = target(event);
+    if (node) show(node);
+  });
+  document.addEventListener("pointerout", (event) => {
+    if (event.pointerType === "mouse" && shownFor && !shownFor.contains(event.relatedTarget)) hide();
+  });
+  document.addEventListener("focusin", (event) => {
+    const node = target(event);
+    if (node) show(node);
+    else hide();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") hide();
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse") return;
+    const node = target(event);
+    clearTimeout(pressTimer);
+    if (!node) return hide();
+    if (node.classList.contains("rb-place")) {
+      pressTimer = setTimeout(() => {
+        suppressClick = true;
+        show(node);
+      }, 450);
+    }
+  });
+  document.addEventListener("pointerup", () => clearTimeout(pressTimer));
+  document.addEventListener("pointercancel", () => clearTimeout(pressTimer));
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (suppressClick) {
+        suppressClick = false;
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+      const node = target(event);
+      if (node && !node.classList.contains("rb-place") && event.pointerType !== "mouse") {
+        if (shownFor === node) hide();
+        else show(node);
+      } else if (!node) hide();
+    },
+    true,
+  );
+  window.addEventListener("scroll", hide, { passive: true });
+}
