@@ -592,3 +592,217 @@ def test_greedy_beats_random() -> None:
     results = run("archmagi", 2, ["greedy", "random"], games=20, seed=100)
     greedy = sum(1 for r in results if r.winners == [0])
     assert greedy >= 15
+
+
+# -- moves in plain words (issue 23) -----------------------------------------------------------
+#: the verbs a move in plain words begins with, as told to the seat making it and of it
+PLAIN_VERBS = {
+    "Choose": "chooses",
+    "Decline": "declines",
+    "Defeat": "defeats",
+    "Discard": "discards",
+    "Draft": "drafts",
+    "Draw": "draws",
+    "End": "ends",
+    "Plant": "plants",
+    "Play": "plays",
+    "Put": "puts",
+    "Take": "takes",
+    "Uproot": "uproots",
+}
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z']+", text.lower()))
+
+
+def _check_plain(s: ArchmagiState, p: int, action: Move, rng: random.Random) -> set[str]:
+    """One legal move's plain words: a capitalised verb first, more than the bare move, "you"
+    for the mover and "they" for the others, nothing hidden told to the others (the same
+    words from every other seat's view re-sampled), read as a sentence after a seat's name.
+    Returns the verbs of the Search's hidden moves met."""
+    from rulebook.core.words import third_person
+
+    own, public = s.describe(p, action), s.describe_public(p, action)
+    verb, told = own.split(" ")[0], third_person(public)
+    assert verb in PLAIN_VERBS, own
+    assert public.split(" ")[0] == verb and told.split(" ")[0] == PLAIN_VERBS[verb], public
+    assert own != str(action) and own != s.explain(p, action)
+    assert not _words(own) & {"their", "they"}, own
+    assert not _words(public) & {"you", "your"}, public
+    assert told == PLAIN_VERBS[verb] + public[len(verb) :]
+    if verb not in ("Choose", "Decline"):  # "chooses to X, then Y": one verb told of the seat
+        assert ", then " not in public.split(":")[0], (
+            f"a second verb not told of the seat: {public}"
+        )
+    hidden = bool(s.stack) and s.stack[-1][0] in ("search", "return")
+    if hidden:
+        assert action.card in own and action.card not in public
+    if hidden or rng.random() < 0.05:
+        for q in range(s.num_players):
+            if q != p:
+                assert s.determinize(q, rng).describe_public(p, action) == public
+    return {str(action).split(" ")[0]} if hidden else set()
+
+
+def test_every_move_met_in_seeded_games_reads_in_plain_words() -> None:
+    """Random and greedy games at 2, 3 and 4 players: every legal move at every step."""
+    from rulebook.agents import make_agent
+
+    kinds: set[str] = set()
+    hidden: set[str] = set()
+    for players, agent, seed in ((2, "random", 1), (3, "greedy", 2), (4, "random", 3)):
+        s = rulebook.new_game("archmagi", players=players, seed=seed)
+        assert isinstance(s, ArchmagiState)
+        agents = [make_agent(agent, p) for p in range(players)]
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            p = s.current_players()[0]
+            step = s.stack[-1][0] if s.stack else s.phase
+            for action in s.legal_actions(p):
+                assert isinstance(action, Move)
+                hidden |= _check_plain(s, p, action, rng)
+                kinds.add(f"{step} {action.verb}")
+            s.apply(p, agents[p].act(s, p))
+    assert hidden == {"take", "return"}
+    assert {"play top", "play bottom", "play draw", "play end", "monster defeat"} <= kinds
+    assert {"flow take", "flow pass", "pay discard", "may use", "look draft"} <= kinds
+
+
+def test_plays_in_plain_words_say_what_they_do_and_cost() -> None:
+    s = table()  # fire, water, flora, lightning
+    s.hands[0] = cards("Glimmer", "Blaze", "Inferno")
+    s.crystals[0] = 1
+
+    def said(text: str, p: int = 0) -> str:
+        return s.describe(p, s.parse_action(p, text))
+
+    assert said("top Glimmer") == (
+        "Play the Top Action of Glimmer (a Common Spell, Exhausted after use): gain 1 Crystal, "
+        "then draw 1 Spell from the Magic Pool; uses 1 of your 2 Plays"
+    )
+    assert said("both Blaze") == (
+        "Play both Actions of Blaze, Top then Bottom (a Fire Spell): gain 1 Crystal, then draft "
+        "1 Spell from your Spell Book onto the discard pile, then gain 3 Crystals; uses 1 of "
+        "your 2 Plays"
+    )
+    assert said("top Inferno") == (
+        "Play the Top Action of Inferno (a Fire Spell): spend 1 Crystal, then gain 3 Crystals; "
+        "uses 1 of your 2 Plays"
+    )
+    assert (
+        said("draw")
+        == "Draw the top Spell of the Magic Pool into your Hand; uses 1 of your 2 Plays"
+    )
+    assert said("end") == "End the Play Phase, losing 2 unused Plays"
+    s.apply(0, "top Glimmer")
+    draw = s.parse_action(0, "draw")
+    assert s.describe(0, draw).endswith("; uses your last Play")
+    assert s.describe_public(0, draw) == (
+        "Draw the top Spell of the Magic Pool into their Hand; uses their last Play"
+    )
+
+    flora = table(magi=("flora", "fire", "water", "lightning"))
+    flora.hands[0] = cards("Sprout")
+    assert flora.describe(0, flora.parse_action(0, "plant Sprout")) == (
+        "Plant Sprout from your Hand in your Planted area; its Bottom Action (gain 1 Crystal) "
+        "then happens at the start of each of your Play Phases; uses 1 of your 2 Plays"
+    )
+
+
+def test_monsters_in_plain_words_say_their_cost_favor_and_reward() -> None:
+    s = table()
+    c = content()
+    basilisk = next(i for i, m in enumerate(c.monsters) if m.name == "Basilisk")
+    s.paths[1] = [basilisk]
+    s.crystals[0] = 8
+    s.apply(0, "end")
+    defeat = s.parse_action(0, "defeat Basilisk")
+    assert s.describe(0, defeat) == (
+        "Defeat the Basilisk (Tier 2) for 8 Crystals and 1 Spell discarded from your Hand, "
+        "worth 4 Favor Points; Reward: gain 3 Crystals"
+    )
+    assert s.describe(0, Move("pass")) == "Defeat no Monster this turn"
+
+
+def test_decisions_in_plain_words() -> None:
+    from rulebook.core.words import third_person
+
+    s = table()  # the Flow of Magic: Flora at seat 2 pays, Water at seat 1 takes freely
+    s.hands[0] = cards("Cinder Trade", "Sprout", "Tide Pool")
+    s.hands[2] = cards("Glimmer")
+    s.apply(0, "top Cinder Trade")
+    assert s.describe(0, Move("discard", "Sprout")) == (
+        "Discard Sprout from your Hand to the discard pile (the Flora Magi may take it by the "
+        "Flow of Magic)"
+    )
+    s.apply(0, "discard Sprout")
+    leave = Move("pass")
+    assert s.describe(2, leave) == (
+        "Decline to answer the Flow of Magic, leaving Sprout in the discard pile"
+    )
+    assert third_person(s.describe_public(2, leave)) == (
+        "declines to answer the Flow of Magic, leaving Sprout in the discard pile"
+    )
+    assert s.describe(2, s.parse_action(2, "take Sprout")) == (
+        "Take Sprout from the discard pile into your Hand by the Flow of Magic, paid with a "
+        "Spell discarded from your Hand next"
+    )
+    s.apply(2, "take Sprout")
+    assert s.describe(2, Move("discard", "Glimmer")) == (
+        "Discard Glimmer from your Hand to the Exhausted pile, to take Sprout by the Flow of Magic"
+    )
+    water = table()
+    water.hands[0] = cards("Cinder Trade", "Tide Pool")
+    water.apply(0, "top Cinder Trade")
+    water.apply(0, "discard Tide Pool")
+    assert water.describe(1, Move("take", "Tide Pool")) == (
+        "Take Tide Pool from the discard pile into your Hand by the Flow of Magic, free for the "
+        "Water Magi"
+    )
+
+    # a Search: named to the searching seat only
+    s = table()
+    s.hands[0] = cards("Deep Scry")
+    s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool", "Insight", "Geode")
+    s.apply(0, "top Deep Scry")
+    take = Move("take", "Insight")
+    assert s.describe(0, take) == "Take Insight into your Hand from the Spells looked at (Search)"
+    assert third_person(s.describe_public(0, take)) == (
+        "takes one of the Spells they looked at into their Hand (Search)"
+    )
+    s.apply(0, take)
+    back = Move("return", "Geode")
+    assert s.describe(0, back).startswith("Put Geode back on top of the Magic Pool (Search)")
+    assert "Geode" not in s.describe_public(0, back)
+
+    # "you may": the Lightning Magi's start of turn
+    s = table()
+    for p in (0, 1, 2):
+        s.apply(p, "end")
+    assert (
+        s.describe(3, Move("use"))
+        == "Choose to discard 1 Spell from your Hand, then gain 1 Crystal"
+    )
+    assert third_person(s.describe_public(3, Move("skip"))) == (
+        "declines to discard 1 Spell from their Hand, then gain 1 Crystal"
+    )
+
+    # the hand limit of the Discard Phase (game.toml: 10)
+    s = table()
+    s.hands[0] = cards(*["Glimmer"] * 4, *["Crystal Shard"] * 4, "Ember", "Sprout", "Spark")
+    s.apply(0, "end")
+    assert s.describe(0, Move("discard", "Ember")) == (
+        "Discard Ember from your Hand to the discard pile, to get down to the hand limit of 10 "
+        "(11 in Hand)"
+    )
+
+    # Look and Draft (Call of the Element)
+    s = table()
+    s.hands[0] = cards("Call of the Element")
+    s.apply(0, "top Call of the Element")
+    pick = s.legal_actions(0)[0]
+    assert s.describe(0, pick) == (
+        f"Draft {pick.card} from the top 4 Spells of your Spell Book onto the discard pile of "  # type: ignore[attr-defined]
+        "the Magic Pool; the Spell Book is shuffled afterwards"
+    )

@@ -273,7 +273,7 @@ def test_card_looks_names_up_case_insensitively_with_did_you_mean() -> None:
     stdin = "card tide pool\ncard TIDE\ncard Tidepol\ncard zzz\nquit\n"
     result = invoke("play", "archmagi", "-p", "2", "--seed", "1", stdin=stdin)
     out = result.output
-    assert out.count("Tide Pool: Spell, water; top:") == 2
+    assert out.count("Tide Pool: Water Spell (in the Water Magi's Spell Book)") == 2
     assert "Did you mean: Tide Pool" in out
     assert "No card called 'zzz'" in out
 

@@ -1,25 +1,92 @@
-"""The texts of Archmagi's named cards, for looking one up in the terminal: the Spells with
-their Top and Bottom Actions, the Magi Ability Cards and the Monsters, from the game's data
-files (the SYMBOLS GUIDE's words)."""
+"""The texts of Archmagi's named cards, for looking one up (``card NAME`` in the terminal, a
+tip on the web board): the Spells with their Top and Bottom Actions, the Magi Ability Cards and
+the Monsters, from the game's data files, in plain words (the SYMBOLS GUIDE's names). Cards the
+rulebook does not print say that they were authored for the project."""
 
 from __future__ import annotations
 
-from rulebook.archmagi.content import content
-from rulebook.archmagi.rules import spell_text
+from rulebook.archmagi.content import COMMON, Content, MagiSpec, Monster, Spell, content
+from rulebook.archmagi.rules import effects_words
 from rulebook.core import Setup
+from rulebook.core.words import plural
+
+#: what a card authored for the project says about itself, by kind of card
+AUTHORED = {
+    "spell": "Authored for this project: the rulebook lists the Spells but prints none of "
+    "their texts.",
+    "monster": "Authored for this project: the rulebook prints no Monster card.",
+    "magi": "Authored for this project: the rulebook does not print this ability.",
+}
+
+
+def _where(spell: Spell, c: Content) -> str:
+    """Where a Spell starts the game (SETUP, END OF ROUND), with its player-count mark."""
+    if spell.set == "starting":
+        element = spell.element.capitalize()
+        return f"one of the {element} Magi's Starting Spells, in the Magic Pool from the start"
+    if spell.set == "book":
+        return f"in the {spell.element.capitalize()} Magi's Spell Book"
+    if spell.set == "starting_common":
+        return f"each Magi starts with {c.rules.starting_hand} in Hand"
+    when = (
+        "in the Magic Pool from the start"
+        if spell.round == 1
+        else f"shuffled into the Magic Pool when Round {spell.round - 1} ends"
+    )
+    if spell.players > min(s.players for s in c.cards):
+        when += f", with {spell.players} or more players"
+    return f"Round {spell.round}: {when}"
+
+
+def spell_card(spell: Spell, c: Content) -> str:
+    """A Spell's text: what it is, where it starts, its Actions in plain words."""
+    if spell.element == COMMON:
+        lines = [
+            f"Common Spell ({_where(spell, c)}).",
+            f"Action (any Magi; Exhausted after use): {effects_words(spell.top)}.",
+        ]
+    else:
+        element = spell.element.capitalize()
+        lines = [
+            f"{element} Spell ({_where(spell, c)}).",
+            f"Top Action (any Magi): {effects_words(spell.top)}.",
+            f"Bottom Action ({element} Magi only): {effects_words(spell.bottom)}.",
+        ]
+    if spell.name in c.authored:
+        lines.append(AUTHORED["spell"])
+    return "\n".join(lines)
+
+
+def magi_card(magi: MagiSpec) -> str:
+    """A Magi Ability Card: the ability, and what was authored."""
+    lines = [f"Magi Ability Card ({magi.element.capitalize()}): {magi.ability}"]
+    if magi.source != "rulebook":
+        lines.append(AUTHORED["magi"])
+    for reason in magi.authored.values():
+        lines.append(f"Partly authored for this project: {reason}.")
+    return "\n".join(lines)
+
+
+def monster_card(monster: Monster, c: Content) -> str:
+    """A Monster card: its Tier, the cost to defeat it, its Reward and its Favor."""
+    cost = plural(monster.crystals, "Crystal")
+    if monster.spells:
+        cost += f" and discard {plural(monster.spells, 'Spell')} from your Hand"
+    reward = effects_words(monster.reward) if monster.reward else "none"
+    lines = [
+        f"Tier {monster.tier} Monster. To defeat it in your Monster Phase: pay {cost}.",
+        f"Reward, at once: {reward}.",
+        f"Worth {plural(monster.favor, 'Favor Point')} at the end of the game.",
+    ]
+    if monster.name in c.authored:
+        lines.append(AUTHORED["monster"])
+    return "\n".join(lines)
 
 
 def cards(setup: Setup) -> dict[str, str]:
     """Every named card of the game (the same in every setup: all are public)."""
     c = content()
-    texts = {name: f"Spell, {spell_text(spell)}" for name, spell in c.spell_by_name.items()}
-    for magi in c.magi:
-        texts[magi.name] = f"Magi Ability Card ({magi.element}): {magi.ability}"
-    for m in c.monsters:
-        spells = f" and {m.spells} Spell(s)" if m.spells else ""
-        reward = ", ".join(e.text() for e in m.reward) or "none"
-        texts[m.name] = (
-            f"Monster, tier {m.tier}: defeat it with {m.crystals} Crystals{spells}; reward "
-            f"{reward}; {m.favor} Favor"
-        )
+    texts = {name: spell_card(spell, c) for name, spell in c.spell_by_name.items()}
+    texts.update((magi.name, magi_card(magi)) for magi in c.magi)
+    texts.update((m.name, monster_card(m, c)) for m in c.monsters)
     return texts

@@ -20,7 +20,17 @@ from pydantic import Field, model_validator
 from rulebook.archmagi.symbols import COMMON, Effect, Monster, Spell
 from rulebook.core.data import DataError, Sourced, Strict, cached, load
 
-__all__ = ["COMMON", "ELEMENTS", "Content", "Effect", "Monster", "Spell", "content"]
+__all__ = [
+    "COMMON",
+    "ELEMENTS",
+    "Content",
+    "Effect",
+    "Glossary",
+    "Monster",
+    "Spell",
+    "content",
+    "glossary",
+]
 
 PACKAGE = "rulebook.archmagi.data"
 ELEMENTS = ("fire", "water", "flora", "lightning")
@@ -140,6 +150,26 @@ class GameFile(Strict):
     rules: RulesSpec
 
 
+class SymbolSpec(Sourced):
+    """A symbol of the SYMBOLS GUIDE (an :class:`EffectSpec` key) in the project's words."""
+
+    kind: str
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+
+
+class TermSpec(Sourced):
+    """A part of the table (a pile, a token, a phase) in the project's words."""
+
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+
+
+class GlossaryFile(Strict):
+    symbols: list[SymbolSpec] = Field(min_length=1)
+    terms: list[TermSpec] = Field(min_length=1)
+
+
 # -- compiled content ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Content:
@@ -151,6 +181,8 @@ class Content:
     magi: tuple[MagiSpec, ...]  # in ELEMENTS order
     turn_start: tuple[tuple[Effect, ...], ...]  # per Magi, in ELEMENTS order
     rules: RulesSpec
+    #: the Spells and Monsters the rulebook does not print, authored for the project
+    authored: frozenset[str]
 
 
 def _effects(specs: list[EffectSpec]) -> tuple[Effect, ...]:
@@ -222,6 +254,10 @@ def compile_content(
         magi=tuple(by_element[e] for e in ELEMENTS),
         turn_start=tuple(_effects(by_element[e].turn_start) for e in ELEMENTS),
         rules=rules,
+        authored=frozenset(
+            [s.name for s in spells.spells if s.source != "rulebook"]
+            + [m.name for m in monsters.monsters if m.source != "rulebook"]
+        ),
     )
 
 
@@ -234,3 +270,47 @@ def content() -> Content:
         load(MagiFile, PACKAGE, "magi.toml"),
         load(GameFile, PACKAGE, "game.toml"),
     )
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """What each symbol and each part of the table means (``data/glossary.toml``), the
+    numbers of the rules filled in: ``symbols`` by kind (:data:`KINDS`) as (name, text),
+    ``terms`` by name; ``authored``: the entries that hold a ruling of the project where the
+    rulebook is silent, by name, with the ruling."""
+
+    symbols: Mapping[str, tuple[str, str]]
+    terms: Mapping[str, str]
+    authored: Mapping[str, str]
+
+
+def compile_glossary(raw: GlossaryFile, rules: RulesSpec) -> Glossary:
+    """Check that every symbol kind is explained once and fill in the rules' numbers."""
+    numbers = rules.model_dump()
+
+    def filled(where: str, text: str) -> str:
+        try:
+            return text.format(**numbers)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise DataError(f"glossary: {where}: no rules number {exc} to fill in") from None
+
+    kinds = [s.kind for s in raw.symbols]
+    if sorted(kinds) != sorted(KINDS):
+        raise DataError(f"glossary: one symbol per kind is needed: {', '.join(KINDS)}")
+    names = [s.name for s in raw.symbols] + [t.name for t in raw.terms]
+    if len(set(names)) != len(names):
+        raise DataError("glossary: duplicate names")
+    return Glossary(
+        symbols={s.kind: (s.name, filled(s.name, s.text)) for s in raw.symbols},
+        terms={t.name: filled(t.name, t.text) for t in raw.terms},
+        authored={
+            **{s.name: s.why for s in raw.symbols if s.source != "rulebook"},
+            **{t.name: t.why for t in raw.terms if t.source != "rulebook"},
+        },
+    )
+
+
+@cached
+def glossary() -> Glossary:
+    """The symbols and parts of the table explained (read and checked once per process)."""
+    return compile_glossary(load(GlossaryFile, PACKAGE, "glossary.toml"), content().rules)

@@ -33,6 +33,7 @@ from rulebook.archmagi.content import (
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
+from rulebook.core.words import plural
 
 PLAY: Final = "play"
 MONSTER: Final = "monster"
@@ -69,6 +70,47 @@ def spell_text(spell: Spell) -> str:
     if not spell.bottom:
         return f"{spell.element}; {top}"
     return f"{spell.element}; top: {top}; bottom: {', '.join(e.text() for e in spell.bottom)}"
+
+
+def _spells(n: int) -> str:
+    return plural(n, "Spell")
+
+
+def effect_words(e: Effect, own: bool = True) -> str:
+    """One symbol in plain words, as an instruction: ``gain 2 Crystals``, ``draw 1 Spell from
+    the Magic Pool``; ``own``: told to its seat (``your Hand``), else of it (``their Hand``)."""
+    your = "your" if own else "their"
+    n, kind = e.n, e.kind
+    if kind == "gain":
+        return f"gain {plural(n, 'Crystal')}"
+    if kind == "spend":
+        return f"spend {plural(n, 'Crystal')}"
+    if kind == "plays":
+        return f"gain {plural(n, 'more Play', 'more Plays')}"
+    if kind == "draw":
+        return f"draw {_spells(n)} from the Magic Pool"
+    if kind == "draft":
+        return f"draft {_spells(n)} from {your} Spell Book onto the discard pile"
+    if kind == "discard":
+        return f"discard {_spells(n)} from {your} Hand"
+    if kind == "plant":
+        return f"plant {_spells(n)} from {your} Hand"
+    if kind == "uproot":
+        return f"uproot {plural(n, 'Planted Spell')}"
+    top = f"the top {_spells(n)}" if n > 1 else "the top Spell"
+    if kind == "search":
+        return f"look at {top} of the Magic Pool and take one into {your} Hand"
+    if kind == "look_draft":
+        return f"look at {top} of {your} Spell Book, draft one, then shuffle {your} Spell Book"
+    if kind == "may":
+        then = " and then ".join(effect_words(x, own) for x in e.then)
+        return f"{'you' if own else 'they'} may {then}"
+    return e.text()  # pragma: no cover - content validation allows no other kind
+
+
+def effects_words(effects: Sequence[Effect], own: bool = True) -> str:
+    """An Action's symbols in plain words, left to right: ``gain 1 Crystal, then draw ...``."""
+    return ", then ".join(effect_words(e, own) for e in effects) or "nothing"
 
 
 #: what a decision's move means, for menus and the move log: {task: {verb: text}}
@@ -1010,13 +1052,188 @@ class ArchmagiState(State):
     def announce(self, player: int, action: Action) -> str:
         """The move as the other seats learn of it: a Search's ``take`` and ``return`` name
         Spells of the face-down Magic Pool (SYMBOLS GUIDE, Search), so they are not named."""
-        if self.stack and type(action) is Move and action.card:
-            kind = self.stack[-1][0]
-            if kind == "search":
+        if self._searched(action):
+            if self.stack[-1][0] == "search":
                 return "take a Spell (Search)"
-            if kind == "return":
-                return "return a Spell to the top of the Magic Pool (Search)"
+            return "return a Spell to the top of the Magic Pool (Search)"
         return self.explain(player, action)
+
+    def _searched(self, action: Action) -> bool:
+        """Whether ``action`` names a Spell a Search looks at: a Spell of the face-down Magic
+        Pool, named to the searching seat alone (SYMBOLS GUIDE, Search)."""
+        return (
+            bool(self.stack)
+            and type(action) is Move
+            and bool(action.card)
+            and self.stack[-1][0] in ("search", "return")
+        )
+
+    # -- moves in plain words (issue 23) ---------------------------------------------------------
+    def describe(self, player: int, action: Action) -> str:
+        """The move in plain words, with what it costs: ``Play the Top Action of Ember (a Fire
+        Spell): gain 1 Crystal; uses 1 of your 2 Plays``."""
+        return self._plain(player, action, own=True)
+
+    def describe_public(self, player: int, action: Action) -> str:
+        """The move in plain words as the others learn of it (``their Hand``); a Search's
+        ``take`` and ``return`` name no Spell (as :meth:`announce`)."""
+        if self._searched(action):
+            if self.stack[-1][0] == "search":
+                return "Take one of the Spells they looked at into their Hand (Search)"
+            return "Put one of the Spells they looked at back on top of the Magic Pool (Search)"
+        return self._plain(player, action, own=False)
+
+    def _plain(self, p: int, action: Action, own: bool) -> str:
+        """:meth:`describe` told to ``p`` (``own``: "your Hand") or of ``p`` ("their Hand")."""
+        if type(action) is not Move:
+            return str(action)
+        if self.stack:
+            return self._plain_decision(p, action, own)
+        if self.phase == MONSTER:
+            return self._plain_monster(p, action, own)
+        return self._plain_play(p, action, own)
+
+    def _kind_of(self, spell: Spell) -> str:
+        if spell.element == COMMON:
+            return "a Common Spell, Exhausted after use"
+        return f"a {spell.element.capitalize()} Spell"
+
+    def _plays_used(self, own: bool) -> str:
+        """What a Play costs: one of the Plays left this turn."""
+        your = "your" if own else "their"
+        if self.plays == 1:
+            return f"uses {your} last Play"
+        return f"uses 1 of {your} {self.plays} Plays"
+
+    def _grows(self, p: int, spell: Spell, own: bool) -> str:
+        """What a Spell Planted by ``p`` will do (the Flora Magi's Planted Spells), or ""."""
+        if not self.magi_of(p).planted_bottoms or spell.element != self.magi[p]:
+            return ""
+        your = "your" if own else "their"
+        return (
+            f"; its Bottom Action ({effects_words(spell.bottom, own)}) then happens at the start "
+            f"of each of {your} Play Phases"
+        )
+
+    def _goes(self, p: int, spell: Spell) -> str:
+        """Where a Spell ``p`` discards goes, and who may take it by the Flow of Magic."""
+        if spell.element == COMMON:
+            return "to the Exhausted pile"
+        q = self.flows_to(p, spell)
+        if q is None:
+            return "to the discard pile"
+        return f"to the discard pile (the {self.magi_of(q).name} may take it by the Flow of Magic)"
+
+    def _plain_play(self, p: int, move: Move, own: bool) -> str:
+        """A Play (PLAY PHASE): draw, an Action of a Spell, the Flora Magi's Plant, or end."""
+        your = "your" if own else "their"
+        verb = move.verb
+        if verb == "end":
+            if not self.plays:
+                return "End the Play Phase"
+            return f"End the Play Phase, losing {plural(self.plays, 'unused Play')}"
+        cost = self._plays_used(own)
+        if verb == "draw":
+            return f"Draw the top Spell of the Magic Pool into {your} Hand; {cost}"
+        spell = self.content.spell_by_name.get(move.card)
+        if spell is None:
+            return self.explain(p, move)
+        name = spell.name
+        if verb == "plant":
+            grows = self._grows(p, spell, own)
+            return f"Plant {name} from {your} Hand in {your} Planted area{grows}; {cost}"
+        if verb == "top":
+            part, effects = f"the Top Action of {name}", spell.top
+        elif verb == "bottom":
+            part, effects = f"the Bottom Action of {name}", spell.bottom
+        else:
+            part, effects = f"both Actions of {name}, Top then Bottom", spell.top + spell.bottom
+        return f"Play {part} ({self._kind_of(spell)}): {effects_words(effects, own)}; {cost}"
+
+    def _plain_monster(self, p: int, move: Move, own: bool) -> str:
+        """MONSTER PHASE: defeat a Monster (its cost, Favor and Reward), or none."""
+        if move.verb != "defeat":
+            return "Defeat no Monster this turn"
+        monster = next((m for m in self.content.monsters if m.name == move.card), None)
+        if monster is None:
+            return self.explain(p, move)
+        your = "your" if own else "their"
+        cost = plural(monster.crystals, "Crystal")
+        if monster.spells:
+            cost += f" and {_spells(monster.spells)} discarded from {your} Hand"
+        reward = f"Reward: {effects_words(monster.reward, own)}" if monster.reward else "no Reward"
+        return (
+            f"Defeat the {monster.name} (Tier {monster.tier}) for {cost}, "
+            f"worth {plural(monster.favor, 'Favor Point')}; {reward}"
+        )
+
+    def _plain_decision(self, p: int, move: Move, own: bool) -> str:
+        """A decision inside an Action, a Reward, the hand limit or the Flow of Magic."""
+        kind, _, n, data = self.stack[-1]
+        your = "your" if own else "their"
+        verb = move.verb
+        rules = self.content.rules
+        name = move.card
+        spell = self.content.spell_by_name.get(name) if name else None
+        instead = (
+            "Draw the top Spell of the Magic Pool instead of drafting "
+            f"(allowed from Round {rules.drafts_as_draws_round} on)"
+        )
+        if kind == "may":
+            effects = effects_words(data, own)
+            return f"Choose to {effects}" if verb == "use" else f"Decline to {effects}"
+        if kind == "flow":
+            offered = self.moves.name_of[data]
+            if verb == "pass":
+                return f"Decline to answer the Flow of Magic, leaving {offered} in the discard pile"
+            magi = self.magi_of(p)
+            price = (
+                f"free for the {magi.name}"
+                if magi.free_flow
+                else f"paid with a Spell discarded from {your} Hand next"
+            )
+            return (
+                f"Take {offered} from the discard pile into {your} Hand by the Flow of Magic, "
+                f"{price}"
+            )
+        if kind == "draft":
+            if verb == "draw":
+                return instead
+            more = f" ({n} Drafts to make)" if n > 1 else ""
+            return (
+                f"Draft the top Spell of {your} Spell Book onto the discard pile of the "
+                f"Magic Pool{more}"
+            )
+        if kind == "look":
+            if verb == "draw":
+                return f"{instead}; the Spell Book is shuffled afterwards"
+            seen = len(self.books[p][-n:])
+            return (
+                f"Draft {name} from the top {_spells(seen)} of {your} Spell Book onto the "
+                "discard pile of the Magic Pool; the Spell Book is shuffled afterwards"
+            )
+        if kind == "search":
+            return f"Take {name} into {your} Hand from the Spells looked at (Search)"
+        if kind == "return":
+            return (
+                f"Put {name} back on top of the Magic Pool (Search): the Spells put back "
+                "after it lie above it"
+            )
+        if spell is None:
+            return self.explain(p, move)
+        if kind == "plant":
+            grows = self._grows(p, spell, own)
+            return f"Plant {name} from {your} Hand in {your} Planted area{grows}"
+        goes = self._goes(p, spell)
+        if kind == "uproot":
+            return f"Uproot {name} from {your} Planted area {goes}"
+        text = f"Discard {name} from {your} Hand {goes}"
+        if kind == "limit":
+            held = len(self.hands[p])
+            return f"{text}, to get down to the hand limit of {rules.hand_limit} ({held} in Hand)"
+        if kind == "pay":
+            return f"{text}, to take {self.moves.name_of[data]} by the Flow of Magic"
+        return f"{text} ({n} to discard)" if n > 1 else text
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self) -> ArchmagiState:

@@ -1,8 +1,10 @@
 // Archmagi: Spell cards with a Top and a Bottom Action, the Magic Pool (face down), the
 // discard and exhausted piles, the three Monster Paths, every Magi's Ability Card, Crystals,
 // Favor and Planted area, the viewer's own Hand (never another's), and the decisions inside a
-// turn: the Flow of Magic, Search, Draft, "you may", discards.
-import { deciding, el, movesWhere, place, redraw, seatName, titled, turnLine } from "./kit.js";
+// turn: the Flow of Magic, Search, Draft, "you may", discards. Every card, pile, token, phase
+// and symbol explains itself (kit.explain) with the texts of the board's static data: the
+// cards' as `card NAME` shows them, the symbols' and the table's from data/glossary.toml.
+import { deciding, el, explain, movesWhere, place, redraw, seatName, titled, turnLine } from "./kit.js";
 
 const ASKS = {
   discard: "Discard a Spell from your Hand",
@@ -18,6 +20,37 @@ const ASKS = {
   pay: "Flow of Magic: discard a Spell to take it",
 };
 
+/** The symbol of the SYMBOLS GUIDE that each decision is about, or the part of the table. */
+const ABOUT = {
+  discard: ["symbol", "discard"],
+  limit: ["term", "Hand"],
+  plant: ["symbol", "plant"],
+  uproot: ["symbol", "uproot"],
+  search: ["symbol", "search"],
+  return: ["symbol", "search"],
+  look: ["symbol", "look_draft"],
+  draft: ["symbol", "draft"],
+  may: ["symbol", "may"],
+  flow: ["term", "Flow of Magic"],
+  pay: ["term", "Flow of Magic"],
+};
+
+/** Explain ``node`` with a part of the table (data/glossary.toml's terms). */
+function explainTerm(node, view, name, heading = name) {
+  return explain(node, (view.static.terms || {})[name], heading);
+}
+
+/** Explain ``node`` with a symbol of the SYMBOLS GUIDE, by its kind ("draw", "may"...). */
+function explainSymbol(node, view, kind) {
+  const symbol = (view.static.symbols || []).find((s) => s.kind === kind);
+  return symbol ? explain(node, symbol.text, symbol.name) : node;
+}
+
+/** Explain ``node`` with a card's text (a Spell, a Magi, a Monster), as `card NAME` shows it. */
+function explainCard(node, view, name) {
+  return explain(node, (view.static.cards || {})[name], name);
+}
+
 function movesFor(view, verbs, name) {
   return movesWhere(view, (t) => verbs.some((v) => t === `${v} ${name}`));
 }
@@ -26,6 +59,7 @@ function movesFor(view, verbs, name) {
 function spellCard(view, ctx, name, opts = {}) {
   const spell = view.static.spells[name] || { element: "common", top: [], bottom: [] };
   const { top = [], bottom = [], whole = [], key = null, small = false } = opts;
+  const common = spell.element === "common";
   const half = (which, lines, moves) => {
     const node = el(
       "div",
@@ -33,6 +67,12 @@ function spellCard(view, ctx, name, opts = {}) {
       el("span", { class: "am-half-name" }, which === "top" ? "Top" : "Bottom"),
       lines.length ? lines.join(", ") : "—",
     );
+    // the half's own tip: what it does in plain words, and who may play it
+    const part = common ? "Common Spell" : which === "top" ? "Top Action" : "Bottom Action";
+    const words = spell[`${which}_words`];
+    const rule = (view.static.terms || {})[part];
+    const said = words ? `${words[0].toUpperCase()}${words.slice(1)}.` : "";
+    explain(node, [said, rule].filter(Boolean).join("\n"), `${name}: ${common ? "Action" : part}`);
     return place(node, moves, ctx, `${name}, ${which} action`);
   };
   const card = el(
@@ -42,6 +82,7 @@ function spellCard(view, ctx, name, opts = {}) {
     half("top", spell.top, top),
     spell.bottom.length ? half("bottom", spell.bottom, bottom) : null,
   );
+  explainCard(card, view, name);
   return place(card, whole, ctx, name);
 }
 
@@ -53,21 +94,38 @@ function pool(view, ctx) {
     "section",
     { class: "am-piles", "aria-label": "Magic Pool and piles" },
     place(
-      el("div", { class: "am-pile am-pool", "data-key": "pool" }, el("strong", {}, "Magic Pool"), el("span", { class: "am-count" }, obs.magic_pool), "face down"),
+      explainTerm(
+        el("div", { class: "am-pile am-pool", "data-key": "pool" }, el("strong", {}, "Magic Pool"), el("span", { class: "am-count" }, obs.magic_pool), "face down"),
+        view,
+        "Magic Pool",
+      ),
       draw,
       ctx,
       "Magic Pool",
     ),
-    el(
-      "div",
-      { class: "am-pile am-discard", "aria-label": `Discard pile: ${obs.discard_pile.length} Spells` },
-      el("strong", {}, "Discard pile"),
-      el("span", { class: "am-count" }, obs.discard_pile.length),
-      top ? `top: ${top}` : "empty",
+    explainTerm(
+      el(
+        "div",
+        { class: "am-pile am-discard", "aria-label": `Discard pile: ${obs.discard_pile.length} Spells` },
+        el("strong", {}, "Discard pile"),
+        el("span", { class: "am-count" }, obs.discard_pile.length),
+        top ? `top: ${top}` : "empty",
+      ),
+      view,
+      "Discard pile",
     ),
-    el("div", { class: "am-pile am-exhausted" }, el("strong", {}, "Exhausted"), el("span", { class: "am-count" }, obs.exhausted.length)),
+    explainTerm(
+      el("div", { class: "am-pile am-exhausted" }, el("strong", {}, "Exhausted"), el("span", { class: "am-count" }, obs.exhausted.length)),
+      view,
+      "Exhausted pile",
+    ),
     obs.play_area.length
-      ? el("div", { class: "am-play-area" }, el("strong", {}, "Played this turn"), el("div", { class: "am-row" }, obs.play_area.map((n) => spellCard(view, ctx, n, { small: true }))))
+      ? el(
+          "div",
+          { class: "am-play-area" },
+          explainTerm(el("strong", {}, "Played this turn"), view, "Play Area"),
+          el("div", { class: "am-row" }, obs.play_area.map((n) => spellCard(view, ctx, n, { small: true }))),
+        )
       : null,
   );
 }
@@ -78,22 +136,36 @@ function paths(view, ctx) {
   return el(
     "section",
     { class: "am-paths", "aria-label": "Monster Paths" },
-    el("h3", {}, "Monster Paths", pass.length ? place(el("button", { type: "button", class: "am-button", "data-key": "monster-pass" }, "Defeat none"), pass, ctx) : null),
+    el(
+      "h3",
+      {},
+      explainTerm(el("span", {}, "Monster Paths"), view, "Monster Paths"),
+      pass.length ? place(el("button", { type: "button", class: "am-button", "data-key": "monster-pass" }, "Defeat none"), pass, ctx) : null,
+    ),
     obs.paths.map((path, tier) =>
       el(
         "div",
         { class: "am-path" },
-        el("span", { class: "am-tier" }, `Tier ${tier + 1}`, el("small", {}, ` deck ${obs.monster_decks[tier]}`)),
+        explainTerm(
+          el("span", { class: "am-tier" }, `Tier ${tier + 1}`, el("small", {}, ` deck ${obs.monster_decks[tier]}`)),
+          view,
+          "Monster deck",
+          `Tier ${tier + 1} Monster deck: ${obs.monster_decks[tier]} left`,
+        ),
         path.length
           ? path.map((m) =>
               place(
-                el(
-                  "div",
-                  { class: `am-monster am-tier${m.tier}`, "data-monster": m.name, "data-key": `monster:${m.name}` },
-                  el("div", { class: "am-card-name" }, m.name),
-                  el("div", { class: "am-cost" }, `◆ ${m.crystals}`, m.spells ? ` + ${m.spells} Spell${m.spells > 1 ? "s" : ""}` : ""),
-                  el("div", { class: "am-reward" }, m.reward.length ? m.reward.join(", ") : "no reward"),
-                  el("div", { class: "am-favor" }, `${m.favor} Favor`),
+                explainCard(
+                  el(
+                    "div",
+                    { class: `am-monster am-tier${m.tier}`, "data-monster": m.name, "data-key": `monster:${m.name}` },
+                    el("div", { class: "am-card-name" }, m.name),
+                    el("div", { class: "am-cost" }, `◆ ${m.crystals}`, m.spells ? ` + ${m.spells} Spell${m.spells > 1 ? "s" : ""}` : ""),
+                    el("div", { class: "am-reward" }, m.reward.length ? m.reward.join(", ") : "no reward"),
+                    el("div", { class: "am-favor" }, `${m.favor} Favor`),
+                  ),
+                  view,
+                  m.name,
                 ),
                 movesWhere(view, (t) => t === `defeat ${m.name}`),
                 ctx,
@@ -112,12 +184,18 @@ function decision(view, ctx) {
   if (!choice) return null;
   const mine = choice.seat === view.seat;
   const ask = ASKS[choice.kind] || choice.kind;
+  const about = (node) => {
+    const [what, name] = ABOUT[choice.kind] || [];
+    return what === "symbol" ? explainSymbol(node, view, name) : what === "term" ? explainTerm(node, view, name) : node;
+  };
   if (!mine) {
-    return el(
-      "section",
-      { class: "am-decision am-waiting", "aria-live": "polite" },
-      `Waiting for ${seatName(view, choice.seat)}: ${ask}`,
-      choice.spell ? ` (${choice.spell})` : "",
+    return about(
+      el(
+        "section",
+        { class: "am-decision am-waiting", "aria-live": "polite" },
+        `Waiting for ${seatName(view, choice.seat)}: ${ask}`,
+        choice.spell ? ` (${choice.spell})` : "",
+      ),
     );
   }
   const body = [];
@@ -154,13 +232,14 @@ function decision(view, ctx) {
       ),
     );
   }
+  // the decision's own moves, named in plain words (what they do and cost)
   const buttons = movesWhere(view, (t) => ["use", "skip", "draft", "draw"].includes(t)).map((m) =>
-    place(el("button", { type: "button", class: "am-button", "data-key": `decide:${m.text}` }, m.explain), [m], ctx),
+    place(el("button", { type: "button", class: "am-button", "data-key": `decide:${m.text}` }, m.plain || m.explain), [m], ctx),
   );
   return el(
     "section",
     { class: `am-decision${choice.kind === "flow" || choice.kind === "pay" ? " am-flow" : ""}`, role: "group", "aria-label": ask },
-    el("h3", {}, ask),
+    el("h3", {}, about(el("span", {}, ask))),
     body,
     buttons.length ? el("div", { class: "am-row" }, buttons) : null,
   );
@@ -188,8 +267,10 @@ function handOf(view, ctx) {
     el(
       "h3",
       {},
-      `Your Hand (${obs.hand.length})`,
-      obs.phase === "play" && obs.turn === view.seat ? el("span", { class: "am-plays" }, ` · ${obs.plays} Play${obs.plays === 1 ? "" : "s"} left`) : null,
+      explainTerm(el("span", {}, `Your Hand (${obs.hand.length})`), view, "Hand", "Your Hand"),
+      obs.phase === "play" && obs.turn === view.seat
+        ? explainTerm(el("span", { class: "am-plays" }, ` · ${obs.plays} Play${obs.plays === 1 ? "" : "s"} left`), view, "Plays")
+        : null,
       end.length ? place(el("button", { type: "button", class: "am-button", "data-key": "end" }, "End Play Phase"), end, ctx) : null,
     ),
     el("div", { class: "am-row" }, cards.length ? cards : el("span", { class: "am-empty" }, "no Spells")),
@@ -208,23 +289,23 @@ function magiMat(view, ctx, p) {
     el(
       "header",
       {},
-      el("strong", {}, `${seatName(view, p)} · ${seat.magi}`),
+      explainTerm(el("strong", {}, `${seatName(view, p)} · ${seat.magi}`), view, "Magi", seat.magi),
       !view.over && deciding(view, p) ? el("span", { class: "am-status" }, obs.turn === p && !obs.choice ? "turn" : "deciding") : null,
-      el("span", { class: "am-favor-total" }, `${seat.favor} Favor`),
+      explainTerm(el("span", { class: "am-favor-total" }, `${seat.favor} Favor`), view, "Favor", `${seat.favor} Favor`),
     ),
-    magi ? el("div", { class: "am-ability" }, magi.ability) : null,
+    magi ? explainCard(el("div", { class: "am-ability" }, magi.ability), view, magi.name) : null,
     el(
       "div",
       { class: "am-stats" },
-      el("span", { class: "am-crystals", "aria-label": `${seat.crystals} Crystals` }, `◆ ${seat.crystals}`),
-      el("span", {}, `Hand ${seat.hand}`),
-      el("span", {}, `Spell Book ${seat.spell_book}`),
+      explainTerm(el("span", { class: "am-crystals", "aria-label": `${seat.crystals} Crystals` }, `◆ ${seat.crystals}`), view, "Crystals", `${seat.crystals} Crystals`),
+      explainTerm(el("span", {}, `Hand ${seat.hand}`), view, "Hand", `Hand: ${seat.hand} Spells`),
+      explainTerm(el("span", {}, `Spell Book ${seat.spell_book}`), view, "Spell Book", `Spell Book: ${seat.spell_book} Spells`),
     ),
     seat.planted.length
       ? el(
           "div",
           { class: "am-planted" },
-          el("span", { class: "am-label" }, "Planted"),
+          explainTerm(el("span", { class: "am-label" }, "Planted"), view, "Planted area"),
           el(
             "div",
             { class: "am-row" },
@@ -238,7 +319,27 @@ function magiMat(view, ctx, p) {
           ),
         )
       : null,
-    seat.monsters.length ? el("div", { class: "am-trophies" }, "Defeated: ", seat.monsters.join(", ")) : null,
+    seat.monsters.length
+      ? el(
+          "div",
+          { class: "am-trophies" },
+          "Defeated: ",
+          seat.monsters.map((name, i) => [i ? ", " : "", explainCard(el("span", { class: "am-trophy" }, name), view, name)]),
+        )
+      : null,
+  );
+}
+
+/** The SYMBOLS GUIDE: each symbol the Spells' and Monsters' texts name, explained. */
+function symbolGuide(view) {
+  const symbols = view.static.symbols || [];
+  if (!symbols.length) return null;
+  return el(
+    "section",
+    { class: "am-symbols", "aria-label": "Symbols" },
+    el("strong", {}, "Symbols:"),
+    symbols.map((s) => explain(el("span", { class: "am-symbol" }, s.name), s.text, s.name)),
+    ["Crystals", "Favor"].map((name) => explainTerm(el("span", { class: "am-symbol" }, name), view, name)),
   );
 }
 
@@ -252,15 +353,18 @@ export function render(root, view, ctx) {
       el(
         "header",
         { class: "am-top" },
-        el("strong", {}, `Round ${obs.round}/${obs.rounds}`),
+        explainTerm(el("strong", {}, `Round ${obs.round}/${obs.rounds}`), view, "Round", `Round ${obs.round} of ${obs.rounds}`),
         obs.last_turn ? el("strong", { class: "am-last" }, "last turns") : null,
         turnLine(view),
-        view.over ? null : el("span", { class: "am-phase" }, `${seatName(view, obs.turn)}: ${titled(obs.phase)} Phase`),
+        view.over
+          ? null
+          : explainTerm(el("span", { class: "am-phase" }, `${seatName(view, obs.turn)}: ${titled(obs.phase)} Phase`), view, `${titled(obs.phase)} Phase`),
       ),
       decision(view, ctx),
       el("div", { class: "am-table" }, pool(view, ctx), paths(view, ctx)),
       handOf(view, ctx),
       el("div", { class: "am-mats" }, order.map((p) => magiMat(view, ctx, p))),
+      symbolGuide(view),
     ];
   });
 }
