@@ -9,13 +9,14 @@ from __future__ import annotations
 import pickle
 import random
 import re
+from typing import cast
 
 import pytest
 
 import rulebook
 from rulebook import IllegalAction
-from rulebook.archmagi.content import ELEMENTS, Effect, content
-from rulebook.archmagi.rules import ArchmagiState, Move
+from rulebook.archmagi.content import ELEMENTS, KINDS, Effect, content
+from rulebook.archmagi.rules import EFFECT_WORDS, ArchmagiState, Move
 
 
 def card(name: str, nth: int = 0) -> int:
@@ -725,13 +726,21 @@ def test_monsters_in_plain_words_say_their_cost_favor_and_reward() -> None:
     assert s.describe(0, Move("pass")) == "Defeat no Monster this turn"
 
 
-def test_decisions_in_plain_words() -> None:
+def played(hand: tuple[str, ...], *moves: str) -> ArchmagiState:
+    """A new table (fire, water, flora, lightning) whose seat 0 holds ``hand`` and made
+    ``moves``."""
+    s = table()
+    s.hands[0] = cards(*hand)
+    for move in moves:
+        s.apply(0, move)
+    return s
+
+
+def test_the_flow_of_magic_in_plain_words() -> None:
     from rulebook.core.words import third_person
 
-    s = table()  # the Flow of Magic: Flora at seat 2 pays, Water at seat 1 takes freely
-    s.hands[0] = cards("Cinder Trade", "Sprout", "Tide Pool")
-    s.hands[2] = cards("Glimmer")
-    s.apply(0, "top Cinder Trade")
+    s = played(("Cinder Trade", "Sprout", "Tide Pool"), "top Cinder Trade")
+    s.hands[2] = cards("Glimmer")  # the Flora Magi pays with a Spell; the Water Magi does not
     assert s.describe(0, Move("discard", "Sprout")) == (
         "Discard Sprout from your Hand to the discard pile (the Flora Magi may take it by the "
         "Flow of Magic)"
@@ -752,18 +761,17 @@ def test_decisions_in_plain_words() -> None:
     assert s.describe(2, Move("discard", "Glimmer")) == (
         "Discard Glimmer from your Hand to the Exhausted pile, to take Sprout by the Flow of Magic"
     )
-    water = table()
-    water.hands[0] = cards("Cinder Trade", "Tide Pool")
-    water.apply(0, "top Cinder Trade")
-    water.apply(0, "discard Tide Pool")
+    water = played(("Cinder Trade", "Tide Pool"), "top Cinder Trade", "discard Tide Pool")
     assert water.describe(1, Move("take", "Tide Pool")) == (
         "Take Tide Pool from the discard pile into your Hand by the Flow of Magic, free for the "
         "Water Magi"
     )
 
-    # a Search: named to the searching seat only
-    s = table()
-    s.hands[0] = cards("Deep Scry")
+
+def test_a_search_in_plain_words_names_its_spells_to_the_searcher_only() -> None:
+    from rulebook.core.words import third_person
+
+    s = played(("Deep Scry",))
     s.pool = cards("Glimmer", "Crystal Shard", "Scrying Pool", "Insight", "Geode")
     s.apply(0, "top Deep Scry")
     take = Move("take", "Insight")
@@ -773,36 +781,38 @@ def test_decisions_in_plain_words() -> None:
     )
     s.apply(0, take)
     back = Move("return", "Geode")
-    assert s.describe(0, back).startswith("Put Geode back on top of the Magic Pool (Search)")
-    assert "Geode" not in s.describe_public(0, back)
-
-    # "you may": the Lightning Magi's start of turn
-    s = table()
-    for p in (0, 1, 2):
-        s.apply(p, "end")
-    assert (
-        s.describe(3, Move("use"))
-        == "Choose to discard 1 Spell from your Hand, then gain 1 Crystal"
+    assert s.describe(0, back) == (
+        "Put Geode back on top of the Magic Pool (Search): the Spells put back after it lie "
+        "above it"
     )
+    assert third_person(s.describe_public(0, back)) == (
+        "puts one of the Spells they looked at back on top of the Magic Pool (Search)"
+    )
+
+
+def test_other_decisions_in_plain_words() -> None:
+    from rulebook.core.words import third_person
+
+    s = played((), "end")  # "you may": the Lightning Magi's start of turn
+    for p in (1, 2):
+        s.apply(p, "end")
+    use = "Choose to discard 1 Spell from your Hand, then gain 1 Crystal"
+    assert s.describe(3, Move("use")) == use
     assert third_person(s.describe_public(3, Move("skip"))) == (
         "declines to discard 1 Spell from their Hand, then gain 1 Crystal"
     )
-
     # the hand limit of the Discard Phase (game.toml: 10)
-    s = table()
-    s.hands[0] = cards(*["Glimmer"] * 4, *["Crystal Shard"] * 4, "Ember", "Sprout", "Spark")
-    s.apply(0, "end")
-    assert s.describe(0, Move("discard", "Ember")) == (
+    limit = played((*["Glimmer"] * 4, *["Crystal Shard"] * 4, "Ember", "Sprout", "Spark"), "end")
+    assert limit.describe(0, Move("discard", "Ember")) == (
         "Discard Ember from your Hand to the discard pile, to get down to the hand limit of 10 "
         "(11 in Hand)"
     )
-
-    # Look and Draft (Call of the Element)
-    s = table()
-    s.hands[0] = cards("Call of the Element")
-    s.apply(0, "top Call of the Element")
-    pick = s.legal_actions(0)[0]
-    assert s.describe(0, pick) == (
-        f"Draft {pick.card} from the top 4 Spells of your Spell Book onto the discard pile of "  # type: ignore[attr-defined]
+    # Look and Draft (Call of the Element: the top 4 of the Spell Book)
+    look = played(("Call of the Element",), "top Call of the Element")
+    pick = cast(Move, look.legal_actions(0)[0])
+    assert look.describe(0, pick) == (
+        f"Draft {pick.card} from the top 4 Spells of your Spell Book onto the discard pile of "
         "the Magic Pool; the Spell Book is shuffled afterwards"
     )
+    # every symbol has its words
+    assert set(EFFECT_WORDS) == set(KINDS) - {"may"}

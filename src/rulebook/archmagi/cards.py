@@ -19,6 +19,11 @@ AUTHORED = {
 }
 
 
+def _marked(lines: list[str], authored: bool, kind: str) -> str:
+    """A card's lines as its text, with what an authored card of ``kind`` says of itself."""
+    return "\n".join([*lines, AUTHORED[kind]] if authored else lines)
+
+
 def _where(spell: Spell, c: Content) -> str:
     """Where a Spell starts the game (SETUP, END OF ROUND), with its player-count mark."""
     if spell.set == "starting":
@@ -52,19 +57,14 @@ def spell_card(spell: Spell, c: Content) -> str:
             f"Top Action (any Magi): {effects_words(spell.top)}.",
             f"Bottom Action ({element} Magi only): {effects_words(spell.bottom)}.",
         ]
-    if spell.name in c.authored:
-        lines.append(AUTHORED["spell"])
-    return "\n".join(lines)
+    return _marked(lines, spell.name in c.authored, "spell")
 
 
 def magi_card(magi: MagiSpec) -> str:
     """A Magi Ability Card: the ability, and what was authored."""
     lines = [f"Magi Ability Card ({magi.element.capitalize()}): {magi.ability}"]
-    if magi.source != "rulebook":
-        lines.append(AUTHORED["magi"])
-    for reason in magi.authored.values():
-        lines.append(f"Partly authored for this project: {reason}.")
-    return "\n".join(lines)
+    lines += [f"Partly authored for this project: {why}." for why in magi.authored.values()]
+    return _marked(lines, magi.source != "rulebook", "magi")
 
 
 def monster_card(monster: Monster, c: Content) -> str:
@@ -78,9 +78,7 @@ def monster_card(monster: Monster, c: Content) -> str:
         f"Reward, at once: {reward}.",
         f"Worth {plural(monster.favor, 'Favor Point')} at the end of the game.",
     ]
-    if monster.name in c.authored:
-        lines.append(AUTHORED["monster"])
-    return "\n".join(lines)
+    return _marked(lines, monster.name in c.authored, "monster")
 
 
 def cards(setup: Setup) -> dict[str, str]:

@@ -72,40 +72,37 @@ def spell_text(spell: Spell) -> str:
     return f"{spell.element}; top: {top}; bottom: {', '.join(e.text() for e in spell.bottom)}"
 
 
-def _spells(n: int) -> str:
-    return plural(n, "Spell")
+#: each symbol in plain words, as an instruction (:func:`effect_words` fills it in)
+EFFECT_WORDS = {
+    "gain": "gain {crystals}",
+    "spend": "spend {crystals}",
+    "plays": "gain {more_plays}",
+    "draw": "draw {spells} from the Magic Pool",
+    "draft": "draft {spells} from {your} Spell Book onto the discard pile",
+    "discard": "discard {spells} from {your} Hand",
+    "plant": "plant {spells} from {your} Hand",
+    "uproot": "uproot {planted}",
+    "search": "look at {top} of the Magic Pool and take one into {your} Hand",
+    "look_draft": "look at {top} of {your} Spell Book, draft one, then shuffle {your} Spell Book",
+}
 
 
 def effect_words(e: Effect, own: bool = True) -> str:
     """One symbol in plain words, as an instruction: ``gain 2 Crystals``, ``draw 1 Spell from
-    the Magic Pool``; ``own``: told to its seat (``your Hand``), else of it (``their Hand``)."""
-    your = "your" if own else "their"
-    n, kind = e.n, e.kind
-    if kind == "gain":
-        return f"gain {plural(n, 'Crystal')}"
-    if kind == "spend":
-        return f"spend {plural(n, 'Crystal')}"
-    if kind == "plays":
-        return f"gain {plural(n, 'more Play', 'more Plays')}"
-    if kind == "draw":
-        return f"draw {_spells(n)} from the Magic Pool"
-    if kind == "draft":
-        return f"draft {_spells(n)} from {your} Spell Book onto the discard pile"
-    if kind == "discard":
-        return f"discard {_spells(n)} from {your} Hand"
-    if kind == "plant":
-        return f"plant {_spells(n)} from {your} Hand"
-    if kind == "uproot":
-        return f"uproot {plural(n, 'Planted Spell')}"
-    top = f"the top {_spells(n)}" if n > 1 else "the top Spell"
-    if kind == "search":
-        return f"look at {top} of the Magic Pool and take one into {your} Hand"
-    if kind == "look_draft":
-        return f"look at {top} of {your} Spell Book, draft one, then shuffle {your} Spell Book"
-    if kind == "may":
+    the Magic Pool``; ``own``: told to its seat (``your Hand``), else of it (``their Hand``).
+    A "you may" tells its group: ``you may uproot 1 Planted Spell and then gain 2 Crystals``."""
+    if e.kind == "may":
         then = " and then ".join(effect_words(x, own) for x in e.then)
         return f"{'you' if own else 'they'} may {then}"
-    return e.text()  # pragma: no cover - content validation allows no other kind
+    n = e.n
+    return EFFECT_WORDS[e.kind].format(
+        crystals=plural(n, "Crystal"),
+        more_plays=plural(n, "more Play", "more Plays"),
+        spells=plural(n, "Spell"),
+        planted=plural(n, "Planted Spell"),
+        top=f"the top {plural(n, 'Spell')}" if n > 1 else "the top Spell",
+        your="your" if own else "their",
+    )
 
 
 def effects_words(effects: Sequence[Effect], own: bool = True) -> str:
@@ -1160,7 +1157,7 @@ class ArchmagiState(State):
         your = "your" if own else "their"
         cost = plural(monster.crystals, "Crystal")
         if monster.spells:
-            cost += f" and {_spells(monster.spells)} discarded from {your} Hand"
+            cost += f" and {plural(monster.spells, 'Spell')} discarded from {your} Hand"
         reward = f"Reward: {effects_words(monster.reward, own)}" if monster.reward else "no Reward"
         return (
             f"Defeat the {monster.name} (Tier {monster.tier}) for {cost}, "
@@ -1209,7 +1206,7 @@ class ArchmagiState(State):
                 return f"{instead}; the Spell Book is shuffled afterwards"
             seen = len(self.books[p][-n:])
             return (
-                f"Draft {name} from the top {_spells(seen)} of {your} Spell Book onto the "
+                f"Draft {name} from the top {plural(seen, 'Spell')} of {your} Spell Book onto the "
                 "discard pile of the Magic Pool; the Spell Book is shuffled afterwards"
             )
         if kind == "search":
