@@ -241,3 +241,64 @@ def test_ye_olde_customers_charms_and_extra_dice_boxes() -> None:
         "completing Crafting Proficiency (1 star, a plus Bonus Modifier and the next minus Bonus "
         "Modifier Value)"
     )
+
+
+# -- the board's texts (view.static), the same as the terminal's ``card NAME`` -------------------
+@pytest.mark.parametrize(
+    ("game", "players", "variant"),
+    [(MOM, 1, "solo"), (MOM, 4, "standard"), (YOMS, 1, "solo"), (YOMS, 3, "standard")],
+)
+def test_the_board_explains_every_part_from_the_data_files(
+    game: str, players: int, variant: str
+) -> None:
+    from rulebook.core.boardkit import board_static
+
+    g = rulebook.get_game(game)
+    setup = g.setup(players, 1, variant)
+    static = board_static(g, setup)
+    assert static is not None and g.cards is not None
+    assert static["cards"] == g.cards(setup)  # the texts of ``card NAME``
+    state = rulebook.new_game(game, players=players, seed=1, variant=variant)
+    obs = state.observation(0)
+    for seat in obs["seats"]:
+        line = seat["orders" if game == MOM else "customers"] + seat["waiting"]
+        assert all(c["name"] in static["cards"] for c in line if "name" in c)
+        if game == MOM:
+            assert seat["adventurer"]["name"] in static["cards"]
+    assert all(m["name"] in static["cards"] for m in obs["masteries"])
+    parts = [*static["dice"], *static["columns"], *static["rows"]]
+    parts += [c for row in static["rows"] for c in row["circles"]]
+    assert all(p["explain"] for p in parts)
+    assert all(row["reward_explain"] for row in static["rows"])
+    assert set(static["categories"]) == {row["category"] for row in static["rows"]}
+    mine = {"deck", "score", "extra", "line", "face_down", "empty", "waiting"}
+    own = {"potions", "free_marks"} if game == MOM else {"minus", "plus"}
+    rating = {"rating"} if game == MOM and variant == "solo" else set()
+    assert set(static["explain"]) == mine | own | rating
+    assert all(static["explain"].values())
+
+
+def test_authored_cards_and_rows_say_so() -> None:
+    """Content the rulebooks lack is marked in its text, with why, in the project's words."""
+    from rulebook.core.data import load
+    from rulebook.merchants_of_magick.content import PACKAGE, AdventurersFile, OrdersFile
+    from rulebook.ye_olde_magick_shoppe.content import PACKAGE as SHOPPE
+    from rulebook.ye_olde_magick_shoppe.content import CustomersFile
+
+    mom_cards = rulebook.get_game(MOM).cards
+    yoms_cards = rulebook.get_game(YOMS).cards
+    assert mom_cards is not None and yoms_cards is not None
+    texts = {**mom_cards(rulebook.get_game(MOM).setup(2, 1))}
+    for spec in load(OrdersFile, PACKAGE, "orders.toml").orders:
+        marked = "Authored for this project" in texts[spec.name]
+        assert marked == (spec.source == "authored"), spec.name
+    assert texts["Everlasting Pendant of the Elves"].count("\n") == 0  # the rulebook's own
+    for adv in load(AdventurersFile, PACKAGE, "adventurers.toml").adventurers:
+        assert "From public sources, not the rulebook." in texts[adv.name]
+        assert ("its Coins (the public card has" in texts[adv.name]) == ("coins" in adv.authored)
+    assert "Authored for this project: its column" in texts["Master Blacksmith"]
+    shoppe = yoms_cards(rulebook.get_game(YOMS).setup(2, 1))
+    decks = load(CustomersFile, SHOPPE, "customers.toml")
+    for spec in (*decks.customers, *decks.connoisseurs):
+        assert "Authored for this project: its stars" in shoppe[spec.name]
+    assert "Authored for this project" not in shoppe["Wild Energy Mastery"].split("\n")[0]

@@ -29,6 +29,7 @@ WORDS = rw.SheetWords(
     circles="circles",
     phase="crafting and research",
     extra="Extra Dice slot",
+    extras="Extra Dice slots",
     extra_unit="Potion",
     free_mark="a Sponsored Adventurer reward",
     modify="Each Potion spent with a result raises or lowers it by 1.",

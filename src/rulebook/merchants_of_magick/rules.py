@@ -38,6 +38,8 @@ CATEGORIES = (
     "charms_bonus",
     "sponsored_adventurer",
 )
+#: the tie-breakers of END OF GAME, in order
+TIEBREAKS = ("most fulfilled Orders", "most Potions")
 
 
 @cached
@@ -292,7 +294,7 @@ class MerchantsState(SheetState[Content]):
         return (len(self.claimed[player]), self.potions[player])
 
     def tiebreak_labels(self) -> tuple[str, ...]:
-        return ("most fulfilled Orders", "most Potions")
+        return TIEBREAKS
 
     def rating(self, player: int = 0) -> str:
         """The solo rating of a seat's score (SOLO VARIANT table: 60/70/80/90)."""

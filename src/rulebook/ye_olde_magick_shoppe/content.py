@@ -31,6 +31,7 @@ WORDS = rw.SheetWords(
     circles="boxes",
     phase="crafting and research",
     extra="Extra Dice box",
+    extras="Extra Dice boxes",
     extra_unit="",
     free_mark="",
     modify=(

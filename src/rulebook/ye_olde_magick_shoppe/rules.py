@@ -35,6 +35,8 @@ __all__ = ["Done", "ShoppeState", "Spend", "moves"]
 
 #: the scoring categories of End of the Game
 CATEGORIES = ("items", "spells", "customers", "certifications", "glyphs")
+#: the tie-breaker of End of the Game
+TIEBREAKS = ("most customers claimed",)
 
 
 @cached
@@ -249,7 +251,7 @@ class ShoppeState(SheetState[Content]):
         return (len(self.claimed[player]),)
 
     def tiebreak_labels(self) -> tuple[str, ...]:
-        return ("most customers claimed",)
+        return TIEBREAKS
 
     # -- views and copies ------------------------------------------------------------------------
     def _seat_view(self, p: int) -> dict[str, Any]:

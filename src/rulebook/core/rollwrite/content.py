@@ -128,6 +128,8 @@ class SheetContentBase:
     extra_dice_costs: tuple[int, ...]
     #: the game's names for its parts, for texts a newcomer reads
     words: SheetWords
+    #: per column: where the dice that mark it came from, for a player (``source_note``)
+    column_notes: tuple[str, ...]
 
 
 def compile_sheet(
@@ -148,6 +150,7 @@ def compile_sheet(
         "layout": layout,
         "material": material,
         "energy": energy,
+        "column_notes": tuple(source_note(c) for c in sheet.columns),
     }
 
 

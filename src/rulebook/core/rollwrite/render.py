@@ -202,7 +202,7 @@ def rotation_note(card: str) -> Text:
     """How the customer line moves on after each round, for the views of every shoppe."""
     return Text(
         f"After each round every shoppe's first {card} passes to the next seat (the last "
-        f"seat's to seat 0); the solo line shifts left instead, its first {card} leaving.",
+        f"seat's to seat 1); the solo line shifts left instead, its first {card} leaving.",
         style="dim",
     )
 

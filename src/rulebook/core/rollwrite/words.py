@@ -8,6 +8,7 @@ Customers, Coins or stars, Potions or Bonus Modifiers...), kept with its content
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -29,8 +30,9 @@ class SheetWords:
     circles: str
     #: the simultaneous phase a seat ends with ``done`` (``crafting and research``)
     phase: str
-    #: one Extra Dice box (``Extra Dice slot``)
+    #: one Extra Dice box and more (``Extra Dice slot``, ``Extra Dice slots``)
     extra: str
+    extras: str
     #: what a paid Extra Dice box costs, in the singular (``Potion``; empty when none costs)
     extra_unit: str
     #: why a seat marks a circle for free (``a Sponsored Adventurer reward``)
@@ -102,10 +104,23 @@ def dice_said(dice: Sequence[str]) -> str:
 
 
 # -- where data came from --------------------------------------------------------------------
-def _first_clause(reason: str) -> str:
-    """The first clause of a data file's one-line reason, as a player reads it."""
-    clause = reason.split(";")[0].strip().rstrip(".")
-    return clause.replace("the text", "the rulebook")
+#: a parenthesis of a data file's reason that points at the project's files, not for players
+_FILES = re.compile(r"\s*\([^()]*(README|\.toml|docs/|\brun )[^()]*\)")
+#: the longest reason shown whole (longer ones: their first clause)
+LONGEST_REASON = 200
+
+
+def _for_players(reason: str, whole: bool) -> str:
+    """A data file's one-line reason as a player reads it: without pointers to the project's
+    files, "the text" called the rulebook; the first clause only unless ``whole`` (and short)."""
+    text = _FILES.sub("", reason).replace("the text", "the rulebook").strip().rstrip(".")
+    if not whole or len(text) > LONGEST_REASON:
+        depth = 0
+        for i, ch in enumerate(text):  # the first ";" outside parentheses
+            depth += (ch == "(") - (ch == ")")
+            if ch == ";" and depth == 0:
+                return text[:i].strip()
+    return text
 
 
 #: data fields as a player names them, in :func:`source_note`
@@ -128,13 +143,13 @@ def source_note(entry: Provenance, fields: Mapping[str, str] = FIELDS) -> str:
     names = fields
     notes = []
     if entry.source == "authored":
-        why = _first_clause(entry.why) if entry.why.strip() else "not in the rulebook"
+        why = _for_players(entry.why, whole=True) if entry.why.strip() else "not in the rulebook"
         notes.append(f"Authored for this project: {why}.")
     elif entry.source == "public":
         notes.append("From public sources, not the rulebook.")
     if entry.authored and entry.source != "authored":
         values = [
-            f"its {names.get(k, k.replace('_', ' '))} ({_first_clause(why)})"
+            f"its {names.get(k, k.replace('_', ' '))} ({_for_players(why, whole=False)})"
             for k, why in entry.authored.items()
         ]
         notes.append(f"Authored for this project: {listed(values)}.")
