@@ -107,7 +107,7 @@ def dice_said(dice: Sequence[str]) -> str:
 #: a parenthesis of a data file's reason that points at the project's files, not for players
 _FILES = re.compile(r"\s*\([^()]*(README|\.toml|docs/|\brun )[^()]*\)")
 #: the longest reason shown whole (longer ones: their first clause)
-LONGEST_REASON = 200
+LONGEST_REASON = 320
 
 
 def _for_players(reason: str, whole: bool) -> str:
