@@ -17,11 +17,11 @@ import httpx
 import pytest
 
 import rulebook
-from boardpages import CHROMIUM, CHROMIUM_ARGS, wait_until
+from boardpages import CHROMIUM, chromium, served, wait_until
 from rulebook.core.boardkit import board_static
 from webserver import Server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 pytestmark = [
     pytest.mark.xdist_group("rollwrite-board"),
@@ -37,18 +37,14 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("rollwrite")
-    with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
+    with served(tmp_path_factory.mktemp("rollwrite")) as running:
         yield running
-    assert "Traceback" not in (folder / "server.log").read_text()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def open_game(
