@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
@@ -16,6 +19,30 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[Any]:
+    """A real ``rulebook serve`` on SQLite in ``folder``, for a module's browser tests; no
+    traceback may reach its log."""
+    from webserver import Server
+
+    with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
+        yield running
+    assert "Traceback" not in (folder / "server.log").read_text()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, headless, through Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
 #: moves that end a phase or a turn: a test clicks them only when nothing else is on the board
 ENDING = {"done", "pass", "end", "skip"}
 

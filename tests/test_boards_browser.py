@@ -20,18 +20,19 @@ import pytest
 
 from boardpages import (
     CHROMIUM,
-    CHROMIUM_ARGS,
+    chromium,
     click_places,
     create_game,
     place_at,
     places,
+    served,
     version,
     wait_for_turn,
     wait_for_version,
 )
 from webserver import Server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 pytestmark = [
     pytest.mark.xdist_group("boards"),
@@ -43,18 +44,14 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("boards")
-    with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
+    with served(tmp_path_factory.mktemp("boards")) as running:
         yield running
-    assert "Traceback" not in (folder / "server.log").read_text()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def open_page(browser: Any, width: int = 1280) -> tuple[Any, Any, list[str]]:

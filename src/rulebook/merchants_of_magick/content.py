@@ -21,6 +21,22 @@ PACKAGE = "rulebook.merchants_of_magick.data"
 ITEM_CATEGORIES = ("accessory", "weapon", "armor")
 ENCHANTMENT_CATEGORIES = ("prefix", "suffix")
 
+#: the rulebook's names for the sheet's parts, in texts a newcomer reads
+WORDS = rw.SheetWords(
+    value="Coin",
+    cards={"order": "Order"},
+    circle="circle",
+    circles="circles",
+    phase="crafting and research",
+    extra="Extra Dice slot",
+    extras="Extra Dice slots",
+    extra_unit="Potion",
+    free_mark="a Sponsored Adventurer reward",
+    modify="Each Potion spent with a result raises or lowers it by 1.",
+    mastery={"material": "Material Mastery", "energy": "Energy Mastery"},
+    sides=("Master side", "Apprentice side"),
+)
+
 
 # -- schemas of the files --------------------------------------------------------------------
 class SheetRow(Sourced):
@@ -114,6 +130,7 @@ class Adventurer:
     items: tuple[str, str, str]
     coins: int
     masks: tuple[int, int, int]  # one per Order: item row + enchantment row
+    note: str  # where its data came from, for a player (``rw.source_note``)
 
 
 @dataclass(frozen=True)
@@ -192,6 +209,7 @@ def compile_content(
                 (a.items[0], a.items[1], a.items[2]),
                 a.coins,
                 (masks[0], masks[1], masks[2]),
+                rw.source_note(a),
             )
         )
     return Content(
@@ -199,6 +217,7 @@ def compile_content(
         rounds=game.rules.rounds,
         results_per_round=game.rules.results_per_round,
         extra_dice_costs=tuple(game.rules.extra_dice_costs),
+        words=WORDS,
         rows=tuple(sheet.rows),
         orders=built_orders,
         adventurers=tuple(built_adventurers),

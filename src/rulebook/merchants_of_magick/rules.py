@@ -20,9 +20,10 @@ from typing import Any
 from rulebook.core import Game, Setup
 from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, FreeMark, Moves, SheetState, Spend
+from rulebook.core.rollwrite.words import item_said, titled
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
-from rulebook.merchants_of_magick.content import KNOWN_SHEETS, Content, content
+from rulebook.merchants_of_magick.content import KNOWN_SHEETS, Adventurer, Content, content
 
 __all__ = ["Done", "FreeMark", "MerchantsState", "Spend", "moves"]
 
@@ -37,6 +38,8 @@ CATEGORIES = (
     "charms_bonus",
     "sponsored_adventurer",
 )
+#: the tie-breakers of END OF GAME, in order
+TIEBREAKS = ("most fulfilled Orders", "most Potions")
 
 
 @cached
@@ -67,6 +70,30 @@ def sheet_scores(content: Content, marks: int) -> tuple[int, int, tuple[tuple[st
             known.clear()
         found = known[marks] = (crafting, research, tuple(charms))
     return found
+
+
+def row_reward(c: Content, row: int) -> str:
+    """What completing a row gives, in words: its Coins and Potions (CRAFTING, SPELL RESEARCH;
+    Potion Supplier gives more), and a Charm's bonus Coins at the end (END OF GAME)."""
+    spec = c.rows[row]
+    potions = spec.potions if spec.potions is not None else c.rules.potions_per_row
+    text = f"{plural(spec.coins, 'Coin')} and {plural(potions, 'Potion')}"
+    if spec.bonus_category is not None:
+        text += (
+            f"; at the end, {plural(spec.bonus_coins, 'Coin')} more per "
+            f"{titled(spec.bonus_category)} Order fulfilled"
+        )
+    return text
+
+
+def adventurer_reward(c: Content, adv: Adventurer, fulfilled: int) -> str:
+    """What the Sponsored Adventurer's ``fulfilled``-th Order gives (SPONSORED ADVENTURERS)."""
+    r = c.rewards
+    if fulfilled == 1:
+        return plural(r.first_potions, "Potion")
+    if fulfilled == 2:
+        return plural(r.second_free_marks, "free mark")
+    return f"{plural(r.third_free_marks, 'free mark')} and {plural(adv.coins, 'Coin')} at the end"
 
 
 class MerchantsState(SheetState[Content]):
@@ -169,6 +196,30 @@ class MerchantsState(SheetState[Content]):
         cost = abs(change) + extra
         return f"{', '.join(parts)}: {cost} potion{'s' if cost > 1 else ''}" if cost else ""
 
+    # -- the move in plain words (``describe``, shared: rulebook.core.rollwrite.engine) ----------
+    def _change_paid(self, p: int, change: int) -> tuple[int, str, str]:
+        """A Potion per 1 a result is moved (POTIONS)."""
+        return abs(change), "Potion", ""
+
+    def _row_reward_words(self, row: int) -> str:
+        return row_reward(self.content, row)
+
+    def _fulfils_words(self, p: int, marks: int) -> list[str]:
+        """The Sponsored Adventurer's Orders the sheet ``marks`` fulfils, with their rewards."""
+        c = self.content
+        adv = c.adventurers[self.adventurer[p]]
+        done = self.adventurer_done[p]
+        out = []
+        for k in range(3):
+            if not done >> k & 1 and marks & adv.masks[k] == adv.masks[k]:
+                done |= 1 << k
+                item = item_said(c.layout, adv.items[k], (adv.enchantment,))
+                out.append(
+                    f"fulfilling the Sponsored Adventurer's {item} "
+                    f"({adventurer_reward(c, adv, done.bit_count())})"
+                )
+        return out
+
     # -- completing a row (CRAFTING, SPELL RESEARCH, SPONSORED ADVENTURERS) --------------------
     def _row_completed(self, p: int, row: Row) -> None:
         """A completed row gives its Potion(s) and may fulfil the Sponsored Adventurer's
@@ -243,7 +294,7 @@ class MerchantsState(SheetState[Content]):
         return (len(self.claimed[player]), self.potions[player])
 
     def tiebreak_labels(self) -> tuple[str, ...]:
-        return ("most fulfilled Orders", "most Potions")
+        return TIEBREAKS
 
     def rating(self, player: int = 0) -> str:
         """The solo rating of a seat's score (SOLO VARIANT table: 60/70/80/90)."""

@@ -1,25 +1,15 @@
-"""The texts of Ye Olde Magick Shoppe's named cards, for looking one up in the terminal: the
-Customers and Connoisseurs (Customer Circle) and the Certifications (Certifications), from the
-game's data files."""
+"""The texts of Ye Olde Magick Shoppe's named cards, for looking one up in the terminal and for
+the board's tips: the Customers and Connoisseurs (Customer Circle) and the Certifications
+(Certifications), from the game's data files."""
 
 from __future__ import annotations
 
 from rulebook.core import Setup
-from rulebook.core.rollwrite.render import customer_texts, mastery_texts
+from rulebook.core.rollwrite.render import card_texts
 from rulebook.ye_olde_magick_shoppe.content import content
 
 
 def cards(setup: Setup) -> dict[str, str]:
     """Every named card of the game (the same in every setup: all are public)."""
     c = content()
-    texts = customer_texts(
-        [card for card in c.cards if card.kind != "connoisseur"], "stars", "Customer"
-    )
-    texts.update(
-        customer_texts(
-            [card for card in c.cards if card.kind == "connoisseur"], "stars", "Connoisseur"
-        )
-    )
-    sides = ("higher", "lower")
-    texts.update(mastery_texts((*c.material, *c.energy), c.layout, "stars", sides))
-    return texts
+    return card_texts(c, c.cards)

@@ -23,6 +23,28 @@ ENCHANTMENT_CATEGORIES = ("prefix", "suffix")
 KINDS = ("minus", "plus")
 Kind = Literal["minus", "plus"]
 
+#: the rulebook's names for the sheet's parts, in texts a newcomer reads
+WORDS = rw.SheetWords(
+    value="star",
+    cards={"customer": "Customer", "connoisseur": "Connoisseur"},
+    circle="box",
+    circles="boxes",
+    phase="crafting and research",
+    extra="Extra Dice box",
+    extras="Extra Dice boxes",
+    extra_unit="",
+    free_mark="",
+    modify=(
+        "Bonus Modifiers spent with a result change it: a plus one raises it, a minus one "
+        "lowers it, by its circled Bonus Modifier Value."
+    ),
+    mastery={
+        "material": "Material Mastery Certification",
+        "energy": "Energy Mastery Certification",
+    },
+    sides=("higher value", "lower value"),
+)
+
 
 # -- schemas of the files --------------------------------------------------------------------
 class SheetRow(Sourced):
@@ -155,6 +177,7 @@ def compile_content(
         rounds=r.rounds,
         results_per_round=r.results_per_round,
         extra_dice_costs=(0,) * r.extra_dice,  # Extra Dice cost nothing but their box
+        words=WORDS,
         rows=tuple(sheet.rows),
         cards=cards,
         customers=tuple(range(n)),

@@ -19,6 +19,7 @@ from typing import Any
 from rulebook.core import Game, Setup
 from rulebook.core.data import cached
 from rulebook.core.rollwrite import Done, Moves, SheetState, Spend
+from rulebook.core.rollwrite.words import listed, titled
 from rulebook.core.sheet import Row
 from rulebook.core.words import plural
 from rulebook.ye_olde_magick_shoppe.content import (
@@ -34,6 +35,8 @@ __all__ = ["Done", "ShoppeState", "Spend", "moves"]
 
 #: the scoring categories of End of the Game
 CATEGORIES = ("items", "spells", "customers", "certifications", "glyphs")
+#: the tie-breaker of End of the Game
+TIEBREAKS = ("most customers claimed",)
 
 
 @cached
@@ -72,6 +75,20 @@ def sheet_scores(content: Content, marks: int) -> tuple[int, int, int]:
             known.clear()
         found = known[marks] = (items, spells, glyphs)
     return found
+
+
+def row_reward(c: Content, row: int) -> str:
+    """What completing a row gives, in words: its stars, its Bonus Modifier (Bonus Modifiers),
+    a Charm's next Bonus Modifier Value (Charms), a Glyph's stars per item at the end (Glyphs)."""
+    spec = c.rows[row]
+    parts = [plural(spec.stars, "star")] if spec.stars else []
+    parts.append(f"a {spec.bonus} Bonus Modifier")
+    if spec.advances is not None:
+        parts.append(f"the next {spec.advances} Bonus Modifier Value")
+    if spec.glyph_category is not None:
+        category = titled(spec.glyph_category)
+        parts.append(f"{plural(spec.glyph_stars, 'star')} per {category} crafted, at the end")
+    return listed(parts)
 
 
 class ShoppeState(SheetState[Content]):
@@ -176,6 +193,21 @@ class ShoppeState(SheetState[Content]):
             parts.append(f"Extra Dice box {self.extra_used[p] + 1}/{len(self.extra_costs)}")
         return "; ".join(parts)
 
+    # -- the move in plain words (``describe``, shared: rulebook.core.rollwrite.engine) ----------
+    def _change_paid(self, p: int, change: int) -> tuple[int, str, str]:
+        """The fewest Bonus Modifiers of the kind that helps, at their circled value."""
+        kind = 1 if change > 0 else 0
+        each = self.modifier_value(p, kind)
+        sign = "+" if kind else "-"
+        return (
+            modifiers_needed(abs(change), each),
+            f"{KINDS[kind]} Bonus Modifier",
+            f"{sign}{each} each",
+        )
+
+    def _row_reward_words(self, row: int) -> str:
+        return row_reward(self.content, row)
+
     def _row_completed(self, p: int, row: Row) -> None:
         """Circle the row's Bonus Modifier; a Charm also circles the next Bonus Modifier Value
         of its kind (Charms)."""
@@ -219,7 +251,7 @@ class ShoppeState(SheetState[Content]):
         return (len(self.claimed[player]),)
 
     def tiebreak_labels(self) -> tuple[str, ...]:
-        return ("most customers claimed",)
+        return TIEBREAKS
 
     # -- views and copies ------------------------------------------------------------------------
     def _seat_view(self, p: int) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The shared roll-and-write sheet engine (Merchants of Magick, Ye Olde Magick Shoppe).
 
 :mod:`rulebook.core.sheet` holds the sheet's geometry, :mod:`.content` the data schemas and
-compiled cards, :mod:`.engine` the round flow and every shared rule.
+compiled cards, :mod:`.engine` the round flow and every shared rule, :mod:`.words` the plain
+words shared by the moves, the card texts and the board's tips.
 """
 
 from rulebook.core.rollwrite.content import (
@@ -31,6 +32,7 @@ from rulebook.core.rollwrite.engine import (
     SheetState,
     Spend,
 )
+from rulebook.core.rollwrite.words import SheetWords, source_note
 
 __all__ = [
     "CRAFTING",
@@ -50,10 +52,12 @@ __all__ = [
     "SheetContentBase",
     "SheetFileBase",
     "SheetState",
+    "SheetWords",
     "Spend",
     "build_layout",
     "compile_cards",
     "compile_masteries",
     "compile_sheet",
     "row_of",
+    "source_note",
 ]

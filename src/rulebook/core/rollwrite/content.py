@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from pydantic import Field
 
 from rulebook.core.data import DataError, Sourced, Strict
+from rulebook.core.rollwrite.words import SheetWords, source_note
 from rulebook.core.sheet import Layout, Row, RowSpec
 
 
@@ -90,6 +91,7 @@ class Card:
     value: int  # the card's coins or stars
     mask: int  # circles of the item row and its enchantment rows
     kind: str  # which deck: "order", "customer", "connoisseur"
+    note: str = ""  # where its data came from, for a player (``words.source_note``)
 
     @property
     def double(self) -> bool:
@@ -105,6 +107,7 @@ class Mastery:
     circles: int
     master: int
     apprentice: int
+    note: str = ""  # where its data came from, for a player (``words.source_note``)
 
 
 C = TypeVar("C", bound=Card)
@@ -123,6 +126,10 @@ class SheetContentBase:
     rounds: int
     results_per_round: int
     extra_dice_costs: tuple[int, ...]
+    #: the game's names for its parts, for texts a newcomer reads
+    words: SheetWords
+    #: per column: where the dice that mark it came from, for a player (``source_note``)
+    column_notes: tuple[str, ...]
 
 
 def compile_sheet(
@@ -143,6 +150,7 @@ def compile_sheet(
         "layout": layout,
         "material": material,
         "energy": energy,
+        "column_notes": tuple(source_note(c) for c in sheet.columns),
     }
 
 
@@ -211,7 +219,17 @@ def compile_cards(
         if len(set(seen)) != len(seen):
             raise DataError(f"{where} has two enchantments of one kind")
         out.append(
-            make(i, spec.name, spec.item, category, tuple(spec.enchantments), value, mask, kind)
+            make(
+                i,
+                spec.name,
+                spec.item,
+                category,
+                tuple(spec.enchantments),
+                value,
+                mask,
+                kind,
+                source_note(spec),
+            )
         )
     return tuple(out)
 
@@ -231,7 +249,18 @@ def compile_masteries(
                 raise DataError(f"masteries: {m.name} asks more circles than {m.column} has")
             if m.apprentice > m.master:
                 raise DataError(f"masteries: {m.name}: the lower value exceeds the higher")
-            out.append(Mastery(i, kind, m.name, column.index, m.circles, m.master, m.apprentice))
+            out.append(
+                Mastery(
+                    i,
+                    kind,
+                    m.name,
+                    column.index,
+                    m.circles,
+                    m.master,
+                    m.apprentice,
+                    source_note(m),
+                )
+            )
         return tuple(out)
 
     return (

@@ -27,8 +27,10 @@ from rulebook.core.draws import roll_reserved, shuffle_list
 from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
 from rulebook.core.rollwrite.content import Card, Mastery
+from rulebook.core.rollwrite.words import SheetWords, circle_said, listed, row_said
 from rulebook.core.sheet import Circle, Layout, Row, has_all, rotate_clockwise, shift_left
 from rulebook.core.state import Action, State, find_move
+from rulebook.core.words import plural
 
 CRAFTING = "crafting"  # the simultaneous crafting (and research) phase
 OVER = "over"
@@ -63,6 +65,10 @@ class SheetContent(Protocol):
     def results_per_round(self) -> int: ...
     @property
     def extra_dice_costs(self) -> Sequence[int]: ...
+    @property
+    def words(self) -> SheetWords: ...
+    @property
+    def column_notes(self) -> Sequence[str]: ...
 
 
 #: a game's compiled content (its ``Content``, which has all a :class:`SheetContent` has)
@@ -828,6 +834,109 @@ class SheetState(State, Generic[C]):
         change = circle.change_needed(value)
         cost = self._cost_text(player, value, change, self._extra_cost(player) or 0)
         return f"{action} ({cost})" if cost else str(action)
+
+    # -- the move in plain words -------------------------------------------------------------
+    def describe(self, player: int, action: Action) -> str:
+        """The move in plain words, an instruction to ``player`` in the game's names
+        (:attr:`SheetContent.words`): the die and its result, what else it costs (what changes
+        the result, :meth:`_change_paid`; the Extra Dice box it takes and what that costs), the
+        circle, and what marking it completes and claims; or the end of the seat's phase and
+        the dice it leaves unused. ``Use the d8 (2) and 1 Potion to mark Backpack in Leather
+        (2 raised to 3), completing Backpack (1 Coin and 1 Potion)``."""
+        words = self.content.words
+        if type(action) is Done:
+            return f"Finish {words.phase} for this round{self._unused_words(player)}"
+        if type(action) is FreeMark and _hashable(action):
+            circle = self.moves.free_target.get(action)
+            if circle is not None:
+                where = circle_said(self.content.layout, circle.index)
+                return f"Mark {where} for free ({words.free_mark}){self._completes(player, circle)}"
+        if type(action) is Spend and _hashable(action):
+            target = self.moves.spend_target.get(action)
+            if target is not None:
+                return self._spend_words(player, target[0], target[1])
+        return f"Make the move {action}"
+
+    def _spend_words(self, p: int, die: int, circle: Circle) -> str:
+        """:meth:`describe` of spending die number ``die`` on ``circle``."""
+        words = self.content.words
+        value = self.dice[die]
+        change = circle.change_needed(value)
+        box = self.extra_used[p] if self.results[p] >= self.free_results else -1
+        extra = self.extra_costs[box] if 0 <= box < len(self.extra_costs) else 0
+        count, unit, each = self._change_paid(p, change) if change else (0, "", "")
+        if count and extra and unit == words.extra_unit:
+            paid = [plural(count + extra, unit)]
+        else:
+            paid = [plural(n, noun) for n, noun in ((count, unit), (extra, words.extra_unit)) if n]
+        how = []
+        if change:
+            moved = f"{value} {'raised' if change > 0 else 'lowered'} to {value + change}"
+            if each:
+                moved += f", {each}"
+            if count and extra:
+                moved += f" with {plural(count, unit)}"
+            how.append(moved)
+        if 0 <= box < len(self.extra_costs):
+            slot = f"{words.extra} {box + 1} of {len(self.extra_costs)}"
+            if extra:
+                slot += f" for {plural(extra, words.extra_unit)}"
+            elif any(self.extra_costs):
+                slot += ", free"
+            how.append(slot)
+        text = f"Use the {self.content.dice[die]} ({value})"
+        if paid:
+            text += " and " + listed(paid)
+        text += " to mark " + circle_said(self.content.layout, circle.index)
+        if how:
+            text += f" ({'; '.join(how)})"
+        return text + self._completes(p, circle)
+
+    def _unused_words(self, p: int) -> str:
+        """The dice ``p`` leaves unused by ending its phase now (``, leaving the d10 (7)
+        unused``), or nothing."""
+        spent = self.spent[p]
+        left = [
+            f"the {die} ({value})"
+            for d, (die, value) in enumerate(zip(self.content.dice, self.dice, strict=True))
+            if not spent >> d & 1
+        ]
+        return f", leaving {listed(left)} unused" if left else ""
+
+    def _completes(self, p: int, circle: Circle) -> str:
+        """What marking ``circle`` completes for ``p``: its row (with what the row gives,
+        :meth:`_row_reward_words`), the face-up cards of the shoppe it claims, and the game's
+        own (:meth:`_fulfils_words`); nothing if it completes no row."""
+        c = self.content
+        before = self.marks[p]
+        after = before | circle.bit
+        row = c.layout.rows[circle.row]
+        if before & circle.bit or after & row.mask != row.mask:
+            return ""
+        reward = self._row_reward_words(row.index)
+        done = [f"completing {row_said(row.name)}" + (f" ({reward})" if reward else "")]
+        for card in self.lines[p][: self.shop_size]:
+            if card >= 0 and has_all(after, self.card_masks[card]):
+                o = c.cards[card]
+                value = plural(o.value, c.words.value)
+                done.append(f"claiming the {c.words.cards[o.kind]} {o.name} ({value})")
+        done += self._fulfils_words(p, after)
+        return ", " + listed(done)
+
+    def _change_paid(self, p: int, change: int) -> tuple[int, str, str]:
+        """What changing a result by ``change`` costs ``p``, for :meth:`describe`: how many of
+        what (the singular, ``Potion``), and what each one is worth when not 1 (``+2 each``)."""
+        return 0, "", ""
+
+    def _row_reward_words(self, row: int) -> str:
+        """What completing row number ``row`` gives, for :meth:`describe` (``4 Coins and 1
+        Potion``)."""
+        return ""
+
+    def _fulfils_words(self, p: int, marks: int) -> list[str]:
+        """What else the sheet ``marks`` (after a move) completes for ``p``, in the game's
+        words, for :meth:`describe` (a Sponsored Adventurer's Order)."""
+        return []
 
     def _change_text(self, p: int, change: int) -> str:
         """A result's change for the terminal's menu (``+2``; a game adds what it spends)."""

@@ -9,8 +9,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from rulebook.core.rollwrite.content import Card, Mastery
+from rulebook.core.rollwrite.content import Card, SheetContentBase
 from rulebook.core.rollwrite.engine import SheetState
+from rulebook.core.rollwrite.words import customer_text, mastery_text, with_note
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action, State
 from rulebook.core.words import seat as seat_name
@@ -201,7 +202,7 @@ def rotation_note(card: str) -> Text:
     """How the customer line moves on after each round, for the views of every shoppe."""
     return Text(
         f"After each round every shoppe's first {card} passes to the next seat (the last "
-        f"seat's to seat 0); the solo line shifts left instead, its first {card} leaving.",
+        f"seat's to seat 1); the solo line shifts left instead, its first {card} leaving.",
         style="dim",
     )
 
@@ -214,26 +215,22 @@ SHEET_LEGEND = (
 MENU_LEGEND = "Moves: die=result, column: rows it can mark"
 
 
-# -- card texts (for ``card NAME``) ---------------------------------------------------------------
-def customer_texts(cards: Iterable[Card], value: str, what: str) -> dict[str, str]:
-    """Each customer card's text: the item and enchantments it asks for, what it pays."""
-    return {
-        card.name: f"{what}: a {card.item} with {' and '.join(card.enchantments)} "
-        f"(its rows completed on your sheet); {card.value} {value}"
+# -- card texts (for ``card NAME`` and the board's tips) --------------------------------------
+def card_texts(content: SheetContentBase, cards: Iterable[Card]) -> dict[str, str]:
+    """Each customer card's and each mastery card's text, in the game's words, with where its
+    data came from (:mod:`rulebook.core.rollwrite.words`)."""
+    words, layout = content.words, content.layout
+    texts = {
+        card.name: with_note(
+            customer_text(words, layout, card.kind, card.item, card.enchantments, card.value),
+            card.note,
+        )
         for card in cards
     }
-
-
-def mastery_texts(
-    masteries: Iterable[Mastery], layout: Layout, value: str, sides: tuple[str, str]
-) -> dict[str, str]:
-    """Each mastery card's text: the circles it asks in its column and its two values."""
-    return {
-        m.name: f"{m.kind.capitalize()} card: mark {m.circles} circles in the "
-        f"{layout.columns[m.column].id} column; {sides[0]} side {m.master} {value} (for the "
-        f"first to meet it), then {sides[1]} side {m.apprentice} (solo: always this one)"
-        for m in masteries
-    }
+    for m in (*content.material, *content.energy):
+        text = mastery_text(words, layout, m.kind, m.column, m.circles, m.master, m.apprentice)
+        texts[m.name] = with_note(text, m.note)
+    return texts
 
 
 def menu_entry(state: State, player: int, action: Action) -> tuple[str, str, int]:

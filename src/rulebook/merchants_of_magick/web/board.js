@@ -1,7 +1,7 @@
 // Merchants of Magick: the Shoppe sheet (shared with Ye Olde Magick Shoppe, ./sheet.js) and
 // this game's own parts: Potions, free marks, the Sponsored Adventurer, the Potion each row
 // gives, the Charms' bonus Coins, the Extra Dice boxes' Potion costs.
-import { itemName, renderSheetGame } from "./sheet.js";
+import { itemName, renderSheetGame, tip } from "./sheet.js";
 import { el, svg } from "./kit.js";
 
 function potion(x, y, n) {
@@ -19,8 +19,7 @@ function potion(x, y, n) {
 function rowReward(row, x, y) {
   const nodes = [potion(x - 6, y, `+${row.potions}`)];
   if (row.bonus) {
-    const { coins, category } = row.bonus;
-    nodes.push(svg("title", {}, `Charm: +${coins} Coins per ${category} Order fulfilled`));
+    const { coins } = row.bonus;
     nodes.push(svg("text", { x: x + 12, y: y + 4, class: "rb-reward-text mom-bonus" }, `+${coins}`));
   }
   return svg("g", {}, nodes);
@@ -29,14 +28,22 @@ function rowReward(row, x, y) {
 function seatPanel(seat, mine, view) {
   const adv = seat.adventurer;
   const done = new Set(adv.fulfilled);
+  const st = view.static;
   return [
     el(
       "div",
       { class: "mom-stock" },
-      el("span", { class: "mom-potions", "aria-label": `${seat.potions} Potions` }, `⚗ ${seat.potions} Potions`),
-      seat.free_marks ? el("span", { class: "mom-free" }, `${seat.free_marks} free mark`) : null,
+      tip(
+        el("span", { class: "mom-potions", "aria-label": `${seat.potions} Potions` }, `⚗ ${seat.potions} Potions`),
+        st.explain.potions,
+        "Potions",
+        mine,
+      ),
+      seat.free_marks
+        ? tip(el("span", { class: "mom-free" }, `${seat.free_marks} free mark`), st.explain.free_marks, "Free mark", mine)
+        : null,
     ),
-    el(
+    tip(el(
       "div",
       { class: "mom-adventurer", "aria-label": `Sponsored Adventurer ${adv.name}` },
       el("div", { class: "rb-card-name" }, mine ? `Sponsored Adventurer: ${adv.name}` : adv.name),
@@ -52,7 +59,7 @@ function seatPanel(seat, mine, view) {
         ),
       ),
       el("div", { class: "rb-card-value" }, `3 Orders: ${adv.coins} Coins`),
-    ),
+    ), st.cards[adv.name], `Sponsored Adventurer: ${adv.name}`, mine),
   ];
 }
 

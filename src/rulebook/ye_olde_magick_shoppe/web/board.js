@@ -1,7 +1,7 @@
 // Ye Olde Magick Shoppe: the player sheet (shared with Merchants of Magick, ./sheet.js) and
 // this game's own parts: the Bonus Modifier (down or up triangle) each row circles, the Charms
 // that circle the next Bonus Modifier Value, the Glyphs, the Bonus Modifier Value tracks.
-import { renderSheetGame } from "./sheet.js";
+import { renderSheetGame, tip } from "./sheet.js";
 import { el, svg } from "./kit.js";
 
 function triangle(x, y, kind) {
@@ -10,23 +10,19 @@ function triangle(x, y, kind) {
 }
 
 function rowReward(row, x, y) {
-  const nodes = [
-    svg("title", {}, `completing it circles a ${row.bonus_kind} Bonus Modifier`),
-    triangle(x - 8, y, row.bonus_kind),
-  ];
+  const nodes = [triangle(x - 8, y, row.bonus_kind)];
   if (row.advances) {
     nodes.push(svg("text", { x: x + 10, y: y + 4, class: "rb-reward-text yoms-adv" }, row.advances === "minus" ? "−»" : "+»"));
   }
   if (row.glyph) {
-    nodes.push(svg("title", {}, `Glyph: ${row.glyph} crafted, in stars`));
     nodes.push(svg("text", { x: x + 10, y: y + 4, class: "rb-reward-text yoms-adv" }, "★"));
   }
   return svg("g", {}, nodes);
 }
 
-function track(kind, values, current, count) {
+function track(kind, values, current, count, text, mine) {
   const sign = kind === "minus" ? "−" : "+";
-  return el(
+  const node = el(
     "div",
     { class: "yoms-track", "aria-label": `${count} ${kind} Bonus Modifiers, each ${sign}${current}` },
     el(
@@ -39,6 +35,7 @@ function track(kind, values, current, count) {
       el("span", { class: `yoms-value${v === current ? " yoms-circled" : ""}` }, `${sign}${v}`),
     ),
   );
+  return tip(node, text, `${kind === "minus" ? "Minus" : "Plus"} Bonus Modifiers`, mine);
 }
 
 function seatPanel(seat, mine, view) {
@@ -47,8 +44,8 @@ function seatPanel(seat, mine, view) {
   const v = seat.bonus_values;
   return [
     el("div", { class: "rb-label" }, mine ? "Your Bonus Modifiers" : "Bonus Modifiers"),
-    track("minus", values.minus, -v.minus, b.minus),
-    track("plus", values.plus, v.plus, b.plus),
+    track("minus", values.minus, -v.minus, b.minus, view.static.explain.minus, mine),
+    track("plus", values.plus, v.plus, b.plus, view.static.explain.plus, mine),
   ];
 }
 

@@ -5,11 +5,16 @@
 //   parts.seatPanel(seat, me)  -> HTML nodes: the seat's own components (Potions, Adventurer)
 //   parts.extraBox(cost, i)    -> the label of an Extra Dice box
 //   parts.cardValue(card)      -> the text of a card's value
+// Every part explains itself (kit.js explain: a tip on hover, focus, tap) with its text from
+// view.static (the data files, in Python): dice, columns, rows, circles, row rewards, cards,
+// Masteries, Extra Dice, the score, the deck, the solo rating. The other seats' sheets are
+// drawn smaller, with a "Zoom in" control on phones.
 import {
   choose,
   control,
   deciding,
   el,
+  explain,
   movesWhere,
   place,
   redraw,
@@ -18,6 +23,7 @@ import {
   titled,
   turnLine,
   uiState,
+  zoomable,
 } from "./kit.js";
 
 const ROW_H = 30;
@@ -28,6 +34,15 @@ const VALUE_W = 30;
 const COL_W = 44;
 const REWARD_W = 40;
 const DIE_COLOURS = { d6: "#c0392b", d8: "#2e7d32", d10: "#1f5fa8", d12: "#7b3fa0" };
+
+/**
+ * ``node`` explains itself with ``text`` (kit.js explain); ``focusable`` false keeps it out of
+ * the Tab order (the other seats' parts: hover and tap still show it).
+ */
+export function tip(node, text, heading = "", focusable = true) {
+  if (!focusable && text) node.setAttribute("tabindex", "-1");
+  return explain(node, text, heading);
+}
 
 /** A die as its shape: d6 square, d8 diamond, d10 kite, d12 pentagon; value inside. */
 export function dieShape(id, value, size, attrs = {}) {
@@ -108,7 +123,7 @@ function circleMoves(view, cid, die) {
 }
 
 /** One half of a sheet (crafting or research) as an SVG, for seat ``seat``. */
-function sheetHalf(view, ctx, section, seat, interactive, parts, ui) {
+function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
   const st = view.static;
   const cols = st.columns.filter((c) => c.section === section);
   const rows = st.rows.filter((r) => r.section === section);
@@ -122,18 +137,20 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui) {
   // column heads: name and the dice that feed the column
   cols.forEach((c) => {
     const x = colX[c.id];
-    nodes.push(svg("text", { x, y: 13, class: "rb-col-name" }, titled(c.id)));
+    const head = [svg("rect", { x: x - COL_W / 2, y: 0, width: COL_W, height: HEAD_H, class: "rb-col-head-band" })];
+    head.push(svg("text", { x, y: 13, class: "rb-col-name" }, titled(c.id)));
     c.dice.forEach((d, i) => {
       const dx = x + (i - (c.dice.length - 1) / 2) * 13;
-      nodes.push(dieShape(d, null, 12, { transform: `translate(${dx},27)` }));
+      head.push(dieShape(d, null, 12, { transform: `translate(${dx},27)` }));
     });
-    nodes.push(
+    head.push(
       svg(
         "text",
         { x, y: 44, class: "rb-col-sign" },
         section === "crafting" ? "≥ result" : "≤ result",
       ),
     );
+    nodes.push(tip(svg("g", { class: "rb-col-head", "data-column": c.id }, head), c.explain, titled(c.id), own));
   });
   let y = HEAD_H;
   let group = null;
@@ -142,8 +159,17 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui) {
     if (row.category !== group) {
       group = row.category;
       nodes.push(
-        svg("rect", { x: 0, y, width, height: GROUP_H, class: "rb-group-band" }),
-        svg("text", { x: 6, y: y + 14, class: "rb-group" }, titled(group)),
+        tip(
+          svg(
+            "g",
+            { class: "rb-group-head", "data-category": group },
+            svg("rect", { x: 0, y, width, height: GROUP_H, class: "rb-group-band" }),
+            svg("text", { x: 6, y: y + 14, class: "rb-group" }, titled(group)),
+          ),
+          (st.categories || {})[group],
+          titled(group),
+          own,
+        ),
       );
       y += GROUP_H;
     }
@@ -205,11 +231,13 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui) {
       );
       const label = `${row.name}, ${titled(c.column)} circle ${c.at_least ? "≥" : "≤"} ${c.threshold}`;
       if (moves.length) place(g, moves, ctx, label);
+      // a circle that is no place stays out of the Tab order (its row explains it to the keyboard)
+      if (own) tip(g, isMarked ? `${c.explain}\nMarked.` : c.explain, `${row.name}: ${titled(c.column)}`, moves.length > 0);
       rowNodes.push(g);
     });
     const reward = parts.rowReward ? parts.rowReward(row, NAME_W + VALUE_W + COL_W * cols.length + REWARD_W / 2, y + ROW_H / 2) : null;
-    if (reward) rowNodes.push(reward);
-    nodes.push(svg("g", { class: "rb-row", "data-row": row.id }, rowNodes));
+    if (reward) rowNodes.push(tip(reward, row.reward_explain, row.name, own));
+    nodes.push(tip(svg("g", { class: "rb-row", "data-row": row.id }, rowNodes), row.explain, row.name, own));
     y += ROW_H;
   });
   return svg(
@@ -263,7 +291,8 @@ function diceTray(view, ctx, root, me, ui) {
         ui.die === d.id,
       );
     } else node.setAttribute("aria-label", label);
-    return el("div", { class: "rb-die-slot" }, node, el("span", { class: "rb-die-name" }, d.id));
+    const slot = el("div", { class: "rb-die-slot", "data-die-slot": d.id }, node, el("span", { class: "rb-die-name" }, d.id));
+    return tip(slot, d.explain, `${d.id}: ${value}`, !usable.has(d.id));
   });
   const doneMoves = movesWhere(view, (t) => t === "done");
   const doneButton = doneMoves.length
@@ -290,12 +319,20 @@ function diceTray(view, ctx, root, me, ui) {
 }
 
 function cardNode(card, st, parts, small = false) {
-  if (card.empty) return el("div", { class: "rb-card rb-empty", "aria-label": "empty space" });
+  const texts = st.explain || {};
+  if (card.empty) {
+    return tip(el("div", { class: "rb-card rb-empty", "aria-label": "empty space" }), texts.empty, "Empty space", !small);
+  }
   if (card.face_down) {
-    return el("div", { class: "rb-card rb-back", "aria-label": "face-down card" }, el("span", {}, "?"));
+    return tip(
+      el("div", { class: "rb-card rb-back", "aria-label": "face-down card" }, el("span", {}, "?")),
+      texts.face_down,
+      "Face-down card",
+      !small,
+    );
   }
   const value = card[st.value];
-  return el(
+  const node = el(
     "div",
     {
       class: `rb-card${card.kind === "connoisseur" ? " rb-connoisseur" : ""}${small ? " rb-small" : ""}`,
@@ -316,6 +353,7 @@ function cardNode(card, st, parts, small = false) {
       parts.cardValue ? parts.cardValue(card) : `${value} ${st.words.value}`,
     ),
   );
+  return tip(node, (st.cards || {})[card.name], card.name, !small);
 }
 
 function lineNode(seat, st, parts, small = false) {
@@ -326,7 +364,7 @@ function lineNode(seat, st, parts, small = false) {
     line.map((c) => cardNode(c, st, parts, small)),
     seat.waiting && seat.waiting.length
       ? [
-          el("div", { class: "rb-waiting-mark" }, "waiting"),
+          tip(el("div", { class: "rb-waiting-mark" }, "waiting"), (st.explain || {}).waiting, "Waiting", !small),
           seat.waiting.map((c) => cardNode(c, st, parts, small)),
         ]
       : null,
@@ -334,7 +372,7 @@ function lineNode(seat, st, parts, small = false) {
 }
 
 function extraDice(seat, st, parts) {
-  return el(
+  const node = el(
     "div",
     { class: "rb-extra", "aria-label": `Extra Dice: ${seat.extra_dice_used} used` },
     el("span", { class: "rb-label" }, "Extra Dice"),
@@ -346,6 +384,7 @@ function extraDice(seat, st, parts) {
       ),
     ),
   );
+  return tip(node, (st.explain || {}).extra, "Extra Dice");
 }
 
 function masteries(view, me) {
@@ -355,7 +394,7 @@ function masteries(view, me) {
     "div",
     { class: "rb-masteries", "aria-label": st.words.masteries },
     obs.masteries.map((m, k) =>
-      el(
+      tip(el(
         "div",
         { class: `rb-mastery rb-${m.kind}` },
         el("div", { class: "rb-card-name" }, m.name),
@@ -364,33 +403,38 @@ function masteries(view, me) {
         me && me.masteries[k] !== null
           ? el("div", { class: "rb-scored" }, `scored ${me.masteries[k]}`)
           : null,
-      ),
+      ), (st.cards || {})[m.name], m.name),
     ),
   );
 }
 
-function sheetOf(view, ctx, seat, interactive, parts, ui) {
+function sheetOf(view, ctx, seat, interactive, parts, ui, own = true) {
   return el(
     "div",
     { class: "rb-sheet" },
-    sheetHalf(view, ctx, "crafting", seat, interactive, parts, ui),
-    sheetHalf(view, ctx, "research", seat, interactive, parts, ui),
+    sheetHalf(view, ctx, "crafting", seat, interactive, parts, ui, own),
+    sheetHalf(view, ctx, "research", seat, interactive, parts, ui, own),
   );
 }
 
-function scoreLine(seat, st) {
+function scoreLine(seat, st, own = true) {
   const parts = Object.entries(seat.breakdown || {})
     .filter(([, v]) => v)
     .map(([k, v]) => `${titled(k)} ${v}`);
-  return el(
-    "div",
-    { class: "rb-score" },
-    el("strong", {}, `${seat.score} ${st.words.value}`),
-    parts.length ? ` (${parts.join(", ")})` : "",
+  return tip(
+    el(
+      "div",
+      { class: "rb-score" },
+      el("strong", {}, `${seat.score} ${st.words.value}`),
+      parts.length ? ` (${parts.join(", ")})` : "",
+    ),
+    (st.explain || {}).score,
+    "Score",
+    own,
   );
 }
 
-function rival(view, ctx, p, parts, ui) {
+function rival(root, view, ctx, p, parts, ui) {
   const seat = view.observation.seats[p];
   const st = view.static;
   const status = view.over ? "" : deciding(view, p) ? "deciding" : seat.done ? "done" : "";
@@ -402,9 +446,9 @@ function rival(view, ctx, p, parts, ui) {
       {},
       el("strong", {}, seatName(view, p)),
       status ? el("span", { class: `rb-status rb-${status}` }, status) : null,
-      scoreLine(seat, st),
+      scoreLine(seat, st, false),
     ),
-    sheetOf(view, ctx, seat, false, parts, ui),
+    zoomable(root, `rival-${p}`, sheetOf(view, ctx, seat, false, parts, ui, false), `sheet of ${seatName(view, p)}`),
     lineNode(seat, st, parts, true),
     parts.seatPanel ? el("div", { class: "rb-panel rb-small" }, parts.seatPanel(seat, false, view)) : null,
   );
@@ -426,12 +470,12 @@ export function renderSheetGame(root, view, ctx, parts = {}) {
       { class: "rb-top" },
       el("strong", {}, `Round ${obs.round}/${obs.rounds}`),
       turnLine(view),
-      el("span", { class: "rb-deck" }, `${st.words.line} deck: ${obs.deck.cards}`),
+      tip(el("span", { class: "rb-deck" }, `${st.words.line} deck: ${obs.deck.cards}`), (st.explain || {}).deck, `${st.words.line} deck`),
     );
     const myLine = el(
       "section",
       { class: "rb-line-wrap", "aria-label": `${view.seat === null ? seatName(view, 0) : "Your"} ${st.words.line}` },
-      el("h3", {}, `${view.seat === null ? seatName(view, 0) : "Your"} ${st.words.line}`),
+      tip(el("h3", {}, `${view.seat === null ? seatName(view, 0) : "Your"} ${st.words.line}`), (st.explain || {}).line, st.words.line),
       lineNode(me, st, parts),
     );
     const side = el(
@@ -442,19 +486,23 @@ export function renderSheetGame(root, view, ctx, parts = {}) {
       extraDice(me, st, parts),
       masteries(view, me),
       st.ratings
-        ? el(
-            "div",
-            { class: "rb-ratings" },
-            "Solo rating: ",
-            st.ratings.map(([s, n]) => `${n} ${s}+`).join(", "),
-            obs.rating ? el("strong", {}, ` — ${obs.rating}`) : null,
+        ? tip(
+            el(
+              "div",
+              { class: "rb-ratings" },
+              "Solo rating: ",
+              st.ratings.map(([s, n]) => `${n} ${s}+`).join(", "),
+              obs.rating ? el("strong", {}, ` — ${obs.rating}`) : null,
+            ),
+            (st.explain || {}).rating,
+            "Solo rating",
           )
         : null,
     );
     const rivals = obs.seats
       .map((_, p) => p)
       .filter((p) => p !== mine)
-      .map((p) => rival(view, ctx, p, parts, ui));
+      .map((p) => rival(root, view, ctx, p, parts, ui));
     return [
       head,
       view.over ? null : diceTray(view, ctx, root, interactive ? me : null, ui),
