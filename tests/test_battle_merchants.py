@@ -965,3 +965,71 @@ def test_the_turn_view_names_the_seat_in_a_step_counted_from_one() -> None:
     console.print(turn(s, 1))
     text = console.export_text()
     assert "Seat 1 is in the forge step" in text and "Seat 0" not in text
+
+
+# -- what the cards and components say (issue 23) -----------------------------------------------
+def test_every_card_and_component_on_the_table_has_a_text() -> None:
+    """The board's tips and ``card NAME`` share one text per name (the board's static data):
+    every face-up Craft and Kingdom Card met in a game, the Craft Bonus cards, each race and
+    its Reward Tile, each Region and its tile, each mat; authored ones say so."""
+    from rulebook.battle_merchants.cards import AUTHORED_CARDS, AUTHORED_TEXTS, cards
+    from rulebook.battle_merchants.content import race_plural
+    from rulebook.battle_merchants.web import static
+
+    for players in (2, 3, 4):
+        s = new(players=players, seed=players)
+        texts = cards(s.setup)
+        assert static(s.setup)["texts"] == texts
+        rng = random.Random(players)
+        while not s.is_terminal():
+            obs = s.observation(0)
+            for label in obs["craft_cards"]:
+                if label is not None:
+                    assert AUTHORED_CARDS in texts[label[0].upper() + label[1:]]
+            for k in obs["kingdom_cards"]:
+                if k is not None:
+                    assert AUTHORED_TEXTS in texts[k["name"]]
+            p = s.current_players()[0]
+            s.apply(p, rng.choice(s.legal_actions(p)))
+        c = content()
+        for race in obs["reward_spaces"]:
+            assert texts[race_plural(race)] and texts[f"{race.title()} Reward Tile"]
+        for region in obs["regions"]:
+            assert texts[region["name"].title()] and texts[f"{region['name'].title()} Reward Tile"]
+        for colour in c.colours[:players]:
+            assert "authored for this project" in texts[f"{colour.title()} mat"]
+        assert ("Salesman Steve" in texts) == ("Side board" in texts) == (players == 2)
+        assert ("Hobgoblins" in texts) == (players != 3)
+        for w in c.weapons:
+            assert (
+                f"Level {c.rules.bonus_level} of {w.title()}" in texts[f"{w.title()} Craft Bonus"]
+            )
+
+
+def test_texts_and_plain_words_take_their_numbers_from_the_data_files() -> None:
+    """Change the Vorpal forge cost and a Kingdom Card's gold in the data: the card texts and
+    the plain words of the moves follow."""
+    from rulebook.battle_merchants.cards import cards
+    from rulebook.battle_merchants.content import PACKAGE
+    from rulebook.core.data import set_overrides
+
+    set_overrides(
+        {
+            (PACKAGE, "mats.toml"): {"chart": {"forge_vorpal": 14}},
+            (PACKAGE, "kingdom.toml"): {"cards": {"War Bonds": {"gold": -4}}},
+        }
+    )
+    try:
+        s = new()
+        texts = cards(s.setup)
+        assert "forged for 14 gold" in texts["Vorpal Weapon"]
+        assert "costs 4 gold to take" in texts["War Bonds"]
+        s.levels[0][AXE] = 5
+        s.gold[0] = 20
+        assert s.describe(0, s.parse_action(0, "forge vorpal axe")).startswith(
+            "Pay 14 gold to forge a Vorpal Axe"
+        )
+        offer_kingdom(s, "War Bonds")
+        assert s.describe(0, s.moves.kingdom[0]).startswith("Pay 4 gold to take")
+    finally:
+        set_overrides({})

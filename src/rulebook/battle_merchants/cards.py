@@ -79,8 +79,8 @@ def kingdom_text(k: KingdomCard, c: Content) -> str:
 def craft_cost_words(multiplier: int, weapon: str) -> str:
     """What a Craft Card's cost (free, x1, x2) asks, in words."""
     if multiplier == 0:
-        return "free"
-    return f"x{multiplier}: {multiplier} gold per {weapon} Level already held (free with none)"
+        return "Cost: free"
+    return f"Cost x{multiplier}: {multiplier} gold per {weapon} Level already held (free with none)"
 
 
 def craft_text(card: CraftCard, c: Content, copies: dict[str, int]) -> str:

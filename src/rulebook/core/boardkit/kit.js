@@ -226,6 +226,9 @@ function installTips() {
   let shownFor = null;
   let pressTimer = null;
   let suppressClick = false;
+  // the node whose tip showed before the last touch began: a tap focuses the node it lands on
+  // (focusin shows its tip), so the tap's click toggles by what showed before, not after
+  let shownBeforeTouch = null;
   const target = (event) => (event.target instanceof Element ? event.target.closest("[data-explain]") : null);
   const show = (node) => {
     shownFor = node;
@@ -266,6 +269,7 @@ function installTips() {
   });
   document.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "mouse") return;
+    shownBeforeTouch = shownFor;
     const node = target(event);
     clearTimeout(pressTimer);
     if (!node) return hide();
@@ -289,8 +293,9 @@ function installTips() {
       }
       const node = target(event);
       if (node && !node.classList.contains("rb-place") && event.pointerType !== "mouse") {
-        if (shownFor === node) hide();
+        if (shownBeforeTouch === node) hide();
         else show(node);
+        shownBeforeTouch = null;
       } else if (!node) hide();
     },
     true,
