@@ -1281,7 +1281,8 @@ class BattleState(State):
             r = self.board.regions.index(k.region) if k.region in self.board.regions else -1
             if r >= 0 and self.region_on_board[r]:
                 does = (
-                    f"with it the {region} Reward Tile: 1 more gold on every sale in the {region}"
+                    f"the {region} Reward Tile comes with it (1 more gold on every sale in the "
+                    f"{region})"
                 )
             else:
                 does = f"the {region} Reward Tile is taken already: only the gold"
