@@ -598,9 +598,11 @@ class BattleState(State):
             self.tokens[bf + 1] = FIRE
             self._check_token(self.board.spaces[2 * (bf + 1)])
 
-    def steve_target(self, sold: Space) -> Space | None:
+    def steve_target(self, sold: Space, before_sale: bool = False) -> Space | None:
         """Where Steve sells next: the lowest open space of his race (locks ignored); ties go
-        to the first such row clockwise from the row just sold to. None if the race is full."""
+        to the first such row clockwise from the row just sold to. None if the race is full.
+        ``before_sale``: asked before the sale to ``sold`` is made (its space counts as
+        filled)."""
         race = self.steve_races[self.steve_cube]
         board = self.board
         rows = len(board.rows)
@@ -610,7 +612,7 @@ class BattleState(State):
             if board.row_race[row] != race:
                 continue
             for b, s in enumerate(row_spaces):
-                if self.spaces[s] == EMPTY:
+                if self.spaces[s] == EMPTY and not (before_sale and s == sold.index):
                     key = (b, (row - sold.row) % rows)
                     if best is None or key < best:
                         best, target = key, s
@@ -1368,7 +1370,7 @@ class BattleState(State):
             text += f"; take {article} {title(race)} Reward Tile"
         text += self._token_words(space)
         if self.two:
-            text += self._steve_words(p, space, vorpal)
+            text += self._steve_words(space)
         return text
 
     def _token_words(self, space: Space) -> str:
@@ -1395,15 +1397,10 @@ class BattleState(State):
             text += ": every other merchant takes one last turn, then war"
         return text
 
-    def _steve_words(self, p: int, space: Space, vorpal: bool) -> str:
+    def _steve_words(self, space: Space) -> str:
         """Salesman Steve's sale after a sale to ``space`` (2 players)."""
         c = self.content
-        before = self.spaces[space.index]
-        self.spaces[space.index] = p * 2 + int(vorpal)
-        try:
-            target = self.steve_target(space)
-        finally:
-            self.spaces[space.index] = before
+        target = self.steve_target(space, before_sale=True)
         race = race_plural(c.races[self.steve_races[self.steve_cube]])
         if target is None:
             return f"; Salesman Steve finds no open space among the {race}"
