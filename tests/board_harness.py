@@ -179,7 +179,7 @@ class Harness:
 
     def open(self, t: Table, width: int = 1280, height: int = 900, touch: bool = False) -> Any:
         """A page showing ``t`` for its seat; moves made on the page are applied to ``t``.
-        ``touch``: a phone's touch screen (taps) instead of a mouse."""
+        ``touch``: a phone's page (touch events, mobile viewport) instead of a mouse's."""
         game = get_game(t.state.setup.game)
         page = self.browser.new_page(
             viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch

@@ -672,3 +672,364 @@ def test_every_kingdom_card_has_a_card_text() -> None:
 
     for k in content().kingdom:
         assert card_text(k, content()) and "why" not in card_text(k, content())
+
+
+# -- moves in plain words (issue 23) -----------------------------------------------------------
+#: the verbs the plain words of a move begin with, and as they are told of another seat
+VERBS = {
+    "Pay": "pays",
+    "Learn": "learns",
+    "Take": "takes",
+    "Use": "uses",
+    "Forge": "forges",
+    "Sell": "sells",
+    "Stop": "stops",
+    "Make": "makes",
+    "Decline": "declines",
+    "Pass": "passes",
+}
+#: the kinds of move (type, step of the turn) every seeded game below meets; the rarer ones
+#: (the steps after Drive the Workers, Desperate Times, ExtraCrafty and Free Samples, the Craft
+#: Bonus action, a pass) are made on purpose in the tests after it
+COMMON = {
+    ("Learn", "turn"),
+    ("TakeKingdom", "turn"),
+    ("Forge", "turn"),
+    ("Forge", "forge"),
+    ("Sell", "turn"),
+    ("Done", "forge"),
+}
+
+
+def check_words(state: BattleState, seat: int, action: rulebook.Action) -> str:
+    """The plain words of one move: a capitalised verb first, more than the bare move, the
+    same for everyone (nothing is hidden), told of another seat as a sentence, and no "you"
+    outside a quoted card text (the words are told of other seats too)."""
+    from rulebook.core.words import third_person
+
+    said = state.describe(seat, action)
+    verb = said.split(" ")[0]
+    assert verb in VERBS, said
+    assert said != str(action) and len(said) > len(str(action)), said
+    assert state.describe_public(seat, action) == said
+    told = third_person(said)
+    assert told.startswith(VERBS[verb] + " "), told
+    unquoted = " ".join(said.split('"')[::2]).lower().replace(";", " ").replace(",", " ")
+    assert not {"you", "your", "yours"} & set(unquoted.split()), said
+    return said
+
+
+def steve_space(state: BattleState, before: list[int]) -> str | None:
+    """Where Salesman Steve sold in the last move, as the plain words name it."""
+    for i, (was, now) in enumerate(zip(before, state.spaces, strict=True)):
+        if was == EMPTY and now == state.steve * 2:
+            s = state.board.spaces[i]
+            race = content().races[s.race]
+            region = state.board.regions[s.region].title()
+            from rulebook.battle_merchants.content import race_plural
+
+            return f"to the {race_plural(race)} at {region} Battlefield {s.battlefield + 1}"
+    return None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_move_of_seeded_games_reads_as_plain_words(players: int) -> None:
+    """Every legal move met in random and greedy games, for each player count; the words
+    said of a move come true (Salesman Steve's sale; the kind of move); the words do not
+    change when the decks (the hidden part) are shuffled again."""
+    from rulebook.agents import make_agent
+
+    met: set[tuple[str, str]] = set()
+    for seed in range(3):
+        s = new(players=players, seed=seed)
+        agents = [make_agent("greedy" if (seed + p) % 2 else "random", p) for p in range(players)]
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            p = s.current_players()[0]
+            for action in s.legal_actions(p):
+                met.add((type(action).__name__, s.step))
+                check_words(s, p, action)
+            action = agents[p].act(s, p)
+            said = s.describe(p, action)
+            other = (p + 1) % players
+            assert s.determinize(other, rng).describe_public(p, action) == said
+            before = list(s.spaces)
+            s.apply(p, action)
+            if players == 2 and type(action).__name__ in ("Sell", "Bonus"):
+                where = steve_space(s, before)
+                if where is not None and "Salesman Steve sells" in said:
+                    assert said.endswith(where) or f"{where};" in said, said
+    assert met >= COMMON, COMMON - met
+
+
+def test_the_rare_moves_read_as_plain_words() -> None:
+    """The second sale of Drive the Workers or Desperate Times, and stopping there; declining
+    ExtraCrafty's and Free Samples' free card or Weapon; passing."""
+    s = new(players=3)
+    offer_kingdom(s, "Desperate Times")
+    s.supply[0][SWORD * 2] = 2
+    s.race_tiles[0] = [0, 0, 0, 0]
+    check_words(s, 0, s.parse_action(0, "kingdom 1"))
+    s.apply(0, "kingdom 1")
+    assert check_words(s, 0, s.parse_action(0, "done")) == "Make no sale after all"
+    assert check_words(s, 0, s.parse_action(0, "sell grasslands/elf/1")) == (
+        "Sell a Standard Sword to the Elves at Grasslands Battlefield 1 (sale 1 of up to 2) "
+        "for 5 gold (6 - 1 for Desperate Times); take an Elf Reward Tile"
+    )
+    s.apply(0, "sell grasslands/elf/1")
+    assert check_words(s, 0, s.parse_action(0, "done")) == "Stop selling after 1 sale"
+    s = new(players=3)
+    offer_kingdom(s, "ExtraCrafty")
+    s.apply(0, "kingdom 1")
+    assert check_words(s, 0, s.moves.learn[0]).startswith("Take the ")
+    assert "for free (ExtraCrafty): " in check_words(s, 0, s.moves.learn[0])
+    assert (
+        check_words(s, 0, s.parse_action(0, "done")) == "Decline the free Craft Card (ExtraCrafty)"
+    )
+    s = new(players=3)
+    offer_kingdom(s, "Free Samples")
+    s.apply(0, "kingdom 1")
+    assert check_words(s, 0, s.parse_action(0, "forge axe")) == (
+        "Forge a Standard Axe for free (Free Samples)"
+    )
+    assert check_words(s, 0, s.parse_action(0, "done")) == (
+        "Decline the free Standard Weapon (Free Samples)"
+    )
+    s = new(players=3)
+    s.gold[0], s.kingdom_pool, s.craft_pool = 0, [], []
+    assert [str(a) for a in s.legal_actions(0)] == ["pass"]
+    assert check_words(s, 0, s.parse_action(0, "pass")) == (
+        "Pass the turn: no action is possible (when every merchant passes in a row, the "
+        "Season ends)"
+    )
+
+
+def test_learning_a_craft_in_plain_words_follows_the_axe_example() -> None:
+    """Learn Craft: with 2 Axe Levels an x2 card costs 4 gold; later, with 4 Levels, an x1 card
+    with a 2-coin discount costs 4 again, brings Level 5 (Vorpal Axes) and the discount."""
+    s = new()
+    s.levels[0][AXE] = 2
+    s.craft_pool = [craft_card(AXE, 2, 2, 0), craft_card(AXE, 1, 1, 2), craft_card(AXE, 0, 1, 0)]
+    assert check_words(s, 0, s.moves.learn[0]) == (
+        "Pay 4 gold (2 per Axe Level held) to learn the Axe +2 Craft Card (Craft space 1): Axe "
+        "Craft from Level 2 to 4"
+    )
+    s.levels[0][AXE] = 4
+    assert check_words(s, 0, s.moves.learn[1]) == (
+        "Pay 4 gold (1 per Axe Level held) to learn the Axe +1 Craft Card (Craft space 2): Axe "
+        "Craft from Level 4 to 5; every Axe forged costs 2 gold less; Vorpal Axes can be forged"
+    )
+    s.levels[0][AXE] = 5
+    assert check_words(s, 0, s.moves.learn[2]) == (
+        "Learn the Axe +1 Craft Card (Craft space 3), a free card: Axe Craft from Level 5 to 6; "
+        "the Axe Craft Bonus card comes with it"
+    )
+    s.levels[0][AXE] = 0  # "if you have zero Levels, the card is free"
+    assert check_words(s, 0, s.moves.learn[0]).startswith(
+        "Learn the Axe +2 Craft Card (Craft space 1) for free (x2, no Axe Level yet): Axe Craft "
+        "from Level 0 to 2"
+    )
+
+
+def test_forging_in_plain_words_follows_the_thirteen_gold_example() -> None:
+    """He forges a Hammer for 5 and two Axes for 4 each (a 1-gold discount on his Craft
+    Cards), up to three Weapons; a Vorpal one costs 15 less the Kingdom discounts."""
+    s = new()
+    s.levels[0][HAMMER] = 1
+    s.coins[0][AXE] = 1
+    assert check_words(s, 0, s.parse_action(0, "forge hammer")) == (
+        "Pay 5 gold to forge a Standard Hammer, Weapon 1 of up to 3 this turn"
+    )
+    s.apply(0, "forge hammer")
+    assert check_words(s, 0, s.parse_action(0, "forge axe")) == (
+        "Pay 4 gold (5 less 1 for Craft Card coins) to forge a Standard Axe, Weapon 2 of up to 3 "
+        "this turn"
+    )
+    assert check_words(s, 0, s.parse_action(0, "done")) == "Stop forging after 1 Weapon"
+    s = new()
+    s.levels[0][AXE] = 5
+    s.coins[0][AXE] = 1
+    s.gold[0] = 20
+    s.kingdom_cards[0] = [kingdom_card("Quartermaster")]
+    assert check_words(s, 0, s.parse_action(0, "forge vorpal axe")) == (
+        "Pay 11 gold (15 less 1 for Craft Card coins, 3 for Quartermaster) to forge a Vorpal "
+        "Axe, Weapon 1 of up to 3 this turn"
+    )
+
+
+def test_selling_in_plain_words_follows_the_dwarf_and_steve_examples() -> None:
+    """The Dwarf sale: 6 + 2 for her two Dwarf Reward Tiles = 8 gold, then the Dwarf tile of
+    her colour. Steve's example: Purple sells to the Hobgoblins in the Mountains and Steve,
+    selling to the Orcs, takes the Desert's Axe space."""
+    s = new(current=1)
+    s.race_tiles[1][DWARF] = 2
+    s.supply[1][AXE * 2] = 1
+    assert check_words(s, 1, s.parse_action(1, "sell forest/dwarf/1")) == (
+        "Sell a Standard Axe to the Dwarves at Forest Battlefield 1 for 8 gold (6 + 2 for Dwarf "
+        "Reward Tiles); take a Dwarf Reward Tile"
+    )
+    s = new(players=2, current=1)
+    s.steve_races = [ORC, ELF, HOBGOBLIN, DWARF]
+    s.tokens[bf(s, "mountains/hobgoblin/2")] = FIRE
+    s.supply[1][HAMMER * 2] = 1
+    assert check_words(s, 1, s.parse_action(1, "sell mountains/hobgoblin/2")) == (
+        "Sell a Standard Hammer to the Hobgoblins at Mountains Battlefield 2 for 6 gold; take a "
+        "Hobgoblin Reward Tile; then Salesman Steve sells a Standard Axe to the Orcs at Desert "
+        "Battlefield 1"
+    )
+
+
+def test_the_third_demand_token_and_the_seasons_end_in_plain_words() -> None:
+    """Filling a Battlefield sends its token to the Season Area and opens the next one; the
+    third token means one last turn for everyone else; the last of those turns ends the
+    Season; later tokens go back to the box."""
+    s = new(current=1)
+    s.season_area = 2
+    s.supply[1][AXE * 2] = 1
+    put(s, "grasslands/elf/1", 0)
+    assert check_words(s, 1, s.parse_action(1, "sell grasslands/dwarf/1")) == (
+        "Sell a Standard Axe to the Dwarves at Grasslands Battlefield 1 for 7 gold (6 + 1 for "
+        "Dwarf Reward Tile); take a Dwarf Reward Tile; Battlefield 1's Demand Token goes to the "
+        "Season Area (3 of 3) and Battlefield 2 opens: every other merchant takes one last turn, "
+        "then war"
+    )
+    s.apply(1, "sell grasslands/dwarf/1")
+    s.supply[2][MACE * 2] = 1
+    put(s, "forest/dwarf/1", 0)
+    assert check_words(s, 2, s.parse_action(2, "sell forest/orc/1")).endswith(
+        "; Battlefield 1's Demand Token goes back to the box (the Season is ending) and "
+        "Battlefield 2 opens"
+    )
+    s.apply(2, "sell forest/orc/1")
+    s.apply(3, s.legal_actions(3)[0])
+    assert all(
+        check_words(s, 0, a).endswith("; this ends Spring: war follows")
+        for a in s.legal_actions(0)
+        if type(a).__name__ in ("Learn", "Sell", "Bonus")
+    )
+
+
+def test_kingdom_cards_in_plain_words_say_their_gold_and_black_lines() -> None:
+    """Negative gold is paid; a kept card counts toward the Spring limit of two; with 2
+    players taking ExtraCrafty discards the Craft Card its black line joins (the x2 Hammer of
+    the rulebook's example); Slush Fund stays; a Craft Bonus sale says the card goes face
+    down."""
+    s = new()
+    offer_kingdom(s, "War Bonds")
+    assert check_words(s, 0, s.moves.kingdom[0]) == (
+        "Pay 3 gold to take the Kingdom Card War Bonds (Kingdom space 1), kept (1 of 2 Kingdom "
+        'Cards this Spring): "At the Year\'s End: +7 gold"'
+    )
+    offer_kingdom(s, "Slush Fund")
+    assert check_words(s, 0, s.moves.kingdom[0]) == (
+        "Use the Kingdom Card Slush Fund (Kingdom space 1) to take 2 gold (the card stays)"
+    )
+    s = new(players=2)
+    s.kingdom_pool[0] = kingdom_card("ExtraCrafty")
+    s.craft_pool[0] = craft_card(HAMMER, 2, 2, 0)
+    assert check_words(s, 0, s.moves.kingdom[0]) == (
+        'Take the Kingdom Card ExtraCrafty (Kingdom space 1): then "Take a face-up Craft Card '
+        'for free"; its black line discards the Hammer +2 Craft Card (Craft space 1)'
+    )
+    s = new()
+    s.levels[0][AXE] = 6
+    s.bonus_owner[AXE], s.bonus_up[AXE] = 0, True
+    assert check_words(s, 0, s.parse_action(0, "bonus grasslands/dwarf/1")) == (
+        "Use the Axe Craft Bonus card (once a Season) to forge a Standard Axe for 5 gold and "
+        "sell it at once to the Dwarves at Grasslands Battlefield 1 for 6 gold; take a Dwarf "
+        "Reward Tile"
+    )
+
+
+def test_a_move_in_the_log_reads_as_a_sentence_about_its_seat() -> None:
+    from rulebook.web.views import entry
+
+    s = new()
+    s.levels[0][AXE] = 2
+    s.craft_pool = [craft_card(AXE, 2, 2, 0)]
+    told = entry(s, 0, s.moves.learn[0])
+    assert told.plain.startswith("pay 4 gold (2 per Axe Level held) to learn the Axe +2")
+    assert told.plain_public.startswith("pays 4 gold (2 per Axe Level held) to learn the Axe")
+
+
+def test_the_turn_view_names_the_seat_in_a_step_counted_from_one() -> None:
+    """Seats are named from 1 in every text a person reads (issue 23): the turn view of a
+    Forge action under way said "Seat 0" for the first seat."""
+    from rich.console import Console
+
+    from rulebook.battle_merchants.render import turn
+
+    s = new(players=3, current=0)
+    s.apply(0, "forge axe")
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(turn(s, 1))
+    text = console.export_text()
+    assert "Seat 1 is in the forge step" in text and "Seat 0" not in text
+
+
+# -- what the cards and components say (issue 23) -----------------------------------------------
+def test_every_card_and_component_on_the_table_has_a_text() -> None:
+    """The board's tips and ``card NAME`` share one text per name (the board's static data):
+    every face-up Craft and Kingdom Card met in a game, the Craft Bonus cards, each race and
+    its Reward Tile, each Region and its tile, each mat; authored ones say so."""
+    from rulebook.battle_merchants.cards import AUTHORED_CARDS, AUTHORED_TEXTS, cards
+    from rulebook.battle_merchants.content import race_plural
+    from rulebook.battle_merchants.web import static
+
+    for players in (2, 3, 4):
+        s = new(players=players, seed=players)
+        texts = cards(s.setup)
+        assert static(s.setup)["texts"] == texts
+        rng = random.Random(players)
+        while not s.is_terminal():
+            obs = s.observation(0)
+            for label in obs["craft_cards"]:
+                if label is not None:
+                    assert AUTHORED_CARDS in texts[label[0].upper() + label[1:]]
+            for k in obs["kingdom_cards"]:
+                if k is not None:
+                    assert AUTHORED_TEXTS in texts[k["name"]]
+            p = s.current_players()[0]
+            s.apply(p, rng.choice(s.legal_actions(p)))
+        c = content()
+        for race in obs["reward_spaces"]:
+            assert texts[race_plural(race)] and texts[f"{race.title()} Reward Tile"]
+        for region in obs["regions"]:
+            assert texts[region["name"].title()] and texts[f"{region['name'].title()} Reward Tile"]
+        for colour in c.colours[:players]:
+            assert "authored for this project" in texts[f"{colour.title()} mat"]
+        assert ("Salesman Steve" in texts) == ("Side board" in texts) == (players == 2)
+        assert ("Hobgoblins" in texts) == (players != 3)
+        for w in c.weapons:
+            assert (
+                f"Level {c.rules.bonus_level} of {w.title()}" in texts[f"{w.title()} Craft Bonus"]
+            )
+
+
+def test_texts_and_plain_words_take_their_numbers_from_the_data_files() -> None:
+    """Change the Vorpal forge cost and a Kingdom Card's gold in the data: the card texts and
+    the plain words of the moves follow."""
+    from rulebook.battle_merchants.cards import cards
+    from rulebook.battle_merchants.content import PACKAGE
+    from rulebook.core.data import set_overrides
+
+    set_overrides(
+        {
+            (PACKAGE, "mats.toml"): {"chart": {"forge_vorpal": 14}},
+            (PACKAGE, "kingdom.toml"): {"cards": {"War Bonds": {"gold": -4}}},
+        }
+    )
+    try:
+        s = new()
+        texts = cards(s.setup)
+        assert "forged for 14 gold" in texts["Vorpal Weapon"]
+        assert "costs 4 gold to take" in texts["War Bonds"]
+        s.levels[0][AXE] = 5
+        s.gold[0] = 20
+        assert s.describe(0, s.parse_action(0, "forge vorpal axe")).startswith(
+            "Pay 14 gold to forge a Vorpal Axe"
+        )
+        offer_kingdom(s, "War Bonds")
+        assert s.describe(0, s.moves.kingdom[0]).startswith("Pay 4 gold to take")
+    finally:
+        set_overrides({})

@@ -203,6 +203,8 @@ class CraftCard:
     multiplier: int  # 0 free, 1 for x1, 2 for x2
     levels: int
     coins: int
+    #: authored by the project (the rulebook prints no card list)
+    authored: bool
 
     def face(self, weapons: tuple[str, ...]) -> dict[str, Any]:
         """What the card shows, for boards: Weapon, Levels, Cost, discount coins."""
@@ -235,6 +237,8 @@ class KingdomCard:
     quality: int | None  # 0 standard, 1 vorpal
     per: int
     text: str
+    #: authored by the project (the rulebook prints no card texts)
+    authored: bool
 
 
 @dataclass(frozen=True)
@@ -250,6 +254,11 @@ class Content:
     kingdom: tuple[KingdomCard, ...]
     rules: RulesSpec
     links: dict[tuple[str, int], tuple[str, int]]  # side-board space -> linked space (0-based)
+    #: what is authored by the project, not printed in the rulebook: the board side of each
+    #: player count (which Weapon each space wants), each mat, the side board's lines
+    board_authored: dict[int, bool]
+    mats_authored: tuple[bool, ...]
+    links_authored: bool
 
 
 _PLURAL = {"dwarf": "Dwarves", "elf": "Elves"}
@@ -258,6 +267,24 @@ _PLURAL = {"dwarf": "Dwarves", "elf": "Elves"}
 def race_plural(race: str) -> str:
     """``Dwarves``, ``Orcs``: a race as the texts name its people."""
     return _PLURAL.get(race, race.title() + "s")
+
+
+def title(name: str) -> str:
+    """``axe`` -> ``Axe``, ``grasslands`` -> ``Grasslands``: a data id as the texts name it."""
+    return name[:1].upper() + name[1:]
+
+
+def deck_name(deck: str) -> str:
+    """``spring_summer`` -> ``Spring/Summer``: a Craft deck as the texts name it."""
+    return "/".join(title(s) for s in deck.split("_"))
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def ordinal(n: int) -> str:
+    """``3`` -> ``third``."""
+    return _ORDINALS[n - 1] if 0 < n <= len(_ORDINALS) else f"{n}th"
 
 
 def card_text(k: KingdomCard, c: Content) -> str:
@@ -351,12 +378,14 @@ def compile_content(
     """Check cross-references between the files and build the runtime tables."""
     races, weapons = board.races, board.weapons
     boards: dict[int, Board] = {}
+    board_authored: dict[int, bool] = {}
     for side in board.sides:
         compiled = _compile_board(side, races, weapons)
         for n in side.players:
             if n in boards:
                 raise DataError(f"board: two sides for {n} players")
             boards[n] = compiled
+            board_authored[n] = side.source == "authored"
     if sorted(boards) != [2, 3, 4]:
         raise DataError("board: need a side for 2, 3 and 4 players")
     mat_crafts = tuple(tuple(_index(weapons, w, "weapon") for w in m.crafts) for m in mats.mats)
@@ -374,7 +403,10 @@ def compile_content(
             w = _index(weapons, spec.weapon, "weapon")
             mult = {"free": 0, "x1": 1, "x2": 2}[spec.cost]
             for _ in range(spec.copies):
-                cards.append(CraftCard(len(cards), deck, w, mult, spec.levels, spec.coins))
+                authored = spec.source == "authored"
+                cards.append(
+                    CraftCard(len(cards), deck, w, mult, spec.levels, spec.coins, authored)
+                )
     spring = sum(c.deck == "spring_summer" for c in cards)
     if (spring, len(cards) - spring) != (36, 20):
         raise DataError("crafts: the text has 36 Spring/Summer and 20 Autumn/Winter Craft Cards")
@@ -403,6 +435,7 @@ def compile_content(
                 quality,
                 spec.per,
                 spec.why,
+                spec.source == "authored",
             )
         )
     if len(kcards) != 28:
@@ -436,6 +469,9 @@ def compile_content(
         kingdom=tuple(kcards),
         rules=game.rules,
         links=links,
+        board_authored=board_authored,
+        mats_authored=tuple(m.source == "authored" for m in mats.mats),
+        links_authored=game.side_board.source == "authored",
     )
 
 

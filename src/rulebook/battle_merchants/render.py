@@ -175,7 +175,8 @@ def turn(state: State, player: int) -> RenderableType:
     order = "3/2/2/2: " + "/".join(obs["seats"][player]["levels"])
     parts.append(Text(TOKENS.format(order=order), style="dim"))
     if obs["step"] not in ("turn", "over"):
-        parts.append(Text(f"Seat {obs['current_players'][0]} is in the {obs['step']} step"))
+        who = seat_name(obs["current_players"][0])
+        parts.append(Text(f"{who[:1].upper()}{who[1:]} is in the {obs['step']} step"))
     return Group(*parts)
 
 

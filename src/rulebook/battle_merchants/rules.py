@@ -38,6 +38,7 @@ from rulebook.battle_merchants.content import (
     card_text,
     content,
     race_plural,
+    title,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
@@ -597,9 +598,11 @@ class BattleState(State):
             self.tokens[bf + 1] = FIRE
             self._check_token(self.board.spaces[2 * (bf + 1)])
 
-    def steve_target(self, sold: Space) -> Space | None:
+    def steve_target(self, sold: Space, before_sale: bool = False) -> Space | None:
         """Where Steve sells next: the lowest open space of his race (locks ignored); ties go
-        to the first such row clockwise from the row just sold to. None if the race is full."""
+        to the first such row clockwise from the row just sold to. None if the race is full.
+        ``before_sale``: asked before the sale to ``sold`` is made (its space counts as
+        filled)."""
         race = self.steve_races[self.steve_cube]
         board = self.board
         rows = len(board.rows)
@@ -609,7 +612,7 @@ class BattleState(State):
             if board.row_race[row] != race:
                 continue
             for b, s in enumerate(row_spaces):
-                if self.spaces[s] == EMPTY:
+                if self.spaces[s] == EMPTY and not (before_sale and s == sold.index):
                     key = (b, (row - sold.row) % rows)
                     if best is None or key < best:
                         best, target = key, s
@@ -1137,21 +1140,337 @@ class BattleState(State):
 
     def _linked(self, where: tuple[str, int]) -> str:
         """With 2 players: the card a take discards with it (its black line), for menus."""
-        c = self.content
-        link = c.links.get(where) if self.two else None
+        link = self._linked_card(where)
         if link is None:
             return ""
-        pool = self.craft_pool if link[0] == "craft" else self.kingdom_pool
-        if link[1] >= len(pool) or pool[link[1]] == EMPTY:
+        kind, slot, card = link
+        c = self.content
+        name = c.kingdom[card].name if kind == "kingdom" else c.crafts[card].label(c.weapons)
+        return f"; discards {kind} {slot + 1} ({name})"
+
+    def _linked_card(self, where: tuple[str, int]) -> tuple[str, int, int] | None:
+        """With 2 players: the card that taking the card in ``where`` (kind, space from 0)
+        discards (its black line), as (kind, space, card); None if there is none (Kingdom
+        and Craft Cards in the 2-player Game; a Final card is never discarded)."""
+        link = self.content.links.get(where) if self.two else None
+        if link is None:
+            return None
+        kind, slot = link
+        pool = self.craft_pool if kind == "craft" else self.kingdom_pool
+        if slot >= len(pool) or pool[slot] == EMPTY:
+            return None
+        card = pool[slot]
+        if kind == "kingdom" and self.content.kingdom[card].duration == "final":
+            return None
+        return kind, slot, card
+
+    # -- moves in plain words (issue 23) ---------------------------------------------------------
+    def describe(self, player: int, action: Action) -> str:
+        """The move in plain words for a newcomer, as an instruction beginning with its verb:
+        what it costs, what it gives and what comes with it (a Reward Tile, a Demand Token to
+        the Season Area, Salesman Steve's sale, the card its black line discards, the end of
+        the Season). Card texts are quoted, so that the words read right told of another seat
+        (:func:`rulebook.core.words.third_person`). Everything it names is public."""
+        try:
+            if type(action) is Learn:
+                text = self._describe_learn(player, action.slot - 1)
+            elif type(action) is TakeKingdom:
+                text = self._describe_kingdom(player, action.slot - 1)
+            elif type(action) is Forge:
+                text = self._describe_forge(player, action)
+            elif type(action) is Sell:
+                text = self._describe_sale(player, action)
+            elif type(action) is Bonus:
+                text = self._describe_bonus(player, action)
+            elif type(action) is Done:
+                text = self._describe_done()
+            elif type(action) is Pass:
+                text = "Pass the turn: no action is possible"
+                if not self.war_after_turn("pass"):
+                    text += " (when every merchant passes in a row, the Season ends)"
+            else:
+                return self.explain(player, action)
+        except (IndexError, ValueError, KeyError):
+            return self.explain(player, action)
+        return text + self._season_end_words(player, action)
+
+    def _card_names(self, effect: str) -> str:
+        """The Kingdom Cards of this game with ``effect`` (what a free step comes from)."""
+        n = self.seats
+        return " or ".join(
+            k.name for k in self.content.kingdom if k.effect == effect and n in k.players
+        )
+
+    def _craft_words(self, slot: int) -> str:
+        """``the Axe +2 Craft Card (Craft space 3)``."""
+        c = self.content
+        card = self.craft_pool[slot]
+        if card == EMPTY:
+            raise IndexError(slot)
+        k = c.crafts[card]
+        return f"the {title(c.weapons[k.weapon])} +{k.levels} Craft Card (Craft space {slot + 1})"
+
+    def _kingdom_words(self, slot: int) -> str:
+        """``the Kingdom Card Night Shift (Kingdom space 2)``."""
+        card = self.kingdom_pool[slot]
+        if card == EMPTY:
+            raise IndexError(slot)
+        return f"the Kingdom Card {self.content.kingdom[card].name} (Kingdom space {slot + 1})"
+
+    def _discards_words(self, where: tuple[str, int]) -> str:
+        """With 2 players: what the side board's black line discards with a card."""
+        link = self._linked_card(where)
+        if link is None:
             return ""
-        card = pool[link[1]]
-        if link[0] == "kingdom":
-            if c.kingdom[card].duration == "final":
-                return ""
-            name = c.kingdom[card].name
+        kind, slot, _ = link
+        card = self._kingdom_words(slot) if kind == "kingdom" else self._craft_words(slot)
+        return f"; its black line discards {card}"
+
+    def _describe_learn(self, p: int, slot: int) -> str:
+        """Learn One Craft (or ExtraCrafty's free Craft Card): cost, Levels, coins, Vorpal,
+        the Craft Bonus card."""
+        c = self.content
+        rules = c.rules
+        card = self.craft_pool[slot]
+        name = self._craft_words(slot)
+        k = c.crafts[card]
+        weapon = title(c.weapons[k.weapon])
+        if self.step == FREE_CRAFT:
+            head = f"Take {name} for free ({self._card_names('free_craft')})"
         else:
-            name = c.crafts[card].label(c.weapons)
-        return f"; discards {link[0]} {link[1] + 1} ({name})"
+            cost = self.learn_cost(p, card)
+            if cost:
+                head = f"Pay {cost} gold ({k.multiplier} per {weapon} Level held) to learn {name}"
+            elif k.multiplier:
+                head = f"Learn {name} for free (x{k.multiplier}, no {weapon} Level yet)"
+            else:
+                head = f"Learn {name}, a free card"
+        have = self.levels[p][k.weapon]
+        after = have + k.levels
+        gains = [f"{weapon} Craft from Level {have} to {after}"]
+        if k.coins:
+            gains.append(f"every {weapon} forged costs {k.coins} gold less")
+        if have < rules.vorpal_level <= after:
+            gains.append(f"Vorpal {weapon}s can be forged")
+        if after >= rules.bonus_level and self.bonus_owner[k.weapon] == EMPTY:
+            gains.append(f"the {weapon} Craft Bonus card comes with it")
+        return f"{head}: {'; '.join(gains)}" + self._discards_words(("craft", slot))
+
+    def _describe_kingdom(self, p: int, slot: int) -> str:
+        """Take One Kingdom Card: its gold, where it goes (and the Season's limit), what it
+        does, in the card's words."""
+        c = self.content
+        k = c.kingdom[self.kingdom_pool[slot]]
+        name = self._kingdom_words(slot)
+        if k.effect == "gold":
+            if k.duration == "final":
+                head = f"Use {name} to take {k.gold} gold (the card stays)"
+            else:
+                head = f"Take {name} and its {k.gold} gold"
+            return head + self._discards_words(("kingdom", slot))
+        if k.gold > 0:
+            head = f"Take {name} and {k.gold} gold"
+        elif k.gold < 0:
+            head = f"Pay {-k.gold} gold to take {name}"
+        else:
+            head = f"Take {name}"
+        if k.duration in ("permanent", "end"):
+            kept = len(self.kingdom_cards[p]) + 1
+            season = title(c.rules.seasons[self.season])
+            head += f", kept ({kept} of {self.kingdom_limit()} Kingdom Cards this {season})"
+        if k.effect == "region_tile" and k.region is not None:
+            region = title(k.region)
+            r = self.board.regions.index(k.region) if k.region in self.board.regions else -1
+            if r >= 0 and self.region_on_board[r]:
+                does = (
+                    f"the {region} Reward Tile comes with it (1 more gold on every sale in the "
+                    f"{region})"
+                )
+            else:
+                does = f"the {region} Reward Tile is taken already: only the gold"
+        elif k.effect == "sell_twice":
+            does = "then sell up to two Weapons" + (
+                f", each for {k.amount} gold less" if k.amount else ""
+            )
+            if self.two:
+                does += ", Salesman Steve selling after each"
+        else:
+            text = card_text(k, c).removeprefix("then ")
+            does = (
+                f'then "{text[:1].upper()}{text[1:]}"'
+                if k.duration == "immediate"
+                else f'"{title(text)}"'
+            )
+        return f"{head}: {does}" + self._discards_words(("kingdom", slot))
+
+    def _forge_cost_words(self, p: int, weapon: int, vorpal: bool) -> str:
+        """How a forge cost comes about: `` (5 less 1 for Craft Card coins)``; empty when it is
+        the chart's price."""
+        c = self.content
+        chart = c.chart
+        base = chart.forge_vorpal if vorpal else chart.forge_standard
+        less = []
+        if self.coins[p][weapon]:
+            less.append(f"{self.coins[p][weapon]} for Craft Card coins")
+        for k in self._effects(p, "forge_discount"):
+            if k.quality is None or k.quality == int(vorpal):
+                less.append(f"{k.amount} for {k.name}")
+        return f" ({base} less {', '.join(less)})" if less else ""
+
+    def _describe_forge(self, p: int, action: Forge) -> str:
+        """Forge Up to Three Weapons, one Weapon (or Free Samples' free Standard Weapon)."""
+        c = self.content
+        w = c.weapons.index(action.weapon)
+        weapon = title(action.weapon)
+        if self.step == FREE_FORGE:
+            return f"Forge a Standard {weapon} for free ({self._card_names('free_forge')})"
+        quality = "Vorpal" if action.vorpal else "Standard"
+        cost = self.forge_cost(p, w, action.vorpal)
+        why = self._forge_cost_words(p, w, action.vorpal)
+        which = f"Weapon {self.count + 1} of up to {self.forge_limit(p)} this turn"
+        if cost:
+            return f"Pay {cost} gold{why} to forge a {quality} {weapon}, {which}"
+        return f"Forge a {quality} {weapon} for free{why}, {which}"
+
+    def _space_words(self, space: Space) -> str:
+        """``the Orcs at Desert Battlefield 2``."""
+        c = self.content
+        region = title(self.board.regions[space.region])
+        race = race_plural(c.races[space.race])
+        return f"the {race} at {region} Battlefield {space.battlefield + 1}"
+
+    def _sale_words(self, p: int, space: Space, vorpal: bool) -> str:
+        """A sale's gold and how it comes about: ``8 gold (6 + 2 for Dwarf Reward Tiles)``;
+        then the Reward Tile it takes, the Demand Token it sends and Steve's sale after it."""
+        c = self.content
+        chart = c.chart
+        race = c.races[space.race]
+        parts = []
+        tiles = self.race_tiles[p][space.race]
+        if tiles:
+            parts.append(f" + {tiles} for {title(race)} Reward Tile{'s' if tiles > 1 else ''}")
+        if self.region_tiles[p][space.region]:
+            region = title(self.board.regions[space.region])
+            parts.append(f" + {self.region_tiles[p][space.region]} for the {region} Reward Tile")
+        for k in self._effects(p, "sale_bonus"):
+            if (k.race is None or k.race == space.race) and (
+                k.quality is None or k.quality == int(vorpal)
+            ):
+                parts.append(f" + {k.amount} for {k.name}")
+        if self.penalty:
+            names = " or ".join(
+                k.name for k in c.kingdom if k.effect == "sell_twice" and k.amount == self.penalty
+            )
+            parts.append(f" - {self.penalty} for {names}")
+        base = chart.sell_vorpal if vorpal else chart.sell_standard
+        value = self.sale_value(p, space, vorpal)
+        text = f"{value} gold" + (f" ({base}{''.join(parts)})" if parts else "")
+        if self.reward_spaces[space.race][p]:
+            article = "an" if race[:1] in "aeiou" else "a"
+            text += f"; take {article} {title(race)} Reward Tile"
+        text += self._token_words(space)
+        if self.two:
+            text += self._steve_words(space)
+        return text
+
+    def _token_words(self, space: Space) -> str:
+        """What a sale to ``space`` does to its Battlefield's Demand Token (Selling Weapons,
+        step 4; Season's End)."""
+        if not self.sale_sends_token(space.index):
+            return ""
+        rules = self.content.rules
+        field = f"Battlefield {space.battlefield + 1}"
+        tokens = self.season_area + 1
+        if self.ending_after != EMPTY:
+            text = f"; {field}'s Demand Token goes back to the box (the Season is ending)"
+        else:
+            text = (
+                f"; {field}'s Demand Token goes to the Season Area "
+                f"({tokens} of {rules.season_tokens})"
+            )
+        if (
+            space.battlefield + 1 < self.board.battlefields
+            and self.tokens[(space.index >> 1) + 1] == LOCK
+        ):
+            text += f" and Battlefield {space.battlefield + 2} opens"
+        if self.ending_after == EMPTY and tokens >= rules.season_tokens:
+            text += ": every other merchant takes one last turn, then war"
+        return text
+
+    def _steve_words(self, space: Space) -> str:
+        """Salesman Steve's sale after a sale to ``space`` (2 players)."""
+        c = self.content
+        target = self.steve_target(space, before_sale=True)
+        race = race_plural(c.races[self.steve_races[self.steve_cube]])
+        if target is None:
+            return f"; Salesman Steve finds no open space among the {race}"
+        weapon = title(c.weapons[target.weapon])
+        return f"; then Salesman Steve sells a Standard {weapon} to {self._space_words(target)}"
+
+    def _describe_sale(self, p: int, action: Sell) -> str:
+        """Sell One Weapon (or one of the two sales of Drive the Workers, Desperate Times)."""
+        space = self.board.spaces[self.moves.index[action] >> 1]
+        quality = "Vorpal" if action.vorpal else "Standard"
+        weapon = title(self.content.weapons[space.weapon])
+        which = f" (sale {self.count + 1} of up to {SALES_TWICE})" if self.step == SELLING else ""
+        return (
+            f"Sell a {quality} {weapon} to {self._space_words(space)}{which} for "
+            + self._sale_words(p, space, action.vorpal)
+        )
+
+    def _describe_bonus(self, p: int, action: Bonus) -> str:
+        """Forge and Sell One Weapon, the Craft Bonus action."""
+        space = self.board.spaces[self.moves.index[action] >> 1]
+        quality = "Vorpal" if action.vorpal else "Standard"
+        weapon = title(self.content.weapons[space.weapon])
+        cost = self.forge_cost(p, space.weapon, action.vorpal)
+        return (
+            f"Use the {weapon} Craft Bonus card (once a Season) to forge a "
+            f"{quality} {weapon} for {cost} gold and sell it at once to "
+            f"{self._space_words(space)} for " + self._sale_words(p, space, action.vorpal)
+        )
+
+    def _describe_done(self) -> str:
+        """Stop: forge no more, sell no more, or decline a free card or Weapon."""
+        if self.step == FORGING:
+            return f"Stop forging after {self.count} Weapon{'s' if self.count > 1 else ''}"
+        if self.step == SELLING:
+            if not self.count:
+                return "Make no sale after all"
+            return f"Stop selling after {self.count} sale{'s' if self.count > 1 else ''}"
+        if self.step == FREE_CRAFT:
+            return f"Decline the free Craft Card ({self._card_names('free_craft')})"
+        if self.step == FREE_FORGE:
+            return f"Decline the free Standard Weapon ({self._card_names('free_forge')})"
+        return "End the turn"
+
+    def _season_end_words(self, p: int, action: Action) -> str:
+        """``; this ends the Spring: war follows`` when the move ends the turn that ends the
+        Season (Season's End: Time For War!)."""
+        if type(action) is Forge:
+            ends = self.step == FREE_FORGE or self.last_forge(p)
+        elif type(action) is Sell:
+            ends = self.last_sale()
+        elif type(action) is TakeKingdom:
+            k = self.content.kingdom[self.kingdom_pool[action.slot - 1]]
+            if k.effect == "free_craft":  # no Craft Card left to take for free: over
+                left = {i for i, x in enumerate(self.craft_pool) if x != EMPTY}
+                link = self._linked_card(("kingdom", action.slot - 1))
+                if link is not None and link[0] == "craft":
+                    left.discard(link[1])
+                ends = not left
+            else:
+                ends = k.effect not in ("free_forge", "sell_twice")
+        else:
+            ends = True
+        if not ends or not self.war_after_turn("pass" if type(action) is Pass else "other"):
+            return ""
+        seasons = self.content.rules.seasons
+        if self.season == len(seasons) - 1:
+            return (
+                f"; this ends {title(seasons[self.season])} and the year: war, then the Year's End"
+            )
+        return f"; this ends {title(seasons[self.season])}: war follows"
 
     # -- copies and hidden information -----------------------------------------------------------
     def clone(self) -> BattleState:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulebook.battle_merchants.cards import cards
 from rulebook.battle_merchants.content import content
 from rulebook.core import Setup
 
 
 def static(setup: Setup) -> dict[str, Any]:
-    """What the board and the mats print for this player count (Setup; the mats' chart)."""
+    """What the board and the mats print for this player count (Setup; the mats' chart), and
+    the text of every card and component by name (:func:`rulebook.battle_merchants.cards.cards`,
+    the terminal's ``card NAME``), for the board's tips."""
     c = content()
     chart = c.chart
     board = c.boards[setup.players]
@@ -37,4 +40,5 @@ def static(setup: Setup) -> dict[str, Any]:
             },
         },
         "steve": setup.players == 2,
+        "texts": cards(setup),
     }

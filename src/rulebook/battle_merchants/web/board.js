@@ -1,10 +1,13 @@
 // Battle Merchants: the game board (four Regions around the Season Area, each a road of
 // Battlefields from the centre outwards with two facing Weapon Spaces and a Demand Token),
 // the face-up Craft and Kingdom Cards, the Craft Bonus cards, the merchants' mats (gold,
-// Craft Levels, Weapon supply, Reward Tiles) and, with 2 players, Salesman Steve.
+// Craft Levels, Weapon supply, Reward Tiles) and, with 2 players, Salesman Steve. Every card,
+// tile, token, race, Region, track and mat explains itself (a tip on hover, focus and tap) with
+// its text from the data files: view.static.texts, the terminal's `card NAME`.
 import {
   deciding,
   el,
+  explain,
   movesWhere,
   place,
   redraw,
@@ -38,6 +41,28 @@ const CORNERS = [
   [1, 1],
   [-1, 1],
 ];
+
+/**
+ * Make ``node`` explain itself with the data files' text of ``name`` (view.static.texts),
+ * after ``facts``: what the observation says of this one (who holds it, what it wants).
+ */
+function tip(view, node, name, heading = name, facts = "") {
+  const text = ((view.static || {}).texts || {})[name];
+  if (!text && !facts) return node;
+  return explain(node, [facts, text].filter(Boolean).join("\n"), heading);
+}
+
+/** A Craft Card's name in the texts: its label with a capital letter ("Axe +2 (x2)"). */
+function craftName(label) {
+  return label ? label[0].toUpperCase() + label.slice(1) : "";
+}
+
+/** A Weapon Space's occupant as people say it: "Red's Vorpal Axe", "Salesman Steve's Mace". */
+function holder(weapon, demand) {
+  const [owner, vorpal] = weapon.split(" ");
+  const who = owner === "steve" ? "Salesman Steve" : titled(owner);
+  return `${who}'s ${vorpal ? "Vorpal" : "Standard"} ${titled(demand)}`;
+}
 
 /** A Weapon's glyph in a 20x20 box centred on (0, 0). */
 export function weaponGlyph(weapon, attrs = {}) {
@@ -112,7 +137,20 @@ function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
   const [regionName, raceName, n] = id.split("/");
   const label = `${titled(regionName)}, ${titled(raceName)} Battlefield ${n}, demands ${demand}` +
     (weapon ? `, holds ${owner}'s ${vorpal ? "Vorpal " : ""}${demand}` : ", empty");
+  const people = PLURAL[raceName] || titled(raceName);
+  const heading = `Weapon Space: ${titled(regionName)} Battlefield ${n}, ${people}' side`;
+  const facts = weapon
+    ? `Holds ${holder(weapon, demand)}, sold to the ${people}.`
+    : `Wants ${/^[aeiou]/.test(demand) ? "an" : "a"} ${titled(demand)}, sold to the ${people}; empty.`;
+  tip(view, g, weapon ? (vorpal ? "Vorpal Weapon" : "Standard Weapon") : "Weapon Space", heading, facts);
   return place(g, moves, ctx, label);
+}
+
+/** A Battlefield's Demand Token: fire (open), lock (closed), or gone (a dot). */
+function token(view, kind, x, y, where) {
+  if (kind === "fire") return tip(view, flame(x, y), "Demand Token (fire)", `Demand Token, face up: ${where}`);
+  if (kind === "lock") return tip(view, lock(x, y), "Demand Token (lock)", `Demand Token, face down: ${where}`);
+  return tip(view, svg("circle", { cx: x, cy: y, r: 5, class: "bm-gone" }), "Open Battlefield", `No Demand Token: ${where}`);
 }
 
 function region(view, ctx, r, reg) {
@@ -130,7 +168,7 @@ function region(view, ctx, r, reg) {
       svg("rect", { x: cx - TILE - 15, y: cy - TILE / 2 - 3, width: 2 * TILE + 30, height: TILE + 6, rx: 8, class: "bm-field" }),
       weaponSpace(view, ctx, `${reg.name}/${reg.races[0]}/${i + 1}`, wa, bf.weapons[0], sideX(0), cy, reg.races[0]),
       weaponSpace(view, ctx, `${reg.name}/${reg.races[1]}/${i + 1}`, wb, bf.weapons[1], sideX(1), cy, reg.races[1]),
-      bf.token === "fire" ? flame(cx, cy) : bf.token === "lock" ? lock(cx, cy) : svg("circle", { cx, cy, r: 4, class: "bm-gone" }),
+      token(view, bf.token, cx, cy, `${titled(reg.name)} Battlefield ${i + 1}`),
     );
   });
   // off the road: the Region's name and tile and the first race on the far-x side, the
@@ -139,12 +177,24 @@ function region(view, ctx, r, reg) {
   const ay = C + dy * 150;
   const bx = C + dx * 150;
   const by = C + dy * 320;
+  const raceText = (race, x, y) =>
+    tip(
+      view,
+      svg("text", { x, y, class: "bm-race-text", fill: RACE_COLOURS[race] }, titled(race)),
+      PLURAL[race] || titled(race),
+    );
   nodes.push(
-    svg("text", { x: ax, y: ay - 8, class: "bm-region-text" }, titled(reg.name)),
-    svg("text", { x: ax, y: ay + 14, class: "bm-race-text", fill: RACE_COLOURS[reg.races[0]] }, titled(reg.races[0])),
-    svg("text", { x: bx, y: by, class: "bm-race-text", fill: RACE_COLOURS[reg.races[1]] }, titled(reg.races[1])),
+    tip(view, svg("text", { x: ax, y: ay - 8, class: "bm-region-text" }, titled(reg.name)), titled(reg.name), `${titled(reg.name)} (a Region)`),
+    raceText(reg.races[0], ax, ay + 14),
+    raceText(reg.races[1], bx, by),
     reg.region_tile_on_board
-      ? hexTile(ax, ay + 40, titled(reg.name)[0], "#b08d57", `${titled(reg.name)} Reward Tile`)
+      ? tip(
+          view,
+          hexTile(ax, ay + 40, titled(reg.name)[0], "#b08d57", `${titled(reg.name)} Reward Tile`),
+          `${titled(reg.name)} Reward Tile`,
+          `${titled(reg.name)} Reward Tile`,
+          "Still on the board.",
+        )
       : null,
   );
   return svg("g", { class: "bm-region", "data-region": reg.name }, nodes);
@@ -171,27 +221,48 @@ function centre(view) {
     svg("rect", { x: C - 88, y: C - 88, width: 176, height: 176, rx: 14, class: "bm-centre" }),
     svg("text", { x: C, y: C - 62, class: "bm-centre-title" }, titled(obs.season)),
   ];
+  const seasons = [svg("rect", { x: C - 62, y: C - 50, width: 124, height: 24, class: "bm-hit" })];
   st.seasons.forEach((s, i) => {
     const current = s === obs.season;
-    nodes.push(
+    seasons.push(
       svg("circle", { cx: C - 48 + i * 32, cy: C - 38, r: 9, class: `bm-season${current ? " bm-now" : ""}` }),
       svg("text", { x: C - 48 + i * 32, y: C - 34, class: "bm-season-text" }, s[0].toUpperCase()),
     );
   });
-  nodes.push(svg("text", { x: C, y: C - 6, class: "bm-small" }, "Season Area"));
+  const now = view.over ? "The year is over." : `Now: ${titled(obs.season)}.`;
+  nodes.push(tip(view, svg("g", { class: "bm-seasons" }, seasons), "Seasons", "The Seasons", now));
+  const area = [
+    svg("rect", { x: C - 48, y: C - 20, width: 96, height: 48, class: "bm-hit" }),
+    svg("text", { x: C, y: C - 6, class: "bm-small" }, "Season Area"),
+  ];
   for (let i = 0; i < st.season_tokens; i += 1) {
     const x = C - 30 + i * 30;
-    nodes.push(i < obs.season_area ? flame(x, C + 14) : svg("circle", { cx: x, cy: C + 14, r: 11, class: "bm-slot" }));
+    area.push(i < obs.season_area ? flame(x, C + 14) : svg("circle", { cx: x, cy: C + 14, r: 11, class: "bm-slot" }));
   }
-  if (obs.season_ending && !view.over) nodes.push(svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
+  if (obs.season_ending && !view.over) area.push(svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
+  const ending = obs.season_ending && !view.over ? " The Season is ending: these are its last turns." : "";
+  nodes.push(
+    tip(view, svg("g", { class: "bm-area" }, area), "Season Area", "Season Area", `${obs.season_area} of ${st.season_tokens} Demand Tokens here.${ending}`),
+  );
   // the races' Reward Tile spaces: who may still take one this Season
   const races = Object.entries(obs.reward_spaces);
   races.forEach(([race, colours], i) => {
     const y = C + 58 + i * 0;
     const x = C - 66 + i * 44;
+    const waiting = colours.length ? `Waiting this Season for: ${colours.join(", ")}.` : "None left this Season.";
     nodes.push(
-      hexTile(x, y, titled(race)[0], RACE_COLOURS[race] || "#777", `${titled(race)} Reward Tiles`),
-      ...colours.map((c, k) => svg("rect", { x: x - 12 + k * 7, y: y + 14, width: 6, height: 6, fill: ownerColour(c) })),
+      tip(
+        view,
+        svg(
+          "g",
+          { class: "bm-reward-space" },
+          hexTile(x, y, titled(race)[0], RACE_COLOURS[race] || "#777", `${titled(race)} Reward Tiles`),
+          ...colours.map((c, k) => svg("rect", { x: x - 12 + k * 7, y: y + 14, width: 6, height: 6, fill: ownerColour(c) })),
+        ),
+        `${titled(race)} Reward Tile`,
+        `${PLURAL[race] || titled(race)}' Reward spaces`,
+        waiting,
+      ),
     );
   });
   return svg("g", { class: "bm-centre-g" }, nodes);
@@ -219,6 +290,8 @@ function craftCard(view, ctx, face, i) {
     el("div", { class: "bm-card-weapon" }, iconSvg(face.weapon), titled(face.weapon)),
     el("div", { class: "bm-cost" }, titled(face.cost), face.coins ? el("span", { class: "bm-coins" }, ` ●${face.coins}`) : null),
   );
+  const name = craftName((view.observation.craft_cards || [])[i]);
+  tip(view, node, name, `Craft Card (space ${i + 1}): ${name}`);
   return place(node, moves, ctx, `Craft Card ${i + 1}: ${titled(face.weapon)} +${face.levels}`);
 }
 
@@ -236,6 +309,7 @@ function kingdomCard(view, ctx, card, i) {
     el("div", { class: "bm-card-text" }, card.text),
     el("div", { class: "bm-card-foot" }, titled(card.duration), card.gold ? ` ${card.gold > 0 ? "+" : ""}${card.gold} gold` : ""),
   );
+  tip(view, node, card.name, `Kingdom Card (space ${i + 1}): ${card.name}`);
   return place(node, moves, ctx, `Kingdom Card ${i + 1}: ${card.name}`);
 }
 
@@ -266,10 +340,24 @@ function mat(view, ctx, p) {
       el("span", { class: "bm-disc" }, seat.discounts[w] ? `−${seat.discounts[w]}` : ""),
       el("span", { class: "bm-supply" }, std ? `${std}×` : "", vor ? el("strong", {}, ` ${vor}×V`) : ""),
     );
+    const unsold = [std ? `${std} Standard` : "", vor ? `${vor} Vorpal` : ""].filter(Boolean).join(" and ");
+    const facts =
+      `${titled(w)} Craft Level ${level}` +
+      (seat.discounts[w] ? `; each ${titled(w)} costs ${seat.discounts[w]} gold less to forge` : "") +
+      `. Unsold: ${unsold || "none"}.` +
+      ` A Standard ${titled(w)} costs ${st.chart.standard.forge} to forge and sells for ${st.chart.standard.sell};` +
+      ` a Vorpal one ${st.chart.vorpal.forge} and ${st.chart.vorpal.sell}.`;
+    tip(view, row, "Craft Level track", `${titled(w)} Craft`, facts);
     return place(row, moves, ctx, `Forge ${w}`);
   });
   const tiles = Object.entries(seat.reward_tiles).map(([name, n]) =>
-    el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${titled(name)}${n > 1 ? ` ×${n}` : ""}`),
+    tip(
+      view,
+      el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${titled(name)}${n > 1 ? ` ×${n}` : ""}`),
+      `${titled(name)} Reward Tile`,
+      `${titled(name)} Reward Tile${n > 1 ? ` ×${n}` : ""}`,
+      n > 1 ? `${n} on this mat: ${n} more gold per sale.` : "",
+    ),
   );
   const status = view.over ? "" : deciding(view, p) ? "to act" : "";
   return el(
@@ -278,18 +366,33 @@ function mat(view, ctx, p) {
     el(
       "header",
       {},
-      el("strong", {}, `${seatName(view, p)} · ${titled(seat.colour)}`),
+      tip(view, el("strong", {}, `${seatName(view, p)} · ${titled(seat.colour)}`), `${titled(seat.colour)} mat`),
       status ? el("span", { class: "bm-status" }, status) : null,
-      el("span", { class: "bm-gold" }, `${seat.gold} gold`),
+      tip(view, el("span", { class: "bm-gold" }, `${seat.gold} gold`), "Gold", "Gold", `${titled(seat.colour)} has ${seat.gold} gold.`),
     ),
     el("div", { class: "bm-mat-rows" }, rows),
     el(
       "div",
       { class: "bm-mat-foot" },
       tiles,
-      seat.craft_bonus.map((b) => el("span", { class: `bm-bonus-chip${b.face_up ? "" : " bm-used"}` }, `Bonus ${titled(b.weapon)}`)),
-      seat.kingdom_cards.map((k) => el("span", { class: "bm-k-chip" }, k)),
-      el("span", { class: "bm-small-text" }, `on board ${seat.on_board.standard}+${seat.on_board.vorpal}V · defeated ${seat.defeated.standard}+${seat.defeated.vorpal}V`),
+      seat.craft_bonus.map((b) =>
+        tip(
+          view,
+          el("span", { class: `bm-bonus-chip${b.face_up ? "" : " bm-used"}` }, `Bonus ${titled(b.weapon)}`),
+          `${titled(b.weapon)} Craft Bonus`,
+          `${titled(b.weapon)} Craft Bonus card`,
+          b.face_up ? "Face up: usable this Season." : "Face down: used this Season.",
+        ),
+      ),
+      seat.kingdom_cards.map((k) => tip(view, el("span", { class: "bm-k-chip" }, k), k)),
+      tip(
+        view,
+        el("span", { class: "bm-small-text" }, `on board ${seat.on_board.standard}+${seat.on_board.vorpal}V · defeated ${seat.defeated.standard}+${seat.defeated.vorpal}V`),
+        "Defeated Weapons",
+        "Weapons on the board, Defeated Weapons",
+        `On the board: ${seat.on_board.standard} Standard, ${seat.on_board.vorpal} Vorpal (repairs pay for each).` +
+          ` Defeated pile: ${seat.defeated.standard} Standard, ${seat.defeated.vorpal} Vorpal.`,
+      ),
     ),
   );
 }
@@ -297,18 +400,36 @@ function mat(view, ctx, p) {
 function steve(view) {
   const s = view.observation.steve;
   if (!s) return null;
+  const order = s.races.map((r) => PLURAL[r] || titled(r)).join(", ");
+  const next = `Sells next to the ${PLURAL[s.next] || titled(s.next)}. His cube goes through ${order}, one step after each sale, then back to the first.`;
   return el(
     "section",
     { class: "bm-steve", "aria-label": "Salesman Steve" },
-    el("strong", {}, "Salesman Steve"),
-    el(
-      "div",
-      { class: "bm-steve-races" },
-      s.races.map((r) => el("span", { class: `bm-steve-race${r === s.next ? " bm-next" : ""}`, style: `border-color:${RACE_COLOURS[r]}` }, titled(r))),
+    tip(
+      view,
+      el(
+        "div",
+        { class: "bm-steve-head" },
+        el("strong", {}, "Salesman Steve"),
+        el(
+          "div",
+          { class: "bm-steve-races" },
+          s.races.map((r) => el("span", { class: `bm-steve-race${r === s.next ? " bm-next" : ""}`, style: `border-color:${RACE_COLOURS[r]}` }, titled(r))),
+        ),
+        el("div", { class: "bm-small-text" }, `sells next to the ${PLURAL[s.next] || titled(s.next)}`),
+      ),
+      "Salesman Steve",
+      "Salesman Steve",
+      next,
     ),
-    el("div", { class: "bm-small-text" }, `sells next to the ${PLURAL[s.next] || titled(s.next)}`),
     view.observation.side_board_links
-      ? el("div", { class: "bm-small-text" }, "Side board lines: ", view.observation.side_board_links.join(", "))
+      ? tip(
+          view,
+          el("div", { class: "bm-small-text" }, "Side board lines: ", view.observation.side_board_links.join(", ")),
+          "Side board",
+          "The side board's black lines",
+          `Joined: ${view.observation.side_board_links.join(", ")}.`,
+        )
       : null,
   );
 }
@@ -325,9 +446,9 @@ export function render(root, view, ctx) {
       el(
         "header",
         { class: "bm-top" },
-        el("strong", {}, `${titled(obs.season)}`),
+        tip(view, el("strong", {}, `${titled(obs.season)}`), "Seasons", "The Seasons", `Now: ${titled(obs.season)}.`),
         turnLine(view),
-        el("span", {}, `Kingdom limit ${obs.kingdom_limit}`),
+        tip(view, el("span", {}, `Kingdom limit ${obs.kingdom_limit}`), "Kingdom Card limit", "Kingdom Card limit", `This Season: ${obs.kingdom_limit}.`),
         obs.step !== "turn" && obs.step !== "over" ? el("span", { class: "bm-step" }, STEPS[obs.step] || obs.step) : null,
         moveButtons(view, ctx, {
           done: obs.step === "forge" ? "Forge no more" : obs.step === "sell" ? "Sell no more" : "Done",
@@ -341,16 +462,22 @@ export function render(root, view, ctx) {
         el(
           "div",
           { class: "bm-side" },
-          el("h3", {}, "Kingdom Cards", el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`)),
+          el("h3", {}, "Kingdom Cards", tip(view, el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`), "Kingdom deck", "Kingdom deck", `${obs.decks.kingdom} cards left.`)),
           el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))),
-          el("h3", {}, "Craft Cards", el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`)),
+          el("h3", {}, "Craft Cards", tip(view, el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`), "Craft deck", "Craft deck", `${obs.decks.craft} cards left in this deck.`)),
           el("div", { class: "bm-cards" }, faces.map((f, i) => craftCard(view, ctx, f, i))),
           el(
             "div",
             { class: "bm-bonus-cards" },
             "Craft Bonus cards: ",
             st.weapons.map((w) =>
-              el("span", { class: `bm-bonus-chip${obs.craft_bonus_available.includes(w) ? "" : " bm-taken"}` }, iconSvg(w, 16), titled(w)),
+              tip(
+                view,
+                el("span", { class: `bm-bonus-chip${obs.craft_bonus_available.includes(w) ? "" : " bm-taken"}` }, iconSvg(w, 16), titled(w)),
+                `${titled(w)} Craft Bonus`,
+                `${titled(w)} Craft Bonus card`,
+                obs.craft_bonus_available.includes(w) ? "Not taken yet." : "Taken.",
+              ),
             ),
           ),
           steve(view),
