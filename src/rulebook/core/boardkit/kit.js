@@ -224,6 +224,9 @@ function installTips() {
   const tip = el("div", { id: "rb-tip", role: "tooltip", class: "rb-tip", hidden: true });
   document.body.append(tip);
   let shownFor = null;
+  // the node whose tip showed when the last touch began: a tap focuses the node it lands on
+  // (showing its tip) before its click, so the click toggles what showed before the tap
+  let shownAtPress = null;
   let pressTimer = null;
   let suppressClick = false;
   const target = (event) => (event.target instanceof Element ? event.target.closest("[data-explain]") : null);
@@ -267,6 +270,7 @@ function installTips() {
   document.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "mouse") return;
     const node = target(event);
+    shownAtPress = shownFor;
     clearTimeout(pressTimer);
     if (!node) return hide();
     if (node.classList.contains("rb-place")) {
@@ -289,7 +293,7 @@ function installTips() {
       }
       const node = target(event);
       if (node && !node.classList.contains("rb-place") && event.pointerType !== "mouse") {
-        if (shownFor === node) hide();
+        if (shownAtPress === node) hide();
         else show(node);
       } else if (!node) hide();
     },
