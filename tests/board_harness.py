@@ -177,10 +177,13 @@ class Harness:
         self.browser.close()
         self._pw.stop()
 
-    def open(self, t: Table, width: int = 1280, height: int = 900) -> Any:
-        """A page showing ``t`` for its seat; moves made on the page are applied to ``t``."""
+    def open(self, t: Table, width: int = 1280, height: int = 900, touch: bool = False) -> Any:
+        """A page showing ``t`` for its seat; moves made on the page are applied to ``t``.
+        ``touch``: a phone's touch screen (taps) instead of a mouse."""
         game = get_game(t.state.setup.game)
-        page = self.browser.new_page(viewport={"width": width, "height": height})
+        page = self.browser.new_page(
+            viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+        )
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -1770,9 +1770,11 @@ class PandoriaState(State):
     def describe(self, player: int, action: Action) -> str:
         """The move in plain words, as an instruction with what it costs and gives, in the
         sheets' names: ``Buy the Rage 2 / Tower card for 3 Gold: ...``. Worked out from the
-        position before the move (the costs ``player`` pays now, the VP still to be had)."""
-        if type(action) is not Move or not isinstance(action.arg, str):
-            return str(action)
+        position before the move (the costs ``player`` pays now, the VP still to be had). A move
+        that is not legal now (the web app tells a move before it is checked) keeps its short
+        form: it is refused, never told."""
+        if type(action) is not Move or action not in self.legal_actions(player):
+            return self.explain(player, action)
         return self._plain(player, action)
 
     def describe_public(self, player: int, action: Action) -> str:
@@ -1897,7 +1899,7 @@ class PandoriaState(State):
             spells, _ = index()
             cost = self._paying(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
             shrine = self.c.tracks.shrine_vp * self.built(p, "shrine")
-            gain = f"; your Shrine gives you {shrine} VP" if shrine else ""
+            gain = f"; your Shrine scores {shrine} VP" if shrine else ""
             name = spell_title(card.spell, card.power)
             effect = spells[card.spell].format(power=card.power)
             return (
@@ -1999,7 +2001,7 @@ class PandoriaState(State):
 
     def _academy_words(self, p: int) -> str:
         vp = self.c.tracks.academy_vp * self.built(p, "academy")
-        return f"; your Academy gives you {vp} VP" if vp else ""
+        return f"; your Academy scores {vp} VP" if vp else ""
 
     def _paying(self, p: int, need: list[int]) -> str:
         """A cost as ``p`` pays it: ``3 Wood``, ``1 Craft and 2 Wood``, and the Crafts that

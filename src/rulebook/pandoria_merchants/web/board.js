@@ -152,6 +152,7 @@ function mapSvg(view, ctx) {
   rows.forEach((_, r) => nodes.push(svg("text", { x: 10, y: centre(0, r)[1] + 4, class: "pm-label" }, r + 1)));
   const hexes = [];
   const marks = [];
+  const overlay = [];
   rows.forEach((row, r) => {
     for (let c = 0; c < row.length / 2; c += 1) {
       const sym = row[2 * c];
@@ -212,13 +213,25 @@ function mapSvg(view, ctx) {
         what = `${possessive(view, Number(sym))} Worker`;
         names = ["worker"];
         if (rage && rage.hex === name) {
-          g.append(svg("circle", { cx: x + 11, cy: y - 11, r: 8, class: `pm-rage${rage.this_turn ? "" : " pm-rage-old"}` }));
-          g.append(svg("text", { x: x + 11, y: y - 8, class: "pm-rage-n" }, `×${rage.counts_as}`));
+          // drawn over the map (the hexes around would cover it), the hex ringed
+          const old = rage.this_turn ? "" : " pm-rage-old";
+          overlay.push(
+            svg(
+              "g",
+              { class: `pm-rage${old}`, "aria-hidden": "true" },
+              svg("polygon", { points: hexPoints(x, y, R - 1), class: "pm-rage-ring" }),
+              svg("circle", { cx: x + 12, cy: y - 12, r: 10 }),
+              svg("text", { x: x + 12, y: y - 8 }, `×${rage.counts_as}`),
+            ),
+          );
           what += `, raged (counts as ${rage.counts_as})`;
           extra.push(rageWords(view, rage));
         }
       }
-      if (t) extra.push(`Territory ${t} of the Solo Map${solo && t === solo.territory && !solo.finished.includes(t) ? ": the one you are playing" : solo && solo.finished.includes(t) ? ": finished" : ""}.`);
+      if (t && solo) {
+        const state = solo.finished.includes(t) ? "finished" : t === solo.territory ? "the one being played" : "not played yet";
+        extra.push(`Territory ${t} of the Solo Map: ${state}.`);
+      }
       if (ends[name]) extra.push(`A Bridge joins this hex to ${ends[name].join(" and ")}. ${text(view, "bridge")}`);
       place(g, moves, ctx, `${name}: ${what}`);
       tip(g, view, `${name}: ${what}`, names, extra.join("\n"));
@@ -226,7 +239,7 @@ function mapSvg(view, ctx) {
       (moves.length ? marks : hexes).push(g);
     }
   });
-  nodes.push(...hexes, ...marks);
+  nodes.push(...hexes, ...marks, ...overlay);
   // rivers between rows; the boundary river closes the map with fewer players
   (st.rivers || []).forEach((after) => {
     const y = centre(0, after - 1)[1] + R * 0.75;
@@ -449,7 +462,7 @@ function archive(view, ctx) {
             const moves = movesWhere(view, (t) => t === `claim ${r.room}`);
             // inside a place, the room alone explains itself (a long press shows it)
             const spell = (s, i) => {
-              const chip = el("span", { class: `pm-room-spell${i < r.taken ? " pm-taken" : ""}` }, s);
+              const chip = el("span", { class: `pm-room-spell${i < r.taken ? " pm-taken" : ""}` }, spellName(s));
               return moves.length ? chip : explain(chip, text(view, s), `${spellName(s)}${i < r.taken ? " (taken)" : ""}`);
             };
             const left = r.spells.slice(r.taken);
