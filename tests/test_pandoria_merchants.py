@@ -887,7 +887,30 @@ def _curious_game(variant: str, players: int, seed: int, seen: set[tuple[str, ..
         for a in rng.sample(vocabulary, 3):
             if a not in moves:
                 assert s.describe(p, a) == s.explain(p, a)
-        s.apply(p, rng.choice(new or moves))
+        chosen = rng.choice(new or moves)
+        said, before = s.describe(p, chosen), s.vp[p]
+        s.apply(p, chosen)
+        _said_vp_is_scored(said, before, s.vp[p])
+
+
+def _said_vp_is_scored(said: str, before: tuple[int, ...], after: tuple[int, ...]) -> None:
+    """The VP a move's words promise (a Relic's or Monument's worth, the Academy's and the
+    Shrine's) are the VP it scores."""
+    import re
+
+    from rulebook.pandoria_merchants.rules import ACADEMY, MONUMENTS, RELICS, SHRINE
+
+    if len(before) != len(after) or len(before) <= MONUMENTS:
+        return  # the family version: no such VP
+    promised = {
+        ACADEMY: r"Academy scores (\d+) VP",
+        SHRINE: r"Shrine scores (\d+) VP",
+        RELICS: r"^Make a Relic worth (\d+) VP",
+        MONUMENTS: r"^Build a Monument worth (\d+) VP",
+    }
+    for source, pattern in promised.items():
+        found = re.search(pattern, said)
+        assert after[source] - before[source] == (int(found[1]) if found else 0), said
 
 
 def test_every_move_in_plain_words_begins_with_its_verb_and_tells_others_of_it() -> None:
@@ -958,7 +981,7 @@ def test_plain_words_of_moves_with_their_costs() -> None:
     )
     assert _plain(s, "monument rage/academy") == (
         "Build a Monument worth 10 VP over your Academy (Rage 3 / Academy card) for 2 Wood and "
-        "1 Craft: the Academy stops working; your Academy scores 1 VP"
+        "1 Craft: the Academy stops working"  # crossed out first: it scores nothing
     )
     assert _plain(s, "relic 2") == (
         "Make a Relic worth 6 VP from 2 of your Artifacts for 1 Craft; your Academy scores 1 VP"
@@ -978,7 +1001,7 @@ def test_plain_words_of_moves_with_their_costs() -> None:
     s.apply(0, "cast construct/store")
     assert _plain(s, "monument rage/academy") == (
         "Build a Monument worth 10 VP over your Academy (Rage 3 / Academy card) for 1 Craft and "
-        "no Wood (Construct): the Academy stops working; your Academy scores 1 VP"
+        "no Wood (Construct): the Academy stops working"
     )
     assert _plain(s, "build rage/tower").startswith(
         "Build the Tower of your Rage 2 / Tower card without paying Wood (Construct); its Spell "

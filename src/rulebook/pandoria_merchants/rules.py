@@ -1858,7 +1858,7 @@ class PandoriaState(State):
                 return "Forfeit your first Resource: 2 Resources and a Worker no longer fit here"
             return "Forfeit your second Resource: no hex is left for it with room for a Worker"
         if a.verb == "worker":
-            drawn = "Resources" if self.r1 >= 0 and self.item > 1 and self.r2 >= 0 else "Resource"
+            drawn = "Resources" if self.r1 >= 0 and self.r2 >= 0 else "Resource"
             return f"Draw your Worker on {a.arg}, next to the {drawn} you just drew"
         kind = KINDS.index(a.verb)
         what = f"{'a ' if kind == CITY else ''}{title(a.verb)}"
@@ -1929,10 +1929,11 @@ class PandoriaState(State):
         building = title(card.building)
         cost = self._paying(p, self.monument_cost(p, card))
         free = " and no Wood (Construct)" if self.free_wood else ""
+        recycled = int(card.building == "academy")  # crossed out before it would score
         return (
             f"Build a Monument worth {self._monument_value()} VP over your {building} "
             f"({card_title(card)} card) for {cost}{free}: the {building} stops working"
-            f"{self._academy_words(p)}"
+            f"{self._academy_words(p, recycled)}"
         )
 
     def _plain_spell(self, p: int, a: Move) -> str:
@@ -1999,8 +2000,9 @@ class PandoriaState(State):
             return f"; with it you own all of column {card.column + 1}: nobody else may buy there"
         return ""
 
-    def _academy_words(self, p: int) -> str:
-        vp = self.c.tracks.academy_vp * self.built(p, "academy")
+    def _academy_words(self, p: int, recycled: int = 0) -> str:
+        """The VP ``p``'s Academies score for what is built (less one recycled into it)."""
+        vp = self.c.tracks.academy_vp * (self.built(p, "academy") - recycled)
         return f"; your Academy scores {vp} VP" if vp else ""
 
     def _paying(self, p: int, need: list[int]) -> str:
