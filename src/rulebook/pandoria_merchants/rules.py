@@ -1773,7 +1773,8 @@ class PandoriaState(State):
         position before the move (the costs ``player`` pays now, the VP still to be had). A move
         that is not legal now (the web app tells a move before it is checked) keeps its short
         form: it is refused, never told."""
-        if type(action) is not Move or action not in self.legal_actions(player):
+        legal = self._legal_moves() if player in self.current_players() else []
+        if type(action) is not Move or action not in legal:
             return self.explain(player, action)
         return self._plain(player, action)
 
