@@ -835,3 +835,373 @@ def test_solo_refusal_names_the_territory_being_worked() -> None:
     kind = KINDS[s.dice[0]]
     reason = _refusal(s, f"{kind} {b.names[elsewhere]}")
     assert f"is in Territory {b.territory[elsewhere]}; you are working in Territory 1" in reason
+
+
+# -- moves in plain words, components explained (issue 23) -------------------------------------
+#: the verbs the plain words begin with, as told of another seat (core.words.third_person)
+TOLD = {
+    "takes", "chooses", "draws", "forfeits", "goes", "casts", "builds", "makes", "moves",
+    "puts", "blackens", "stops", "buys", "claims", "gives", "crosses",
+}  # fmt: skip
+
+
+def _kind(s: PandoriaState, a: rulebook.Action) -> tuple[str, str, str]:
+    """A move's kind: phase, Spell being cast (the draw step; the Spell of a card bought or
+    cast), verb."""
+    verb, _, arg = str(a).partition(" ")
+    step = s.spell if s.phase == "spell" else str(s.item) if s.phase == DRAW else ""
+    if verb in ("buy", "cast") and not s.family:
+        step = arg.split("/")[0]
+    return s.phase, step, verb
+
+
+def _curious_game(variant: str, players: int, seed: int, seen: set[tuple[str, ...]]) -> None:
+    """A seeded game that makes a move of a kind not met yet whenever it can (so that few
+    games meet every kind), checking the plain words of every legal move on the way."""
+    from rulebook.core.words import third_person
+
+    options = {"level": "expert"} if variant == "solo" else {}
+    s = rulebook.new_game(NAME, players, seed=seed, variant=variant, options=options)
+    assert isinstance(s, PandoriaState)
+    rng = random.Random(seed)
+    vocabulary = list(s.action_vocabulary())
+    while not s.is_terminal():
+        p = s.current_players()[0]
+        moves = s.legal_actions(p)
+        new = []
+        for a in moves:
+            plain, public = s.describe(p, a), s.describe_public(p, a)
+            assert plain[0].isupper() and plain != str(a), (a, plain)
+            assert third_person(plain).split()[0] in TOLD, plain  # it begins with its verb
+            told = third_person(public)  # "seat 2 draws their ...": a sentence
+            assert not {"you", "your", "yours"} & set(told.lower().replace(",", " ").split())
+            # nothing in a move is hidden: the words do not change with the unseen (the dice
+            # to come), from any seat's view
+            for q in range(players):
+                assert s.determinize(q, rng).describe_public(p, a) == public
+            kind = (variant, *_kind(s, a))
+            if kind not in seen:
+                new.append(a)
+                seen.add(kind)
+        # a move not legal now (the web app tells a move before checking it) keeps its short form
+        for a in rng.sample(vocabulary, 3):
+            if a not in moves:
+                assert s.describe(p, a) == s.explain(p, a)
+        chosen = rng.choice(new or moves)
+        said, before = s.describe(p, chosen), s.vp[p]
+        s.apply(p, chosen)
+        _said_vp_is_scored(said, before, s.vp[p])
+
+
+def _said_vp_is_scored(said: str, before: tuple[int, ...], after: tuple[int, ...]) -> None:
+    """The VP a move's words promise (a Relic's or Monument's worth, the Academy's and the
+    Shrine's) are the VP it scores."""
+    import re
+
+    from rulebook.pandoria_merchants.rules import ACADEMY, MONUMENTS, RELICS, SHRINE
+
+    if len(before) != len(after) or len(before) <= MONUMENTS:
+        return  # the family version: no such VP
+    promised = {
+        ACADEMY: r"Academy scores (\d+) VP",
+        SHRINE: r"Shrine scores (\d+) VP",
+        RELICS: r"^Make a Relic worth (\d+) VP",
+        MONUMENTS: r"^Build a Monument worth (\d+) VP",
+    }
+    for source, pattern in promised.items():
+        found = re.search(pattern, said)
+        assert after[source] - before[source] == (int(found[1]) if found else 0), said
+
+
+def test_every_move_in_plain_words_begins_with_its_verb_and_tells_others_of_it() -> None:
+    seen: set[tuple[str, ...]] = set()
+    for variant, players, seeds in (("standard", 2, 3), ("standard", 4, 1), ("family", 3, 3)):
+        for seed in range(seeds):
+            _curious_game(variant, players, seed, seen)
+    for seed in range(4):
+        _curious_game("solo", 1, seed, seen)
+    verbs = {(v, phase, verb) for v, phase, _, verb in seen}
+    standard = {
+        ("setup", "start"), ("wild", "choose"), ("draw", "wood"), ("draw", "city"),
+        ("draw", "worker"), ("draw", "skip"), ("action", "pass"), ("action", "cast"),
+        ("action", "build"), ("action", "monument"), ("action", "relic"), ("buy", "buy"),
+        ("buy", "pass"), ("spell", "take"), ("spell", "worker"), ("spell", "conjure"),
+        ("spell", "build"), ("spell", "rage"), ("spell", "ship"), ("spell", "swamp"),
+    }  # fmt: skip
+    # (a second Swamp hex forgone, Construct's Monument: in the examples below)
+    family = {
+        ("wild", "choose"), ("draw", "gold"), ("draw", "worker"), ("action", "cast"),
+        ("action", "pass"), ("claim", "claim"), ("spell", "worker"), ("spell", "rage"),
+        ("spell", "ship"), ("spell", "swamp"),
+    }  # fmt: skip
+    solo_only = {("trolls-column", "trolls"), ("trolls-element", "trolls"), ("bridge", "bridge")}
+    assert {("standard", *k) for k in standard} <= verbs
+    assert {("family", *k) for k in family} <= verbs
+    assert {("solo", *k) for k in solo_only} <= verbs
+    for variant in ("standard", "family"):  # a Resource the Terrain dice show
+        assert any((variant, "spell", "terrain", kind) in seen for kind in KINDS)
+    spells = {step for v, phase, step, _ in seen if phase == "spell" and v != "family"}
+    assert spells == {"acquire", "clone", "conjure", "construct", "muster", "rage", "ship",
+                      "swamp", "terrain"}  # fmt: skip
+
+
+def _plain(s: PandoriaState, text: str) -> str:
+    move = s.parse_action(s.turn, text)
+    assert move in s.legal_actions(s.turn), text
+    return s.describe(s.turn, move)
+
+
+def test_plain_words_of_moves_with_their_costs() -> None:
+    """Checked by hand against the rulebook: Crafts stand in 2 for 1 only for what is lacking
+    (5.: "a card that costs 3 Gold and you only have 2"), a Monument costs 1 Craft and 5 Wood
+    less the recycled Building's Wood (3.4), a Relic 2 Artifacts and 1 Craft (3.3); the card
+    costs are the Realm sheet's (realm.toml: Rage 2 / Tower 3 Gold, 1 Crystal, 2 Wood)."""
+    s = on(board(". ."))
+    s.tracks = replaced(s.tracks, 0, (1, 1, 3, 2))
+    s.phase, s._legal = BUY, None
+    assert _plain(s, "buy rage/tower") == (
+        "Buy the Rage 2 / Tower card for 3 Gold (2 Crafts for the 1 Gold you lack): its Spell "
+        "Rage 2 costs 1 Crystal to cast, its Building Tower 2 Wood to build"
+    )
+    assert _plain(s, "pass") == "Buy no card this turn"
+    worker(s, 0, "A1")  # a Worker for the Rage Spell to make count more
+    s.mark(0, card("rage/tower"), OWNED)
+    s.mark(0, card("rage/academy"), BUILT)  # the Academy: 3 Wood, and 1 VP a Building
+    s.held_artifacts = replaced(s.held_artifacts, 0, 2)
+    s.tracks = replaced(s.tracks, 0, (2, 1, 3, 0))
+    s.phase, s._legal = ACTION, None
+    assert _plain(s, "cast rage/tower") == (
+        "Cast Rage 2 from your Rage 2 / Tower card for 1 Crystal; the card is used up. Rage 2: "
+        "one of your Workers counts as 2 Workers when scoring this turn"
+    )
+    assert _plain(s, "build rage/tower") == (
+        "Build the Tower of your Rage 2 / Tower card for 2 Wood; its Spell is lost; your "
+        "Academy scores 1 VP. Tower: 2 more Crystals for every Crystal hex you score with at "
+        "least 1 Worker (not multiplied by Workers)"
+    )
+    assert _plain(s, "monument rage/academy") == (
+        "Build a Monument worth 10 VP over your Academy (Rage 3 / Academy card) for 2 Wood and "
+        "1 Craft: the Academy stops working"  # crossed out first: it scores nothing
+    )
+    assert _plain(s, "relic 2") == (
+        "Make a Relic worth 6 VP from 2 of your Artifacts for 1 Craft; your Academy scores 1 VP"
+    )
+    assert _plain(s, "pass") == "Go on without a Spell, Building, Relic or Monument this turn"
+    # the others are told of the same move in the third person (the web log, core.words)
+    from rulebook.web.views import entry
+
+    told = entry(s, 0, s.parse_action(0, "relic 2"))
+    assert told.plain == "make a Relic worth 6 VP from 2 of your Artifacts for 1 Craft; your " \
+        "Academy scores 1 VP"  # fmt: skip
+    assert told.plain_public == "makes a Relic worth 6 VP from 2 of their Artifacts for 1 " \
+        "Craft; their Academy scores 1 VP"  # fmt: skip
+    # the Construct Spell: a Building or a Monument without Wood (Spell Index)
+    s.mark(0, card("construct/store"), OWNED)
+    s.tracks, s._legal = replaced(s.tracks, 0, (0, 2, 1, 0)), None
+    s.apply(0, "cast construct/store")
+    assert _plain(s, "monument rage/academy") == (
+        "Build a Monument worth 10 VP over your Academy (Rage 3 / Academy card) for 1 Craft and "
+        "no Wood (Construct): the Academy stops working"
+    )
+    assert _plain(s, "build rage/tower").startswith(
+        "Build the Tower of your Rage 2 / Tower card without paying Wood (Construct); its Spell "
+        "is lost; your Academy scores 1 VP. Tower: "
+    )
+
+
+def test_plain_words_of_drawing_and_of_spells() -> None:
+    s = on(board(". . . .", ". . . .", ". . . ."), players=2)
+    draw(s, "A1", "wood")
+    s.phase, s.item, s.dice, s._legal = DRAW, 0, (KINDS.index("gold"), KINDS.index("city")), None
+    assert (
+        _plain(s, "gold B1") == "Draw Gold on B1 as your first Resource (the City goes next to it)"
+    )
+    s.apply(0, "gold B1")
+    assert _plain(s, "city C1") == "Draw a City on C1 as your second Resource"
+    s.apply(0, "city C1")
+    assert _plain(s, "worker D1") == "Draw your Worker on D1, next to the Resources you just drew"
+    t = on(board(". . . .", ". . . .", ". . . ."), players=2)
+    draw(t, "A1", "wood")
+    t.phase, t.spell, t.power, t.spell_left, t.spell_hex = "spell", "swamp", 2, 2, -1
+    t._legal = None
+    first = str(t.legal_actions(0)[0]).split()[1]
+    assert _plain(t, f"swamp {first}") == (
+        f"Blacken {first} as a Swamp: nothing goes there and it closes areas (you may blacken a "
+        "hex next to it too)"
+    )
+    t.apply(0, f"swamp {first}")
+    second = str(t.legal_actions(0)[0]).split()[1]
+    assert _plain(t, f"swamp {second}") == f"Blacken {second} too, next to {first} (Swamp)"
+    assert _plain(t, "skip") == "Stop at one Swamp hex"
+    s.phase, s.spell, s.power, s._legal = "spell", "conjure", 0, None
+    assert _plain(s, "conjure gold") == "Move your Gold marker from 1 to 5 (Conjure)"
+
+
+def test_plain_words_of_the_solo_and_family_steps() -> None:
+    s = solo()
+    s.apply(0, "start muster/saw-mill")
+    s.finished, s.my_territory, s.trolls = (1, 2, 3), (0, 0, 0), (0, 0, 0)
+    s.mark(0, card("acquire/bank"), OWNED)
+    s.phase, s._legal = "trolls-column", None
+    assert _plain(s, "trolls column-2") == (
+        "Give column 2 to the Trolls for 2 VP: it closes, and its cards you have not bought (2) "
+        "are crossed out, 1 VP each"
+    )
+    s.phase, s._legal = "bridge", None
+    end = s.board.names[s._bridges()[0]]
+    there = s.board.territory[s.board.index[end]]
+    assert _plain(s, f"bridge {end}") == (
+        f"Cross the Bridge to {end} into the map's Territory {there} (your Territory 4 of 8)"
+    )
+    f = rulebook.new_game(NAME, players=2, seed=1, variant="family")
+    assert isinstance(f, PandoriaState)
+    f.phase, f._legal = "claim", None
+    assert _plain(f, "claim 1a") == (
+        "Claim Muster from room 1a of the Spell Archive, to cast on a later turn"
+    )
+    f.held = replaced(f.held, 0, ("rage3",))
+    f.workers = replaced(f.workers, 0, 1)
+    f.phase, f._legal = ACTION, None
+    assert _plain(f, "cast rage3") == (
+        "Cast your Rage 3 Spell; it is used up. Rage 3: one of your Workers counts as 3 "
+        "Workers when scoring this turn"
+    )
+
+
+def test_the_raged_worker_is_in_every_view_for_the_turn_and_the_next() -> None:
+    """Issue 23: a Rage used to be seen only in the log. The Worker it made count more is in
+    the observation (everyone's: the map is public) for the rest of that turn, and marked as
+    last turn's during the next."""
+    s = on(board(*WORKED))  # the worked example: Jeff's Worker on C2 encloses B1-C1
+    worker(s, 0, "A2")  # Jeff
+    worker(s, 1, "D1")  # Bernd
+    draw(s, "B2", "wood")
+    worker(s, 0, "C2")
+    s.touched = 1 << s.board.index["C2"]
+    s.mark(0, card("rage/academy"), OWNED)
+    s.tracks = replaced(s.tracks, 0, (5, 5, 5, 5))
+    s.phase, s._legal = ACTION, None
+    assert s.observation(1)["rage"] is None
+    s.apply(0, "cast rage/academy")
+    crystals = s.vp[0][1]
+    s.apply(0, "rage C2")
+    # 2 Crystals x (A2 + C2 counting 3) = 8: 3 + 8 is 6 past the full track, 3 VP
+    assert s.vp[0][1] - crystals == 3
+    seen = {"seat": 0, "hex": "C2", "counts_as": 3, "this_turn": True}
+    assert s.phase == BUY  # an area enclosed: seat 0 may buy, and everyone sees the Rage
+    assert s.observation(1)["rage"] == seen and s.public_observation()["rage"] == seen
+    s.apply(0, "pass")
+    assert s.turn == 1 and s.observation(0)["rage"] == {**seen, "this_turn": False}
+    while s.turn == 1:
+        s.apply(1, s.legal_actions(1)[0])
+    assert s.observation(0)["rage"] is None
+
+
+def test_solo_counts_territories_not_rounds() -> None:
+    """Issue 23: solo has no rounds ("Round 1" all game long): the views say "Territory 3 of
+    8", counted in the order played, which the Trolls' table follows."""
+    from rulebook.pandoria_merchants.render import turn
+
+    s = solo()
+    assert s.observation(0)["solo"]["progress"] == "Territory 1 of 8"
+    s.apply(0, s.legal_actions(0)[0])
+    rng = random.Random(2)
+    while s.phase != "bridge":
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    assert s.observation(0)["solo"]["progress"] == "Territory 1 of 8 finished"
+    s.apply(0, s.legal_actions(0)[0])
+    solo_view = s.observation(0)["solo"]
+    assert solo_view["progress"] == "Territory 2 of 8" and solo_view["playing"] == 2
+    from rich.console import Console
+
+    console = Console(width=120, record=True)
+    console.print(turn(s, 0))
+    assert "Territory 2 of 8" in console.export_text() and "Round" not in console.export_text()
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    assert s.observation(0)["solo"]["progress"] == "All 8 Territories finished"
+
+
+def test_the_trolls_points_say_why_they_fall_below_zero() -> None:
+    """Issue 23: "explain negative Troll points". Each finished Territory's share of the
+    Trolls' points, and their total, in words (the observation, so the end screen can show
+    them): the table minus your points there, below zero where you beat the table."""
+    s = solo()
+    s.add_vp(0, 0, s.troll_table()[0] + 14)
+    s._finish_territory()
+    words = s.observation(0)["solo"]
+    assert words["troll_points"] == [
+        {
+            "territory": 1,
+            "table": 6,
+            "yours": 20,
+            "cards": 0,
+            "relics_and_monuments": 0,
+            "total": -14,
+            "words": "Territory 1: the table's 6 minus your 20 = -14 (you beat the table by 14): "
+            "-14 for the Trolls",
+        }
+    ]
+    assert words["trolls_explained"].startswith(
+        "The Trolls have -14 points: -14 from the Territories (each Territory's table value "
+        "minus your points there, below zero where you scored more than the table), 0 for"
+    )
+    # a whole game: each Territory's parts add up to the Trolls' points there
+    s = solo("expert", seed=3)
+    rng = random.Random(3)
+    while not s.is_terminal():
+        s.apply(0, rng.choice(s.legal_actions(0)))
+    points = s.observation(0)["solo"]["troll_points"]
+    assert [p["total"] for p in points] == list(s.trolls)
+    for p in points:
+        assert p["total"] == p["table"] - p["yours"] + p["cards"] + p["relics_and_monuments"]
+    assert sum(p["cards"] for p in points) == s.opponent_breakdown()["cards"]
+    assert sum(p["relics_and_monuments"] for p in points) == s.troll_elements
+
+
+def test_every_component_has_a_text_and_authored_ones_say_so() -> None:
+    """What the board explains comes from the data files (as `card NAME` shows it): every
+    component of each variant has a text, the Realm cards (authored in realm.toml) say they
+    are authored, and an entry describing authored values that does not say so is refused."""
+    import sys
+
+    from rulebook.core.data import DataError
+
+    texts = sys.modules["rulebook.pandoria_merchants.cards"]  # the package names its function
+
+    needed = {
+        "wood", "crystal", "craft", "gold", "city", "dice", "?", "empty hex", "starting space",
+        "pre-printed space", "worker", "area", "lake", "ship space", "swamp space", "river",
+        "map", "turn", "victory points",
+    }  # fmt: skip
+    per_variant = {
+        "standard": needed | {"artifact", "track", "card", "column", "relic", "monument"},
+        "family": needed | {"guild", "spell archive"},
+        "solo": needed | {"artifact", "track", "card", "relic", "monument", "trolls", "bridge",
+                          "territory"},
+    }  # fmt: skip
+    for variant, names in per_variant.items():
+        found = GAME.cards(GAME.setup(1 if variant == "solo" else 2, 0, variant))  # type: ignore[misc]
+        assert names <= set(found), names - set(found)
+    found = GAME.cards(GAME.setup(2, 0))  # type: ignore[misc]
+    for c in C.cards:
+        assert found[c.id].endswith(texts.AUTHORED + ": the rulebook does not give the Realm "
+                                    "sheet's cards, where they sit or what they cost.")  # fmt: skip
+    for name in ("relic", "monument"):
+        assert texts.AUTHORED in found[name]
+    assert "Authored" not in found["rage"] and "Authored" not in found["tower"]
+    bad = texts.Term(name="x", text="values", source="rulebook", authored={"text": "made up"})
+    data = texts.GlossaryFile(
+        notes=texts.Notes(source="rulebook", authored_card="n"), entries=[bad]
+    )
+    original = texts.load
+    try:
+        texts.load = lambda model, package, name: (  # type: ignore[assignment]
+            data if name == "glossary.toml" else original(model, package, name)
+        )
+        texts.glossary.cache_clear()  # type: ignore[attr-defined]
+        with pytest.raises(DataError, match="describes authored values"):
+            texts.glossary()
+    finally:
+        texts.load = original
+        texts.glossary.cache_clear()  # type: ignore[attr-defined]

@@ -108,6 +108,12 @@ class PandoriaEncoder(FlatEncoder):
         "solo.won": "at the end: follows from the scores",
         "solo.final": "at the end: follows from the scores",
         "rating": "solo, at the end: follows from the scores",
+        "rage": "for people: the Rage has scored by the time it is seen (this turn or the last)",
+        "solo.territories": "fixed by the solo map",
+        "solo.playing": "follows from the Territories finished and the one played",
+        "solo.progress": "words for people: follows from the Territories finished",
+        "solo.troll_points": "words for people: follows from the table, yours and the Trolls'",
+        "solo.trolls_explained": "words for people: follows from the Trolls' points",
     }
 
     def __init__(self, setup: Setup) -> None:

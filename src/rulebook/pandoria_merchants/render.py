@@ -97,11 +97,29 @@ def _progress(obs: dict[str, Any], line: Text) -> Text:
     return line
 
 
+def _when(obs: dict[str, Any]) -> str:
+    """``Round 4``; solo, which has no rounds: ``Territory 3 of 8``."""
+    return obs["solo"]["progress"] if "solo" in obs else f"Round {obs['round']}"
+
+
+def _rage(obs: dict[str, Any], player: int) -> list[Text]:
+    """The Worker the last Rage made count more (this turn, or the last one), if any."""
+    rage = obs["rage"]
+    if rage is None:
+        return []
+    whose = "your" if rage["seat"] == player else f"{seat_name(rage['seat'])}'s"
+    if rage["this_turn"]:
+        said = f"{whose} Worker on {rage['hex']} counts as {rage['counts_as']} Workers this turn"
+    else:
+        said = f"last turn {whose} Worker on {rage['hex']} counted as {rage['counts_as']} Workers"
+    return [Text(f"Rage: {said}.")]
+
+
 def _head(obs: dict[str, Any]) -> Text:
     return _progress(
         obs,
         Text.assemble(
-            (f"Round {obs['round']}", "bold"),
+            (_when(obs), "bold"),
             f"   {seat_name(obs['turn'])} to act ({obs['phase']})",
             "   dice: ",
             (" + ".join(obs["dice"]), "bold cyan"),
@@ -173,7 +191,8 @@ def archive_text(obs: dict[str, Any]) -> Text:
 def solo_text(obs: dict[str, Any]) -> Text:
     s = obs["solo"]
     return Text(
-        f"Solo, level {s['level']}: Territory {s['territory']} (your points here: "
+        f"Solo, level {s['level']}: {s['progress']}, the map's Territory {s['territory']} "
+        f"(your points here: "
         f"{s['territory_points_now']}); your Territory scores "
         f"{_numbers(s['your_territory_scores'])}; the Trolls {_numbers(s['troll_scores'])} "
         f"(total {s['trolls_total']}); Troll table "
@@ -188,12 +207,11 @@ def turn(state: State, player: int) -> RenderableType:
     Relics and Monuments (or the Spell Archive) when it is about cards, the dice last."""
     obs = state.observation(player)
     phase = obs["phase"]
-    parts: list[RenderableType] = [
-        Text.assemble((f"Round {obs['round']}", "bold"), f"   your turn: {phase}")
-    ]
+    parts: list[RenderableType] = [Text.assemble((_when(obs), "bold"), f"   your turn: {phase}")]
     if phase in MAP_PHASES:
         legend = SHORT_LEGEND + ("; .3 Territory 3" if "solo" in obs else "")
         parts += [map_text(obs), Text(legend, style="dim")]
+    parts += _rage(obs, player)
     parts += [_seat_line(obs, p, player) for p in range(len(obs["seats"]))]
     if obs["variant"] == "family":
         if phase == "claim":
@@ -212,7 +230,7 @@ def turn(state: State, player: int) -> RenderableType:
 def board(state: State, player: int) -> RenderableType:
     """The map with its full legend."""
     obs = state.observation(player)
-    return Group(_head(obs), map_text(obs), Text(LEGEND, style="dim"))
+    return Group(_head(obs), map_text(obs), *_rage(obs, player), Text(LEGEND, style="dim"))
 
 
 def realm(state: State, player: int) -> RenderableType:
@@ -228,7 +246,10 @@ def _footer(obs: dict[str, Any]) -> list[Text]:
         return []
     if "solo" in obs:
         final = obs["solo"]["final"]
-        return [Text(f"Game over. {obs['rating']}: {final}.", style="bold magenta")]
+        return [
+            Text(f"Game over. {obs['rating']}: {final}.", style="bold magenta"),
+            Text(obs["solo"]["trolls_explained"]),
+        ]
     return [Text(f"Game over. Winners: {obs['winners']}", style="bold magenta")]
 
 

@@ -21,6 +21,7 @@ from typing import Any, Final, TypeVar, cast
 
 from rulebook.core import Action, Chance, Game, IllegalAction, Setup, State
 from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
+from rulebook.pandoria_merchants.cards import amount, card_title, index, spell_title, title
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
 
 # tracks (Realm sheet): indices into KINDS
@@ -105,6 +106,21 @@ def without(row: tuple[T, ...], value: T) -> tuple[T, ...]:
     """``row`` without the first item equal to ``value`` (which it holds)."""
     i = row.index(value)
     return (*row[:i], *row[i + 1 :])
+
+
+#: a move told to its mover, told of them: ``your`` -> ``their``, ``you`` -> ``they``
+_SECOND_PERSON: Final = re.compile(r"\b([Yy])ou(r|rs)?\b")
+_THIRD_PERSON: Final = {"": "hey", "r": "heir", "rs": "heirs"}
+
+
+def _them(found: re.Match[str]) -> str:
+    return ("T" if found[1] == "Y" else "t") + _THIRD_PERSON[found[2] or ""]
+
+
+def _told_of_them(text: str) -> str:
+    """A phrase in the second person told of the seat that moves: ``your Worker`` becomes
+    ``their Worker``, ``you lack`` becomes ``they lack``."""
+    return _SECOND_PERSON.sub(_them, text)
 
 
 HEX_TEXT = re.compile(r"^[A-Z]\d{1,2}$")
@@ -329,6 +345,9 @@ class PandoriaState(State):
         #: the Trolls' points from crossed-out cards and from claimed Relics and Monuments
         self.troll_cards = 0
         self.troll_elements = 0
+        #: per finished Territory: the Trolls' VP from crossed-out cards and from the Relics
+        #: and Monuments they took there (what their points are made of, for the views)
+        self.troll_parts: tuple[Row, ...] = ()
         # turn
         self.turn = 0
         self.round = 1
@@ -346,6 +365,9 @@ class PandoriaState(State):
         self.free_wood = False
         self.rage_hex = -1
         self.rage_extra = 0
+        #: the last Rage cast, for the views: (seat, hex, what the Worker counted as, 0 on the
+        #: turn it was cast, 1 on the next); () when none is to be shown
+        self.raged: Row = ()
         self.enclosed_now = 0
         self.end_triggered = False
         self._legal = None
@@ -621,6 +643,8 @@ class PandoriaState(State):
     def _end_turn(self) -> None:
         """Poorhouse, then the end-of-game check and the next player (solo: the Territory)."""
         p = self.turn
+        if self.raged:  # shown for the rest of the turn it was cast and for the next turn
+            self.raged = () if self.raged[3] else (*self.raged[:3], 1)
         self._poorhouse(p)
         if self.solo:
             if self.full_turn_fits():
@@ -1325,6 +1349,7 @@ class PandoriaState(State):
         elif spell == "rage":
             self.rage_hex = self._hex(a)
             self.rage_extra = self.power - 1
+            self.raged = (p, self.rage_hex, self.power, 0)
         elif spell == "ship":
             self.ships = {**self.ships, self._hex(a): p}
         elif spell == "swamp":
@@ -1407,6 +1432,8 @@ class PandoriaState(State):
         cards, Relics and Monument they claimed."""
         k = len(self.finished)
         base = self.troll_table()[k - 1] - self.my_territory[-1]
+        cards = self.troll_cards - sum(part[0] for part in self.troll_parts)
+        self.troll_parts += ((cards, self.troll_gain - cards),)
         self.trolls += (base + self.troll_gain,)
         self.troll_gain = 0
         if k >= self.c.solo.territories:
@@ -1588,6 +1615,15 @@ class PandoriaState(State):
                 else [],
             },
             "artifacts_on_map": {b.names[h]: n for h, n in self.artifacts.items()},
+            # the Worker made to count more by the last Rage: this turn (scored so) or the last
+            "rage": {
+                "seat": self.raged[0],
+                "hex": b.names[self.raged[1]],
+                "counts_as": self.raged[2],
+                "this_turn": self.raged[3] == 0,
+            }
+            if self.raged
+            else None,
             "pre_printed_enclosed": self.pre_enclosed,
             "end_triggered": self.end_triggered,
             "seats": seats,
@@ -1642,6 +1678,7 @@ class PandoriaState(State):
                 "trolls_total": self.trolls_total(),
                 "territory_points_now": self.vp_total(0) - self.vp_start,
                 "bridges": [f"{b.names[x]}-{b.names[y]}" for x, y in b.bridges],
+                **self._solo_words(),
             }
         if self.phase == OVER:
             obs["winners"] = self.winners()
@@ -1652,6 +1689,59 @@ class PandoriaState(State):
                 obs["rating"] = "You beat the Trolls" if won else "The Trolls win"
                 obs["solo"]["final"] = f"you {me}, the Trolls {trolls}"
         return obs
+
+    def _solo_words(self) -> dict[str, Any]:
+        """Solo: how far the game is (``Territory 3 of 8``: the Territories in the order they
+        are played, which the table counts), and what the Trolls' points are made of, a
+        Territory at a time and in all, in words (their points for a Territory fall below zero
+        when you beat the table)."""
+        total = self.c.solo.territories
+        done = len(self.finished)
+        if self.phase == OVER:
+            progress = f"All {total} Territories finished"
+        elif self.territory in self.finished:
+            progress = f"Territory {done} of {total} finished"
+        else:
+            progress = f"Territory {done + 1} of {total}"
+        table = self.troll_table()
+        points = []
+        for k, (cards, elements) in enumerate(self.troll_parts):
+            base = table[k] - self.my_territory[k]
+            t = self.finished[k]
+            where = f"Territory {k + 1}" + (f" (the map's {t})" if t != k + 1 else "")
+            words = f"{where}: the table's {table[k]} minus your {self.my_territory[k]} = {base}"
+            if base < 0:
+                words += f" (you beat the table by {-base})"
+            if cards:
+                words += f", + {cards} for crossed-out cards"
+            if elements:
+                words += f", + {elements} for Relics and Monuments"
+            points.append(
+                {
+                    "territory": self.finished[k],
+                    "table": table[k],
+                    "yours": self.my_territory[k],
+                    "cards": cards,
+                    "relics_and_monuments": elements,
+                    "total": self.trolls[k],
+                    "words": f"{words}: {self.trolls[k]} for the Trolls",
+                }
+            )
+        parts = self.opponent_breakdown()
+        explained = (
+            f"The Trolls have {self.trolls_total()} points: {parts['territories']} from the "
+            f"Territories (each Territory's table value minus your points there, below zero "
+            f"where you scored more than the table), {parts['cards']} for the cards they "
+            f"crossed out (1 VP each) and {parts['relics_and_monuments']} for the Relics and "
+            f"Monuments they took."
+        )
+        return {
+            "territories": total,
+            "playing": done if self.territory in self.finished else done + 1,
+            "progress": progress,
+            "troll_points": points,
+            "trolls_explained": explained,
+        }
 
     def explain(self, player: int, action: Action) -> str:
         """The move as menus show it, with what it costs: ``buy ship/statue (3 gold)``."""
@@ -1674,6 +1764,267 @@ class PandoriaState(State):
         if action.verb == "monument":
             wood, _, craft, _ = self.monument_cost(player, card)
             return f"{text} ({wood} wood, {craft} craft)"
+        return text
+
+    # -- moves in plain words (issue 23) ---------------------------------------------------------
+    def describe(self, player: int, action: Action) -> str:
+        """The move in plain words, as an instruction with what it costs and gives, in the
+        sheets' names: ``Buy the Rage 2 / Tower card for 3 Gold: ...``. Worked out from the
+        position before the move (the costs ``player`` pays now, the VP still to be had). A move
+        that is not legal now (the web app tells a move before it is checked) keeps its short
+        form: it is refused, never told."""
+        legal = self._legal_moves() if player in self.current_players() else []
+        if type(action) is not Move or action not in legal:
+            return self.explain(player, action)
+        return self._plain(player, action)
+
+    def describe_public(self, player: int, action: Action) -> str:
+        """:meth:`describe` told of the seat that moves (nothing in a move is hidden): its
+        Worker, Resources and cards are "their" Worker, Resources and cards."""
+        return _told_of_them(self.describe(player, action))
+
+    def _plain(self, p: int, a: Move) -> str:
+        """:meth:`describe` of a move of this phase (its verb names what it does)."""
+        phase = self.phase
+        verb = a.verb
+        if verb == "choose":
+            return self._plain_choice(a.arg)
+        if phase == DRAW:
+            return self._plain_draw(a)
+        if phase == ACTION:
+            return self._plain_action(p, a)
+        if phase == SPELL:
+            return self._plain_spell(p, a)
+        if phase == SETUP:
+            card = self.c.card_by_id[a.arg]
+            use = self._use(p, card)
+            return f"Take the {card_title(card)} card free as your starting card: {use}"
+        if phase == BUY:
+            if verb == "pass":
+                return "Buy no card this turn"
+            card = self.c.card_by_id[a.arg]
+            cost = self._paying(p, self._cost(GOLD, self.gold_cost(p, card)))
+            return (
+                f"Buy the {card_title(card)} card for {cost}: {self._use(p, card)}"
+                f"{self._blocking(p, card)}"
+            )
+        if phase == CLAIM:
+            room = next(r for r in self.c.rooms if r.id == a.arg)
+            fs = room.spells[self.taken[room.index]]
+            return (
+                f"Claim {spell_title(fs.spell, fs.power)} from room {room.id} of the Spell "
+                f"Archive, to cast on a later turn"
+            )
+        if phase == TROLL_COLUMN:
+            col = int(a.arg.split("-")[1]) - 1
+            crossed = sum(
+                1 for c in self.c.cards if c.column == col and self.cards[0][c.index] == NONE
+            )
+            if not crossed:
+                return (
+                    f"Give column {col + 1} to the Trolls for 0 VP: it closes (you own its cards)"
+                )
+            return (
+                f"Give column {col + 1} to the Trolls for {crossed} VP: it closes, and its cards "
+                f"you have not bought ({crossed}) are crossed out, 1 VP each"
+            )
+        if phase == TROLL_ELEMENT:
+            if a.arg == "monument":
+                return f"Give the Trolls the best Monument left, worth {self._monument_value()} VP"
+            kind = next(i for i, (n, _) in enumerate(self.c.relics) if f"relic-{n}" == a.arg)
+            artifacts = self.c.relics[kind][0]
+            return (
+                f"Give the Trolls the best Relic of {artifacts} Artifacts left, worth "
+                f"{self._relic_value(kind)} VP"
+            )
+        if phase == BRIDGE:
+            t = self.board.territory[self._hex(a)]
+            return (
+                f"Cross the Bridge to {a.arg} into the map's Territory {t} (your Territory "
+                f"{len(self.finished) + 1} of {self.c.solo.territories})"
+            )
+        return str(a)  # pragma: no cover - every phase's moves are told above
+
+    def _plain_choice(self, kind: str) -> str:
+        """A "?" die read as ``kind`` (the turn's roll, or the Terrain Spell's)."""
+        which = "the first ? die" if self.dice.count(-1) > 1 else "the ? die"
+        spell = " of the Terrain Spell" if self.phase == SPELL else ""
+        return f"Choose {title(kind)} for {which}{spell}"
+
+    def _plain_draw(self, a: Move) -> str:
+        """2.1 and 2.2: a Resource (first or second), the Worker, or a forfeit."""
+        which = "first" if self.item == 0 else "second"
+        if a.verb == "skip":
+            if self.item == 0:
+                return "Forfeit your first Resource: 2 Resources and a Worker no longer fit here"
+            return "Forfeit your second Resource: no hex is left for it with room for a Worker"
+        if a.verb == "worker":
+            drawn = "Resources" if self.r1 >= 0 and self.r2 >= 0 else "Resource"
+            return f"Draw your Worker on {a.arg}, next to the {drawn} you just drew"
+        kind = KINDS.index(a.verb)
+        what = f"{'a ' if kind == CITY else ''}{title(a.verb)}"
+        text = f"Draw {what} on {a.arg} as your {which} Resource"
+        if self.item == 0 and self.dice[0] != self.dice[1]:
+            other = self.dice[1] if self.dice[0] == kind else self.dice[0]
+            return f"{text} (the {title(KINDS[other])} goes next to it)"
+        if self.item == 0:
+            artifact = "" if self.family else ", with an Artifact between them: doubles"
+            return f"{text} (the other {title(a.verb)} goes next to it{artifact})"
+        if self.item == 1 and self.r1 >= 0 and self.dice[0] == self.dice[1] and not self.family:
+            return f"{text}, with an Artifact between the two (doubles)"
+        return text
+
+    def _plain_action(self, p: int, a: Move) -> str:
+        """3. a Spell, a Building, a Relic or a Monument (family: a Spell of the Archive)."""
+        verb = a.verb
+        if verb == "pass":
+            if self.family:
+                return "Go on without casting a Spell this turn"
+            return "Go on without a Spell, Building, Relic or Monument this turn"
+        if verb == "relic":
+            n = int(a.arg)
+            kind = next(i for i, (k, _) in enumerate(self.c.relics) if k == n)
+            craft = amount(self.c.tracks.relic_craft, "craft")
+            return (
+                f"Make a Relic worth {self._relic_value(kind)} VP from {n} of your Artifacts "
+                f"for {craft}{self._academy_words(p)}"
+            )
+        if self.family:
+            fs = self._family_spell(a.arg)
+            spells, _ = index()
+            effect = spells[fs.spell].format(power=fs.power)
+            name = spell_title(fs.spell, fs.power)
+            return f"Cast your {name} Spell; it is used up. {name}: {effect}"
+        card = self.c.card_by_id[a.arg]
+        if verb == "cast":
+            spells, _ = index()
+            cost = self._paying(p, self._cost(CRYSTAL, self.spell_cost(p, card)))
+            shrine = self.c.tracks.shrine_vp * self.built(p, "shrine")
+            gain = f"; your Shrine scores {shrine} VP" if shrine else ""
+            name = spell_title(card.spell, card.power)
+            effect = spells[card.spell].format(power=card.power)
+            return (
+                f"Cast {name} from your {card_title(card)} card for {cost}; the card is used "
+                f"up{gain}. {name}: {effect}"
+            )
+        if verb == "build":
+            return self._plain_build(p, card)
+        return self._plain_monument(p, card)
+
+    def _plain_build(self, p: int, card: Card) -> str:
+        """3.2 (or the Construct Spell): a Building, its cost and what it does."""
+        _, buildings = index()
+        building = title(card.building)
+        cost = (
+            "without paying Wood (Construct)"
+            if self.free_wood
+            else f"for {self._paying(p, self._cost(WOOD, self.build_cost(p, card)))}"
+        )
+        return (
+            f"Build the {building} of your {card_title(card)} card {cost}; its Spell is lost"
+            f"{self._academy_words(p)}. {building}: {buildings[card.building]}"
+        )
+
+    def _plain_monument(self, p: int, card: Card) -> str:
+        """3.4 (or the Construct Spell): a Monument over a Building, its cost and its VP."""
+        building = title(card.building)
+        cost = self._paying(p, self.monument_cost(p, card))
+        free = " and no Wood (Construct)" if self.free_wood else ""
+        recycled = int(card.building == "academy")  # crossed out before it would score
+        return (
+            f"Build a Monument worth {self._monument_value()} VP over your {building} "
+            f"({card_title(card)} card) for {cost}{free}: the {building} stops working"
+            f"{self._academy_words(p, recycled)}"
+        )
+
+    def _plain_spell(self, p: int, a: Move) -> str:
+        """A target of the Spell being cast (Spell Index)."""
+        spell = self.spell
+        verb = a.verb
+        if spell == "acquire":
+            card = self.c.card_by_id[a.arg]
+            return (
+                f"Take the {card_title(card)} card without paying its "
+                f"{amount(card.gold, 'gold')} (Acquire): {self._use(p, card)}"
+                f"{self._blocking(p, card)}"
+            )
+        if spell == "clone":
+            return f"Draw an extra Worker on {a.arg}, next to one of your Workers (Clone)"
+        if spell == "muster":
+            return f"Draw an extra Worker on {a.arg} (Muster)"
+        if spell == "conjure":
+            level = self.tracks[p][RESOURCES.index(a.arg)]
+            top = self.c.tracks.maximum
+            return f"Move your {title(a.arg)} marker from {level} to {top} (Conjure)"
+        if spell == "construct":
+            card = self.c.card_by_id[a.arg]
+            if verb == "build":
+                return self._plain_build(p, card)
+            return self._plain_monument(p, card)
+        if spell == "rage":
+            return (
+                f"Make your Worker on {a.arg} count as {self.power} Workers when scoring this "
+                f"turn (Rage)"
+            )
+        if spell == "ship":
+            return (
+                f"Put a Worker on the Ship space {a.arg}: it scores every area next to its lake "
+                f"enclosed from now on (Ship)"
+            )
+        if spell == "swamp":
+            if verb == "skip":
+                return "Stop at one Swamp hex"
+            if self.spell_hex >= 0:
+                return f"Blacken {a.arg} too, next to {self.hex_name(self.spell_hex)} (Swamp)"
+            more = " (you may blacken a hex next to it too)" if self.spell_left > 1 else ""
+            return f"Blacken {a.arg} as a Swamp: nothing goes there and it closes areas{more}"
+        # terrain: a Resource of its dice
+        what = f"{'a ' if KINDS.index(verb) == CITY else ''}{title(verb)}"
+        return f"Draw {what} on {a.arg} from the Terrain dice (no Worker comes with it)"
+
+    def _use(self, p: int, card: Card) -> str:
+        """What a card is for, at ``p``'s costs: its Spell to cast or its Building to build."""
+        crystals = amount(self.spell_cost(p, card), "crystal")
+        wood = amount(self.build_cost(p, card), "wood")
+        return (
+            f"its Spell {spell_title(card.spell, card.power)} costs {crystals} to cast, its "
+            f"Building {title(card.building)} {wood} to build"
+        )
+
+    def _blocking(self, p: int, card: Card) -> str:
+        """Whether owning ``card`` makes ``p`` the owner of its whole column (Blocking Cards),
+        which closes it to everyone else; nothing to say in solo."""
+        if self.solo:
+            return ""
+        others = [c for c in self.c.cards if c.column == card.column and c is not card]
+        if all(self.cards[p][c.index] not in (NONE, CROSSED) for c in others):
+            return f"; with it you own all of column {card.column + 1}: nobody else may buy there"
+        return ""
+
+    def _academy_words(self, p: int, recycled: int = 0) -> str:
+        """The VP ``p``'s Academies score for what is built (less one recycled into it)."""
+        vp = self.c.tracks.academy_vp * (self.built(p, "academy") - recycled)
+        return f"; your Academy scores {vp} VP" if vp else ""
+
+    def _paying(self, p: int, need: list[int]) -> str:
+        """A cost as ``p`` pays it: ``3 Wood``, ``1 Craft and 2 Wood``, and the Crafts that
+        stand in for what ``p`` lacks (2 for 1; 1 for 1 with the Market)."""
+        tracks = self.tracks[p]
+        rate = self.market_rate if self.built(p, "market") else self.craft_rate
+        parts = []
+        lacking = []
+        crafts = 0
+        for r in (WOOD, CRYSTAL, GOLD, CRAFT):
+            if need[r] <= 0:
+                continue
+            parts.append(amount(need[r], RESOURCES[r]))
+            if r != CRAFT and need[r] > tracks[r]:
+                short = need[r] - tracks[r]
+                crafts += short * rate
+                lacking.append(amount(short, RESOURCES[r]))
+        text = " and ".join(parts)
+        if crafts:
+            text += f" ({amount(crafts, 'craft')} for the {' and '.join(lacking)} you lack)"
         return text
 
     # -- copies --------------------------------------------------------------------------------
@@ -1706,6 +2057,8 @@ class PandoriaState(State):
         new.troll_gain = self.troll_gain
         new.troll_cards = self.troll_cards
         new.troll_elements = self.troll_elements
+        new.troll_parts = self.troll_parts
+        new.raged = self.raged
         new.turn = self.turn
         new.round = self.round
         new.phase = self.phase
@@ -1793,6 +2146,8 @@ class PandoriaState(State):
         "troll_gain",
         "troll_cards",
         "troll_elements",
+        "troll_parts",
+        "raged",
         "turn",
         "round",
         "phase",

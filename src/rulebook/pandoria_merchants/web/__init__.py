@@ -1,7 +1,8 @@
 """The Pandoria Merchants board for the web app: the Map sheet (the hex map drawn as SVG, with
 its rivers, lakes and Ship spaces; the Solo Map's Territories and Bridges), the Realm sheet
 (Spell/Building Cards, Resource tracks, Relics and Monuments), the dice, the family version's
-Spell Archive and Guilds, and the Trolls' table in solo."""
+Spell Archive and Guilds, and the Trolls' table in solo; and what each part of them means
+(``texts``: the texts of ``card NAME``, from the data files), for the board's tips."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from typing import Any
 from rulebook.core import Setup
 from rulebook.core.data import load
 from rulebook.pandoria_merchants.board import KINDS
+from rulebook.pandoria_merchants.cards import amount, cards, index, spell_title, title
 from rulebook.pandoria_merchants.content import PACKAGE, MapsFile, content
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def static(setup: Setup) -> dict[str, Any]:
@@ -35,7 +41,26 @@ def static(setup: Setup) -> dict[str, Any]:
         ],
         "monuments": [v for v, _ in c.monuments],
         "starting_column": 1,
+        # what each card, Spell, Building and part of the sheets means (as `card NAME` says)
+        "texts": cards(setup),
     }
+    if setup.variant != "family":
+        spells, buildings = index()
+        areas = c.tracks.solo_buy_after_areas if solo else 1
+        after = "an area" if areas == 1 else f"{areas} areas in one turn"
+        # each part of a Realm card: its Spell, its Building and its price, with what it costs
+        out["card_parts"] = {
+            card.id: {
+                "spell": f"Spell {spell_title(card.spell, card.power)}: costs "
+                f"{amount(card.crystals, 'crystal')} to cast. "
+                f"{_sentence(spells[card.spell].format(power=card.power))}.",
+                "building": f"Building {title(card.building)}: costs "
+                f"{amount(card.wood, 'wood')} to build. {_sentence(buildings[card.building])}.",
+                "price": f"Price: {amount(card.gold, 'gold')} to buy this card, after "
+                f"enclosing {after} (Crafts stand in for Gold you lack).",
+            }
+            for card in c.cards
+        }
     if setup.variant == "family":
         out["guilds"] = [
             {"name": name, "resource": KINDS[kind]} for name, kind in c.guilds[: setup.players]

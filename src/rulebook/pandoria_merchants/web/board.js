@@ -1,10 +1,13 @@
 // Pandoria Merchants: the Map sheet as an SVG hex map (Resources, Workers, Swamps, lakes with
 // their Ship spaces, rivers; in solo the Territories and Bridges), the two Resource dice, the
 // Realm sheet (Spell/Building Cards, Resource tracks, Relics, Monuments) of every realm, the
-// family version's Spell Archive and Guilds, and the Trolls in solo.
+// family version's Spell Archive and Guilds, and the Trolls in solo. Every part explains
+// itself (a tip on hover, focus and tap) with the texts of `card NAME` (view.static.texts,
+// from the data files) and, for what changes, the observation's words.
 import {
   deciding,
   el,
+  explain,
   movesWhere,
   place,
   redraw,
@@ -17,6 +20,14 @@ import {
 } from "./kit.js";
 
 const PASS_WORDS = { action: "No Spell, Building, Relic or Monument", buy: "Buy no Card" };
+// what a card's state on a Realm sheet means
+const STATE_WORDS = {
+  owned: "bought: its Spell or its Building is still to use",
+  cast: "its Spell was cast: the card is used up",
+  built: "its Building is built and working",
+  monument: "a Monument stands over its Building",
+  crossed: "crossed out by the Trolls",
+};
 
 const R = 20;
 const W = Math.sqrt(3) * R;
@@ -26,6 +37,17 @@ const KIND_OF = { W: "wood", C: "crystal", K: "craft", G: "gold", T: "city" };
 const KIND_COLOURS = { wood: "#3f7d20", crystal: "#7d3fb0", craft: "#b7791f", gold: "#d4a017", city: "#8a5a44" };
 const TERRITORY_TINTS = ["#f7efd9", "#e9f2dc", "#f6e3dd", "#e1ecf5", "#f3e9c8", "#ece0f2", "#dff0ec", "#f4e6d0", "#e8e8e8"];
 const HEX_VERBS = new Set(["wood", "crystal", "craft", "gold", "city", "worker", "ship", "swamp", "rage", "bridge"]);
+
+/** The text of a card, Spell, Building or part of the sheets (as `card NAME` gives it). */
+function text(view, name) {
+  return (view.static.texts || {})[name] || "";
+}
+
+/** Explain ``node`` with the texts of ``names`` (joined), under ``heading``. */
+function tip(node, view, heading, names, extra = "") {
+  const parts = [...names.map((n) => text(view, n)), extra].filter(Boolean);
+  return explain(node, parts.join("\n"), heading);
+}
 
 function centre(col, row) {
   return [PAD + W / 2 + col * W + (row % 2 ? W / 2 : 0), PAD + R + row * 1.5 * R];
@@ -90,6 +112,29 @@ function hexMoves(view, name) {
   });
 }
 
+/** Where the Bridges of the Solo Map lead, by the hex at each end: "F5" -> ["E4"]. */
+function bridgeEnds(st) {
+  const ends = {};
+  for (const [a, b] of st.bridges || []) {
+    (ends[a] = ends[a] || []).push(b);
+    (ends[b] = ends[b] || []).push(a);
+  }
+  return ends;
+}
+
+/** "Your" for the viewer's seat, else "Seat 2 (greedy)'s". */
+function possessive(view, seat) {
+  return seat === view.seat ? "Your" : `${seatName(view, seat)}'s`;
+}
+
+/** What the last Rage did, in words: on the Worker it made count more. */
+function rageWords(view, rage) {
+  const whose = possessive(view, rage.seat);
+  return rage.this_turn
+    ? `Rage: ${whose} Worker here counts as ${rage.counts_as} Workers when scoring this turn.`
+    : `Rage, last turn: ${whose} Worker here counted as ${rage.counts_as} Workers when scoring.`;
+}
+
 function mapSvg(view, ctx) {
   const obs = view.observation;
   const st = view.static;
@@ -97,6 +142,8 @@ function mapSvg(view, ctx) {
   const letters = obs.map.columns;
   const terr = obs.map.territories;
   const solo = obs.solo || null;
+  const ends = bridgeEnds(st);
+  const rage = obs.rage || null;
   const nodes = [];
   const width = PAD * 2 + W * (letters.length + 0.5);
   const height = PAD * 2 + R * (1.5 * rows.length + 0.5) + (st.boundary ? 14 : 0);
@@ -105,6 +152,7 @@ function mapSvg(view, ctx) {
   rows.forEach((_, r) => nodes.push(svg("text", { x: 10, y: centre(0, r)[1] + 4, class: "pm-label" }, r + 1)));
   const hexes = [];
   const marks = [];
+  const overlay = [];
   rows.forEach((row, r) => {
     for (let c = 0; c < row.length / 2; c += 1) {
       const sym = row[2 * c];
@@ -127,38 +175,71 @@ function mapSvg(view, ctx) {
         svg("polygon", { points: hexPoints(x, y), class: "pm-hex-shape", style: fill ? `fill:${fill}` : null }),
       );
       let what = "empty";
+      let names = ["empty hex"];
+      const extra = [];
       if (sym === "S") {
         g.append(shipGlyph(x, y, /\d/.test(mark) ? Number(mark) : null));
-        what = /\d/.test(mark) ? `Ship space with ${seatName(view, Number(mark))}'s Ship` : "Ship space";
+        what = /\d/.test(mark) ? `Ship space with ${possessive(view, Number(mark))} Ship` : "Ship space";
+        names = ["ship space"];
       } else if (sym === "~") {
         what = "lake";
+        names = ["lake"];
       } else if (sym === "#") {
         what = "Swamp";
+        names = ["swamp space"];
       } else if (KIND_OF[sym]) {
         g.append(symbol(KIND_OF[sym], x, y));
-        what = KIND_OF[sym];
+        what = titled(KIND_OF[sym]);
+        names = [KIND_OF[sym]];
         if (mark === "@") {
           g.append(svg("polygon", { points: hexPoints(x, y, R - 4), class: "pm-start" }));
           what += " (Starting space)";
+          names.push("starting space");
         } else if (mark === "*") {
           g.append(svg("circle", { cx: x + 10, cy: y - 9, r: 3, class: "pm-printed" }));
           what += " (pre-printed)";
+          names.push("pre-printed space");
         } else if (mark === "a") {
           g.append(svg("path", { d: `M ${x + 7} ${y - 14} l 5 5 l -5 5 l -5 -5 z`, class: "pm-artifact" }));
-          what += " with an Artifact";
+          const n = (obs.artifacts_on_map || {})[name] || 1;
+          what += n > 1 ? ` with ${n} Artifacts` : " with an Artifact";
+          names.push("artifact");
         } else if (mark === "x") {
           what += " (scored)";
+          names.push("area");
         }
       } else if (/\d/.test(sym)) {
         g.append(worker(Number(sym), x, y));
-        what = `${seatName(view, Number(sym))}'s Worker`;
+        what = `${possessive(view, Number(sym))} Worker`;
+        names = ["worker"];
+        if (rage && rage.hex === name) {
+          // drawn over the map (the hexes around would cover it), the hex ringed
+          const old = rage.this_turn ? "" : " pm-rage-old";
+          overlay.push(
+            svg(
+              "g",
+              { class: `pm-rage${old}`, "aria-hidden": "true" },
+              svg("polygon", { points: hexPoints(x, y, R - 1), class: "pm-rage-ring" }),
+              svg("circle", { cx: x + 12, cy: y - 12, r: 10 }),
+              svg("text", { x: x + 12, y: y - 8 }, `×${rage.counts_as}`),
+            ),
+          );
+          what += `, raged (counts as ${rage.counts_as})`;
+          extra.push(rageWords(view, rage));
+        }
       }
+      if (t && solo) {
+        const state = solo.finished.includes(t) ? "finished" : t === solo.territory ? "the one being played" : "not played yet";
+        extra.push(`Territory ${t} of the Solo Map: ${state}.`);
+      }
+      if (ends[name]) extra.push(`A Bridge joins this hex to ${ends[name].join(" and ")}. ${text(view, "bridge")}`);
       place(g, moves, ctx, `${name}: ${what}`);
+      tip(g, view, `${name}: ${what}`, names, extra.join("\n"));
       if (!moves.length) g.setAttribute("aria-label", `${name}: ${what}`);
       (moves.length ? marks : hexes).push(g);
     }
   });
-  nodes.push(...hexes, ...marks);
+  nodes.push(...hexes, ...marks, ...overlay);
   // rivers between rows; the boundary river closes the map with fewer players
   (st.rivers || []).forEach((after) => {
     const y = centre(0, after - 1)[1] + R * 0.75;
@@ -177,11 +258,36 @@ function mapSvg(view, ctx) {
     const [x2, y2] = pos(b);
     nodes.push(svg("line", { x1, y1, x2, y2, class: "pm-bridge" }));
   });
-  return svg(
-    "svg",
-    { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "pm-map", role: "group", "aria-label": "The Map sheet" },
-    nodes,
+  return tip(
+    svg("svg", { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "pm-map", role: "group", "aria-label": "The Map sheet", "data-key": "map" }, nodes),
+    view,
+    solo ? "The Solo Map" : "The Map sheet",
+    ["map"],
   );
+}
+
+/** The map's key: each symbol drawn small, explained. */
+function legend(view) {
+  const obs = view.observation;
+  const solo = !!obs.solo;
+  const family = obs.variant === "family";
+  const chip = (name, heading, glyph) =>
+    tip(el("span", { class: "pm-key", "data-key": `key:${name}` }, svg("svg", { viewBox: "-13 -13 26 26", width: 22, height: 22 }, glyph), heading), view, heading, [name]);
+  const hex = (cls) => svg("polygon", { points: hexPoints(0, 0, 11), class: cls });
+  const keys = [
+    chip("worker", "Worker", svg("g", { transform: "scale(0.8)" }, worker(view.seat ?? 0, 0, 0))),
+    chip("starting space", "Starting space", svg("g", {}, hex("pm-key-hex"), svg("polygon", { points: hexPoints(0, 0, 8), class: "pm-start" }))),
+    chip("pre-printed space", "Pre-printed", svg("g", {}, hex("pm-key-hex"), svg("circle", { r: 3, class: "pm-printed" }))),
+    family ? null : chip("artifact", "Artifact", svg("path", { d: "M 0 -7 l 6 6 l -6 6 l -6 -6 z", class: "pm-artifact" })),
+    chip("area", "Scored area", hex("pm-key-hex pm-key-scored")),
+    chip("lake", "Lake", hex("pm-key-water")),
+    chip("ship space", "Ship space", svg("g", { transform: "scale(0.8)" }, shipGlyph(0, 2, null))),
+    chip("swamp space", "Swamp", hex("pm-key-swamp")),
+    chip("river", solo ? "Rivers" : "River", svg("path", { d: "M -11 0 q 5 -5 11 0 q 5 5 11 0", class: "pm-river" })),
+    solo ? chip("bridge", "Bridge", svg("line", { x1: -10, y1: 5, x2: 10, y2: -5, class: "pm-bridge" })) : null,
+    solo ? chip("territory", "Territory", hex("pm-key-hex")) : null,
+  ];
+  return el("div", { class: "pm-legend", "aria-label": "What the map's symbols mean" }, keys);
 }
 
 function dice(view, ctx) {
@@ -191,10 +297,15 @@ function dice(view, ctx) {
     "div",
     { class: "pm-dice", "aria-label": "Resource dice" },
     obs.dice.map((d, i) =>
-      el(
-        "div",
-        { class: "pm-die", "aria-label": `die ${i + 1}: ${d === "?" ? "?" : d}` },
-        svg("svg", { viewBox: "-16 -16 32 32", width: 40, height: 40 }, symbol(d === "?" ? "wild" : d, 0, 0, 1.1)),
+      tip(
+        el(
+          "div",
+          { class: "pm-die", "data-key": `die:${i}`, "aria-label": `die ${i + 1}: ${d === "?" ? "?" : d}` },
+          svg("svg", { viewBox: "-16 -16 32 32", width: 40, height: 40 }, symbol(d === "?" ? "wild" : d, 0, 0, 1.1)),
+        ),
+        view,
+        `Die ${i + 1}: ${d === "?" ? "?" : titled(d)}`,
+        [d, "dice"],
       ),
     ),
     choose.length
@@ -204,10 +315,15 @@ function dice(view, ctx) {
           el("span", {}, "The ? die shows:"),
           choose.map((m) => {
             const kind = m.text.split(" ")[1];
-            return place(
-              el("span", { class: "pm-choice", "data-key": m.text }, svg("svg", { viewBox: "-14 -14 28 28", width: 30, height: 30 }, symbol(kind, 0, 0)), titled(kind)),
-              [m],
-              ctx,
+            return tip(
+              place(
+                el("span", { class: "pm-choice", "data-key": m.text }, svg("svg", { viewBox: "-14 -14 28 28", width: 30, height: 30 }, symbol(kind, 0, 0)), titled(kind)),
+                [m],
+                ctx,
+              ),
+              view,
+              `The ? die shows ${titled(kind)}`,
+              ["?", kind],
             );
           }),
         )
@@ -237,6 +353,8 @@ function realmSheet(view, ctx, p, mine) {
       ctx,
       `column ${col}`,
     );
+    const trolls = (obs.solo && obs.solo.troll_columns.includes(col)) ? "The Trolls have claimed this column." : "";
+    tip(header, view, `Column ${col}${col === st.starting_column ? " (starting cards)" : ""}`, ["column"], [blocked.has(col) ? "Blocked (✗): nobody may buy from it any more." : "", trolls].filter(Boolean).join(" "));
     columns.push(
       el(
         "div",
@@ -246,14 +364,19 @@ function realmSheet(view, ctx, p, mine) {
           const [spell, building] = c.card.split("/");
           const state = states[c.card] || "none";
           const moves = mine ? cardMoves(view, c.card) : [];
+          const parts = (st.card_parts || {})[c.card] || {};
+          // inside a place, the card alone explains itself (a long press shows it, a tap moves)
+          const part = (node, key, heading) => (moves.length ? node : explain(node, parts[key], heading));
+          const name = `${titled(spell)}${c.power ? ` ${c.power}` : ""} / ${titled(building)}`;
           const node = el(
             "div",
             { class: `pm-card pm-${state}`, "data-card": c.card, "data-key": `card:${p}:${c.card}` },
-            el("div", { class: "pm-spell" }, el("span", { class: "pm-star" }, "★"), titled(spell), c.power ? ` ${c.power}` : "", el("span", { class: "pm-cost pm-crystal" }, `${c.crystals}`)),
-            el("div", { class: "pm-building" }, el("span", { class: "pm-rect" }, "▭"), titled(building), el("span", { class: "pm-cost pm-woodc" }, `${c.wood}`)),
-            el("div", { class: "pm-price" }, el("span", { class: "pm-oval" }, `${c.gold} gold`), state !== "none" ? el("span", { class: "pm-state" }, state) : null),
+            part(el("div", { class: "pm-spell" }, el("span", { class: "pm-star" }, "★"), titled(spell), c.power ? ` ${c.power}` : "", el("span", { class: "pm-cost pm-crystal" }, `${c.crystals}`)), "spell", `Spell ${titled(spell)}${c.power ? ` ${c.power}` : ""}`),
+            part(el("div", { class: "pm-building" }, el("span", { class: "pm-rect" }, "▭"), titled(building), el("span", { class: "pm-cost pm-woodc" }, `${c.wood}`)), "building", `Building ${titled(building)}`),
+            part(el("div", { class: "pm-price" }, el("span", { class: "pm-oval" }, `${c.gold} gold`), state !== "none" ? el("span", { class: "pm-state" }, state) : null), "price", `${name}: price`),
           );
-          return place(node, moves, ctx, `${titled(spell)} / ${titled(building)}`);
+          place(node, moves, ctx, name);
+          return tip(node, view, `${name}${state !== "none" ? ` (${STATE_WORDS[state]})` : ""}`, [c.card]);
         }),
       ),
     );
@@ -269,12 +392,17 @@ function tracks(view, seat) {
     Object.entries(seat.tracks).map(([kind, v]) => {
       const boxes = [];
       for (let k = 0; k <= st.tracks.maximum; k += 1) boxes.push(el("span", { class: `pm-box${k === v ? " pm-on" : ""}` }, k));
-      return el(
-        "div",
-        { class: "pm-track", "aria-label": `${kind} ${v}` },
-        svg("svg", { viewBox: "-13 -13 26 26", width: 20, height: 20 }, symbol(kind, 0, 0, 0.9)),
-        el("span", { class: "pm-track-name" }, titled(kind)),
-        boxes,
+      return tip(
+        el(
+          "div",
+          { class: "pm-track", "aria-label": `${kind} ${v}`, "data-key": `track:${kind}` },
+          svg("svg", { viewBox: "-13 -13 26 26", width: 20, height: 20 }, symbol(kind, 0, 0, 0.9)),
+          el("span", { class: "pm-track-name" }, titled(kind)),
+          boxes,
+        ),
+        view,
+        `${titled(kind)} track: ${v}`,
+        ["track", kind],
       );
     }),
   );
@@ -286,20 +414,30 @@ function relics(view, ctx, mine) {
   const rows = Object.entries(obs.relics_left).map(([name, values]) => {
     const n = name.split("-")[1];
     const moves = mine ? movesWhere(view, (t) => t === `relic ${n}` || t === `trolls ${name}`) : [];
-    return place(
-      el("div", { class: "pm-relic", "data-key": name }, `Relic (${n} Artifacts): `, values.join(" · ") || "none left"),
-      moves,
-      ctx,
-      `Relic of ${n} Artifacts`,
+    return tip(
+      place(
+        el("div", { class: "pm-relic", "data-key": name }, `Relic (${n} Artifacts): `, values.join(" · ") || "none left"),
+        moves,
+        ctx,
+        `Relic of ${n} Artifacts`,
+      ),
+      view,
+      `Relics of ${n} Artifacts: ${values.length ? `${values.join(", ")} VP left` : "none left"}`,
+      ["relic"],
     );
   });
   const monumentMoves = mine ? movesWhere(view, (t) => t === "trolls monument") : [];
   rows.push(
-    place(
-      el("div", { class: "pm-relic", "data-key": "monuments" }, "Monuments: ", obs.monuments_left.join(" · ") || "none left"),
-      monumentMoves,
-      ctx,
-      "Monuments",
+    tip(
+      place(
+        el("div", { class: "pm-relic", "data-key": "monuments" }, "Monuments: ", obs.monuments_left.join(" · ") || "none left"),
+        monumentMoves,
+        ctx,
+        "Monuments",
+      ),
+      view,
+      `Monuments: ${obs.monuments_left.length ? `${obs.monuments_left.join(", ")} VP left` : "none left"}`,
+      ["monument"],
     ),
   );
   return el("div", { class: "pm-relics" }, rows);
@@ -312,7 +450,7 @@ function archive(view, ctx) {
   return el(
     "section",
     { class: "pm-archive", "aria-label": "Spell Archive" },
-    el("h3", {}, "Spell Archive"),
+    tip(el("h3", { "data-key": "archive" }, "Spell Archive"), view, "Spell Archive", ["spell archive"]),
     levels.map((level) =>
       el(
         "div",
@@ -320,22 +458,37 @@ function archive(view, ctx) {
         el("span", { class: "pm-level-name" }, `Level ${level}`),
         obs.archive
           .filter((r) => r.level === level)
-          .map((r) =>
-            place(
-              el(
-                "div",
-                { class: `pm-room${r.filling ? " pm-filling" : ""}`, "data-key": `room:${r.room}` },
-                el("strong", {}, r.room),
-                r.spells.map((s, i) => el("span", { class: `pm-room-spell${i < r.taken ? " pm-taken" : ""}` }, s)),
+          .map((r) => {
+            const moves = movesWhere(view, (t) => t === `claim ${r.room}`);
+            // inside a place, the room alone explains itself (a long press shows it)
+            const spell = (s, i) => {
+              const chip = el("span", { class: `pm-room-spell${i < r.taken ? " pm-taken" : ""}` }, spellName(s));
+              return moves.length ? chip : explain(chip, text(view, s), `${spellName(s)}${i < r.taken ? " (taken)" : ""}`);
+            };
+            const left = r.spells.slice(r.taken);
+            const state = left.length ? `Next to claim here: ${spellName(left[0])}.${r.filling ? " This room is being filled: the next Spell earned comes from it." : ""}` : "Every Spell of this room is taken.";
+            return tip(
+              place(
+                el("div", { class: `pm-room${r.filling ? " pm-filling" : ""}`, "data-key": `room:${r.room}` }, el("strong", {}, r.room), r.spells.map(spell)),
+                moves,
+                ctx,
+                `room ${r.room}`,
               ),
-              movesWhere(view, (t) => t === `claim ${r.room}`),
-              ctx,
-              `room ${r.room}`,
-            ),
-          ),
+              view,
+              `Room ${r.room} (level ${level})`,
+              [],
+              [state, ...left.map((s) => `${spellName(s)}: ${text(view, s)}`)].join("\n"),
+            );
+          }),
       ),
     ),
   );
+}
+
+/** An Archive Spell's name as the sheets print it: "rage3" -> "Rage 3". */
+function spellName(s) {
+  const m = /^([a-z]+)(\d*)$/.exec(s);
+  return m ? `${titled(m[1])}${m[2] ? ` ${m[2]}` : ""}` : titled(s);
 }
 
 function familySeat(view, ctx, p, mine) {
@@ -343,39 +496,56 @@ function familySeat(view, ctx, p, mine) {
   return el(
     "div",
     { class: "pm-family" },
-    el("div", {}, `${seat.guild} Guild (${seat.guild_resource})`),
+    tip(el("div", { "data-key": `guild:${p}` }, `${seat.guild} Guild (${seat.guild_resource})`), view, `${seat.guild} Guild: ${titled(seat.guild_resource)}`, ["guild"]),
     el(
       "div",
       { class: "pm-spells" },
       "Spells: ",
       seat.spells.length
-        ? seat.spells.map((s) => place(el("span", { class: "pm-spell-chip", "data-key": `spell:${p}:${s}` }, s), mine ? movesWhere(view, (t) => t === `cast ${s}`) : [], ctx, s))
+        ? seat.spells.map((s) => tip(place(el("span", { class: "pm-spell-chip", "data-key": `spell:${p}:${s}` }, spellName(s)), mine ? movesWhere(view, (t) => t === `cast ${s}`) : [], ctx, s), view, spellName(s), [s]))
         : "none",
       ` · used ${seat.used_spells}`,
     ),
   );
 }
 
+/** Solo: "Territory 3 of 8", and which of the map's Territories that is when it differs. */
+function soloProgress(s) {
+  const playing = s.finished.includes(s.territory) ? s.finished.length : s.finished.length + 1;
+  return s.territory !== playing && s.progress.startsWith("Territory") ? `${s.progress} (the map's Territory ${s.territory})` : s.progress;
+}
+
 function soloPanel(view) {
-  const s = view.observation.solo;
+  const obs = view.observation;
+  const s = obs.solo;
   if (!s) return null;
+  // the row of the Territory being played (none between Territories and at the end)
+  const now = obs.phase !== "over" && !s.finished.includes(s.territory) ? s.finished.length + 1 : 0;
   const cells = s.table.map((v, i) => {
     const t = i + 1;
+    const done = s.troll_points[i];
+    const trolls = el("td", { "data-key": `trolls:${t}` }, done ? done.total : v);
+    if (done) explain(trolls, done.words, `Territory ${t}: ${done.total} for the Trolls`);
+    else explain(trolls, `The table gives the Trolls ${v} for this Territory, minus your points there; they add the cards, Relics and Monuments they take when it is finished.`, `Territory ${t}: table value ${v}`);
     return el(
       "tr",
-      { class: t === s.territory ? "pm-now" : "" },
+      { class: t === now ? "pm-now" : "" },
       el("td", {}, t),
-      el("td", {}, s.your_territory_scores[i] ?? (t === s.territory ? `${s.territory_points_now}…` : "")),
-      el("td", {}, s.troll_scores[i] ?? v),
+      el("td", {}, s.your_territory_scores[i] ?? (t === now ? `${s.territory_points_now}…` : "")),
+      trolls,
     );
   });
   return el(
     "section",
     { class: "pm-solo", "aria-label": "The Trolls" },
-    el("h3", {}, `The Trolls (${s.level})`),
+    tip(el("h3", { "data-key": "trolls" }, `The Trolls (${s.level})`), view, "The Trolls", ["trolls"]),
     el("table", {}, el("tr", {}, el("th", {}, "Territory"), el("th", {}, "You"), el("th", {}, "Trolls")), cells),
-    el("div", {}, `Trolls total ${s.trolls_total}`, s.troll_columns.length ? ` · columns taken: ${s.troll_columns.join(", ")}` : "", s.troll_claims.length ? ` · claims: ${s.troll_claims.join(", ")}` : ""),
-    s.final ? el("strong", {}, `${view.observation.rating}: ${s.final}`) : null,
+    explain(
+      el("div", { "data-key": "trolls-total" }, `Trolls total ${s.trolls_total}`, s.troll_columns.length ? ` · columns taken: ${s.troll_columns.join(", ")}` : "", s.troll_claims.length ? ` · claims: ${s.troll_claims.join(", ")}` : ""),
+      s.trolls_explained,
+      `The Trolls: ${s.trolls_total} points`,
+    ),
+    s.final ? el("strong", {}, `${obs.rating}: ${s.final}`) : null,
   );
 }
 
@@ -393,22 +563,35 @@ function seatSection(view, ctx, p) {
       el("span", { class: "pm-seat-dot" }),
       el("strong", {}, seatName(view, p)),
       !view.over && deciding(view, p) ? el("span", { class: "pm-status" }, "to act") : null,
-      el("span", { class: "pm-vp" }, `${seat.score} VP`),
-      seat.ships && seat.ships.length ? el("span", {}, ` · Ship ${seat.ships.join(", ")}`) : null,
+      tip(el("span", { class: "pm-vp", "data-key": `vp:${p}` }, `${seat.score} VP`), view, `${seatName(view, p)}: ${seat.score} Victory Points`, ["victory points"]),
+      seat.ships && seat.ships.length ? tip(el("span", { "data-key": `ships:${p}` }, ` · Ship ${seat.ships.join(", ")}`), view, `Ship on ${seat.ships.join(", ")}`, ["ship space"]) : null,
     ),
     ui
       ? [
           tracks(view, seat),
-          el("div", { class: "pm-small" }, `Artifacts ${seat.artifacts}`, seat.relics.length ? ` · Relics ${seat.relics.join(", ")}` : "", seat.monuments.length ? ` · Monuments ${seat.monuments.join(", ")}` : ""),
-          mine || view.seat === null ? realmSheet(view, ctx, p, mine) : compactCards(seat),
+          el(
+            "div",
+            { class: "pm-small" },
+            tip(el("span", { "data-key": `artifacts:${p}` }, `Artifacts ${seat.artifacts}`), view, `${seat.artifacts} Artifacts`, ["artifact"]),
+            seat.relics.length ? tip(el("span", { "data-key": `relics:${p}` }, ` · Relics ${seat.relics.join(", ")}`), view, `Relics: ${seat.relics.join(", ")} VP`, ["relic"]) : "",
+            seat.monuments.length ? tip(el("span", { "data-key": `monuments:${p}` }, ` · Monuments ${seat.monuments.join(", ")}`), view, `Monuments: ${seat.monuments.join(", ")} VP`, ["monument"]) : "",
+          ),
+          mine || view.seat === null ? realmSheet(view, ctx, p, mine) : compactCards(view, seat),
         ]
       : familySeat(view, ctx, p, mine),
   );
 }
 
-function compactCards(seat) {
-  const parts = Object.entries(seat.cards || {}).map(([state, ids]) => `${state}: ${ids.join(", ")}`);
-  return el("div", { class: "pm-small" }, parts.length ? parts.join(" · ") : "no Cards yet");
+function compactCards(view, seat) {
+  const parts = Object.entries(seat.cards || {}).map(([state, ids]) => [
+    `${state}: `,
+    ids.map((id, i) => {
+      const [spell, building] = id.split("/");
+      const name = `${titled(spell)} / ${titled(building)}`;
+      return [i ? ", " : "", tip(el("span", { class: "pm-card-name", "data-key": `held:${id}` }, id), view, `${name} (${STATE_WORDS[state]})`, [id])];
+    }),
+  ]);
+  return el("div", { class: "pm-small" }, parts.length ? parts.map((x, i) => [i ? " · " : "", x]) : "no Cards yet");
 }
 
 export function render(root, view, ctx) {
@@ -418,15 +601,19 @@ export function render(root, view, ctx) {
     const me = view.seat;
     const order = obs.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
     const phase = obs.phase === "spell" && obs.spell ? `casting ${obs.spell}` : obs.phase;
+    const ending = obs.end_needed ? ["end of the game"] : [];
     return [
       el(
         "header",
         { class: "pm-top" },
-        el("strong", {}, `Round ${obs.round}`),
+        // solo has no rounds: the Territories are its progress
+        obs.solo
+          ? tip(el("strong", { "data-key": "progress" }, soloProgress(obs.solo)), view, soloProgress(obs.solo), ["territory"])
+          : el("strong", {}, `Round ${obs.round}`),
         turnLine(view),
-        el("span", { class: "pm-phase" }, phase),
-        obs.end_needed ? el("span", {}, `pre-printed spaces enclosed ${obs.pre_printed_enclosed}/${obs.end_needed}`) : null,
-        obs.end_triggered ? el("strong", { class: "pm-last" }, "last round") : null,
+        tip(el("span", { class: "pm-phase", "data-key": "phase" }, phase), view, `Step: ${phase}`, ["turn"]),
+        obs.end_needed ? tip(el("span", { "data-key": "end" }, `pre-printed spaces enclosed ${obs.pre_printed_enclosed}/${obs.end_needed}`), view, "The end of the game", ending) : null,
+        obs.end_triggered ? tip(el("strong", { class: "pm-last", "data-key": "last" }, "last round"), view, "The last round", ending) : null,
         moveButtons(view, ctx, {
           pass: PASS_WORDS[obs.phase] || "Pass",
           skip: obs.phase === "draw" ? "Forfeit this symbol (no room)" : "Skip",
@@ -435,7 +622,7 @@ export function render(root, view, ctx) {
       el(
         "div",
         { class: "pm-layout" },
-        el("div", { class: "pm-map-wrap" }, zoomable(root, "map", mapSvg(view, ctx), "map")),
+        el("div", { class: "pm-map-wrap" }, zoomable(root, "map", mapSvg(view, ctx), "map"), legend(view)),
         el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, me !== null), archive(view, ctx), soloPanel(view)),
       ),
       el("div", { class: "pm-seats" }, order.map((p) => seatSection(view, ctx, p))),
