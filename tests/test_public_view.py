@@ -106,6 +106,9 @@ def test_serve_refuses_a_bad_setup_in_one_line(tmp_path: Path) -> None:
         (["--db", "postgresql+asyncpg://u@h/db"], "supported: sqlite:///FILE, postgresql://"),
         # a typo in the folder is not a fresh empty database
         (["--db", f"sqlite:///{tmp_path}/no/such/dir/x.sqlite3"], "no folder"),
+        (["--db", "postgresql://u@h:port/db"], "supported: sqlite:///FILE, postgresql://"),
+        (["--db", ""], "bad database URL ''"),
+        (["--db", "sqlite:///"], "keeps games in memory"),
     ]:
         result = runner.invoke(app, ["serve", *args])
         assert result.exit_code == 2, (args, result.output)

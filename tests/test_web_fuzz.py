@@ -437,7 +437,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
             assert client.post("/api/games", json=body).status_code == 201
     finally:
         root.removeHandler(problems)
-    assert problems.found == [], problems.found[0]
+    assert not problems.found, f"{len(problems.found)} in the log; the first: {problems.found[0]}"
 
 
 def seat_of(target: Target, call: Call) -> Seat | None:

@@ -24,22 +24,11 @@ from websockets.sync.client import connect
 
 import rulebook
 from webserver import Server
-from webtools import auth, client, dump, new_game, seat_tokens
+from webtools import auth, dump, new_game, seat_tokens
 
 MARKUP = "</script><img src=x onerror=alert(2)>"
 #: a save file nested far deeper than any parser recursion allows (200 KB: under the limit)
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def c(db: Path) -> Any:
-    with client(db) as test_client:
-        yield test_client
 
 
 def save_text(**fields: Any) -> str:

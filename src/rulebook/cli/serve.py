@@ -53,7 +53,7 @@ def serve(
         except OSError as exc:
             fail(f"cannot create the folder {DEFAULT_DB_PATH.parent}/: {exc.strerror}")
         console.print(f"created the folder {DEFAULT_DB_PATH.parent}/ for the games' database")
-    url = db or sqlite_url(DEFAULT_DB_PATH)
+    url = sqlite_url(DEFAULT_DB_PATH) if db is None else db
     settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
     try:
         check(settings, host, port)

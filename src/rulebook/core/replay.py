@@ -83,7 +83,10 @@ def _check_text(data: Mapping[str, Any]) -> None:
             todo.extend(item)
 
 
-def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
+def save_contents(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
+    """What a save file (JSON text or bytes, a path, or its parsed mapping) holds, checked
+    field by field but not yet replayed: :class:`SaveFileError` names the first problem in one
+    line. Pass the result to :func:`replay` and :func:`saved_seats` to read a file once."""
     if isinstance(log, Path):
         path = log
         try:
@@ -133,13 +136,6 @@ def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
     return data
 
 
-def save_contents(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
-    """What a save file (JSON text or bytes, a path, or its parsed mapping) holds, checked
-    field by field but not yet replayed: :class:`SaveFileError` names the first problem in one
-    line. Pass the result to :func:`replay` and :func:`saved_seats` to read a file once."""
-    return _load(log)
-
-
 def _start(data: Mapping[str, Any]) -> State:
     try:
         game = get_game(data["game"])
@@ -155,7 +151,7 @@ def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]
 
     The same state object is yielded each time, advanced in place; clone it to keep one.
     """
-    data = _load(log)
+    data = save_contents(log)
     moves = data["log"]
     if not isinstance(moves, list):
         raise SaveFileError("not a save file: log must be a list of [seat, move] pairs")
@@ -220,7 +216,7 @@ def save(state: State, path: str | Path, seats: Sequence[str] | None = None) -> 
 
 def saved_seats(log: str | bytes | Path | Mapping[str, Any]) -> list[str] | None:
     """Who sat in each seat of a save file (None when the file does not say)."""
-    seats = _load(log).get("seats")
+    seats = save_contents(log).get("seats")
     return None if seats is None else [str(s) for s in seats]
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from rulebook.web import collector
 from rulebook.web.app import create_app
 from rulebook.web.settings import Settings
-from rulebook.web.store import Store, UnusableDatabase, shown
+from rulebook.web.store import Store, UnusableDatabase, in_memory, shown
 
 #: what a token could look like in a log line: never written out
 _SECRET = re.compile(r"(?i)(bearer\s+|token[=:]\s*\"?)[A-Za-z0-9_\-]{8,}")
@@ -90,6 +90,11 @@ class ServeError(Exception):
 
 def check(settings: Settings, host: str, port: int) -> None:
     """Raise :class:`ServeError` if the database cannot be opened or the port is taken."""
+    if in_memory(settings.db_url):
+        raise ServeError(
+            f"{shown(settings.db_url)!r} keeps games in memory, lost when the server stops: "
+            "give a file, sqlite:///FILE"
+        )
     try:
         Store(settings.db_url).close()
     except UnusableDatabase as exc:

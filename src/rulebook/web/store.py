@@ -114,15 +114,24 @@ def shown(url: str) -> str:
     """A database URL as it may be printed: its password hidden."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         return url.rsplit("@", 1)[-1]
+
+
+def in_memory(url: str) -> bool:
+    """Whether ``url`` is a SQLite database in memory (``sqlite://``: gone when it closes)."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return False
+    return parsed.drivername in _SQLITE and parsed.database in (None, "", ":memory:")
 
 
 def _engine(url: str) -> Engine:
     unsupported = UnusableDatabase(f"bad database URL {shown(url)!r}; supported: {SUPPORTED}")
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         raise unsupported from None
     if parsed.drivername in _SQLITE:
         database = parsed.database
