@@ -228,6 +228,9 @@ ODD_SAVES = [
     ('{"game": "\\ud800", "players": 2, "seed": 1, "log": []}', "lone surrogate"),
     ('{"game": "archmagi", "players": 2, "seed": 1, "log": [[0, "\\udfff"]]}', "lone surrogate"),
     (save_text(seed=10**70), "seed"),
+    # a bot that would think for hours, holding the worker that moves every game's bots
+    (save_text(seats=["human", "mcts:100000000"]), "not one of this server's seats"),
+    (save_text(seats=["human", "mcts:99999999s"]), "not one of this server's seats"),
 ]
 
 
