@@ -1,4 +1,5 @@
-"""Shared test setup: Hypothesis profiles and the import path of the test helpers.
+"""Shared test setup: Hypothesis profiles, the import path of the test helpers, and the web
+app's test client (fixtures ``db`` and ``c``).
 
 Profiles (pick one with ``HYPOTHESIS_PROFILE=name``, or pytest's ``--hypothesis-profile``):
 
@@ -14,8 +15,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # the property library (tests/properties.py) is imported as a plain module
@@ -35,3 +39,17 @@ settings.register_profile("ci", _BASE, max_examples=12)
 settings.register_profile("thorough", _BASE, max_examples=400)
 settings.register_profile("quick", _BASE, max_examples=3)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# the web app's tests: a throwaway SQLite file, and a test client of an app storing in it
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def c(db: Path) -> Iterator[Any]:
+    from webtools import client  # the web extra, imported by the web tests only
+
+    with client(db) as test_client:
+        yield test_client

@@ -230,6 +230,9 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> Non
             "does not replay",
         ),
         ('{"game": "chess", "players": 2, "seed": 1, "log": []}', "no game called"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"game": "chess", "players": 2, "seed": NaN, "log": []}', "NaN is not JSON"),
+        ('{"game": "\\udc00", "players": 2, "seed": 1, "log": []}', "lone surrogate"),
     ],
 )
 def test_malformed_save_files_exit_2(tmp_path: Path, content: str, message: str) -> None:
@@ -239,6 +242,7 @@ def test_malformed_save_files_exit_2(tmp_path: Path, content: str, message: str)
         result = invoke(*args)
         assert result.exit_code == 2, result.output
         assert message in result.stderr
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
         assert "Traceback" not in result.output
 
 

@@ -179,13 +179,27 @@ def test_replay_steps_yield_every_position() -> None:
         (lambda d: {**d, "options": []}, "options must be an object"),
         (lambda d: {**d, "seats": ["human"]}, "one name per player"),
         (lambda d: {**d, "seats": ["human", 3, "x"]}, "one name per player"),
+        # odd JSON (issue 22): one line each, never a RecursionError or a bare ValueError
+        (lambda d: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (lambda d: {**d, "log": json.loads("[" * 400 + "]" * 400)}, "not a \\[seat, move\\] pair"),
+        (lambda d: json.dumps(d).replace('"log": [', '"log": [NaN, '), "NaN is not JSON"),
+        (lambda d: json.dumps(d).replace('"log": [', '"log": [-Infinity, '), "Infinity is not"),
+        (
+            lambda d: json.dumps({**d, "seed": 0}).replace('"seed": 0', '"seed": 1' + "0" * 5000),
+            "digits",
+        ),
+        (lambda d: json.dumps({**d, "game": "@"}).replace('"@"', '"\\ud800"'), "lone surrogate"),
+        (lambda d: {**d, "variant": 3}, "variant must be"),
+        (lambda d: {**d, "options": {"magi": [1]}}, "option 'magi' must be text"),
     ],
 )
 def test_malformed_save_files_are_refused(mutate: Any, message: str) -> None:
     data = played().log()
     bad = mutate(json.loads(json.dumps(data)))
-    with pytest.raises(SaveFileError, match=message):
+    with pytest.raises(SaveFileError, match=message) as refused:
         rulebook.replay(bad if isinstance(bad, str) else json.dumps(bad))
+    reason = str(refused.value)
+    assert "\n" not in reason and len(reason) < 300, reason
 
 
 def test_missing_save_file(tmp_path: Path) -> None:

@@ -98,11 +98,23 @@ def test_serve_refuses_a_bad_setup_in_one_line(tmp_path: Path) -> None:
         (["--db", "nonsense://x"], "bad database URL"),
         (["--db", f"sqlite:///{tmp_path}/no/such/dir/../../x.db", "--port", "0"], "--port"),
         (["--bot-delay", "-1"], "--bot-delay"),
+        (["--bot-delay", "nan"], "--bot-delay must be 0-60 seconds, not nan"),
+        (["--bot-delay", "inf"], "--bot-delay must be 0-60 seconds, not inf"),
         (["--bot-workers", "-3"], "--bot-workers"),
+        # issue 22: a URL of a database the server cannot use names those it can
+        (["--db", "mysql://x"], "supported: sqlite:///FILE, postgresql://"),
+        (["--db", "postgresql+asyncpg://u@h/db"], "supported: sqlite:///FILE, postgresql://"),
+        # a typo in the folder is not a fresh empty database
+        (["--db", f"sqlite:///{tmp_path}/no/such/dir/x.sqlite3"], "no folder"),
+        (["--db", "postgresql://u@h:port/db"], "supported: sqlite:///FILE, postgresql://"),
+        (["--db", ""], "bad database URL ''"),
+        (["--db", "sqlite:///"], "keeps games in memory"),
     ]:
         result = runner.invoke(app, ["serve", *args])
         assert result.exit_code == 2, (args, result.output)
         assert reason in result.output and "Traceback" not in result.output
+        assert result.output.startswith("error: ") and result.output.count("\n") == 1, args
+    assert not (tmp_path / "no").exists()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -111,3 +123,21 @@ def test_serve_refuses_a_bad_setup_in_one_line(tmp_path: Path) -> None:
             app, ["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}"]
         )
     assert result.exit_code == 2 and "cannot listen" in result.output
+
+
+def test_serve_creates_its_own_default_folder_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make run``'s default database goes in ``data/``: created when missing, in one line
+    (a --db in a missing folder is refused instead, above)."""
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as taken:  # the port is taken: serve stops after the database
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = runner.invoke(app, ["serve", "--port", port])
+        assert result.exit_code == 2 and "cannot listen" in result.output
+        assert "created the folder data/ for the games' database" in result.output
+        assert (tmp_path / "data" / "rulebook.sqlite3").exists()
+        again = runner.invoke(app, ["serve", "--port", port])
+        assert again.exit_code == 2 and "created" not in again.output

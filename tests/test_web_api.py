@@ -16,17 +16,6 @@ from rulebook.web.live import Games
 from webtools import auth, client, dump, get_view, new_game, seat_tokens, token_of, wait_for
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def c(db: Path) -> Any:
-    with client(db) as test_client:
-        yield test_client
-
-
 def first_move(view: dict[str, Any]) -> str:
     """A legal move that is not ``done`` when there is one (so the game goes on)."""
     texts = [m["text"] for m in view["legal"]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -42,11 +41,19 @@ def serve(
         fail(f"the web app needs its extra: pip install 'rulebook[web]' ({exc.name} is missing)")
     if not 0 < port < 65536:
         fail(f"--port must be 1-65535, not {port}")
-    if bot_delay < 0 or bot_delay > 60:
+    if not 0 <= bot_delay <= 60:  # written so that NaN fails it too
         fail(f"--bot-delay must be 0-60 seconds, not {bot_delay}")
     if bot_workers < 0 or bot_workers > 64:
         fail(f"--bot-workers must be 0-64, not {bot_workers}")
-    url = db or sqlite_url(Path(DEFAULT_DB_PATH))
+    console = make_console()
+    if db is None and not DEFAULT_DB_PATH.parent.is_dir():
+        # the default database's folder is ours to make; one given by --db must exist
+        try:
+            DEFAULT_DB_PATH.parent.mkdir(parents=True)
+        except OSError as exc:
+            fail(f"cannot create the folder {DEFAULT_DB_PATH.parent}/: {exc.strerror}")
+        console.print(f"created the folder {DEFAULT_DB_PATH.parent}/ for the games' database")
+    url = sqlite_url(DEFAULT_DB_PATH) if db is None else db
     settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
     try:
         check(settings, host, port)
@@ -54,7 +61,7 @@ def serve(
         fail(str(exc))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     where = url.split("@")[-1] if "@" in url else url  # no password in the output
-    make_console().print(
+    console.print(
         f"rulebook web app: [bold]http://{shown if shown != 'localhost' else host}:{port}/[/]"
         f"  (games stored in {where}; Ctrl-C stops)",
         soft_wrap=True,

@@ -16,6 +16,7 @@ from rulebook.core.replay import (
     replay,
     replay_steps,
     save,
+    save_contents,
     save_text,
     saved_seats,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "replay",
     "replay_steps",
     "save",
+    "save_contents",
     "save_text",
     "saved_seats",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import reprlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,9 +22,71 @@ from rulebook.core.state import SAVE_FORMAT, State
 from rulebook.core.words import plural, seat
 
 _KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats"}
+#: the longest number a save file may hold (a seed is a few dozen digits at most): longer ones
+#: are refused before Python converts them (it gives up at 4300 digits with a ValueError)
+_DIGITS = 1000
+#: the most of a value a refusal quotes (a file may hold a megabyte in one string)
+_QUOTED = reprlib.Repr()
+_QUOTED.maxlevel, _QUOTED.maxlist, _QUOTED.maxdict = 2, 3, 3
+_QUOTED.maxstring = _QUOTED.maxother = 40
 
 
-def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
+def _quoted(value: object) -> str:
+    return _QUOTED.repr(value)
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """The first line of a refusal, clipped: what a refusal says fits on one line."""
+    line = text.splitlines()[0] if text else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _whole_number(text: str) -> int:
+    if len(text) > _DIGITS:
+        raise SaveFileError(f"not a save file: a number of {len(text)} digits")
+    return int(text)
+
+
+def _not_json(name: str) -> Any:
+    raise SaveFileError(f"not a save file: {name} is not JSON")
+
+
+def _parse(text: str) -> Any:
+    """JSON text as Python values; :class:`SaveFileError` for what is not JSON, or is JSON no
+    parser should be asked to build: nesting too deep for its recursion, numbers of thousands of
+    digits (``NaN`` and ``Infinity``, which Python's parser takes, are not JSON at all)."""
+    try:
+        return json.loads(text, parse_int=_whole_number, parse_constant=_not_json)
+    except RecursionError:
+        raise SaveFileError("not a save file: nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(f"not a save file: invalid JSON ({exc})") from None
+
+
+#: half of a UTF-16 pair, alone: what JSON's ``\ud800`` escapes make, and no file, terminal or
+#: page can hold
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(data: Mapping[str, Any]) -> None:
+    """Refuse a string that is not Unicode text (every string of the file, keys included)."""
+    todo: list[Any] = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                raise SaveFileError("not a save file: a string holds a lone surrogate")
+        elif isinstance(item, Mapping):
+            todo.extend(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+
+
+def save_contents(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
+    """What a save file (JSON text or bytes, a path, or its parsed mapping) holds, checked
+    field by field but not yet replayed: :class:`SaveFileError` names the first problem in one
+    line. Pass the result to :func:`replay` and :func:`saved_seats` to read a file once."""
     if isinstance(log, Path):
         path = log
         try:
@@ -34,23 +98,32 @@ def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
             log = log.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise SaveFileError(f"not a save file: it is not UTF-8 text ({exc.reason})") from None
-    if isinstance(log, str):
-        try:
-            data = json.loads(log)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"not a save file: invalid JSON ({exc})") from None
-    else:
-        data = log
+    data = _parse(log) if isinstance(log, str) else log
     if not isinstance(data, Mapping):
         raise SaveFileError("not a save file: expected a JSON object")
+    _check_text(data)
     missing = {"game", "players", "seed", "log"} - set(data)
     if missing:
         raise SaveFileError(f"not a save file: missing {', '.join(sorted(missing))}")
     extra = set(data) - _KEYS
     if extra:
-        raise SaveFileError(f"not a save file: unknown field(s) {', '.join(sorted(extra))}")
+        shown = ", ".join(_quoted(k) for k in sorted(extra, key=str)[:3])
+        raise SaveFileError(f"not a save file: unknown field(s) {shown}")
     if data.get("format", SAVE_FORMAT) != SAVE_FORMAT:
-        raise SaveFileError(f"unsupported save format {data.get('format')!r}")
+        raise SaveFileError(f"unsupported save format {_quoted(data.get('format'))}")
+    if not isinstance(data["game"], str):
+        raise SaveFileError(f"not a save file: game must be text, not {_quoted(data['game'])}")
+    variant = data.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise SaveFileError(f"not a save file: variant must be text, not {_quoted(variant)}")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise SaveFileError("not a save file: options must be an object")
+    for name, value in options.items():
+        if not isinstance(value, str):
+            raise SaveFileError(
+                f"not a save file: option {_quoted(name)} must be text, not {_quoted(value)}"
+            )
     seats = data.get("seats")
     if seats is not None and (
         not isinstance(seats, list)
@@ -64,15 +137,13 @@ def _load(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _start(data: Mapping[str, Any]) -> State:
-    options = data.get("options", {})
-    if not isinstance(options, Mapping):
-        raise SaveFileError("not a save file: options must be an object")
-    variant = data.get("variant")
     try:
-        game = get_game(str(data["game"]))
-        return game.new_game(data["players"], data["seed"], variant, options)
+        game = get_game(data["game"])
+        return game.new_game(
+            data["players"], data["seed"], data.get("variant"), data.get("options")
+        )
     except (UnknownGame, SetupError) as exc:
-        raise SaveFileError(f"bad setup in save file: {exc}") from None
+        raise SaveFileError(f"bad setup in save file: {_one_line(str(exc))}") from None
 
 
 def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]:
@@ -80,7 +151,7 @@ def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]
 
     The same state object is yielded each time, advanced in place; clone it to keep one.
     """
-    data = _load(log)
+    data = save_contents(log)
     moves = data["log"]
     if not isinstance(moves, list):
         raise SaveFileError("not a save file: log must be a list of [seat, move] pairs")
@@ -94,13 +165,14 @@ def replay_steps(log: str | bytes | Path | Mapping[str, Any]) -> Iterator[State]
             or isinstance(entry[0], bool)
             or not isinstance(entry[1], str)
         ):
-            raise SaveFileError(f"move {i} of the log is not a [seat, move] pair: {entry!r}")
+            raise SaveFileError(f"move {i} of the log is not a [seat, move] pair: {_quoted(entry)}")
         player, text = entry
         try:
             state.apply(player, text)
         except IllegalAction as exc:
             raise SaveFileError(
-                f"move {i} ({text!r} by {seat(player)}) does not replay: {exc}"
+                f"move {i} ({_quoted(text)} by {seat(player)}) does not replay: "
+                f"{_one_line(str(exc))}"
             ) from None
         yield state
 
@@ -144,7 +216,7 @@ def save(state: State, path: str | Path, seats: Sequence[str] | None = None) -> 
 
 def saved_seats(log: str | bytes | Path | Mapping[str, Any]) -> list[str] | None:
     """Who sat in each seat of a save file (None when the file does not say)."""
-    seats = _load(log).get("seats")
+    seats = save_contents(log).get("seats")
     return None if seats is None else [str(s) for s in seats]
 
 

@@ -17,10 +17,11 @@ changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile, WebSocket
 from fastapi.responses import JSONResponse, Response
@@ -28,21 +29,26 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
-from rulebook.core import RulebookError, Setup, State, get_game, replay
+from rulebook.core import RulebookError, Setup, State, get_game, replay, save_contents
 from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
 from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge, TooMany, WebError
 from rulebook.web.limits import ClientLimits
 from rulebook.web.live import Games, LiveGame, Viewer
+from rulebook.web.settings import Settings
 from rulebook.web.views import Entry, view
 
 log = logging.getLogger("rulebook.web")
 router = APIRouter()
 
 
+#: request bodies are read as they are typed: no ``"2"`` for 2, no ``true`` for 1
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     game: str = Field(max_length=64)
     variant: str | None = Field(default=None, max_length=64)
@@ -52,7 +58,7 @@ class NewGame(BaseModel):
 
 
 class MoveBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     seat: int = Field(ge=0, le=15)
     move: str = Field(min_length=1, max_length=200)
@@ -60,9 +66,24 @@ class MoveBody(BaseModel):
 
 
 class UndoBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     seat: int = Field(ge=0, le=15)
+
+
+class Hello(BaseModel):
+    """The first WebSocket message: a seat's token, or a spectator (other fields ignored)."""
+
+    model_config = ConfigDict(strict=True)
+
+    token: str | None = None
+    spectate: bool = False
+
+
+class Ping(BaseModel):
+    """``{"type": "ping"}``, the only message the socket takes after the hello."""
+
+    type: Literal["ping"]
 
 
 def games_of(request: Request) -> Games:
@@ -141,18 +162,26 @@ async def create_game(request: Request) -> dict[str, Any]:
     return links(game, dealt)
 
 
+#: the longest seed the store keeps (as text: a seed is any whole number)
+MAX_SEED_TEXT = 64
+
+
 def read_save(raw: bytes, seats: str | None) -> tuple[State, list[str]]:
     """The game of an uploaded save file, replayed, and who sits where (the form's seats, else
-    the file's, else a person in seat 0 and greedy bots)."""
+    the file's, else a person in seat 0 and greedy bots). The file is parsed once."""
     try:
-        state = replay(raw)
+        data = save_contents(raw)
+        state = replay(data)
     except RulebookError as exc:
         raise BadRequest(f"not a usable save file: {exc}") from None
+    if len(str(state.setup.seed)) > MAX_SEED_TEXT:
+        raise BadRequest(
+            f"not a usable save file: its seed is longer than {MAX_SEED_TEXT} characters"
+        )
     n = state.num_players
     if seats:
         specs = [seat_kinds.spec_of(s.strip()) for s in seats.split(",")]
     else:
-        data = json.loads(raw)
         specs = [seat_kinds.check_spec(s) for s in data.get("seats") or []]
         specs = specs or ["human"] + ["greedy"] * (n - 1)
     if len(specs) != n:
@@ -275,40 +304,61 @@ async def download_save(request: Request, game_id: str) -> Response:
 
 
 # -- live updates --------------------------------------------------------------------------------
+FIRST_MESSAGE = 'the first message must be {"token": ...} or {"spectate": true}, as text'
+
+
 async def _hello(ws: WebSocket, games: Games, game: LiveGame, limit: int) -> tuple[int, ...] | None:
-    """Read the first message: a seat token, or a spectator. Forbidden if the token is wrong."""
-    raw = await asyncio.wait_for(ws.receive_text(), timeout=30)
+    """Read the first message: a seat token, or a spectator. Forbidden if the token is wrong;
+    :class:`WebSocketDisconnect` if the client left (or its frame was refused) before it."""
+    message = await asyncio.wait_for(ws.receive(), timeout=30)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    raw = message.get("text")
+    if raw is None:  # a binary frame
+        raise BadRequest(FIRST_MESSAGE)
     if len(raw) > limit:
         raise _too_large(limit)
     try:
-        hello = json.loads(raw)
-    except ValueError:
-        hello = None
-    if not isinstance(hello, Mapping):
-        raise BadRequest('the first message must be {"token": ...} or {"spectate": true}')
-    if hello.get("spectate") is True:
+        hello = Hello.model_validate_json(raw)
+    except ValidationError:
+        raise BadRequest(FIRST_MESSAGE) from None
+    if hello.spectate:
         return None
-    token = hello.get("token")
-    return await games.seats_of(game, token if isinstance(token, str) else None)
+    return await games.seats_of(game, hello.token)
 
 
 def _is_ping(text: str) -> bool:
     try:
-        message = json.loads(text)
-    except ValueError:
+        Ping.model_validate_json(text)
+    except ValidationError:
         return False
-    return isinstance(message, dict) and message.get("type") == "ping"
+    return True
+
+
+async def _send(ws: WebSocket, text: str | None = None, close: int | None = None) -> None:
+    """Send ``text``, or close with code ``close``: :class:`WebSocketDisconnect` if the socket
+    is closed already, by the client or by the server itself after a frame it refused (Uvicorn
+    then answers a send with a RuntimeError; Starlette, once a close was sent, too)."""
+    try:
+        if close is None:
+            await ws.send_text(text or "")
+        else:
+            await ws.close(code=close)
+    except RuntimeError:
+        raise WebSocketDisconnect(1006) from None
 
 
 async def _send_views(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
     """Send each viewpoint's payload whenever the game changes (and it changed for them)."""
     try:
         await _send_loop(ws, game, viewer)
-    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
-        pass
+    except WebSocketDisconnect:
+        pass  # the client left, or the socket was closed: the receiving side ends the connection
     except Exception:
         log.exception("live updates of game %s stopped", game.id)
-        await ws.close(code=1011)
+        with contextlib.suppress(WebSocketDisconnect):
+            async with viewer.sending:
+                await _send(ws, close=1011)
 
 
 async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
@@ -320,21 +370,28 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
             if viewer.sent.get(point) != text:  # unchanged for this viewer: nothing is sent
                 viewer.sent[point] = text
                 async with viewer.sending:
-                    await ws.send_text(text)
+                    await _send(ws, text)
 
 
 @router.websocket("/ws/games/{game_id}")
 async def live(ws: WebSocket, game_id: str) -> None:
+    """The live connection of a viewer. A client may leave at any moment, or its connection
+    fail (a frame over the server's limit is answered 1009 by the server itself): Starlette
+    then raises :class:`WebSocketDisconnect`, and the conversation ends without a word, the
+    socket being closed already."""
     await ws.accept()
     clients: ClientLimits = ws.app.state.clients
     who = client_of(ws)
     try:
         clients.open_socket(who)
     except TooMany as exc:
-        await _refuse(ws, exc)
+        with contextlib.suppress(WebSocketDisconnect):
+            await _refuse(ws, exc)
         return
     try:
         await _live(ws, game_id)
+    except WebSocketDisconnect:
+        pass
     finally:
         clients.close_socket(who)
 
@@ -342,8 +399,8 @@ async def live(ws: WebSocket, game_id: str) -> None:
 async def _refuse(ws: WebSocket, exc: WebError) -> None:
     """Tell the client why, then close (code 4000 + the HTTP status; 1009 for a message over
     the size limit, as the WebSocket protocol has it)."""
-    await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": str(exc)}))
-    await ws.close(code=1009 if isinstance(exc, TooLarge) else 4000 + exc.status)
+    await _send(ws, json.dumps({"type": "error", "status": exc.status, "error": str(exc)}))
+    await _send(ws, close=1009 if isinstance(exc, TooLarge) else 4000 + exc.status)
 
 
 def _too_large(limit: int) -> TooLarge:
@@ -359,47 +416,54 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     except (BadRequest, Forbidden, NotFound, TooLarge) as exc:
         await _refuse(ws, exc)
         return
-    except (TimeoutError, WebSocketDisconnect):
-        await ws.close(code=1008)
+    except TimeoutError:  # nothing said in time: the socket is open, and closed here
+        await _send(ws, close=1008)
         return
     viewer = Viewer(seats)
-    await ws.send_text(json.dumps({"type": "hello", "seats": seats}))
+    await _send(ws, json.dumps({"type": "hello", "seats": seats}))
     game.viewers.add(viewer)
     viewer.wake.set()
     sender = asyncio.create_task(_send_views(ws, game, viewer))
-    garbage = 0
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text") or ""
-            if max(len(text), len(message.get("bytes") or b"")) > settings.max_ws_message:
-                async with viewer.sending:
-                    await _refuse(ws, _too_large(settings.max_ws_message))
-                break
-            if not _is_ping(text):
-                garbage += 1
-                if garbage > settings.max_ws_garbage:
-                    await ws.close(code=1008)
-                    break
-                reply = json.dumps(
-                    {
-                        "type": "error",
-                        "status": 400,
-                        "error": "moves go to POST /api/games/{id}/move; "
-                        'this socket only takes {"type":"ping"}',
-                    }
-                )
-            else:
-                reply = '{"type":"pong"}'
-            async with viewer.sending:
-                await ws.send_text(reply)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await _receive_loop(ws, viewer, settings)
+    except WebSocketDisconnect:
+        pass  # the client left, or the socket is closed (the sender's 1011 after a failure)
     finally:
         sender.cancel()
+        await asyncio.wait({sender})
         game.viewers.discard(viewer)
+
+
+async def _receive_loop(ws: WebSocket, viewer: Viewer, settings: Settings) -> None:
+    """Answer pings, refuse anything else (400), until the client leaves or sends too much."""
+    garbage = 0
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text") or ""
+        if max(len(text), len(message.get("bytes") or b"")) > settings.max_ws_message:
+            async with viewer.sending:
+                await _refuse(ws, _too_large(settings.max_ws_message))
+            return
+        if _is_ping(text):
+            reply = '{"type":"pong"}'
+        else:
+            garbage += 1
+            if garbage > settings.max_ws_garbage:
+                async with viewer.sending:
+                    await _send(ws, close=1008)
+                return
+            reply = json.dumps(
+                {
+                    "type": "error",
+                    "status": 400,
+                    "error": "moves go to POST /api/games/{id}/move; "
+                    'this socket only takes {"type":"ping"}',
+                }
+            )
+        async with viewer.sending:
+            await _send(ws, reply)
 
 
 def error_json(status: int, reason: str) -> JSONResponse:

@@ -13,9 +13,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from rulebook.web import api, pages
 from rulebook.web.bots import BotRunner
+from rulebook.web.crosssite import SameOrigin
 from rulebook.web.errors import TooMany, WebError
 from rulebook.web.limits import BodyLimit, ClientLimits, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
@@ -88,6 +90,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reason = f"bad request: {where + ': ' if where else ''}{first.get('msg', 'invalid')}"
         return _error(request, 400, reason)
 
+    @app.exception_handler(ClientDisconnect)
+    async def gone(request: Request, exc: ClientDisconnect) -> Response:
+        """The client left before its body was read: nobody reads an answer; not an error."""
+        return Response(status_code=400)
+
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception) -> Response:
         log.error("error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -98,6 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return settings.max_upload + 64 * 1024 if upload else settings.max_body
 
     app.add_middleware(BodyLimit, limit_for=limit_for)
+    # outside BodyLimit: a post from another site is refused before a byte of its body is read
+    app.add_middleware(SameOrigin, refuse=lambda request, reason: _error(request, 403, reason))
     app.add_middleware(GarbageLimit, limit=settings.max_refusals)
     app.add_middleware(SecurityHeaders)
     app.include_router(api.router)

@@ -4,7 +4,7 @@ the game boards' files. The pages know no rules: they show what the API gives th
 
 from __future__ import annotations
 
-import json
+import re
 from importlib import resources
 from typing import Annotated, Any
 
@@ -34,12 +34,15 @@ def error_page(request: Request, status: int, reason: str) -> HTMLResponse:
 
 
 def home_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+    """The home page; ``context`` (the form's values and the error, shown again after a
+    refusal) also goes to the page's script as JSON, written with Jinja's ``tojson``: it
+    escapes ``<``, ``>``, ``&`` and ``'``, so a value cannot end the script element."""
     return render(
         request,
         "home.html",
         status,
         games=catalogue(),
-        data=json.dumps({"games": catalogue(), "seats": seat_choices(), **context}),
+        data={"games": catalogue(), "seats": seat_choices(), **context},
         **context,
     )
 
@@ -59,7 +62,7 @@ def _form_request(form: FormData) -> tuple[str, str | None, int, dict[str, str],
         raise BadRequest(f"choose a game (not {game_name!r})") from None
     variant = str(form.get("variant") or "") or None
     raw_players = str(form.get("players") or "")
-    if not raw_players.isdigit() or not 1 <= int(raw_players) <= MAX_SEATS:
+    if not re.fullmatch("[0-9]{1,2}", raw_players) or not 1 <= int(raw_players) <= MAX_SEATS:
         raise BadRequest(f"players must be a whole number from 1 to {MAX_SEATS}")
     players = int(raw_players)
     options = {}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulebook.agents import make_agent
 from rulebook.core import UnknownGame
 
 HUMAN = "human"
@@ -53,8 +52,14 @@ def label(spec: str) -> str:
 
 
 def check_spec(spec: str) -> str:
-    """A seat spec from a save file, normalised; :class:`UnknownGame` if no agent has it."""
+    """A seat of an uploaded save file, normalised, if this server seats it: a person or a bot
+    of the menu. :class:`UnknownGame` otherwise: a file may name any bot, and ``mcts:10000000``
+    would hold a worker (the bots of every game) for hours."""
     spec = spec.strip().lower()
-    if spec != HUMAN:
-        make_agent(spec)  # raises with the accepted forms
+    if spec not in _LABELS:
+        known = ", ".join(c.spec for c in CHOICES)
+        raise UnknownGame(
+            f"the file seats {spec[:40]!r}, not one of this server's seats ({known}): "
+            "give the seats"
+        )
     return spec

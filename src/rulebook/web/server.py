@@ -11,12 +11,12 @@ import socket
 from typing import Any
 
 import uvicorn
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
 from rulebook.web import collector
 from rulebook.web.app import create_app
 from rulebook.web.settings import Settings
-from rulebook.web.store import Store
+from rulebook.web.store import Store, UnusableDatabase, in_memory, shown
 
 #: what a token could look like in a log line: never written out
 _SECRET = re.compile(r"(?i)(bearer\s+|token[=:]\s*\"?)[A-Za-z0-9_\-]{8,}")
@@ -46,12 +46,27 @@ class SocketAccess(logging.Filter):
         return not (isinstance(record.msg, str) and record.msg.startswith('%s - "WebSocket %s"'))
 
 
+class ClientFault(logging.Filter):
+    """Keeps the line, drops the traceback, of Uvicorn's record of a client's text frame that is
+    not UTF-8 (its WebSocket protocol logs it with ``logger.exception`` and answers close code
+    1007): a fault of the client, and a client may send them without end."""
+
+    MESSAGES = frozenset({"Invalid UTF-8 sequence received from client."})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in self.MESSAGES:
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def log_config(access_log: bool = False) -> dict[str, Any]:
     config: dict[str, Any] = {
         **uvicorn.config.LOGGING_CONFIG,
         "filters": {
             "redact": {"()": "rulebook.web.server.Redact"},
             "socket_access": {"()": "rulebook.web.server.SocketAccess"},
+            "client_fault": {"()": "rulebook.web.server.ClientFault"},
         },
     }
     config["handlers"] = {
@@ -62,9 +77,10 @@ def log_config(access_log: bool = False) -> dict[str, Any]:
         **uvicorn.config.LOGGING_CONFIG["loggers"],
         "rulebook.web": {"handlers": ["default"], "level": "INFO", "propagate": False},
     }
-    if not access_log:  # on the logger: a dropped record never reaches the log's thread
-        error = config["loggers"]["uvicorn.error"]
-        config["loggers"]["uvicorn.error"] = {**error, "filters": ["socket_access"]}
+    # on the logger: a dropped record never reaches the log's thread
+    filters = ["client_fault"] + ([] if access_log else ["socket_access"])
+    error = config["loggers"]["uvicorn.error"]
+    config["loggers"]["uvicorn.error"] = {**error, "filters": filters}
     return config
 
 
@@ -74,16 +90,21 @@ class ServeError(Exception):
 
 def check(settings: Settings, host: str, port: int) -> None:
     """Raise :class:`ServeError` if the database cannot be opened or the port is taken."""
+    if in_memory(settings.db_url):
+        raise ServeError(
+            f"{shown(settings.db_url)!r} keeps games in memory, lost when the server stops: "
+            "give a file, sqlite:///FILE"
+        )
     try:
         Store(settings.db_url).close()
-    except ArgumentError as exc:
-        raise ServeError(f"bad database URL {settings.db_url!r}: {exc}") from None
+    except UnusableDatabase as exc:
+        raise ServeError(str(exc)) from None
     except SQLAlchemyError as exc:
         orig = getattr(exc, "orig", None)
         reason = (str(orig or exc).strip().splitlines() or ["unknown error"])[0]
-        raise ServeError(f"cannot open the database {settings.db_url!r}: {reason}") from None
+        raise ServeError(f"cannot open the database {shown(settings.db_url)!r}: {reason}") from None
     except OSError as exc:
-        raise ServeError(f"cannot open the database {settings.db_url!r}: {exc}") from None
+        raise ServeError(f"cannot open the database {shown(settings.db_url)!r}: {exc}") from None
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:

@@ -30,6 +30,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from rulebook.core import Setup
@@ -99,12 +100,45 @@ class Stored:
         }
 
 
+#: the databases the store runs on, by the URLs they are given as
+SUPPORTED = "sqlite:///FILE, postgresql://USER@HOST:PORT/DB"
+_SQLITE = ("sqlite", "sqlite+pysqlite")
+_POSTGRESQL = ("postgresql", "postgres", "postgresql+psycopg")
+
+
+class UnusableDatabase(Exception):
+    """A database URL the store cannot use as given: the reason, in one line."""
+
+
+def shown(url: str) -> str:
+    """A database URL as it may be printed: its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        return url.rsplit("@", 1)[-1]
+
+
+def in_memory(url: str) -> bool:
+    """Whether ``url`` is a SQLite database in memory (``sqlite://``: gone when it closes)."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return False
+    return parsed.drivername in _SQLITE and parsed.database in (None, "", ":memory:")
+
+
 def _engine(url: str) -> Engine:
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
+    unsupported = UnusableDatabase(f"bad database URL {shown(url)!r}; supported: {SUPPORTED}")
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        raise unsupported from None
+    if parsed.drivername in _SQLITE:
         database = parsed.database
         if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(database).parent
+            if not folder.is_dir():  # a typo in the folder is not a fresh, empty database
+                raise UnusableDatabase(f"no folder {folder} for the database {database}")
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
@@ -116,13 +150,16 @@ def _engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    if parsed.drivername in ("postgresql", "postgres"):
+    if parsed.drivername in _POSTGRESQL:
         parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3
-    return create_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True)
+        return create_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    raise unsupported
 
 
 class Store:
-    """The games' database. Methods are blocking: the server calls them from worker threads."""
+    """The games' database. Methods are blocking: the server calls them from worker threads.
+    :class:`UnusableDatabase` if ``url`` names no database the store runs on, or a SQLite file
+    in a folder that does not exist."""
 
     def __init__(self, url: str) -> None:
         self.engine = _engine(url)
