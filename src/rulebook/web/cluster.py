@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -133,8 +134,13 @@ class Postgres:
         self._adopting: set[asyncio.Task[None]] = set()
         self._games: Followed | None = None
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        return await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+    async def _connect(self, role: str) -> psycopg.AsyncConnection[Any]:
+        """A connection of its own, named for ``pg_stat_activity`` (which process holds which
+        lock: ``pg_locks`` joined on ``pid``)."""
+        name = f"rulebook {role} pid={os.getpid()}"
+        return await psycopg.AsyncConnection.connect(
+            make_conninfo(self.conninfo, application_name=name), autocommit=True
+        )
 
     async def start(self, games: Followed) -> None:
         """Listen and sweep; returns once listening (games loaded from now on are followed)."""
@@ -160,7 +166,7 @@ class Postgres:
     async def _listen_once(self) -> None:
         games = self._games
         assert games is not None
-        async with await self._connect() as connection:
+        async with await self._connect("listen") as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
             await games.caught_up()  # what was written while nobody listened
             if self._listening.is_set():
@@ -183,7 +189,7 @@ class Postgres:
 
     async def _lock_once(self) -> None:
         try:
-            async with await self._connect() as connection:
+            async with await self._connect("bots") as connection:
                 for name in ("idle", "interval", "count"):  # the server drops a cut-off session
                     value = KEEPALIVES[f"keepalives_{name}"]
                     await connection.execute(f"SET tcp_keepalives_{name} = {int(value)}")
