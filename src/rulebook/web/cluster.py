@@ -8,8 +8,9 @@ store a move on top of a log it did not see: its write is refused, it reads the 
 Beside that, each process keeps two connections of its own:
 
 * a listening one (``LISTEN rulebook_games``). Each write sends ``ID:WRITES`` when it commits
-  (a trigger); a process holding game ID in memory reads the moves it lacks (one query: the
-  count of writes and the moves from the first it lacks) and wakes its viewers. Whenever the
+  (a trigger), with the game's last move; a process holding game ID in memory one write behind
+  makes that move at once, any other reads the moves it lacks (one query: the count of writes
+  and the moves from the first it lacks); then it wakes its viewers. Whenever the
   connection is made (at start, after a loss), every game in memory is compared with the
   database and caught up: a notification missed meanwhile is a notification caught up later.
   A game nobody here holds needs none: it is read from the database when first asked for.
@@ -67,11 +68,16 @@ KEEPALIVES = {
 }
 
 
+#: a stored move as a notification tells it: its number in the log, its seat, its text
+Move = tuple[int, int, str]
+
+
 class Followed(Protocol):
     """What the cluster tells the games in memory (:class:`rulebook.web.live.Games`)."""
 
-    def changed(self, game_id: str, writes: int) -> None:
-        """Another write of game ``game_id`` was committed: its count is now ``writes``."""
+    def changed(self, game_id: str, writes: int, last: Move | None) -> None:
+        """A write of game ``game_id`` was committed: its count is now ``writes``, and its
+        last move ``last`` (number, seat, text) when the notification told it."""
 
     async def caught_up(self) -> None:
         """Notifications may have been missed: compare every game in memory with the store."""
@@ -179,9 +185,12 @@ class Postgres:
 
     @staticmethod
     def _note(games: Followed, payload: str) -> None:
-        game_id, _, writes = payload.rpartition(":")
-        if game_id and writes.isdigit():
-            games.changed(game_id, int(writes))
+        """``ID:WRITES`` or ``ID:WRITES:NUMBER:SEAT:MOVE`` (:data:`rulebook.web.store.CHANNEL`)."""
+        parts = payload.split(":", 4)
+        if not all(p.isdigit() for p in parts[1:4]) or len(parts) not in (2, 5):
+            return
+        last = (int(parts[2]), int(parts[3]), parts[4]) if len(parts) == 5 else None
+        games.changed(parts[0], int(parts[1]), last)
 
     # -- the bots' locks -------------------------------------------------------------------------
     async def _lock(self) -> None:

@@ -27,7 +27,7 @@ import anyio.to_thread
 from rulebook.core import IllegalAction, Setup, State, get_game
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
-from rulebook.web.cluster import Alone, Postgres
+from rulebook.web.cluster import Alone, Move, Postgres
 from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
 from rulebook.web.store import MoveWrite, Store, Stored, digest
@@ -104,6 +104,8 @@ class LiveGame:
         self.following = False
         #: this process is asking for the lock of the game's bots
         self.claiming = False
+        #: another process held the lock when this one asked
+        self.driven_elsewhere = False
         #: each viewpoint's WebSocket message, built once per change and shared by every
         #: connection of that seat (or every spectator): (revision, can_undo), text
         self._messages: dict[int | None, tuple[tuple[int, bool], str]] = {}
@@ -396,11 +398,12 @@ class Games:
         game._undo_unknown(new.chance.draws != state.chance.draws)
         return True
 
-    def _changed(self, game: LiveGame) -> None:
-        """After a change of the game: wake its viewers, its bots; a finished game's bots are
-        nobody's to drive any more."""
+    def _changed(self, game: LiveGame, claim: bool = True) -> None:
+        """After a change of the game: wake its viewers, its bots (``claim``: this process
+        wrote it, so it asks for the bots when nobody drives them); a finished game's bots
+        are nobody's to drive any more."""
         game.publish()
-        self.ensure_bots(game)
+        self.ensure_bots(game, claim)
         if game.state.is_terminal() and self.cluster.drives(game.id):
             self._spawn(self.cluster.release(game.id))
 
@@ -490,8 +493,13 @@ class Games:
                 game.writes = writes
         else:
             await self._reload(game)
-        self._changed(game)
+        self._changed(game, claim=False)
         return True
+
+    async def _replay(self, game: LiveGame) -> None:
+        async with game.lock:
+            await self._reload(game)
+        self._changed(game, claim=False)
 
     async def _reload(self, game: LiveGame) -> None:
         stored: Stored | None = await self.db(self.store.load, game.id)
@@ -500,11 +508,29 @@ class Games:
             game.rebuild(stored.setup, stored.log)
             game.writes = stored.writes
 
-    def changed(self, game_id: str, writes: int) -> None:
-        """Another write of a game was committed (a notification): catch it up if it is in
-        memory (a game that is not is read from the store when next asked for)."""
+    def changed(self, game_id: str, writes: int, last: Move | None = None) -> None:
+        """A write of a game was committed (a notification; this process's own writes too):
+        catch the game up if it is in memory (one that is not is read when next asked for).
+        When the game is one write behind and the write added ``last`` right after its log,
+        that move is made at once; else the store is asked for what is missing (a task)."""
         game = self.cache.get(game_id)
         if game is None or writes <= game.writes:
+            return
+        if (
+            last is not None
+            and writes == game.writes + 1
+            and last[0] == len(game.log)
+            and not game.lock.locked()  # no write of this process's own under way
+            and not game.following
+        ):
+            try:
+                game.follow([last[1:]])
+            except Exception:
+                log.exception("game %s: a stored move does not follow; replaying it", game_id)
+                self._spawn(self._replay(game))
+            else:
+                game.writes = writes
+                self._changed(game, claim=False)
             return
         game.announced = max(game.announced, writes)
         if not game.following:
@@ -531,14 +557,16 @@ class Games:
                 self.changed(game_id, writes)
 
     # -- bots ----------------------------------------------------------------------------------
-    def ensure_bots(self, game: LiveGame) -> None:
+    def ensure_bots(self, game: LiveGame, claim: bool = True) -> None:
         """Start the game's bot loop if a bot is to move, none is running, and this process
-        drives the game's bots (else it asks for them, once at a time)."""
+        drives the game's bots. If it does not, and ``claim``, it asks for them (once at a
+        time; not again once another process was found driving them: when that one stops,
+        the sweep of :mod:`rulebook.web.cluster` finds the game)."""
         if game.bot_task is not None or game.claiming or game.bot_to_move() is None:
             return
         if self.cluster.drives(game.id):
             game.bot_task = asyncio.get_running_loop().create_task(self._run_bots(game))
-        else:
+        elif claim and not game.driven_elsewhere:
             game.claiming = True
             self._spawn(self._claim(game))
 
@@ -549,6 +577,8 @@ class Games:
             game.claiming = False
         if won:
             self.ensure_bots(game)
+        else:
+            game.driven_elsewhere = True
 
     async def adopt(self, game_id: str) -> None:
         """This process drives the game's bots from now on (another stopped): load it, start

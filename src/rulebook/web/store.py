@@ -10,8 +10,8 @@ every move and every undo adds one, it never goes back), and every write names t
 writer's copy of the game was at: it is made only if the stored count is still that one, checked
 under the game row's lock in the same transaction. A raced move or undo is refused, never
 stored twice or on top of a log it did not see. On PostgreSQL each write also sends
-``NOTIFY rulebook_games, 'ID:WRITES'`` (a trigger: delivered to every listening process when,
-and only if, the transaction commits).
+``NOTIFY rulebook_games, 'ID:WRITES:...'`` (a trigger, :data:`_NOTIFY_SQL`: delivered to every
+listening process when, and only if, the transaction commits).
 """
 
 from __future__ import annotations
@@ -114,6 +114,8 @@ def digest(token: str) -> str:
 
 #: the channel of the "game ID is at WRITES" notifications (PostgreSQL)
 CHANNEL = "rulebook_games"
+#: a move of this many bytes or more is not sent in a notification (8000 bytes at most)
+_NOTIFY_MOVE = 7000
 #: any number unlikely to be another program's advisory lock: the schema's creation
 _SCHEMA_LOCK = 0x72756C65626F6F6B  # "rulebook"
 
@@ -206,17 +208,30 @@ def _upgrade(connection: Connection) -> None:
             index.create(connection, checkfirst=True)
 
 
-#: PostgreSQL: the notification each write of a game's log sends, from the writing transaction
-#: (so delivered only if it commits); a trigger, so no write can forget it
+#: PostgreSQL: the notification of each write of a game's log, sent by the database itself
+#: (a trigger, so no write can forget it) as the writing transaction commits (a deferred
+#: constraint trigger: it runs at commit, once the write's moves are in). It tells the count of
+#: writes and the last move: ``ID:WRITES:NUMBER:SEAT:MOVE`` (``ID:WRITES`` when the game has no
+#: move, or its last is too long for a notification). A process that held the game one write
+#: before and whose log ends just before NUMBER makes that move without asking the database;
+#: any other reads what it lacks (:meth:`Store.since`).
 _NOTIFY_SQL = [
     f"""CREATE OR REPLACE FUNCTION rulebook_games_notify() RETURNS trigger AS $$
+    DECLARE
+        last moves%ROWTYPE;
     BEGIN
-        PERFORM pg_notify('{CHANNEL}', NEW.id || ':' || NEW.writes);
+        SELECT * INTO last FROM moves WHERE game_id = NEW.id ORDER BY number DESC LIMIT 1;
+        IF FOUND AND octet_length(last.move) < {_NOTIFY_MOVE} THEN
+            PERFORM pg_notify('{CHANNEL}', NEW.id || ':' || NEW.writes || ':' || last.number
+                || ':' || last.seat || ':' || last.move);
+        ELSE
+            PERFORM pg_notify('{CHANNEL}', NEW.id || ':' || NEW.writes);
+        END IF;
         RETURN NULL;
     END $$ LANGUAGE plpgsql""",
     "DROP TRIGGER IF EXISTS games_notify ON games",
-    """CREATE TRIGGER games_notify AFTER UPDATE OF writes ON games
-    FOR EACH ROW EXECUTE FUNCTION rulebook_games_notify()""",
+    """CREATE CONSTRAINT TRIGGER games_notify AFTER UPDATE OF writes ON games
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION rulebook_games_notify()""",
 ]
 
 
@@ -293,7 +308,7 @@ class Store:
 
     def _count_writes(self, connection: Connection, moves: Sequence[MoveWrite]) -> int:
         """One more write for each game of ``moves`` whose count is still the move's: how many
-        were (on PostgreSQL a trigger sends the notification, delivered on commit)."""
+        were (on PostgreSQL a trigger sends the notifications as the transaction commits)."""
         result = connection.execute(
             _COUNT_WRITE,
             [
