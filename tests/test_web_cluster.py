@@ -28,7 +28,9 @@ from websockets.sync.client import ClientConnection, connect
 
 import rulebook
 from pgtemp import free_port, missing, postgres
+from rulebook.core import Setup
 from rulebook.web.cluster import lock_key
+from rulebook.web.store import MoveWrite, Store
 from webserver import RULEBOOK, Server
 from webtools import auth, token_of
 
@@ -207,6 +209,34 @@ def stored_moves(database: str, gid: str) -> list[int]:
 
 
 # -- the tests -------------------------------------------------------------------------------------
+@NO_POSTGRES
+def test_each_write_notifies_with_the_last_move_once_committed(database: str) -> None:
+    store = Store(database)
+    setup = Setup("battle-merchants", 2, 7, "standard", {})
+    store.create("notified", setup, ["human", "human"], [])
+    long = "x" * 8000  # too long to send: the count alone
+    with psycopg.connect(database, autocommit=True) as listener:
+        listener.execute("LISTEN rulebook_games")
+        assert store.write_moves([MoveWrite("notified", 0, 0, 0, "a: b", False, False)]) == [True]
+        assert store.write_moves([MoveWrite("notified", 0, 0, 1, "raced", False, False)]) == [False]
+        assert store.undo("notified", 1, 0, False)
+        assert store.write_moves([MoveWrite("notified", 2, 0, 1, long, False, False)]) == [True]
+        assert store.write_moves([MoveWrite("notified", 3, 1, 0, "c", True, False)]) == [True]
+        notes = []
+        for note in listener.notifies(timeout=5):
+            if note.payload.startswith("notified:"):
+                notes.append(note.payload)
+                if len(notes) == 4:
+                    break
+    store.close()
+    assert notes == [
+        "notified:1:0:0:a: b",  # the move, its number and seat
+        "notified:2",  # the undo: no move left
+        "notified:3",  # a move too long to send
+        "notified:4:1:0:c",
+    ]
+
+
 @NO_POSTGRES
 def test_a_move_through_one_process_is_seen_through_every_other(three: list[Server]) -> None:
     a, b, c = three

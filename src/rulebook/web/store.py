@@ -10,7 +10,7 @@ every move and every undo adds one, it never goes back), and every write names t
 writer's copy of the game was at: it is made only if the stored count is still that one, checked
 under the game row's lock in the same transaction. A raced move or undo is refused, never
 stored twice or on top of a log it did not see. On PostgreSQL each write also sends
-``NOTIFY rulebook_games, 'ID:WRITES:...'`` (a trigger, :data:`_NOTIFY_SQL`: delivered to every
+``NOTIFY rulebook_games, 'ID:WRITES:...'`` (a trigger, :data:`_NOTIFY_BODY`: delivered to every
 listening process when, and only if, the transaction commits).
 """
 
@@ -215,8 +215,7 @@ def _upgrade(connection: Connection) -> None:
 #: move, or its last is too long for a notification). A process that held the game one write
 #: before and whose log ends just before NUMBER makes that move without asking the database;
 #: any other reads what it lacks (:meth:`Store.since`).
-_NOTIFY_SQL = [
-    f"""CREATE OR REPLACE FUNCTION rulebook_games_notify() RETURNS trigger AS $$
+_NOTIFY_BODY = f"""
     DECLARE
         last moves%ROWTYPE;
     BEGIN
@@ -228,11 +227,33 @@ _NOTIFY_SQL = [
             PERFORM pg_notify('{CHANNEL}', NEW.id || ':' || NEW.writes);
         END IF;
         RETURN NULL;
-    END $$ LANGUAGE plpgsql""",
-    "DROP TRIGGER IF EXISTS games_notify ON games",
-    """CREATE CONSTRAINT TRIGGER games_notify AFTER UPDATE OF writes ON games
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION rulebook_games_notify()""",
-]
+    END """
+
+
+def _install_notify(connection: Connection) -> None:
+    """Make the trigger of :data:`_NOTIFY_BODY`, unless it is there as it is (replacing it
+    locks the games table for a moment: not at every start of a process)."""
+    there = connection.execute(
+        text(
+            "SELECT p.prosrc FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+            "WHERE t.tgname = 'games_notify' AND t.tgrelid = 'games'::regclass"
+        )
+    ).scalar()
+    if there == _NOTIFY_BODY:
+        return
+    connection.execute(
+        text(
+            "CREATE OR REPLACE FUNCTION rulebook_games_notify() RETURNS trigger AS $$"
+            f"{_NOTIFY_BODY}$$ LANGUAGE plpgsql"
+        )
+    )
+    connection.execute(text("DROP TRIGGER IF EXISTS games_notify ON games"))
+    connection.execute(
+        text(
+            "CREATE CONSTRAINT TRIGGER games_notify AFTER UPDATE OF writes ON games "
+            "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION rulebook_games_notify()"
+        )
+    )
 
 
 class Store:
@@ -247,8 +268,7 @@ class Store:
             Base.metadata.create_all(connection)
             _upgrade(connection)
             if not self.sqlite:
-                for statement in _NOTIFY_SQL:
-                    connection.execute(text(statement))
+                _install_notify(connection)
 
     def close(self) -> None:
         self.engine.dispose()
