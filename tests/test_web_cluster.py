@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,15 +22,17 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import rulebook
 from pgtemp import free_port, missing, postgres
+from rulebook.cli import app
 from rulebook.core import Setup
 from rulebook.web.cluster import lock_key
 from rulebook.web.store import MoveWrite, Store
-from webserver import RULEBOOK, Server
+from webserver import Server
 from webtools import auth, token_of
 
 NO_POSTGRES = pytest.mark.skipif(missing() is not None, reason=f"no PostgreSQL here: {missing()}")
@@ -459,20 +460,28 @@ def test_workers_share_one_port_and_a_killed_one_is_replaced(database: str, tmp_
 
 
 # -- SQLite: one process ---------------------------------------------------------------------------
-def serve_once(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [RULEBOOK, "serve", "--port", str(free_port()), *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+def serve_refused(*args: str) -> str:
+    """``rulebook serve ARGS``, which must refuse to start: its one line of error."""
+    result = CliRunner().invoke(app, ["serve", "--port", str(free_port()), *args])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    return lines[0]
 
 
-def test_several_processes_are_refused_on_sqlite(tmp_path: Path) -> None:
+def test_several_processes_are_refused_on_sqlite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulebook.web import server
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(server, "serve", started)
     db = tmp_path / "games.sqlite3"
-    refused = serve_once("--workers", "2", "--db", f"sqlite:///{db}")
-    assert refused.returncode != 0
-    lines = refused.stderr.strip().splitlines()
-    assert len(lines) == 1 and "PostgreSQL" in lines[0], refused.stderr
-    assert not db.exists(), "a refused start changed something"
-    with Server(f"sqlite:///{db}", tmp_path / "one.log", workers=0):
-        second = serve_once("--db", f"sqlite:///{db}")
-    assert second.returncode != 0
-    lines = second.stderr.strip().splitlines()
-    assert len(lines) == 1 and "another rulebook serve is using" in lines[0], second.stderr
+    line = serve_refused("--workers", "2", "--db", f"sqlite:///{db}")
+    assert "--workers needs PostgreSQL" in line
+    assert not list(tmp_path.iterdir()), "a refused start changed something"
+    with Server(f"sqlite:///{db}", tmp_path / "one.log", workers=0):  # another process
+        line = serve_refused("--db", f"sqlite:///{db}")
+    assert "another rulebook serve is using" in line and "PostgreSQL" in line

@@ -218,6 +218,8 @@ class Games:
         self._tasks: set[asyncio.Task[None]] = set()
         #: the count of writes each undo check in flight is about, by game
         self._checking: dict[str, int] = {}
+        #: the counts of writes notified for games being read from the store
+        self._missed: dict[str, int] = {}
         #: the store takes one writer at a time on SQLite; PostgreSQL takes several
         self._db = anyio.CapacityLimiter(1 if store.sqlite else 4)
 
@@ -242,12 +244,16 @@ class Games:
                 loaded = None if stored is None else self._live(stored)
                 if loaded is not None:
                     self._keep(loaded)
+                    missed = self._missed.pop(game_id, 0)
+                    if missed > loaded.writes:  # written while it was read
+                        self.changed(game_id, missed)
                 pending.set_result(loaded)
             except BaseException as exc:
                 pending.set_exception(exc)
                 raise
             finally:
                 del self._loading[game_id]
+                self._missed.pop(game_id, None)
         found = await asyncio.shield(pending)
         if found is None:
             raise NotFound("no such game")
@@ -514,6 +520,8 @@ class Games:
         When the game is one write behind and the write added ``last`` right after its log,
         that move is made at once; else the store is asked for what is missing (a task)."""
         game = self.cache.get(game_id)
+        if game is None and game_id in self._loading:
+            self._missed[game_id] = max(writes, self._missed.get(game_id, 0))
         if game is None or writes <= game.writes:
             return
         if (
