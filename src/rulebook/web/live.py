@@ -122,7 +122,7 @@ class LiveGame:
         self.state = state
         self.log = told
         self.revision += 1
-        self._undo_unknown(drew)
+        self.forget_undo(drew)
 
     def follow(self, moves: Sequence[tuple[int, str]]) -> None:
         """Make the moves another process stored (in place: if one fails, the caller replays
@@ -137,9 +137,9 @@ class LiveGame:
             drew = state.chance.draws != draws
             self.log.append(told)
         self.revision += 1
-        self._undo_unknown(drew)
+        self.forget_undo(drew)
 
-    def _undo_unknown(self, drew: bool) -> None:
+    def forget_undo(self, drew: bool) -> None:
         """After a change: the last move may be undone if a person made it, nothing was drawn,
         the game goes on, and a worker finds that it revealed nothing (asked when needed)."""
         last = self.log[-1] if self.log else None
@@ -401,7 +401,7 @@ class Games:
         game.log.append(told)
         game.writes += 1
         game.revision += 1
-        game._undo_unknown(new.chance.draws != state.chance.draws)
+        game.forget_undo(new.chance.draws != state.chance.draws)
         return True
 
     def _changed(self, game: LiveGame, claim: bool = True) -> None:
@@ -624,34 +624,44 @@ class Games:
                         return
                     await asyncio.sleep(1.0)
                     continue
-                stored = False
-                async with game.lock:
-                    if not self.cluster.drives(game.id):
-                        return
-                    if game.epoch != epoch or seat not in game.state.current_players():
-                        continue  # the game changed under the bot: choose again
-                    try:
-                        stored = await self._commit(game, seat, text)
-                        failures = 0
-                        if not stored:  # another process wrote the game: catch up first
-                            log.info("game %s was written elsewhere; the bot looks again", game.id)
-                            await self._refresh(game)
-                            continue
-                    except Conflict:
-                        continue
-                    except Exception:  # the store failed: nothing changed; try again later
-                        failures += 1
-                        log.exception("bot move of game %s could not be stored", game.id)
-                if not stored:
+                outcome = await self._bot_move(game, seat, text, epoch)
+                if outcome is None:  # another process drives the bots now
+                    return
+                if outcome == "failed":
+                    failures += 1
                     if failures >= BOT_RETRIES:
                         return
                     await asyncio.sleep(1.0)
-                    continue
-                game.publish()
+                elif outcome == "stored":
+                    failures = 0
+                    game.publish()
         finally:
             game.bot_task = None
             if game.state.is_terminal() and self.cluster.drives(game.id):
                 self._spawn(self.cluster.release(game.id))
+
+    async def _bot_move(self, game: LiveGame, seat: int, text: str, epoch: int) -> str | None:
+        """Store a bot's move: "stored", "again" (the game changed under the bot: it chooses
+        again), "failed" (the store failed: nothing changed), None (not this process's bots)."""
+        async with game.lock:
+            if not self.cluster.drives(game.id):
+                return None
+            for _ in range(2):
+                if game.epoch != epoch or seat not in game.state.current_players():
+                    return "again"
+                try:
+                    if await self._commit(game, seat, text):
+                        return "stored"
+                except Conflict:
+                    return "again"
+                except Exception:
+                    log.exception("bot move of game %s could not be stored", game.id)
+                    return "failed"
+                # another process wrote the game first (a person, in a phase where the seats
+                # move together): catch up, and make the move on the game as it is now
+                log.info("bot move of game %s: the game was written elsewhere first", game.id)
+                await self._refresh(game)
+            return "again"
 
     async def resume(self) -> int:
         """Start the writer and restart the bots of the unfinished games (after a restart or a
