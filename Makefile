@@ -71,6 +71,7 @@ same-games: $(STAMP) compiled
 	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/same_games.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
+## (one server process, then two sharing the games)
 bench-web: $(STAMP)
 	$(BIN)/python benchmarks/web_load.py
 

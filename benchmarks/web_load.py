@@ -1,21 +1,27 @@
 """Load test of the web app (``make bench-web``; not part of ``make test``).
 
-One ``rulebook serve`` process, on SQLite and then on a throwaway PostgreSQL server started from
-the machine's binaries, plays ``--games`` concurrent games on 127.0.0.1. Each game has two
+One ``rulebook serve`` process on SQLite, then one and then two processes on a throwaway
+PostgreSQL server started from the machine's binaries (``--processes``), play ``--games``
+concurrent games on 127.0.0.1. Each game has two
 simulated people (each a WebSocket client that reads its seat's payload and, after a think
 time, posts a legal move over HTTP), a bot seat and a spectator. Games are turn-based (Battle
 Merchants, Archmagi, Pandoria Merchants), so every move reaches every connection; a finished
 game is replaced by a new one. Each game's clients connect from their own loopback address
 (127.0.x.y), as people do from their own machines, so the server's per-client limits see one
-table each. After a warm-up, for ``--seconds`` seconds it reports the moves per second the server
-made (people's and bots', counted from the spectator's updates: a refused request is no move),
-the time from a person's move being sent to the update reaching every seat and the spectator of
-the game (p50, p99, max), every error by kind, the CPU per move of the server, its workers and
-the load generator, and the load average. ``--profile OUT`` runs the server under cProfile.
+table each. With several processes, each client's requests are spread over them: a game's
+connections go to the processes in turn, and each move is posted to one picked at random, so
+most updates cross from one process to another (through PostgreSQL's notifications).
+After a warm-up, for ``--seconds`` seconds it reports the moves per second the servers made
+(people's and bots', counted from the spectator's updates: a refused request is no move), the
+time from a person's move being sent to the update reaching every seat and the spectator of
+the game (p50, p99, max), every refused request or error by kind, the CPU per move of the
+servers (each process's and their sum), their workers and the load generator, and the load
+average. ``--profile OUT`` runs the servers under cProfile.
 
 Usage::
 
     python benchmarks/web_load.py [--games 200] [--seconds 60] [--db sqlite|postgresql|both]
+                                  [--processes 1,2]
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -127,7 +134,7 @@ async def watch(url: str, source: str, game: Game, index: int, stats: Stats) -> 
 
 
 async def person(
-    http: httpx.AsyncClient,
+    https: list[httpx.AsyncClient],
     game: Game,
     index: int,
     stats: Stats,
@@ -156,6 +163,8 @@ async def person(
         body = {"seat": view["seat"], "move": move, "version": view["version"]}
         target = max(game.versions) + 1
         game.waiting.append((target, time.perf_counter(), set(range(len(game.versions)))))
+        # any process (one process: the random sequence as it was before there were several)
+        http = https[rng.randrange(len(https))] if len(https) > 1 else https[0]
         try:
             r = await http.post(
                 f"/api/games/{game.id}/move",
@@ -174,9 +183,9 @@ async def person(
 
 
 async def one_game(
-    url: str,
+    urls: list[str],
     source: str,
-    http: httpx.AsyncClient,
+    https: list[httpx.AsyncClient],
     stats: Stats,
     rng: random.Random,
     bot: str,
@@ -184,6 +193,8 @@ async def one_game(
 ) -> None:
     name, players = rng.choice(GAMES)
     seats = ["human", "human", bot][:players]
+    first = rng.randrange(len(urls)) if len(urls) > 1 else 0
+    http = https[first]
     r = await http.post("/api/games", json={"game": name, "players": players, "seats": seats})
     if r.status_code != 201:
         stats.error(f"create: {r.status_code} {r.text}")
@@ -192,11 +203,13 @@ async def one_game(
     links = r.json()
     tokens = [s["url"].split("#", 1)[1] for s in links["seats"]]
     game = Game(links["id"], tokens)
+    n = len(urls)  # the connections go to the processes in turn
     tasks = [
-        asyncio.create_task(watch(url, source, game, i, stats)) for i in range(len(tokens) + 1)
+        asyncio.create_task(watch(urls[(first + i) % n], source, game, i, stats))
+        for i in range(len(tokens) + 1)
     ]
     tasks += [
-        asyncio.create_task(person(http, game, i, stats, rng, think)) for i in range(len(tokens))
+        asyncio.create_task(person(https, game, i, stats, rng, think)) for i in range(len(tokens))
     ]
     try:
         done, _ = await asyncio.wait(
@@ -212,7 +225,7 @@ async def one_game(
 
 
 async def keep_games(
-    url: str,
+    urls: list[str],
     stats: Stats,
     n: int,
     bot: str,
@@ -226,14 +239,24 @@ async def keep_games(
         # a connection idle for 4 s is not reused: the server closes those idle for 5 s, and
         # a request sent as it does so fails (a browser would send it again)
         limits = httpx.Limits(keepalive_expiry=4.0)
-        transport = httpx.AsyncHTTPTransport(local_address=source, limits=limits)
-        async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as http:
+        https = [
+            httpx.AsyncClient(
+                base_url=url,
+                timeout=30,
+                transport=httpx.AsyncHTTPTransport(local_address=source, limits=limits),
+            )
+            for url in urls
+        ]
+        try:
             while True:
                 try:
-                    await one_game(url, source, http, stats, rng, bot, think)
+                    await one_game(urls, source, https, stats, rng, bot, think)
                 except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
                     stats.error(f"{type(exc).__name__} {exc}")
                     await asyncio.sleep(0.5)
+        finally:
+            for http in https:
+                await http.aclose()
 
     slots = []
     for k in range(n):  # ramp up over the first half of the warm-up
@@ -282,34 +305,49 @@ def percentile(xs: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
-    log = folder / f"server-{db_name}.log"
+def run(
+    db_name: str, url_of_db: str, processes: int, args: argparse.Namespace, folder: Path
+) -> dict[str, Any]:
+    label = db_name if processes == 1 else f"{db_name} x{processes}"
     stats = Stats()
-    profile = args.profile and args.profile.with_suffix(f".{db_name}.prof")
-    server = Server(url_of_db, log, args.bot_delay, workers=1, access_log=False, profile=profile)
-    with server:
-        assert server.process is not None
-        pid = server.process.pid
-        cpu = [0.0, 0.0, 0.0]
+    servers = []
+    for i in range(processes):
+        tag = f"{db_name}-{processes}-{i}"
+        profile = args.profile and args.profile.with_suffix(f".{tag}.prof")
+        log = folder / f"server-{tag}.log"
+        servers.append(
+            Server(url_of_db, log, args.bot_delay, workers=1, access_log=False, profile=profile)
+        )
+    starting = [threading.Thread(target=server.start) for server in servers]
+    for t in starting:
+        t.start()
+    for t in starting:
+        t.join()
+    try:
+        pids = [server.process.pid for server in servers if server.process is not None]
+        assert len(pids) == processes and all(s.running for s in servers), "a server is down"
+        cpu = [[0.0] * processes, [0.0] * processes, [0.0]]  # servers, their workers, client
         load = [0.0, 0.0]  # the machine's 1-minute load average as measuring starts and ends
 
         async def sample_cpu() -> None:
             while not stats.measuring:
                 await asyncio.sleep(0.05)
-            start = (cpu_seconds(pid), time.process_time())
-            workers = children_cpu(pid)
+            start = [cpu_seconds(pid) for pid in pids]
+            workers = [children_cpu(pid) for pid in pids]
+            client = time.process_time()
             load[0] = os.getloadavg()[0]
             while stats.measuring:
                 await asyncio.sleep(0.05)
             load[1] = os.getloadavg()[0]
-            cpu[0] = cpu_seconds(pid) - start[0]
-            cpu[1] = time.process_time() - start[1]
-            cpu[2] = sum(t - workers.get(w, 0.0) for w, t in children_cpu(pid).items())
+            for i, pid in enumerate(pids):
+                cpu[0][i] = cpu_seconds(pid) - start[i]
+                cpu[1][i] = sum(t - workers[i].get(w, 0.0) for w, t in children_cpu(pid).items())
+            cpu[2][0] = time.process_time() - client
 
         async def both() -> None:
             sampler = asyncio.create_task(sample_cpu())
             await keep_games(
-                server.url,
+                [server.url for server in servers],
                 stats,
                 args.games,
                 args.bot,
@@ -321,9 +359,15 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
 
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
             runner.run(both())
+    finally:
+        for server in servers:
+            server.stop()
     lat = [x * 1000 for x in stats.latencies]
+    moves = max(stats.moves, 1)
+    each = [1000 * c / moves for c in cpu[0]]
     row = {
         "db": db_name,
+        "processes": processes,
         "games": args.games,
         "seconds": args.seconds,
         "moves_per_s": stats.moves / args.seconds,
@@ -332,19 +376,22 @@ def run(db_name: str, url_of_db: str, args: argparse.Namespace, folder: Path) ->
         "p99_ms": percentile(lat, 0.99) if lat else float("nan"),
         "max_ms": max(lat) if lat else float("nan"),
         "errors": stats.errors,
-        "server_cpu_ms_per_move": 1000 * cpu[0] / max(stats.moves, 1),
-        "client_cpu_ms_per_move": 1000 * cpu[1] / max(stats.moves, 1),
-        "workers_cpu_ms_per_move": 1000 * cpu[2] / max(stats.moves, 1),
+        "refused": dict(stats.kinds),
+        "server_cpu_ms_per_move": sum(each),
+        "each_server_cpu_ms_per_move": each,
+        "workers_cpu_ms_per_move": 1000 * sum(cpu[1]) / moves,
+        "client_cpu_ms_per_move": 1000 * cpu[2][0] / moves,
         "load_average": load,
     }
+    per_process = " + ".join(f"{x:.1f}" for x in each) + " = " if processes > 1 else ""
     print(
-        f"{db_name:10} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
-        f"every seat's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
-        f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; errors {stats.errors}; "
-        f"CPU per move: server {row['server_cpu_ms_per_move']:.1f} ms (its process alone), "
-        f"its bot and undo workers {row['workers_cpu_ms_per_move']:.1f} ms, "
-        f"load generator {row['client_cpu_ms_per_move']:.1f} ms; load average "
-        f"{load[0]:.1f} -> {load[1]:.1f}",
+        f"{label:15} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
+        f"every viewer's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
+        f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; refused or failed "
+        f"{stats.errors}; CPU per move: server{'s' if processes > 1 else ''} {per_process}"
+        f"{row['server_cpu_ms_per_move']:.1f} ms, their bot and undo workers "
+        f"{row['workers_cpu_ms_per_move']:.1f} ms, load generator "
+        f"{row['client_cpu_ms_per_move']:.1f} ms; load average {load[0]:.1f} -> {load[1]:.1f}",
         flush=True,
     )
     for kind, count in stats.kinds.most_common(10):
@@ -358,6 +405,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=20)
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--processes",
+        default="1,2",
+        help="server processes on PostgreSQL, one run each (default 1,2; SQLite runs one)",
+    )
     parser.add_argument("--bot", default="random", help="the bot seat's kind (default random)")
     parser.add_argument("--bot-delay", type=float, default=0.5)
     parser.add_argument("--think-min", type=float, default=1.0)
@@ -366,21 +418,22 @@ def main() -> None:
     parser.add_argument(
         "--profile",
         type=Path,
-        help="run the server under cProfile, writing PROFILE.sqlite.prof and .postgresql.prof",
+        help="run the servers under cProfile, writing PROFILE.DB-PROCESSES-I.prof",
     )
     args = parser.parse_args()
+    counts = [int(n) for n in args.processes.split(",")]
     rows = []
     with tempfile.TemporaryDirectory(prefix="rulebook-bench-web-") as tmp:
         folder = Path(tmp)
         if args.db in ("sqlite", "both"):
-            rows.append(run("sqlite", f"sqlite:///{folder / 'bench.sqlite3'}", args, folder))
+            rows.append(run("sqlite", f"sqlite:///{folder / 'bench.sqlite3'}", 1, args, folder))
         if args.db in ("postgresql", "both"):
             reason = missing()
             if reason:
                 print(f"postgresql: skipped ({reason})")
-            else:
-                with postgres() as url:
-                    rows.append(run("postgresql", url, args, folder))
+            for n in [] if reason else counts:
+                with postgres() as url:  # a new database for each run: the same start
+                    rows.append(run("postgresql", url, n, args, folder))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 

@@ -29,6 +29,7 @@ class Server:
         workers: int = 1,
         access_log: bool = True,
         profile: Path | None = None,
+        processes: int = 1,
     ) -> None:
         self.db_url = db_url
         self.access_log = access_log
@@ -37,6 +38,8 @@ class Server:
         self.workers = workers
         #: write a cProfile of the server process here when it stops (benchmarks)
         self.profile = profile
+        #: server processes on the port (``--workers``: more than 1 needs PostgreSQL)
+        self.processes = processes
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -55,6 +58,7 @@ class Server:
             "--bot-workers",
             str(self.workers),
             *(["--access-log"] if self.access_log else []),
+            *(["--workers", str(self.processes)] if self.processes > 1 else []),
         ]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -73,6 +77,10 @@ class Server:
                 self.stop()
                 raise RuntimeError("the server did not start in time")
             time.sleep(0.1)
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
         """SIGKILL the server and every process it started (its bot workers)."""

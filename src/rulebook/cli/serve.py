@@ -31,10 +31,16 @@ def serve(
     access_log: Annotated[
         bool, typer.Option("--access-log", help="Log every request (tokens are never in it).")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            metavar="N", help="Server processes sharing the port (more than 1 needs PostgreSQL)."
+        ),
+    ] = 1,
 ) -> None:
     """Start the web app: play in the browser, with friends (private links) or against bots."""
     try:
-        from rulebook.web.server import ServeError, check
+        from rulebook.web.server import ServeError, check, hold_database
         from rulebook.web.server import serve as run_server
         from rulebook.web.settings import DEFAULT_DB_PATH, Settings, sqlite_url
     except ImportError as exc:
@@ -45,6 +51,8 @@ def serve(
         fail(f"--bot-delay must be 0-60 seconds, not {bot_delay}")
     if bot_workers < 0 or bot_workers > 64:
         fail(f"--bot-workers must be 0-64, not {bot_workers}")
+    if not 1 <= workers <= 64:
+        fail(f"--workers must be 1-64, not {workers}")
     console = make_console()
     if db is None and not DEFAULT_DB_PATH.parent.is_dir():
         # the default database's folder is ours to make; one given by --db must exist
@@ -57,13 +65,15 @@ def serve(
     settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
     try:
         check(settings, host, port)
+        hold_database(settings, workers)
     except ServeError as exc:
         fail(str(exc))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     where = url.split("@")[-1] if "@" in url else url  # no password in the output
     console.print(
         f"rulebook web app: [bold]http://{shown if shown != 'localhost' else host}:{port}/[/]"
-        f"  (games stored in {where}; Ctrl-C stops)",
+        f"  (games stored in {where}{f'; {workers} processes' if workers > 1 else ''}; "
+        "Ctrl-C stops)",
         soft_wrap=True,
     )
-    run_server(settings, host, port, access_log)
+    run_server(settings, host, port, access_log, workers)

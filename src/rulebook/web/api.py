@@ -215,7 +215,7 @@ async def upload_game(
 
 async def viewer_of(request: Request, game_id: str) -> tuple[LiveGame, tuple[int | None, ...]]:
     """The game and the viewpoints of the request: the token's seats, or the public one."""
-    game = await games_of(request).get(game_id)
+    game = await games_of(request).fresh(game_id)
     token = bearer(request)
     if token is None:
         return game, (None,)
@@ -288,7 +288,7 @@ async def get_replay(
 
 @router.get("/api/games/{game_id}/save")
 async def download_save(request: Request, game_id: str) -> Response:
-    game = await games_of(request).get(game_id)
+    game = await games_of(request).fresh(game_id)
     if not game.state.is_terminal():
         raise Forbidden(
             "the save file holds the seed (every future die and card): it is given once the "
@@ -411,7 +411,7 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     settings = ws.app.state.settings
     games: Games = ws.app.state.games
     try:
-        game = await games.get(game_id)
+        game = await games.fresh(game_id)
         seats = await _hello(ws, games, game, settings.max_ws_message)
     except (BadRequest, Forbidden, NotFound, TooLarge) as exc:
         await _refuse(ws, exc)

@@ -1,6 +1,14 @@
 """The games being played: each an in-memory state (a cache rebuilt from the stored log by
 replay), its connected viewers, and its bots. Every move is committed to the store before the
-state in memory changes, so whatever a viewer was shown or told is on disk.
+state in memory changes, so whatever a viewer was shown or told is in the database.
+
+The database is the only truth: other processes may write the same games
+(:mod:`rulebook.web.cluster`). Each game in memory knows its count of writes
+(:mod:`rulebook.web.store`); a move or an undo is stored only if the stored count is still that
+one, else the game is read again (caught up by its count) and the request refused with 409
+only if it no longer fits the game. Notifications of the others' writes catch the games in
+memory up as they happen; an HTTP read or a new WebSocket asks the database for the count
+first, so it shows every write committed before it.
 """
 
 from __future__ import annotations
@@ -10,19 +18,19 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio.to_thread
 
-from rulebook.core import IllegalAction, Setup, get_game
+from rulebook.core import IllegalAction, Setup, State, get_game
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
+from rulebook.web.cluster import Alone, Move, Postgres
 from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
-from rulebook.web.store import Store, Stored, digest
-from rulebook.web.undo import reveals_nothing
+from rulebook.web.store import MoveWrite, Store, Stored, digest
 from rulebook.web.views import Entry, entry, to_text, version, view
 from rulebook.web.worker import WorkerLost
 from rulebook.web.writer import Writer
@@ -33,6 +41,8 @@ log = logging.getLogger("rulebook.web")
 TOKEN_BYTES = 24
 #: tries of a bot move that fails for a reason other than the game moving on
 BOT_RETRIES = 3
+#: why a write was not stored: another process wrote the game first
+WRITTEN_MEANWHILE = "the game moved on while your move was being stored; nothing was changed"
 
 
 @dataclass(eq=False)
@@ -51,6 +61,21 @@ class Viewer:
         return (None,) if self.seats is None else self.seats
 
 
+def replay(setup: Setup, moves: Sequence[tuple[int, str]]) -> tuple[State, list[Entry], bool]:
+    """The game after ``moves``, each told as it was made, and whether the last one drew
+    anything by chance (a die, a card)."""
+    state = get_game(setup.game).create(setup)
+    told: list[Entry] = []
+    drew = False
+    for seat, text in moves:
+        action = state.parse_action(seat, text)
+        told.append(entry(state, seat, action))
+        draws = state.chance.draws
+        state.apply(seat, action)
+        drew = state.chance.draws != draws
+    return state, told, drew
+
+
 class LiveGame:
     """One game in memory. Changed only under :attr:`lock`, and only once the store has the
     change."""
@@ -64,52 +89,81 @@ class LiveGame:
         self.bot_task: asyncio.Task[None] | None = None
         #: the digests of this game's tokens known in memory (forgotten with the game)
         self.token_digests: set[str] = set()
-        #: bumped by every undo: a bot's move chosen before it is thrown away
+        #: bumped by every undo and every replay: a bot's move chosen before it is thrown away
         self.epoch = 0
-        #: whether the last move may be undone: None while a worker checks
+        #: whether the last move may be undone: None until a worker checked (when first asked)
         self.undo_ok: bool | None = False
+        #: asks for the undo check of the last move (set by :class:`Games`)
+        self.check_undo: Callable[[LiveGame], None] | None = None
         #: bumped by every change of the state (a move, an undo)
         self.revision = 0
+        #: the writes of the stored log this state is made of (:mod:`rulebook.web.store`)
+        self.writes = stored.writes
+        #: the count of writes another process announced (caught up to by :meth:`Games._follow`)
+        self.announced = stored.writes
+        self.following = False
+        #: this process is asking for the lock of the game's bots
+        self.claiming = False
+        #: another process held the lock when this one asked
+        self.driven_elsewhere = False
         #: each viewpoint's WebSocket message, built once per change and shared by every
         #: connection of that seat (or every spectator): (revision, can_undo), text
         self._messages: dict[int | None, tuple[tuple[int, bool], str]] = {}
         #: each viewpoint's payload (with ``can_undo`` false) at a revision
         self._payloads: dict[int | None, tuple[int, dict[str, Any]]] = {}
-        self._rebuild(stored.setup, stored.log)
+        self.rebuild(stored.setup, stored.log)
 
-    def _rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
+    def rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
         """Replay the log from the setup, telling each move as it was made."""
-        state = get_game(setup.game).create(setup)
-        told: list[Entry] = []
-        before = state
-        for i, (seat, text) in enumerate(moves):
-            action = state.parse_action(seat, text)
-            told.append(entry(state, seat, action))
-            if i == len(moves) - 1:
-                before = state.clone()
-            state.apply(seat, action)
+        self.install(*replay(setup, moves))
+
+    def install(self, state: State, told: list[Entry], drew: bool) -> None:
+        """Make ``state`` (told by ``told``) the game."""
         self.state = state
         self.log = told
         self.revision += 1
-        last = told[-1] if told else None
-        self.undo_ok = (
-            last is not None
-            and self.human(last.seat)
-            and reveals_nothing(before, last.seat, last.move, state)
-        )
+        self.forget_undo(drew)
+
+    def follow(self, moves: Sequence[tuple[int, str]]) -> None:
+        """Make the moves another process stored (in place: if one fails, the caller replays
+        the game from the store)."""
+        state = self.state
+        drew = False
+        for seat, text in moves:
+            action = state.parse_action(seat, text)
+            told = entry(state, seat, action)
+            draws = state.chance.draws
+            state.apply(seat, action)
+            drew = state.chance.draws != draws
+            self.log.append(told)
+        self.revision += 1
+        self.forget_undo(drew)
+
+    def forget_undo(self, drew: bool) -> None:
+        """After a change: the last move may be undone if a person made it, nothing was drawn,
+        the game goes on, and a worker finds that it revealed nothing (asked when needed)."""
+        last = self.log[-1] if self.log else None
+        eligible = last is not None and self.human(last.seat) and not drew
+        self.undo_ok = None if eligible and not self.state.is_terminal() else False
 
     def human(self, seat: int) -> bool:
         return self.seats[seat] == seat_kinds.HUMAN
 
+    def bot_to_move(self, state: State | None = None) -> int | None:
+        """A bot seat that is to move in ``state`` (the game's by default), if any."""
+        state = self.state if state is None else state
+        if state.is_terminal():
+            return None
+        return next((p for p in state.current_players() if not self.human(p)), None)
+
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last move: its own, by a person, revealing
-        nothing, and the game not over."""
-        return (
-            bool(self.log)
-            and self.log[-1].seat == seat
-            and self.undo_ok is True
-            and not self.state.is_terminal()
-        )
+        nothing, and the game not over. Asking about a move not yet checked starts the check."""
+        if not self.log or self.log[-1].seat != seat or self.state.is_terminal():
+            return False
+        if self.undo_ok is None and self.check_undo is not None:
+            self.check_undo(self)
+        return self.undo_ok is True
 
     def payload(self, viewer: int | None) -> dict[str, Any]:
         """``viewer``'s payload (a new dict: the caller may add to it). Built once per change
@@ -157,10 +211,15 @@ class Games:
         self.settings = settings
         self.runner = runner
         self.writer = Writer(store, self.db)
+        self.cluster: Alone | Postgres = Alone() if store.sqlite else Postgres(store.engine.url)
         self.cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._tokens: dict[str, tuple[str, tuple[int, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the count of writes each undo check in flight is about, by game
+        self._checking: dict[str, int] = {}
+        #: the counts of writes notified for games being read from the store
+        self._missed: dict[str, int] = {}
         #: the store takes one writer at a time on SQLite; PostgreSQL takes several
         self._db = anyio.CapacityLimiter(1 if store.sqlite else 4)
 
@@ -182,19 +241,40 @@ class Games:
             self._loading[game_id] = pending
             try:
                 stored = await self.db(self.store.load, game_id)
-                loaded = None if stored is None else LiveGame(stored)
+                loaded = None if stored is None else self._live(stored)
                 if loaded is not None:
                     self._keep(loaded)
+                    missed = self._missed.pop(game_id, 0)
+                    if missed > loaded.writes:  # written while it was read
+                        self.changed(game_id, missed)
                 pending.set_result(loaded)
             except BaseException as exc:
                 pending.set_exception(exc)
                 raise
             finally:
                 del self._loading[game_id]
+                self._missed.pop(game_id, None)
         found = await asyncio.shield(pending)
         if found is None:
             raise NotFound("no such game")
         return found
+
+    async def fresh(self, game_id: str) -> LiveGame:
+        """The game with every write committed so far (:meth:`get`; when other processes
+        may write it, its count of writes is read from the store first)."""
+        cached = game_id in self.cache
+        game = await self.get(game_id)
+        if cached and self.cluster.shared:
+            stored = await self.db(self.store.writes_of, [game_id])
+            if stored.get(game_id, game.writes) > game.writes:
+                async with game.lock:
+                    await self._refresh(game)
+        return game
+
+    def _live(self, stored: Stored) -> LiveGame:
+        game = LiveGame(stored)
+        game.check_undo = self._check_undo
+        return game
 
     def _keep(self, game: LiveGame) -> None:
         self.cache[game.id] = game
@@ -203,10 +283,13 @@ class Games:
             if excess <= 0:
                 break
             old = self.cache[gid]
-            if not old.viewers and old.bot_task is None and not old.lock.locked():
+            busy = old.viewers or old.bot_task or old.claiming or old.following
+            if not busy and not old.lock.locked():
                 del self.cache[gid]
                 for key in old.token_digests:  # looked up again in the store when needed
                     self._tokens.pop(key, None)
+                if self.cluster.drives(gid):  # another process may drive its bots now
+                    self._spawn(self.cluster.release(gid))
                 excess -= 1
 
     async def seats_of(self, game: LiveGame, token: str | None) -> tuple[int, ...]:
@@ -235,14 +318,15 @@ class Games:
         one token per human seat, and one for them all when there are several (hot-seat)."""
         game_id = secrets.token_urlsafe(12)
         stored = Stored(game_id, setup, list(seats), list(moves))
-        live = LiveGame(stored)  # replays: a bad log fails here, before anything is stored
+        live = self._live(stored)  # replays: a bad log fails here, before anything is stored
         humans = tuple(p for p, s in enumerate(seats) if s == seat_kinds.HUMAN)
         groups = [(p,) for p in humans] + ([humans] if len(humans) > 1 else [])
         links = [(group, secrets.token_urlsafe(TOKEN_BYTES)) for group in groups]
         tokens = [(digest(t), list(group)) for group, t in links]
         over = live.state.is_terminal()
+        bots = live.bot_to_move() is not None
         await self.writer.call(
-            self.store.create, game_id, setup, list(seats), tokens, list(moves), over
+            self.store.create, game_id, setup, list(seats), tokens, list(moves), over, bots
         )
         for (group, _), (key, _) in zip(links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
@@ -258,25 +342,42 @@ class Games:
         """Make a seat's move, stored before anyone is told (:class:`Conflict` if it cannot
         be made now; nothing changes then)."""
         async with game.lock:
-            state = game.state
-            if state.is_terminal():
-                raise Conflict("the game is over")
-            if version is not None:
-                now = game.version(seat)
-                if version != now:
-                    raise Conflict(
-                        f"the game has moved on since your page showed it (move {version}, "
-                        f"now {now}); nothing was changed"
-                    )
-            if seat not in state.current_players():
-                raise Conflict(f"it is not seat {seat}'s move now")
-            await self._commit(game, seat, text)
-        game.publish()
-        self.ensure_bots(game)
+            refusal = await self._try_move(game, seat, text, version)
+            if refusal is not None and (self.cluster.shared or refusal == WRITTEN_MEANWHILE):
+                # this copy may be behind the database: catch up, and judge the move again
+                await self._refresh(game)
+                refusal = await self._try_move(game, seat, text, version)
+            if refusal is not None:
+                raise Conflict(refusal)
+        self._changed(game)
         return game
 
-    async def _commit(self, game: LiveGame, seat: int, text: str) -> None:
-        """Apply a move to a copy, store it, then make the copy the game (under the lock)."""
+    async def _try_move(
+        self, game: LiveGame, seat: int, text: str, version: int | None
+    ) -> str | None:
+        """Make the move (None), or say why not (nothing changed then)."""
+        state = game.state
+        if state.is_terminal():
+            return "the game is over"
+        if version is not None:
+            now = game.version(seat)
+            if version != now:
+                return (
+                    f"the game has moved on since your page showed it (move {version}, "
+                    f"now {now}); nothing was changed"
+                )
+        if seat not in state.current_players():
+            return f"it is not seat {seat}'s move now"
+        try:
+            stored = await self._commit(game, seat, text)
+        except Conflict as exc:
+            return str(exc)
+        return None if stored else WRITTEN_MEANWHILE
+
+    async def _commit(self, game: LiveGame, seat: int, text: str) -> bool:
+        """Apply a move to a copy, store it, then make the copy the game (under the lock).
+        False if the store refused it (another process wrote the game first); :class:`Conflict`
+        if it is illegal."""
         state = game.state
         new = state.clone()
         try:
@@ -285,71 +386,226 @@ class Games:
             new.apply(seat, action)
         except IllegalAction as exc:
             raise Conflict(str(exc)) from None
-        number = len(game.log)
-        await self.writer.append(game.id, number, seat, told.move, new.is_terminal())
+        write = MoveWrite(
+            game.id,
+            game.writes,
+            len(game.log),
+            seat,
+            told.move,
+            new.is_terminal(),
+            game.bot_to_move(new) is not None,
+        )
+        if not await self.writer.append(write):
+            return False
         game.state = new
         game.log.append(told)
+        game.writes += 1
         game.revision += 1
-        game.undo_ok = False
-        rolled = new.chance.draws != state.chance.draws
-        if game.human(seat) and not new.is_terminal() and not rolled:
-            game.undo_ok = None  # nothing rolled: a worker looks closer, off the event loop
-            self._spawn(self._check_undo(game, number + 1, game.epoch))
+        game.forget_undo(new.chance.draws != state.chance.draws)
+        return True
+
+    def _changed(self, game: LiveGame, claim: bool = True) -> None:
+        """After a change of the game: wake its viewers, its bots (``claim``: this process
+        wrote it, so it asks for the bots when nobody drives them); a finished game's bots
+        are nobody's to drive any more."""
+        game.publish()
+        self.ensure_bots(game, claim)
+        if game.state.is_terminal() and self.cluster.drives(game.id):
+            self._spawn(self.cluster.release(game.id))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _check_undo(self, game: LiveGame, length: int, epoch: int) -> None:
-        """Whether the move that made the log ``length`` long may be undone (in a worker);
-        tell the mover if it may."""
-        try:
-            revealed = await self.runner.reveals(game.id, game.save_data())
-        except WorkerLost as lost:
-            log.warning("undo check of game %s: %s; no undo this time", game.id, lost)
-            revealed = True
-        except Exception:
-            log.exception("undo check of game %s failed", game.id)
-            revealed = True
-        if len(game.log) == length and game.epoch == epoch and game.undo_ok is None:
+    # -- undo ----------------------------------------------------------------------------------
+    def _check_undo(self, game: LiveGame) -> None:
+        """Start the check of whether the last move may be undone (in a worker), unless one
+        is under way; the mover is told if it may."""
+        if self._checking.get(game.id) != game.writes:
+            self._checking[game.id] = game.writes
+            self._spawn(self._run_undo_check(game, game.writes, game.save_data()))
+
+    async def _run_undo_check(self, game: LiveGame, writes: int, data: dict[str, Any]) -> None:
+        revealed = await self._reveals(game.id, data)
+        if self._checking.get(game.id) == writes:
+            del self._checking[game.id]
+        if game.writes == writes and game.undo_ok is None:
             game.undo_ok = not revealed
             if game.undo_ok:
                 game.publish()
 
+    async def _reveals(self, game_id: str, data: dict[str, Any]) -> bool:
+        """Whether the last move of the game ``data`` revealed anything (True if unsure)."""
+        try:
+            return await self.runner.reveals(game_id, data)
+        except WorkerLost as lost:
+            log.warning("undo check of game %s: %s; no undo this time", game_id, lost)
+        except Exception:
+            log.exception("undo check of game %s failed", game_id)
+        return True
+
     async def undo(self, game: LiveGame, seat: int) -> LiveGame:
         """Take back ``seat``'s last move: the log loses its last row, the game is replayed."""
         async with game.lock:
-            if not game.can_undo(seat):
-                raise Conflict(
-                    "nothing to undo: only your own last move, while no other seat has moved "
-                    "and nothing hidden was revealed by it"
-                )
-            length = len(game.log) - 1
-            await self.writer.call(self.store.truncate, game.id, length)
-            game.epoch += 1
-            game._rebuild(game.state.setup, [(e.seat, e.move) for e in game.log[:length]])
-        game.publish()
-        self.ensure_bots(game)
+            refusal = await self._try_undo(game, seat)
+            if refusal is not None and (self.cluster.shared or refusal == WRITTEN_MEANWHILE):
+                await self._refresh(game)
+                refusal = await self._try_undo(game, seat)
+            if refusal is not None:
+                raise Conflict(refusal)
+        self._changed(game)
         return game
 
-    # -- bots ----------------------------------------------------------------------------------
-    def ensure_bots(self, game: LiveGame) -> None:
-        """Start the game's bot loop if a bot is to move and none is running."""
-        if game.bot_task is None and self._bot_to_move(game) is not None:
-            game.bot_task = asyncio.get_running_loop().create_task(self._run_bots(game))
+    async def _try_undo(self, game: LiveGame, seat: int) -> str | None:
+        log_ = game.log
+        if log_ and log_[-1].seat == seat and game.undo_ok is None:
+            writes = game.writes
+            revealed = await self._reveals(game.id, game.save_data())
+            if game.writes == writes:
+                game.undo_ok = not revealed
+        if not game.can_undo(seat):
+            return (
+                "nothing to undo: only your own last move, while no other seat has moved "
+                "and nothing hidden was revealed by it"
+            )
+        length = len(game.log) - 1
+        state, told, drew = replay(game.state.setup, [(e.seat, e.move) for e in log_[:length]])
+        bots = game.bot_to_move(state) is not None
+        if not await self.writer.call(self.store.undo, game.id, game.writes, length, bots):
+            return WRITTEN_MEANWHILE
+        game.writes += 1
+        game.epoch += 1
+        game.install(state, told, drew)
+        return None
 
-    @staticmethod
-    def _bot_to_move(game: LiveGame) -> int | None:
-        state = game.state
-        if state.is_terminal():
-            return None
-        return next((p for p in state.current_players() if not game.human(p)), None)
+    # -- following the other processes' writes -------------------------------------------------
+    async def _refresh(self, game: LiveGame) -> bool:
+        """Catch the game up with the store (under its lock): the moves it lacks, or the whole
+        log replayed when it is not only longer (an undo). Whether anything changed."""
+        found = await self.db(self.store.since, game.id, len(game.log))
+        if found is None:
+            return False
+        writes, moves = found
+        if writes <= game.writes:
+            return False
+        if writes - game.writes == len(moves):  # moves only, no undo: they follow ours
+            try:
+                game.follow(moves)
+            except Exception:
+                log.exception("game %s: stored moves do not follow; replaying it", game.id)
+                await self._reload(game)
+            else:
+                game.writes = writes
+        else:
+            await self._reload(game)
+        self._changed(game, claim=False)
+        return True
+
+    async def _replay(self, game: LiveGame) -> None:
+        async with game.lock:
+            await self._reload(game)
+        self._changed(game, claim=False)
+
+    async def _reload(self, game: LiveGame) -> None:
+        stored: Stored | None = await self.db(self.store.load, game.id)
+        if stored is not None:
+            game.epoch += 1
+            game.rebuild(stored.setup, stored.log)
+            game.writes = stored.writes
+
+    def changed(self, game_id: str, writes: int, last: Move | None = None) -> None:
+        """A write of a game was committed (a notification; this process's own writes too):
+        catch the game up if it is in memory (one that is not is read when next asked for).
+        When the game is one write behind and the write added ``last`` right after its log,
+        that move is made at once; else the store is asked for what is missing (a task)."""
+        game = self.cache.get(game_id)
+        if game is None and game_id in self._loading:
+            self._missed[game_id] = max(writes, self._missed.get(game_id, 0))
+        if game is None or writes <= game.writes:
+            return
+        if (
+            last is not None
+            and writes == game.writes + 1
+            and last[0] == len(game.log)
+            and not game.lock.locked()  # no write of this process's own under way
+            and not game.following
+        ):
+            try:
+                game.follow([last[1:]])
+            except Exception:
+                log.exception("game %s: a stored move does not follow; replaying it", game_id)
+                self._spawn(self._replay(game))
+            else:
+                game.writes = writes
+                self._changed(game, claim=False)
+            return
+        game.announced = max(game.announced, writes)
+        if not game.following:
+            game.following = True
+            self._spawn(self._follow(game))
+
+    async def _follow(self, game: LiveGame) -> None:
+        try:
+            while game.writes < game.announced:
+                async with game.lock:
+                    if game.writes >= game.announced or not await self._refresh(game):
+                        break
+        except Exception as exc:
+            log.warning("game %s could not be caught up: %s", game.id, exc)
+        finally:
+            game.following = False
+
+    async def caught_up(self) -> None:
+        """Compare every game in memory with the store: catch up those behind."""
+        ids = list(self.cache)
+        for start in range(0, len(ids), 500):
+            stored = await self.db(self.store.writes_of, ids[start : start + 500])
+            for game_id, writes in stored.items():
+                self.changed(game_id, writes)
+
+    # -- bots ----------------------------------------------------------------------------------
+    def ensure_bots(self, game: LiveGame, claim: bool = True) -> None:
+        """Start the game's bot loop if a bot is to move, none is running, and this process
+        drives the game's bots. If it does not, and ``claim``, it asks for them (once at a
+        time; not again once another process was found driving them: when that one stops,
+        the sweep of :mod:`rulebook.web.cluster` finds the game)."""
+        if game.bot_task is not None or game.claiming or game.bot_to_move() is None:
+            return
+        if self.cluster.drives(game.id):
+            game.bot_task = asyncio.get_running_loop().create_task(self._run_bots(game))
+        elif claim and not game.driven_elsewhere:
+            game.claiming = True
+            self._spawn(self._claim(game))
+
+    async def _claim(self, game: LiveGame) -> None:
+        try:
+            won = await self.cluster.claim(game.id)
+        finally:
+            game.claiming = False
+        if won:
+            self.ensure_bots(game)
+        else:
+            game.driven_elsewhere = True
+
+    async def adopt(self, game_id: str) -> None:
+        """This process drives the game's bots from now on (another stopped): load it, start
+        them."""
+        try:
+            game = await self.fresh(game_id)
+        except NotFound:
+            await self.cluster.release(game_id)
+            return
+        except Exception as exc:
+            log.warning("game %s could not be taken over: %s", game_id, exc)
+            await self.cluster.release(game_id)
+            return
+        self._changed(game)
 
     async def _run_bots(self, game: LiveGame) -> None:
         failures = 0
         try:
-            while (seat := self._bot_to_move(game)) is not None:
+            while (seat := game.bot_to_move()) is not None and self.cluster.drives(game.id):
                 epoch = game.epoch
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
@@ -368,32 +624,53 @@ class Games:
                         return
                     await asyncio.sleep(1.0)
                     continue
-                stored = False
-                async with game.lock:
-                    if game.epoch != epoch or seat not in game.state.current_players():
-                        continue  # the game changed under the bot: choose again
-                    try:
-                        await self._commit(game, seat, text)
-                        stored = True
-                        failures = 0
-                    except Conflict:
-                        continue
-                    except Exception:  # the store failed: nothing changed; try again later
-                        failures += 1
-                        log.exception("bot move of game %s could not be stored", game.id)
-                if not stored:
+                outcome = await self._bot_move(game, seat, text, epoch)
+                if outcome is None:  # another process drives the bots now
+                    return
+                if outcome == "failed":
+                    failures += 1
                     if failures >= BOT_RETRIES:
                         return
                     await asyncio.sleep(1.0)
-                    continue
-                game.publish()
+                elif outcome == "stored":
+                    failures = 0
+                    game.publish()
         finally:
             game.bot_task = None
+            if game.state.is_terminal() and self.cluster.drives(game.id):
+                self._spawn(self.cluster.release(game.id))
+
+    async def _bot_move(self, game: LiveGame, seat: int, text: str, epoch: int) -> str | None:
+        """Store a bot's move: "stored", "again" (the game changed under the bot: it chooses
+        again), "failed" (the store failed: nothing changed), None (not this process's bots)."""
+        async with game.lock:
+            if not self.cluster.drives(game.id):
+                return None
+            for _ in range(2):
+                if game.epoch != epoch or seat not in game.state.current_players():
+                    return "again"
+                try:
+                    if await self._commit(game, seat, text):
+                        return "stored"
+                except Conflict:
+                    return "again"
+                except Exception:
+                    log.exception("bot move of game %s could not be stored", game.id)
+                    return "failed"
+                # another process wrote the game first (a person, in a phase where the seats
+                # move together): catch up, and make the move on the game as it is now
+                log.info("bot move of game %s: the game was written elsewhere first", game.id)
+                await self._refresh(game)
+            return "again"
 
     async def resume(self) -> int:
-        """Start the writer; load every unfinished game and restart its bots (after a restart
-        or a crash)."""
+        """Start the writer and restart the bots of the unfinished games (after a restart or a
+        crash): every such game when alone on the database, else those nobody drives (the
+        cluster's sweep finds them)."""
         self.writer.start()
+        if self.cluster.shared:
+            await self.cluster.start(self)
+            return 0
         ids = await self.db(self.store.unfinished)
         for gid in ids:
             try:
@@ -405,6 +682,7 @@ class Games:
         return len(ids)
 
     async def close(self) -> None:
+        await self.cluster.stop()  # the bots' locks go first: the other processes take over
         tasks = [g.bot_task for g in self.cache.values() if g.bot_task is not None]
         tasks += list(self._tasks)
         for t in tasks:

@@ -1,16 +1,32 @@
 """Running the web app: ``rulebook serve`` and ``make run``. Everything that can be checked
-before the server starts (the database, the port) is, so a mistake is one line, not a trace."""
+before the server starts (the database, the port) is, so a mistake is one line, not a trace.
+
+``--workers N`` runs N server processes on one port: uvicorn's supervisor binds the port once,
+hands the socket to each process (the kernel gives each new connection to one of them) and
+starts a new process when one dies. They share one PostgreSQL database
+(:mod:`rulebook.web.cluster`); on SQLite a second process is refused (:func:`hold_database`).
+"""
 
 from __future__ import annotations
 
+import atexit
+import dataclasses
+import fcntl
+import json
 import logging
 import logging.handlers
+import os
 import queue
 import re
+import signal
 import socket
-from typing import Any
+import threading
+import time
+from typing import IO, Any
 
 import uvicorn
+from fastapi import FastAPI
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from rulebook.web import collector
@@ -118,6 +134,44 @@ def check(settings: Settings, host: str, port: int) -> None:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
+#: the open lock files of the SQLite databases this process serves (locked until it ends)
+_HELD: list[IO[bytes]] = []
+#: how ``rulebook serve --workers N`` hands its settings to its processes
+SETTINGS_ENV = "RULEBOOK_WEB_SETTINGS"
+
+
+def hold_database(settings: Settings, workers: int = 1) -> None:
+    """SQLite serves one process: :class:`ServeError` for several (``--workers``, or another
+    ``rulebook serve`` on the same file, found by a lock on ``FILE.lock`` held until this
+    process ends). Several processes would each keep their copy of a game that the others'
+    moves never reach: SQLite has no way to tell them; PostgreSQL has (``LISTEN``)."""
+    url = make_url(settings.db_url)
+    if url.get_backend_name() != "sqlite":
+        return
+    if workers > 1:
+        raise ServeError(
+            "--workers needs PostgreSQL (--db postgresql://...): SQLite cannot tell one "
+            "process of another's moves"
+        )
+    if not url.database or url.database == ":memory:":
+        return
+    path = f"{url.database}.lock"
+    try:
+        # the folder exists (check() opened the database in it); open until the process ends
+        held = open(path, "ab")  # noqa: SIM115
+    except OSError as exc:
+        raise ServeError(f"cannot open {path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.close()
+        raise ServeError(
+            f"another rulebook serve is using {url.database}: SQLite serves one process "
+            "(several need PostgreSQL: --db postgresql://...)"
+        ) from None
+    _HELD.append(held)
+
+
 class _Handoff(logging.handlers.QueueHandler):
     """Hands records to the writing thread as they are (the formatters need their args)."""
 
@@ -145,18 +199,39 @@ def _log_off_the_loop() -> list[logging.handlers.QueueListener]:
     return listeners
 
 
-def serve(settings: Settings, host: str, port: int, access_log: bool = False) -> None:
-    """Start the app (blocking until Ctrl-C or SIGTERM). The access log is off unless asked
-    for (tokens never appear in URLs, and :class:`Redact` blanks any that would)."""
+def _uvicorn_options(settings: Settings, access_log: bool) -> dict[str, Any]:
+    return {
+        "log_config": log_config(access_log),
+        "access_log": access_log,
+        "ws_max_size": settings.max_ws_message,
+        "ws_per_message_deflate": False,  # compressing every update cost more than sending it
+        "timeout_graceful_shutdown": 5,
+    }
+
+
+def serve(
+    settings: Settings, host: str, port: int, access_log: bool = False, workers: int = 1
+) -> None:
+    """Start the app (blocking until Ctrl-C or SIGTERM) in this process, or in ``workers``
+    processes sharing the port. The access log is off unless asked for (tokens never appear in
+    URLs, and :class:`Redact` blanks any that would)."""
+    if workers > 1:
+        os.environ[SETTINGS_ENV] = json.dumps(dataclasses.asdict(settings))
+        uvicorn.run(
+            "rulebook.web.server:process_app",
+            factory=True,
+            workers=workers,
+            # a process that does not answer the supervisor's health check within this is
+            # killed and started again: starting (importing every game) takes seconds on a
+            # busy machine, more than uvicorn's 5; a dead process is noticed at once anyway
+            timeout_worker_healthcheck=30,
+            host=host,
+            port=port,
+            **_uvicorn_options(settings, access_log),
+        )
+        return
     config = uvicorn.Config(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_config=log_config(access_log),
-        access_log=access_log,
-        ws_max_size=settings.max_ws_message,
-        ws_per_message_deflate=False,  # compressing every update cost more than sending it
-        timeout_graceful_shutdown=5,
+        create_app(settings), host=host, port=port, **_uvicorn_options(settings, access_log)
     )
     listeners = _log_off_the_loop()
     collector.settle()
@@ -165,3 +240,34 @@ def serve(settings: Settings, host: str, port: int, access_log: bool = False) ->
     finally:
         for listener in listeners:
             listener.stop()
+
+
+def process_app() -> FastAPI:
+    """The app of one process of ``rulebook serve --workers N`` (uvicorn calls it in each
+    process it starts, its logs already set up): as :func:`serve` prepares its own."""
+    settings = Settings(**json.loads(os.environ[SETTINGS_ENV]))
+    for listener in _log_off_the_loop():
+        atexit.register(listener.stop)
+    collector.settle()
+    threading.excepthook = _quiet_supervisor_pipe
+    supervisor = os.getppid()
+    threading.Thread(target=_stop_without, args=(supervisor,), daemon=True).start()
+    return create_app(settings)
+
+
+def _stop_without(supervisor: int) -> None:
+    """End this process (as SIGTERM does: gracefully) once its supervisor is gone, so that a
+    supervisor killed with ``kill -9`` leaves no server behind on the port."""
+    while os.getppid() == supervisor:
+        time.sleep(1.0)
+    logging.getLogger("rulebook.web").warning("the supervisor process stopped; stopping")
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _quiet_supervisor_pipe(args: threading.ExceptHookArgs) -> None:
+    """uvicorn's thread answering the supervisor's health checks ends with EOFError when the
+    supervisor dies: :func:`_stop_without` says so in one line instead of a trace."""
+    name = args.thread.name if args.thread is not None else ""
+    if "always_pong" in name and issubclass(args.exc_type, (EOFError, OSError)):
+        return
+    threading.__excepthook__(args)

@@ -3,6 +3,15 @@
 A game is stored as its setup (seed included), who sits in each seat, the hashes of its seat
 tokens, and its action log, one row per move. Every change is one transaction, committed before
 the server acknowledges it; the games in memory are a cache rebuilt from here by replay.
+
+The database is the only truth, and several server processes may write to one PostgreSQL
+database (:mod:`rulebook.web.cluster`). So each game counts the writes of its log (``writes``:
+every move and every undo adds one, it never goes back), and every write names the count the
+writer's copy of the game was at: it is made only if the stored count is still that one, checked
+under the game row's lock in the same transaction. A raced move or undo is refused, never
+stored twice or on top of a log it did not see. On PostgreSQL each write also sends
+``NOTIFY rulebook_games, 'ID:WRITES:...'`` (a trigger, :data:`_NOTIFY_BODY`: delivered to every
+listening process when, and only if, the transaction commits).
 """
 
 from __future__ import annotations
@@ -13,25 +22,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     Boolean,
+    Connection,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
+    Table,
     Text,
+    and_,
+    bindparam,
     create_engine,
     delete,
     event,
+    false,
+    func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.schema import CreateColumn
 
 from rulebook.core import Setup
 
@@ -53,6 +72,19 @@ class GameRow(Base):
     seats: Mapped[str] = mapped_column(Text)  #: JSON list of seat specs
     over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: the writes of the log so far (moves and undos): one more with each, never fewer
+    writes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: a bot is to move: a process that finds no other driving it takes the game over
+    bots_move: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+    __table_args__ = (
+        Index(
+            "games_waiting_for_bots",
+            "id",
+            postgresql_where=text("bots_move AND NOT over"),
+            sqlite_where=text("bots_move AND NOT over"),
+        ),
+    )
 
 
 class TokenRow(Base):
@@ -81,14 +113,55 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: the channel of the "game ID is at WRITES" notifications (PostgreSQL)
+CHANNEL = "rulebook_games"
+#: a move of this many bytes or more is not sent in a notification (8000 bytes at most)
+_NOTIFY_MOVE = 7000
+#: any number unlikely to be another program's advisory lock: the schema's creation
+_SCHEMA_LOCK = 0x72756C65626F6F6B  # "rulebook"
+
+
+_GAMES = cast(Table, GameRow.__table__)
+_MOVES = cast(Table, MoveRow.__table__)
+# the statements of every move, built once (Core: no ORM work per move)
+#: one more write of a game, if its count is still the one the writer saw
+_COUNT_WRITE = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.writes == bindparam("b_writes"))
+    .values(writes=_GAMES.c.writes + 1, over=bindparam("b_over"), bots_move=bindparam("b_bots"))
+)
+_ADD_MOVES = insert(_MOVES)
+#: a game's count of writes and its moves from number ``start`` on: one statement, one snapshot
+_SINCE = (
+    select(_GAMES.c.writes, _MOVES.c.seat, _MOVES.c.move)
+    .select_from(_GAMES)
+    .outerjoin(_MOVES, and_(_MOVES.c.game_id == _GAMES.c.id, _MOVES.c.number >= bindparam("start")))
+    .where(_GAMES.c.id == bindparam("game"))
+    .order_by(_MOVES.c.number)
+)
+
+
+class MoveWrite(NamedTuple):
+    """A move to store: made on the game as it was after ``writes`` writes of its log."""
+
+    game_id: str
+    writes: int
+    number: int  #: its place in the log (0 for the first move)
+    seat: int
+    move: str
+    over: bool  #: the game ended with it
+    bots_move: bool  #: a bot is to move after it
+
+
 @dataclass(frozen=True)
 class Stored:
-    """A game as read back: setup, seat specs and action log."""
+    """A game as read back: setup, seat specs, action log and the count of its writes."""
 
     id: str
     setup: Setup
     seats: list[str]
     log: list[tuple[int, str]]
+    writes: int = 0
 
     def save_data(self) -> dict[str, Any]:
         """The save-file form (:func:`rulebook.replay` reads it)."""
@@ -156,6 +229,68 @@ def _engine(url: str) -> Engine:
     raise unsupported
 
 
+def _upgrade(connection: Connection) -> None:
+    """Add what a database made by an earlier version lacks: columns (each has a default for
+    the rows already there) and indexes. Tables are made by ``create_all``."""
+    found = inspect(connection)
+    for table in Base.metadata.sorted_tables:
+        have = {c["name"] for c in found.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                spec = CreateColumn(column).compile(dialect=connection.dialect)
+                connection.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
+        for index in table.indexes:
+            index.create(connection, checkfirst=True)
+
+
+#: PostgreSQL: the notification of each write of a game's log, sent by the database itself
+#: (a trigger, so no write can forget it) as the writing transaction commits (a deferred
+#: constraint trigger: it runs at commit, once the write's moves are in). It tells the count of
+#: writes and the last move: ``ID:WRITES:NUMBER:SEAT:MOVE`` (``ID:WRITES`` when the game has no
+#: move, or its last is too long for a notification). A process that held the game one write
+#: before and whose log ends just before NUMBER makes that move without asking the database;
+#: any other reads what it lacks (:meth:`Store.since`).
+_NOTIFY_BODY = f"""
+    DECLARE
+        last moves%ROWTYPE;
+    BEGIN
+        SELECT * INTO last FROM moves WHERE game_id = NEW.id ORDER BY number DESC LIMIT 1;
+        IF FOUND AND octet_length(last.move) < {_NOTIFY_MOVE} THEN
+            PERFORM pg_notify('{CHANNEL}', NEW.id || ':' || NEW.writes || ':' || last.number
+                || ':' || last.seat || ':' || last.move);
+        ELSE
+            PERFORM pg_notify('{CHANNEL}', NEW.id || ':' || NEW.writes);
+        END IF;
+        RETURN NULL;
+    END """
+
+
+def _install_notify(connection: Connection) -> None:
+    """Make the trigger of :data:`_NOTIFY_BODY`, unless it is there as it is (replacing it
+    locks the games table for a moment: not at every start of a process)."""
+    there = connection.execute(
+        text(
+            "SELECT p.prosrc FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+            "WHERE t.tgname = 'games_notify' AND t.tgrelid = 'games'::regclass"
+        )
+    ).scalar()
+    if there == _NOTIFY_BODY:
+        return
+    connection.execute(
+        text(
+            "CREATE OR REPLACE FUNCTION rulebook_games_notify() RETURNS trigger AS $$"
+            f"{_NOTIFY_BODY}$$ LANGUAGE plpgsql"
+        )
+    )
+    connection.execute(text("DROP TRIGGER IF EXISTS games_notify ON games"))
+    connection.execute(
+        text(
+            "CREATE CONSTRAINT TRIGGER games_notify AFTER UPDATE OF writes ON games "
+            "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION rulebook_games_notify()"
+        )
+    )
+
+
 class Store:
     """The games' database. Methods are blocking: the server calls them from worker threads.
     :class:`UnusableDatabase` if ``url`` names no database the store runs on, or a SQLite file
@@ -164,7 +299,13 @@ class Store:
     def __init__(self, url: str) -> None:
         self.engine = _engine(url)
         self.sqlite = self.engine.dialect.name == "sqlite"
-        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as connection:
+            if not self.sqlite:  # processes starting together make the tables once
+                connection.execute(select(func.pg_advisory_xact_lock(_SCHEMA_LOCK)))
+            Base.metadata.create_all(connection)
+            _upgrade(connection)
+            if not self.sqlite:
+                _install_notify(connection)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -177,6 +318,7 @@ class Store:
         tokens: Sequence[tuple[str, Sequence[int]]],
         log: Sequence[tuple[int, str]] = (),
         over: bool = False,
+        bots_move: bool = False,
     ) -> None:
         """Store a new game, its token digests (with the seats each admits) and, for an
         uploaded save file, its moves so far: all or nothing."""
@@ -192,6 +334,8 @@ class Store:
                     seats=json.dumps(list(seats)),
                     over=over,
                     created=datetime.now(UTC),
+                    writes=0,
+                    bots_move=bots_move,
                 )
             )
             s.flush()  # the game row first: the others refer to it
@@ -200,45 +344,103 @@ class Store:
             for n, (seat, move) in enumerate(log):
                 s.add(MoveRow(game_id=game_id, number=n, seat=seat, move=move))
 
-    def append(self, game_id: str, number: int, seat: int, move: str, over: bool) -> None:
-        """Add move ``number`` to a game's log (and mark the game over if it ended)."""
-        self.append_many([(game_id, number, seat, move, over)])
+    def write_moves(self, moves: Sequence[MoveWrite]) -> list[bool]:
+        """Store moves of several games in one transaction (group commit): each only if its
+        game's stored count of writes is the one it was made on (False in its place if not:
+        nothing of it is stored). The games' rows are updated, so locked, in the order of their
+        ids: two processes writing the same games wait for each other, never deadlock.
 
-    def append_many(self, moves: Sequence[tuple[str, int, int, str, bool]]) -> None:
-        """Add moves of several games in one transaction (group commit); all or nothing.
-
-        The hottest write of the server: one Core INSERT of all the rows (no ORM unit of
-        work, a third of the CPU per move), and the games that ended marked over."""
-        rows = [
-            {"game_id": game_id, "number": number, "seat": seat, "move": move}
-            for game_id, number, seat, move, _ in moves
-        ]
-        ended = [m[0] for m in moves if m[4]]
+        The hottest write of the server: Core statements, no ORM unit of work. The counts are
+        checked by the UPDATE itself; only when one did not match (a raced move, rare) is each
+        move stored again in a transaction of its own, to find which."""
+        ordered = sorted(moves, key=lambda m: m.game_id)
         with self.engine.begin() as connection:
-            connection.execute(insert(MoveRow), rows)
-            if ended:
-                connection.execute(update(GameRow).where(GameRow.id.in_(ended)).values(over=True))
+            if self._count_writes(connection, ordered) == len(ordered):
+                self._add_moves(connection, ordered)
+                return [True] * len(moves)
+            connection.rollback()
+        if len(moves) == 1:
+            return [False]
+        return [self.write_moves([m])[0] for m in moves]
 
-    def truncate(self, game_id: str, length: int) -> None:
-        """Delete the moves from number ``length`` on (an undo), in one transaction."""
-        with Session(self.engine) as s, s.begin():
-            s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number >= length))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(over=False))
+    def _count_writes(self, connection: Connection, moves: Sequence[MoveWrite]) -> int:
+        """One more write for each game of ``moves`` whose count is still the move's: how many
+        were (on PostgreSQL a trigger sends the notifications as the transaction commits)."""
+        result = connection.execute(
+            _COUNT_WRITE,
+            [
+                {"b_id": m.game_id, "b_writes": m.writes, "b_over": m.over, "b_bots": m.bots_move}
+                for m in moves
+            ],
+        )
+        return int(result.rowcount)
+
+    @staticmethod
+    def _add_moves(connection: Connection, moves: Sequence[MoveWrite]) -> None:
+        connection.execute(
+            _ADD_MOVES,
+            [
+                {"game_id": m.game_id, "number": m.number, "seat": m.seat, "move": m.move}
+                for m in moves
+            ],
+        )
+
+    def undo(self, game_id: str, writes: int, length: int, bots_move: bool) -> bool:
+        """Delete the moves from number ``length`` on (an undo), if the game's stored count of
+        writes is still ``writes`` (False, and nothing changed, if not)."""
+        with self.engine.begin() as connection:
+            counted = connection.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.writes == writes)
+                .values(writes=GameRow.writes + 1, over=False, bots_move=bots_move)
+            )
+            if counted.rowcount != 1:
+                connection.rollback()
+                return False
+            connection.execute(
+                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number >= length)
+            )
+        return True
 
     def load(self, game_id: str) -> Stored | None:
         with Session(self.engine) as s:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            moves = s.execute(
-                select(MoveRow.seat, MoveRow.move)
-                .where(MoveRow.game_id == game_id)
-                .order_by(MoveRow.number)
-            ).all()
             setup = Setup(
                 row.game, row.players, int(row.seed), row.variant, json.loads(row.options)
             )
-            return Stored(row.id, setup, json.loads(row.seats), [(p, m) for p, m in moves])
+            seats = json.loads(row.seats)
+        found = self.since(game_id, 0)  # the log and its count in one reading
+        if found is None:
+            return None
+        writes, log = found
+        return Stored(game_id, setup, seats, log, writes)
+
+    def since(self, game_id: str, start: int) -> tuple[int, list[tuple[int, str]]] | None:
+        """A game's count of writes and its moves from number ``start`` on, read together
+        (one statement: one snapshot, even while another process writes)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(_SINCE, {"game": game_id, "start": start}).all()
+        if not rows:
+            return None
+        return rows[0][0], [(seat, move) for _, seat, move in rows if seat is not None]
+
+    def writes_of(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored count of writes of each of these games."""
+        rows = self._read(select(GameRow.id, GameRow.writes).where(GameRow.id.in_(game_ids)))
+        return {game_id: writes for game_id, writes in rows}
+
+    def waiting_for_bots(self) -> list[str]:
+        """The games, not over, where a bot is to move."""
+        rows = self._read(
+            select(GameRow.id).where(GameRow.bots_move.is_(True), GameRow.over.is_(False))
+        )
+        return [game_id for (game_id,) in rows]
+
+    def _read(self, statement: Any) -> list[Any]:
+        with self.engine.connect() as connection:
+            return list(connection.execute(statement).all())
 
     def token_seats(self, game_id: str, token_digest: str) -> list[int] | None:
         """The seats a token admits in a game (None for a wrong token)."""
@@ -250,6 +452,6 @@ class Store:
             return seats
 
     def unfinished(self) -> list[str]:
-        """The games still being played (their bots resume when the server starts)."""
+        """The games still being played (their bots resume when a lone server starts)."""
         with Session(self.engine) as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.over.is_(False))))

@@ -85,6 +85,9 @@ class Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
+            # Ctrl-C is for the server, which stops its workers: ignored from the first line,
+            # so one that comes while the worker still imports ends nothing with a trace
+            "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
             "from rulebook.web.worker import main; main()",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,

@@ -1,6 +1,10 @@
 """All writes to the store go through one task, so that moves arriving while a commit is under
 way are committed together: group commit, one disk flush for many moves (SQLite flushes on
 every commit, ``synchronous=FULL``). Each move is still acknowledged only once it is committed.
+
+A move is stored only if its game's stored count of writes is the one it was made on
+(:meth:`Store.write_moves`): another process may have written the game first. Its job then
+answers False, and the others of its batch are stored all the same.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook.web.store import Store
+from rulebook.web.store import MoveWrite, Store
 
 log = logging.getLogger("rulebook.web")
 
@@ -21,7 +25,7 @@ Threaded = Callable[..., Awaitable[Any]]
 
 @dataclass
 class _Job:
-    append: tuple[str, int, int, str, bool] | None
+    append: MoveWrite | None
     call: tuple[Callable[..., Any], tuple[Any, ...]] | None
     done: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -45,14 +49,16 @@ class Writer:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
 
-    async def append(self, game_id: str, number: int, seat: int, move: str, over: bool) -> None:
-        """Store one move; returns once it is committed."""
-        job = _Job((game_id, number, seat, move, over), None)
+    async def append(self, move: MoveWrite) -> bool:
+        """Store one move; returns once it is committed (True), or refused because its game's
+        log was written meanwhile (False: nothing of it was stored)."""
+        job = _Job(move, None)
         self.queue.put_nowait(job)
-        await asyncio.shield(job.done)
+        stored: bool = await asyncio.shield(job.done)
+        return stored
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run another write (create, truncate) in its turn; returns its result."""
+        """Run another write (create, undo) in its turn; returns its result."""
         job = _Job(None, (fn, args))
         self.queue.put_nowait(job)
         return await asyncio.shield(job.done)
@@ -67,18 +73,22 @@ class Writer:
                     await self._settle(job, job.call[0], *job.call[1])
             appends = [job for job in batch if job.append is not None]
             if len(appends) == 1:
-                await self._settle(appends[0], self.store.append, *appends[0].append)  # type: ignore[misc]
-            elif appends:
-                moves = [job.append for job in appends if job.append is not None]
-                try:
-                    await self.threaded(self.store.append_many, moves)
-                except Exception:  # find the culprit: one by one
-                    for job in appends:
-                        await self._settle(job, self.store.append, *job.append)  # type: ignore[misc]
-                else:
-                    for job in appends:
-                        if not job.done.done():
-                            job.done.set_result(None)
+                await self._settle(appends[0], self._one, appends[0].append)
+            if len(appends) <= 1:
+                continue
+            moves = [job.append for job in appends if job.append is not None]
+            try:
+                stored = await self.threaded(self.store.write_moves, moves)
+            except Exception:  # find the culprit: one by one
+                for job in appends:
+                    await self._settle(job, self._one, job.append)
+            else:
+                for job, ok in zip(appends, stored, strict=True):
+                    if not job.done.done():
+                        job.done.set_result(ok)
+
+    def _one(self, move: MoveWrite) -> bool:
+        return self.store.write_moves([move])[0]
 
     async def _settle(self, job: _Job, fn: Callable[..., Any], *args: Any) -> None:
         try:
