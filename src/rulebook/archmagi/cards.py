@@ -7,6 +7,7 @@ from __future__ import annotations
 from rulebook.archmagi.content import content
 from rulebook.archmagi.rules import spell_text
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 
 
 def cards(setup: Setup) -> dict[str, str]:
@@ -23,3 +24,14 @@ def cards(setup: Setup) -> dict[str, str]:
             f"{reward}; {m.favor} Favor"
         )
     return texts
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The Spells, Magi Ability Cards and Monsters the project authored (the rulebook prints
+    few card texts), each with its data file's reason."""
+    package = "rulebook.archmagi.data"
+    return {
+        **authored_reasons(package, "spells.toml", "spells"),
+        **authored_reasons(package, "magi.toml", "magi"),
+        **authored_reasons(package, "monsters.toml", "monsters"),
+    }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rulebook.battle_merchants.content import card_text, content
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 
 
 def cards(setup: Setup) -> dict[str, str]:
@@ -22,3 +23,9 @@ def cards(setup: Setup) -> dict[str, str]:
             f"Craft: once per Season, Forge and Sell One {weapon} as one action"
         )
     return texts
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The Kingdom Cards the project authored (the rulebook lacks their list), each with its
+    data file's reason; the Craft Bonus cards are the rulebook's."""
+    return authored_reasons("rulebook.battle_merchants.data", "kingdom.toml", "cards")

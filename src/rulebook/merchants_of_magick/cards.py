@@ -5,6 +5,7 @@ Orders (ORDERS), the Sponsored Adventurers (SPONSORED ADVENTURERS) and the Maste
 from __future__ import annotations
 
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 from rulebook.core.rollwrite.render import customer_texts, mastery_texts
 from rulebook.merchants_of_magick.content import content
 
@@ -23,3 +24,15 @@ def cards(setup: Setup) -> dict[str, str]:
     sides = ("Master", "Apprentice")
     texts.update(mastery_texts((*c.material, *c.energy), c.layout, "coins", sides))
     return texts
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The cards the project authored (the rulebook prints no Order, Adventurer or Mastery
+    list), each with its data file's reason."""
+    package = "rulebook.merchants_of_magick.data"
+    return {
+        **authored_reasons(package, "orders.toml", "orders"),
+        **authored_reasons(package, "adventurers.toml", "adventurers"),
+        **authored_reasons(package, "masteries.toml", "material"),
+        **authored_reasons(package, "masteries.toml", "energy"),
+    }

@@ -6,6 +6,7 @@ changes nothing.
     GET  /api/games                     the games on offer and the seat kinds
     POST /api/games                     new game: {game, variant, players, options, seats}
     POST /api/games/upload              new game from a save file (multipart: file, seats)
+    GET  /api/games/{id}/links          the links again, for the creator's key (Bearer)
     GET  /api/games/{id}/view           the viewer's payload(s): a seat's, or the public one
     POST /api/games/{id}/move           {seat, move, version}: make a move
     POST /api/games/{id}/undo           {seat}: take back the seat's last move
@@ -34,7 +35,7 @@ from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
 from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge, TooMany, WebError
 from rulebook.web.limits import ClientLimits
-from rulebook.web.live import Games, LiveGame, Viewer
+from rulebook.web.live import Dealt, Games, LiveGame, Viewer
 from rulebook.web.views import Entry, view
 
 log = logging.getLogger("rulebook.web")
@@ -97,7 +98,7 @@ async def create_for(
     setup: Setup,
     specs: list[str],
     moves: Sequence[tuple[int, str]] = (),
-) -> tuple[LiveGame, list[tuple[tuple[int, ...], str]]]:
+) -> tuple[LiveGame, Dealt]:
     """Create a game for the client of ``request``, within its games a minute
     (:class:`TooMany` beyond)."""
     clients: ClientLimits = request.app.state.clients
@@ -108,12 +109,13 @@ async def create_for(
     return created
 
 
-def links(game: LiveGame, dealt: list[tuple[tuple[int, ...], str]]) -> dict[str, Any]:
-    """The links of a new game: each seat's private one, hot-seat, and the spectators'."""
+def links(game: LiveGame, dealt: Dealt) -> dict[str, Any]:
+    """The links of a new game: each seat's private one, hot-seat, the spectators', and the
+    links page (its key, in the fragment, deals these links again)."""
     page = f"/games/{game.id}"
     seat_links = []
     hotseat = None
-    for group, token in dealt:
+    for group, token in dealt.links:
         if len(group) == 1:
             p = group[0]
             seat_links.append({"seat": p, "label": game.labels[p], "url": f"{page}#{token}"})
@@ -125,6 +127,7 @@ def links(game: LiveGame, dealt: list[tuple[tuple[int, ...], str]]) -> dict[str,
         "seats": seat_links,
         "hotseat": hotseat,
         "spectator": page,
+        "links_page": f"{page}/links#{dealt.creator}",
     }
 
 
@@ -141,9 +144,20 @@ async def create_game(request: Request) -> dict[str, Any]:
     return links(game, dealt)
 
 
+#: an upload that is not a save file at all (not JSON text)
+NOT_A_SAVE = (
+    "this file is not a save file: save files are the JSON text that rulebook play --save "
+    'writes, or that a finished game\'s "Download the save file" gives'
+)
+
+
 def read_save(raw: bytes, seats: str | None) -> tuple[State, list[str]]:
     """The game of an uploaded save file, replayed, and who sits where (the form's seats, else
     the file's, else a person in seat 0 and greedy bots)."""
+    try:  # said in a player's words, not the JSON parser's
+        json.loads(raw.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError included
+        raise BadRequest(NOT_A_SAVE) from None
     try:
         state = replay(raw)
     except RulebookError as exc:
@@ -182,6 +196,14 @@ async def upload_game(
     seats: Annotated[str | None, Form(max_length=200)] = None,
 ) -> dict[str, Any]:
     return await upload(request, file, seats)
+
+
+@router.get("/api/games/{game_id}/links")
+async def get_links(request: Request, game_id: str) -> dict[str, Any]:
+    """The links of a game again, for the key its creator holds (``links_page``)."""
+    games = games_of(request)
+    game = await games.get(game_id)
+    return links(game, await games.links_of(game, bearer(request)))
 
 
 async def viewer_of(request: Request, game_id: str) -> tuple[LiveGame, tuple[int | None, ...]]:

@@ -5,6 +5,7 @@ game's data files."""
 from __future__ import annotations
 
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 from rulebook.core.rollwrite.render import customer_texts, mastery_texts
 from rulebook.ye_olde_magick_shoppe.content import content
 
@@ -23,3 +24,15 @@ def cards(setup: Setup) -> dict[str, str]:
     sides = ("higher", "lower")
     texts.update(mastery_texts((*c.material, *c.energy), c.layout, "stars", sides))
     return texts
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The cards the project authored, each with its data file's reason (the prototype's
+    rulebook lists its Customers and Certifications: few or none are)."""
+    package = "rulebook.ye_olde_magick_shoppe.data"
+    return {
+        **authored_reasons(package, "customers.toml", "customers"),
+        **authored_reasons(package, "customers.toml", "connoisseurs"),
+        **authored_reasons(package, "certifications.toml", "material"),
+        **authored_reasons(package, "certifications.toml", "energy"),
+    }

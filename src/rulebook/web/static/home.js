@@ -100,4 +100,10 @@ for (const button of document.querySelectorAll("button.pick")) {
 }
 refresh(true);
 if (values.players) { playersInput.value = values.players; refresh(false); }
+// an error of the last post (the form's or the upload's) is where the eye is, and read out
+const problem = document.getElementById("form-error") || document.getElementById("upload-error");
+if (problem) {
+  problem.scrollIntoView({ block: "center" });
+  problem.focus({ preventScroll: true });
+}
 form.dataset.ready = "yes";
