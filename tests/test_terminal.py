@@ -259,7 +259,7 @@ def test_rules_command_and_prompt_show_how_to_play(game: str) -> None:
     assert result.exit_code == 0, result.output
     title = rulebook.get_game(game).title
     assert f"{title}: how to play" in result.output
-    for part in ("Goal", "On screen"):
+    for part in ("The goal", "In the terminal"):
         assert part in result.output
 
 
