@@ -41,12 +41,14 @@ def _slug(text: str) -> str:
 
 @cache
 def rules(game_name: str) -> Rules | None:
-    """The how-to-play of a game as HTML (None when it has none). Headings get ids
-    (``rules-`` + their anchor, ``{#solo}``, or their words), and the second-level ones are
-    the sections."""
+    """The how-to-play of a game as HTML (None when it has none): :func:`render`."""
     text = get_game(game_name).how_to_play(anchors=True)
-    if text is None:
-        return None
+    return None if text is None else render(text)
+
+
+def render(text: str) -> Rules:
+    """Markdown as HTML, raw HTML shown as text. Headings get ids (``rules-`` + their anchor,
+    ``{#solo}``, or their words), and the second-level ones are the sections."""
     tokens = _MD.parse(text)
     sections = []
     used: set[str] = set()

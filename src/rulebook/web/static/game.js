@@ -10,7 +10,7 @@ const gameName = page.dataset.game;
 const $ = (id) => document.getElementById(id);
 let token = decodeURIComponent(location.hash.replace(/^#(token=)?/, "")) || null;
 //: more moves than this fold into their groups, each group showing how many it holds
-const FOLD_OVER = 8;
+const FOLD_OVER = 12;
 
 const state = {
   views: new Map(), // seat (or "spectator") -> the latest view

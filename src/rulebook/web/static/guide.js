@@ -68,13 +68,21 @@ function placeBox(node) {
     box.style.top = "";
     return;
   }
+  // beside the part it rings, never over it where there is room: below, above, right, left
   const r = node.getBoundingClientRect();
   const h = box.offsetHeight;
   const w = box.offsetWidth;
-  let top = r.bottom + 12;
-  if (top + h > window.innerHeight - 8) top = r.top - h - 12;
-  if (top < 8) top = window.innerHeight - h - 8;
-  const left = Math.max(8, Math.min(r.left, window.innerWidth - w - 8));
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  const across = Math.max(8, Math.min(r.left, vw - w - 8));
+  const down = Math.max(8, Math.min(r.top, vh - h - 8));
+  const spots = [
+    [r.bottom + 12 + h <= vh - 8, across, r.bottom + 12],
+    [r.top - 12 - h >= 8, across, r.top - 12 - h],
+    [r.right + 12 + w <= vw - 8, r.right + 12, down],
+    [r.left - 12 - w >= 8, r.left - 12 - w, down],
+  ];
+  const [, left, top] = spots.find(([fits]) => fits) || [true, vw - w - 8, vh - h - 8];
   box.style.left = `${left}px`;
   box.style.top = `${top}px`;
 }
