@@ -226,6 +226,9 @@ function installTips() {
   let shownFor = null;
   let pressTimer = null;
   let suppressClick = false;
+  // a tap focuses what it taps (which shows its tip) before its click: whether the tip was
+  // already up when the finger came down decides if the tap shows it or puts it away
+  let pressed = null;
   const target = (event) => (event.target instanceof Element ? event.target.closest("[data-explain]") : null);
   const show = (node) => {
     shownFor = node;
@@ -267,6 +270,7 @@ function installTips() {
   document.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "mouse") return;
     const node = target(event);
+    pressed = { node, shown: node !== null && shownFor === node };
     clearTimeout(pressTimer);
     if (!node) return hide();
     if (node.classList.contains("rb-place")) {
@@ -289,9 +293,11 @@ function installTips() {
       }
       const node = target(event);
       if (node && !node.classList.contains("rb-place") && event.pointerType !== "mouse") {
-        if (shownFor === node) hide();
+        const wasShown = pressed && pressed.node === node ? pressed.shown : shownFor === node;
+        if (wasShown) hide();
         else show(node);
       } else if (!node) hide();
+      pressed = null;
     },
     true,
   );
