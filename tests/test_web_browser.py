@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
+from boardpages import click_listed
 from webserver import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -111,7 +112,7 @@ def click_move(page: Any, rng: random.Random, done_share: float = 0.3) -> bool:
     else:
         pick = rng.choice(others)
     before = version(page)
-    buttons.nth(pick).click()
+    click_listed(buttons.nth(pick))
     wait_version(page, before)
     return True
 

@@ -12,6 +12,7 @@ One server and one browser serve the module (``xdist_group``: one worker runs it
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -72,6 +73,17 @@ def server(folder: Path) -> Iterator[Server]:
     with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
         yield running
     assert "Traceback" not in (folder / "server.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go: a temporary folder, or ``$RULEBOOK_SCREENSHOTS``."""
+    wanted = os.environ.get("RULEBOOK_SCREENSHOTS")
+    if not wanted:
+        return tmp_path_factory.mktemp("shots")
+    folder = Path(wanted)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -590,3 +602,50 @@ def test_a_move_while_the_server_is_down_says_it_was_not_sent(server: Server, br
         wait_version(again.page, before)  # and moves go through once it is back
     finally:
         again.close()
+
+
+# -- solo end screens -----------------------------------------------------------------------------
+def finished_solo(server: Server, game: str, seed: int, options: dict[str, str]) -> Any:
+    """A solo game played to its end by the greedy bot, uploaded with a person in its seat."""
+    from rulebook.agents import make_agent
+    from rulebook.simulate import play
+
+    state = play(rulebook.new_game(game, 1, seed, "solo", options), [make_agent("greedy", 1)])
+    assert state.is_terminal()
+    r = httpx.post(
+        server.url + "/api/games/upload",
+        files={"file": ("game.json", rulebook.save_text(state))},
+        data={"seats": "human"},
+    )
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("merchants-of-magick", {}), ("pandoria-merchants", {"level": "beginner"})],
+)
+def test_solo_end_screens(
+    server: Server, desktop: Opened, shots: Path, game: str, options: dict[str, str]
+) -> None:
+    """No winner badge in a solo game; its verdict as the terminal says it; the rating scale
+    with the title reached; no Territory still marked current; the Trolls' points explained."""
+    links = finished_solo(server, game, 5, options)
+    page = desktop.page
+    open_game(page, server.url + links["seats"][0]["url"])
+    expect(page.locator("#result")).to_be_visible()
+    view = payload(server, links)
+    assert page.locator(".badge.win").count() == 0
+    assert page.inner_text("#result .verdict") == f"{view['result']['verdict']}."
+    if view["rating_scale"]:
+        expect(page.locator("#rating-scale")).to_be_visible()
+        reached = page.locator("#result .rating-scale .reached, #result .hint .reached")
+        assert reached.count() == 1
+        assert reached.inner_text().startswith(view["result"]["rating"])
+    if view["result"]["notes"]:
+        notes = page.inner_text("#result .score-notes")
+        for note in view["result"]["notes"].values():
+            assert note in notes
+    assert page.locator("#board tr.pm-now").count() == 0
+    page.locator("#result").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / f"{game}-solo-end.png"))

@@ -363,7 +363,7 @@ function soloPanel(view) {
     const t = i + 1;
     return el(
       "tr",
-      { class: t === s.territory ? "pm-now" : "" },
+      { class: t === s.territory && !view.over ? "pm-now" : "" }, // at the end, no Territory is current
       el("td", {}, t),
       el("td", {}, s.your_territory_scores[i] ?? (t === s.territory ? `${s.territory_points_now}…` : "")),
       el("td", {}, s.troll_scores[i] ?? v),

@@ -386,7 +386,7 @@ async function draw() {
     fallback.render($("board"), full, ctx);
   }
   drawReplay(view);
-  if (view.seat !== null && !state.replay) offerGuide(`${gameId}:${view.seat}`);
+  if (view.seat !== null && !state.replay && !view.over) offerGuide(`${gameId}:${view.seat}`);
 }
 
 // -- replay -----------------------------------------------------------------------------------
