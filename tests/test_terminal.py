@@ -274,6 +274,7 @@ def test_card_looks_names_up_case_insensitively_with_did_you_mean() -> None:
     result = invoke("play", "archmagi", "-p", "2", "--seed", "1", stdin=stdin)
     out = result.output
     assert out.count("Tide Pool: Spell, water; top:") == 2
+    assert "Authored where the rulebook is silent:" in out  # Tide Pool's text is the project's
     assert "Did you mean: Tide Pool" in out
     assert "No card called 'zzz'" in out
 
