@@ -60,6 +60,14 @@ def finished_solo(base: str, game: str, options: dict[str, str]) -> str:
     return url
 
 
+def on_a_phone(browser: Any) -> tuple[Any, Any]:
+    """A phone's context (390x844, touch) and a page in it."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    return phone, phone.new_page()
+
+
 def learning(browser: Any, base: str, out: Path) -> None:
     """How to play over each board, a card explained on a phone, the solo end screens."""
     import httpx
@@ -83,10 +91,7 @@ def learning(browser: Any, base: str, out: Path) -> None:
         shots.append(out / f"{name}-how-to-play.png")
         page.screenshot(path=str(shots[-1]))
         page.close()
-        phone = browser.new_context(
-            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-        )
-        tapped = phone.new_page()
+        phone, tapped = on_a_phone(browser)
         tapped.goto(base + links["seats"][0]["url"])
         tapped.wait_for_selector("#game[data-live='yes']")
         tips = tapped.locator("#board [data-explain]:not(.rb-place)")
@@ -97,10 +102,7 @@ def learning(browser: Any, base: str, out: Path) -> None:
             shots.append(out / f"{name}-tip-phone.png")
             tapped.screenshot(path=str(shots[-1]))
         phone.close()
-    phone = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = phone.new_page()
+    phone, page = on_a_phone(browser)
     page.goto(f"{base}/cards/merchants-of-magick")
     page.wait_for_selector("body[data-ready='yes']")
     page.fill("#card-filter", "master")

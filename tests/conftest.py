@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # the property library (tests/properties.py) is imported as a plain module
@@ -35,3 +38,29 @@ settings.register_profile("ci", _BASE, max_examples=12)
 settings.register_profile("thorough", _BASE, max_examples=400)
 settings.register_profile("quick", _BASE, max_examples=3)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# -- the browser tests' shared fixtures (one browser and one screenshot folder per module) -------
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright (skipped without Playwright)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    from boardpages import CHROMIUM, CHROMIUM_ARGS
+
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a browser test's screenshots go: a temporary folder, or ``$RULEBOOK_SCREENSHOTS``
+    (``RULEBOOK_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py`` renews the ones
+    kept there)."""
+    wanted = os.environ.get("RULEBOOK_SCREENSHOTS")
+    if not wanted:
+        return tmp_path_factory.mktemp("screenshots")
+    folder = Path(wanted)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

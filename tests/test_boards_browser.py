@@ -20,7 +20,6 @@ import pytest
 
 from boardpages import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     click_places,
     create_game,
     place_at,
@@ -47,14 +46,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
         yield running
     assert "Traceback" not in (folder / "server.log").read_text()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def open_page(browser: Any, width: int = 1280) -> tuple[Any, Any, list[str]]:

@@ -29,14 +29,13 @@ RULEBOOKS = Path("/work/shared/rulebooks")
 GAMES = rulebook.games()
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+#: where each test's app stores its games (its ``tmp_path``)
+STORE = "games.sqlite3"
 
 
 @pytest.fixture
-def c(db: Path) -> Any:
-    with client(db) as test_client:
+def c(tmp_path: Path) -> Any:
+    with client(tmp_path / STORE) as test_client:
         yield test_client
 
 
@@ -211,7 +210,10 @@ def games_stored(db: Path) -> int:
         return count
 
 
-def test_a_new_game_redirects_to_a_links_page_that_reloads_safely(c: TestClient, db: Path) -> None:
+def test_a_new_game_redirects_to_a_links_page_that_reloads_safely(
+    c: TestClient, tmp_path: Path
+) -> None:
+    db = tmp_path / STORE
     form = {"game": "archmagi", "players": "3", "seat_0": "human", "seat_1": "human"}
     r = c.post("/new", data={**form, "seat_2": "greedy"}, follow_redirects=False)
     assert r.status_code == 303
@@ -246,7 +248,10 @@ def test_the_api_gives_the_links_page_too(c: TestClient) -> None:
 
 # -- errors in a player's words ------------------------------------------------------------------
 @pytest.mark.parametrize("content", [b"", b"hello", b"\xff\xfe", b'{"game": '])
-def test_upload_errors_name_no_parser_internals(c: TestClient, db: Path, content: bytes) -> None:
+def test_upload_errors_name_no_parser_internals(
+    c: TestClient, tmp_path: Path, content: bytes
+) -> None:
+    db = tmp_path / STORE
     before = dump(db)
     r = c.post("/upload", files={"file": ("x.json", content)})
     assert r.status_code == 400

@@ -12,7 +12,6 @@ One server and one browser serve the module (``xdist_group``: one worker runs it
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import sqlite3
@@ -25,7 +24,7 @@ import httpx
 import pytest
 
 import rulebook
-from boardpages import CHROMIUM, CHROMIUM_ARGS
+from boardpages import CHROMIUM
 from webserver import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -73,25 +72,6 @@ def server(folder: Path) -> Iterator[Server]:
     with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
         yield running
     assert "Traceback" not in (folder / "server.log").read_text()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go: a temporary folder, or ``$RULEBOOK_SCREENSHOTS``."""
-    wanted = os.environ.get("RULEBOOK_SCREENSHOTS")
-    if not wanted:
-        return tmp_path_factory.mktemp("shots")
-    folder = Path(wanted)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 class Opened:

@@ -88,23 +88,6 @@ class CardSet:
     label: str
     cards: tuple[dict[str, Any], ...]
 
-    def kinds(self) -> list[tuple[str, list[dict[str, Any]]]]:
-        """The cards by kind, in the order the game lists them."""
-        out: dict[str, list[dict[str, Any]]] = {}
-        for card in self.cards:
-            out.setdefault(card["kind"], []).append(card)
-        return list(out.items())
-
-
-#: a card text's first words name its kind: "Order: ...", "Monster, tier 1: ...",
-#: "Kingdom Card (end, ...)"
-_KIND = re.compile(r"^([A-Z][A-Za-z ]{1,40}?)\s*[:,(]")
-
-
-def kind_of(text: str) -> str:
-    found = _KIND.match(text)
-    return found.group(1).strip() if found else "Card"
-
 
 def _span(counts: list[int]) -> str:
     low, high = min(counts), max(counts)
@@ -134,10 +117,7 @@ def card_sets(game_name: str) -> tuple[CardSet, ...]:
         else:
             label = "; ".join(f"{v}, {_span([n for w, n in configs if w == v])}" for v in variants)
             slug = f"{configs[0][0]}-{configs[0][1]}"
-        cards = tuple(
-            {"name": name, "text": text, "kind": kind_of(text), "authored": why}
-            for name, text, why in key
-        )
+        cards = tuple({"name": name, "text": text, "authored": why} for name, text, why in key)
         sets.append(CardSet(slug, label, cards))
     return tuple(sets)
 
@@ -156,9 +136,7 @@ def set_for(setup: Setup) -> str:
     if game.cards is None:
         return ""
     texts = game.card_texts(game.setup(setup.players, 0, setup.variant))
-    wanted = tuple(
-        {"name": n, "text": t, "kind": kind_of(t), "authored": w} for n, (t, w) in texts.items()
-    )
+    wanted = tuple({"name": n, "text": t, "authored": w} for n, (t, w) in texts.items())
     return next((s.key for s in card_sets(setup.game) if s.cards == wanted), "")
 
 

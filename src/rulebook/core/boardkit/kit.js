@@ -226,9 +226,9 @@ function installTips() {
   let shownFor = null;
   let pressTimer = null;
   let suppressClick = false;
-  // a tap focuses what it taps (which shows its tip) before its click: whether the tip was
-  // already up when the finger came down decides if the tap shows it or puts it away
-  let pressed = null;
+  // the node whose tip showed before the last touch began: a tap focuses the node it lands on
+  // (focusin shows its tip), so the tap's click toggles by what showed before, not after
+  let shownBeforeTouch = null;
   const target = (event) => (event.target instanceof Element ? event.target.closest("[data-explain]") : null);
   const show = (node) => {
     shownFor = node;
@@ -269,8 +269,8 @@ function installTips() {
   });
   document.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "mouse") return;
+    shownBeforeTouch = shownFor;
     const node = target(event);
-    pressed = { node, shown: node !== null && shownFor === node };
     clearTimeout(pressTimer);
     if (!node) return hide();
     if (node.classList.contains("rb-place")) {
@@ -293,11 +293,10 @@ function installTips() {
       }
       const node = target(event);
       if (node && !node.classList.contains("rb-place") && event.pointerType !== "mouse") {
-        const wasShown = pressed && pressed.node === node ? pressed.shown : shownFor === node;
-        if (wasShown) hide();
+        if (shownBeforeTouch === node) hide();
         else show(node);
+        shownBeforeTouch = null;
       } else if (!node) hide();
-      pressed = null;
     },
     true,
   );

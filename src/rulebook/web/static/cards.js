@@ -4,7 +4,6 @@ const filter = document.getElementById("card-filter");
 const count = document.getElementById("card-count");
 const none = document.getElementById("card-none");
 const cards = [...document.querySelectorAll(".card-ref")];
-const kinds = [...document.querySelectorAll(".card-kind")];
 const total = count.textContent;
 
 function apply() {
@@ -15,7 +14,6 @@ function apply() {
     card.hidden = !hit;
     if (hit) shown += 1;
   }
-  for (const kind of kinds) kind.hidden = !kind.querySelector(".card-ref:not([hidden])");
   count.textContent = words.length ? `${shown} of ${cards.length} cards match` : total;
   none.hidden = shown > 0;
 }

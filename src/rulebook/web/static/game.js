@@ -1,6 +1,7 @@
 // The game page: one seat's (or a spectator's) view, live over a WebSocket, moves by HTTP.
 // It knows no rules: it shows the payload the server sends (see docs/web.md) through the
 // game's board module, or the generic view, and the list of legal moves.
+import { el } from "/static/dom.js";
 import * as fallback from "/static/fallback.js";
 import { offerGuide } from "/static/guide.js";
 
@@ -25,17 +26,6 @@ const state = {
   retry: 0,
   openGroups: new Set(), // the headings of the move groups the player unfolded
 };
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function headers() {
   const h = { "content-type": "application/json" };

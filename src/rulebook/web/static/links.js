@@ -1,18 +1,10 @@
 // The links page of a new game: the key in the address's fragment (never sent to the server in
 // the URL) asks the API for the seats' links, so the page can be reloaded and bookmarked.
+import { el } from "/static/dom.js";
+
 const box = document.getElementById("links");
 const gameId = box.dataset.gameId;
 const key = decodeURIComponent(location.hash.replace(/^#/, ""));
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function copyButtons(root) {
   for (const button of root.querySelectorAll("button.copy")) {
