@@ -1,7 +1,8 @@
 """A game's first-turn guide for the web page: a few steps, each pointing at a part of the
 table (a CSS selector of the game page: the board's parts, or the page's own such as the list of
 moves ``#moves``) with a short text in the project's words: what the player looks at and what to
-do now. Kept in ``guide.toml`` of the game's data package, validated on load:
+do now. Kept in ``guide.toml`` beside the board it points at (the package ``Game.web_view``),
+validated on load:
 
     [[steps]]
     target = ".rb-tray"                 # where the step points
@@ -50,7 +51,7 @@ class GuideFile(Strict):
 def load_guide(game: Game) -> list[GuideStep]:
     """Every step of ``game``'s guide, checked against its variants and player counts
     (:class:`DataError` naming what is wrong); empty when the game has no guide."""
-    package = game.data_package
+    package = game.web_view
     if package is None or not data_file_exists(package, GUIDE_FILE):
         return []
     steps = load(GuideFile, package, GUIDE_FILE).steps

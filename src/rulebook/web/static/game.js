@@ -20,7 +20,7 @@ const state = {
   revealed: null, // hot-seat: the seat that said "I am seat N" last
   staticData: null,
   replay: null, // {step, moves, view} while replaying
-  busy: false,
+  sending: null, // the move in flight: {seat, version} it was sent from
   board: null, // the board module
   socket: null,
   retry: 0,
@@ -79,12 +79,13 @@ function seatName(view, p) {
 // -- moves ---------------------------------------------------------------------------------
 async function move(text) {
   const view = current();
-  if (!view || view.seat === null || state.busy || state.replay) return;
+  if (!view || view.seat === null || state.sending || state.replay) return;
   if (!view.legal.some((m) => m.text === text)) {
     showError(`${text} is not one of your moves now`);
     return;
   }
-  state.busy = true;
+  const sending = { seat: view.seat, version: view.version };
+  state.sending = sending;
   showError("");
   hideOffer();
   document.body.classList.add("busy");
@@ -97,9 +98,14 @@ async function move(text) {
       : err.message);
     throw err;
   } finally {
-    state.busy = false;
-    document.body.classList.remove("busy");
+    if (state.sending === sending) sent();
   }
+}
+
+/** The move in flight is in: the next may go (the live update can come before the answer). */
+function sent() {
+  state.sending = null;
+  document.body.classList.remove("busy");
 }
 
 async function undo() {
@@ -439,6 +445,8 @@ function connect() {
       page.dataset.live = "yes";
     } else if (message.type === "view") {
       keep(message.view);
+      const v = message.view;
+      if (state.sending && v.seat === state.sending.seat && v.version > state.sending.version) sent();
       page.dataset.version = String(message.view.version);
       draw();
     } else if (message.type === "error") {

@@ -1,5 +1,5 @@
 // The first-turn guide: offered once per game and seat (remembered in this browser), it walks
-// through the game's steps (its data package's guide.toml: a part of the page and a text),
+// through the game's steps (the guide.toml beside its board: a part of the page and a text),
 // ringing each part on the page with the text beside it. It knows no game: the steps say it all.
 const $ = (id) => document.getElementById(id);
 const steps = JSON.parse(($("guide-data") || { textContent: "[]" }).textContent);
