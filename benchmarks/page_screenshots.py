@@ -1,10 +1,14 @@
 """The game pages' screenshots kept in ``docs/screenshots/`` (desktop and phone), retaken.
 
-    .venv/bin/python benchmarks/page_screenshots.py [OUT_DIR]
+    .venv/bin/python benchmarks/page_screenshots.py [OUT_DIR] [--learn]
 
 Starts ``rulebook serve`` on a throwaway SQLite file, creates each game from the home page (the
 way a player does), plays a few moves by clicking the board, and saves the page at 1280 and
-360 px wide as ``GAME-desktop.png`` and ``GAME-phone.png``. Look at them before committing.
+360 px wide as ``GAME-desktop.png`` and ``GAME-phone.png``. With ``--learn``, only the pages
+that teach a game: each game's how-to-play open over its board (``GAME-how-to-play.png``), a
+card explained on a phone (the board's tip where the board has them, ``GAME-tip-phone.png``;
+the card reference, ``cards-phone.png``) and the solo end screens (``GAME-solo-end.png``),
+saved as palette PNGs to stay small. Look at them before committing.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -31,15 +36,108 @@ SHOTS = (
 )
 
 
+def small(path: Path) -> None:
+    """The screenshot as a palette PNG (a quarter of the size, no visible loss here)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        palette = image.convert("RGB").quantize(colors=256, dither=Image.Dither.NONE)
+        palette.save(path, optimize=True)
+
+
+def finished_solo(base: str, game: str, options: dict[str, str]) -> str:
+    """A solo game played to its end by the greedy bot, uploaded: its seat's link."""
+    import httpx
+
+    import rulebook
+    from rulebook.agents import make_agent
+    from rulebook.simulate import play
+
+    state = play(rulebook.new_game(game, 1, 5, "solo", options), [make_agent("greedy", 1)])
+    files = {"file": ("game.json", rulebook.save_text(state))}
+    links = httpx.post(f"{base}/api/games/upload", files=files, data={"seats": "human"}).json()
+    url: str = links["seats"][0]["url"]
+    return url
+
+
+def on_a_phone(browser: Any) -> tuple[Any, Any]:
+    """A phone's context (390x844, touch) and a page in it."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    return phone, phone.new_page()
+
+
+def learning(browser: Any, base: str, out: Path) -> None:
+    """How to play over each board, a card explained on a phone, the solo end screens."""
+    import httpx
+
+    import rulebook
+
+    shots = []
+    for name in rulebook.games():
+        players = 1 if name in ("merchants-of-magick", "pandoria-merchants") else 2
+        variant = "solo" if players == 1 else None
+        body = {"game": name, "players": players, "variant": variant}
+        seats = ["human"] + ["greedy"] * (players - 1)
+        links = httpx.post(f"{base}/api/games", json={**body, "seats": seats}).json()
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        page.goto(base + links["seats"][0]["url"])
+        page.wait_for_selector("#game[data-live='yes']")
+        page.click("#howto-open")
+        if page.locator("#howto-jump").is_visible():
+            page.click("#howto-jump-link")  # the variant's own rules
+        page.wait_for_timeout(300)
+        shots.append(out / f"{name}-how-to-play.png")
+        page.screenshot(path=str(shots[-1]))
+        page.close()
+        phone, tapped = on_a_phone(browser)
+        tapped.goto(base + links["seats"][0]["url"])
+        tapped.wait_for_selector("#game[data-live='yes']")
+        tips = tapped.locator("#board [data-explain]:not(.rb-place)")
+        if tips.count():  # the board's own tips (issue 23's per-game work)
+            tips.first.scroll_into_view_if_needed()
+            tips.first.tap()
+            tapped.wait_for_timeout(200)
+            shots.append(out / f"{name}-tip-phone.png")
+            tapped.screenshot(path=str(shots[-1]))
+        phone.close()
+    phone, page = on_a_phone(browser)
+    page.goto(f"{base}/cards/merchants-of-magick")
+    page.wait_for_selector("body[data-ready='yes']")
+    page.fill("#card-filter", "master")
+    page.wait_for_timeout(200)
+    shots.append(out / "cards-phone.png")
+    page.screenshot(path=str(shots[-1]))
+    phone.close()
+    solos = (("merchants-of-magick", {}), ("pandoria-merchants", {"level": "beginner"}))
+    for name, options in solos:
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        page.goto(base + finished_solo(base, name, options))
+        page.wait_for_selector("#result:not([hidden])")
+        page.locator("#result").scroll_into_view_if_needed()
+        shots.append(out / f"{name}-solo-end.png")
+        page.screenshot(path=str(shots[-1]))
+        page.close()
+    for path in shots:
+        small(path)
+        print(path)
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    out = Path(args[0]) if args else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{Path(folder) / 'games.sqlite3'}"
         with Server(db, Path(folder) / "server.log") as server, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            if "--learn" in sys.argv:
+                learning(browser, server.url, out)
+                browser.close()
+                return
             for name, game, players, variant, options, moves in SHOTS:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 create_game(page, server.url, game, players, variant, options=options)

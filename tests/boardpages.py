@@ -111,6 +111,13 @@ def place_at(page: Any, key: str) -> Any:
     return page.locator(f'#board [data-key="{key}"]')
 
 
+def click_listed(button: Any) -> None:
+    """Click a move button of the page's list, unfolding its group first (a long list folds
+    its moves under their headings)."""
+    button.evaluate("b => { const group = b.closest('details'); if (group) group.open = true; }")
+    button.click()
+
+
 def wait_for_turn(page: Any, timeout: float = 30.0) -> bool:
     """Wait until this seat has moves (or the game is over): False if over."""
     wait_until(
@@ -138,7 +145,7 @@ def click_places(
         before = version(page)
         spots = places(page)
         if not spots:  # a move the board has no place for: the page's list
-            page.locator("#moves button.move").first.click()
+            click_listed(page.locator("#moves button.move").first)
             listed += 1
             wait_for_version(page, before)
             continue

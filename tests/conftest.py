@@ -53,3 +53,27 @@ def c(db: Path) -> Iterator[Any]:
 
     with client(db) as test_client:
         yield test_client
+
+
+# -- the browser tests' shared fixtures (one browser and one screenshot folder per module) -------
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright (skipped without Playwright)."""
+    pytest.importorskip("playwright.sync_api")
+    from boardpages import chromium
+
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a browser test's screenshots go: a temporary folder, or ``$RULEBOOK_SCREENSHOTS``
+    (``RULEBOOK_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py`` renews the ones
+    kept there)."""
+    wanted = os.environ.get("RULEBOOK_SCREENSHOTS")
+    if not wanted:
+        return tmp_path_factory.mktemp("screenshots")
+    folder = Path(wanted)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

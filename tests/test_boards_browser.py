@@ -20,7 +20,6 @@ import pytest
 
 from boardpages import (
     CHROMIUM,
-    chromium,
     click_places,
     create_game,
     place_at,
@@ -46,12 +45,6 @@ pytestmark = [
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with served(tmp_path_factory.mktemp("boards")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def open_page(browser: Any, width: int = 1280) -> tuple[Any, Any, list[str]]:

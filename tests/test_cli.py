@@ -222,7 +222,7 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> Non
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("not json at all", "invalid JSON"),
+        ("not json at all", "it is not JSON text"),
         ("[1, 2]", "expected a JSON object"),
         ('{"game": "merchants-of-magick", "players": 2}', "missing"),
         (

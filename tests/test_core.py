@@ -164,7 +164,7 @@ def test_replay_steps_yield_every_position() -> None:
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda d: "not json{", "invalid JSON"),
+        (lambda d: "not json{", "it is not JSON text"),
         (lambda d: "[1, 2]", "expected a JSON object"),
         (lambda d: {k: v for k, v in d.items() if k != "seed"}, "missing seed"),
         (lambda d: {**d, "extra": 1}, "unknown field"),

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 import rulebook
-from boardpages import CHROMIUM, chromium, served, wait_until
+from boardpages import CHROMIUM, served, wait_until
 from rulebook.core.boardkit import board_static
 from webserver import Server
 
@@ -39,12 +39,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with served(tmp_path_factory.mktemp("rollwrite")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def open_game(

@@ -259,7 +259,7 @@ def test_rules_command_and_prompt_show_how_to_play(game: str) -> None:
     assert result.exit_code == 0, result.output
     title = rulebook.get_game(game).title
     assert f"{title}: how to play" in result.output
-    for part in ("Goal", "On screen"):
+    for part in ("The goal", "In the terminal"):
         assert part in result.output
 
 
@@ -274,6 +274,7 @@ def test_card_looks_names_up_case_insensitively_with_did_you_mean() -> None:
     result = invoke("play", "archmagi", "-p", "2", "--seed", "1", stdin=stdin)
     out = result.output
     assert out.count("Tide Pool: Water Spell (in the Water Magi's Spell Book)") == 2
+    assert "Authored for this project" in out  # Tide Pool's text is the project's
     assert "Did you mean: Tide Pool" in out
     assert "No card called 'zzz'" in out
 

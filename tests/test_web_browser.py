@@ -11,7 +11,6 @@ in ``docs/screenshots/`` (checked by eye; the README shows one).
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import shutil
@@ -23,19 +22,10 @@ from typing import Any
 import httpx
 import pytest
 
+from boardpages import CHROMIUM, click_listed
 from webserver import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = [
     pytest.mark.xdist_group("browser"),
@@ -51,25 +41,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log") as running:
         yield running
     assert "Traceback" not in (folder / "server.log").read_text()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go (see the module docstring)."""
-    wanted = os.environ.get("RULEBOOK_SCREENSHOTS")
-    if not wanted:
-        return tmp_path_factory.mktemp("screenshots")
-    folder = Path(wanted)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -111,7 +82,7 @@ def click_move(page: Any, rng: random.Random, done_share: float = 0.3) -> bool:
     else:
         pick = rng.choice(others)
     before = version(page)
-    buttons.nth(pick).click()
+    click_listed(buttons.nth(pick))
     wait_version(page, before)
     return True
 

@@ -1,7 +1,7 @@
 """Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
 
 from rulebook.archmagi.bots import evaluate
-from rulebook.archmagi.cards import cards
+from rulebook.archmagi.cards import authored_cards, cards
 from rulebook.archmagi.content import ELEMENTS
 from rulebook.archmagi.encoding import encoder
 from rulebook.archmagi.render import VIEWS, menu_entry, render, turn
@@ -63,6 +63,7 @@ GAME = register(
         views=VIEWS,
         menu_entry=menu_entry,
         cards=cards,
+        authored_cards=authored_cards,
         data_package="rulebook.archmagi.data",
         description="Asymmetric deck-builder: build the shared Magic Pool, defeat Monsters.",
         counters=counters,

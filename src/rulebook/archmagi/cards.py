@@ -8,6 +8,7 @@ from __future__ import annotations
 from rulebook.archmagi.content import COMMON, Content, MagiSpec, Monster, Spell, content
 from rulebook.archmagi.rules import effects_words
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 from rulebook.core.words import plural
 
 #: what a card authored for the project says about itself, by kind of card
@@ -88,3 +89,14 @@ def cards(setup: Setup) -> dict[str, str]:
     texts.update((magi.name, magi_card(magi)) for magi in c.magi)
     texts.update((m.name, monster_card(m, c)) for m in c.monsters)
     return texts
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The Spells, Magi Ability Cards and Monsters the project authored (the rulebook prints
+    few card texts), each with its data file's reason."""
+    package = "rulebook.archmagi.data"
+    return {
+        **authored_reasons(package, "spells.toml", "spells"),
+        **authored_reasons(package, "magi.toml", "magi"),
+        **authored_reasons(package, "monsters.toml", "monsters"),
+    }

@@ -2,7 +2,7 @@
 
 from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.bots import evaluate
-from rulebook.battle_merchants.cards import cards
+from rulebook.battle_merchants.cards import authored_cards, cards
 from rulebook.battle_merchants.encoding import encoder
 from rulebook.battle_merchants.render import VIEWS, menu_entry, render, turn
 from rulebook.battle_merchants.rules import BattleState
@@ -34,6 +34,7 @@ GAME = register(
         views=VIEWS,
         menu_entry=menu_entry,
         cards=cards,
+        authored_cards=authored_cards,
         data_package="rulebook.battle_merchants.data",
         description="Forge and sell Weapons to warring races over four Seasons of battles.",
         counters=counters,

@@ -20,6 +20,7 @@ from rulebook.battle_merchants.content import (
 )
 from rulebook.battle_merchants.content import race_plural as plural
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 from rulebook.core.words import plural as counted
 
 AUTHORED_CARDS = "Authored for this project: the published card list is not in the rulebook."
@@ -306,3 +307,9 @@ def _defeated_text(c: Content, two: bool) -> str:
         f"{rules.defeated_vorpal}. At the Year's End {places}"
         + (", the other nothing." if two else ".")
     )
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The Kingdom Cards the project authored (the rulebook lacks their list), each with its
+    data file's reason; the Craft Bonus cards are the rulebook's."""
+    return authored_reasons("rulebook.battle_merchants.data", "kingdom.toml", "cards")

@@ -19,9 +19,9 @@ from rich.text import Text
 
 import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
-from rulebook.core import Game, RulebookError, State
+from rulebook.core import Game, RulebookError, State, words
 from rulebook.core.data import DataError
-from rulebook.core.words import plural, seat
+from rulebook.core.words import plural
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
 HUMAN = "human"
@@ -204,7 +204,7 @@ def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
 
 def seat_label(p: int, labels: Sequence[str] | None) -> str:
     """``seat 2`` or ``seat 2 (greedy)`` (seats named from 1: :func:`words.seat`)."""
-    return f"{seat(p)} ({labels[p]})" if labels else seat(p)
+    return words.seat_label(p, labels)
 
 
 # -- shared views -------------------------------------------------------------------------------
@@ -252,19 +252,7 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
     if not state.is_terminal():
         console.print("The game is not over.")
         return
-    won = state.winners()
-    names = ", ".join(seat_label(p, labels) for p in won)
-    opponent = opponent_of(state)
-    if opponent:  # a solo game against the game itself: won only by beating it
-        theirs = sum(state.opponent_breakdown().values())
-        result = f"{names} wins" if won else f"{opponent} win"
-        verdict = f"Final score: {state.scores()[0]}, {opponent} {theirs}: {result}"
-    elif state.num_players == 1:
-        verdict = f"Final score: {state.scores()[0]}"
-    elif len(won) == 1:
-        verdict = f"Winner: {names}"
-    else:
-        verdict = f"Winners (shared): {names}"
+    verdict = words.verdict(state, labels)
     console.print(Text(verdict, style="bold magenta"))
     rating = state.observation(0).get("rating")
     if rating is not None:

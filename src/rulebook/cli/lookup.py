@@ -45,7 +45,7 @@ def card_view(game: Game, setup: Setup, query: str) -> tuple[RenderableType, boo
         return Text(f"Cards of this game (card NAME shows one): {names}"), False
     name, near = find_card(cards, query)
     if name is not None:
-        return Text.assemble((name, "bold"), ": ", cards[name]), True
+        return Text.assemble((name, "bold"), ": ", cards[name]), True  # authored ones say so
     if near:
         return Text(f"No card called {query.strip()!r}. Did you mean: {', '.join(near)}?"), False
     return Text(f"No card called {query.strip()!r} (card alone lists them all)."), False

@@ -169,3 +169,28 @@ def data_file_exists(package: str, filename: str) -> bool:
         return resources.files(package).joinpath(filename).is_file()
     except ModuleNotFoundError:
         return False
+
+
+def authored_reasons(
+    package: str, filename: str, table: str, key: str | Callable[[dict[str, Any]], str] = "name"
+) -> dict[str, str]:
+    """The entries of the array of tables ``table`` in ``package/filename`` that the project
+    authored, by name (their ``key`` field, or ``key(entry)``): an entry with ``source =
+    "authored"`` gives its ``why``; one with individually authored values gives each
+    (``"column: a blacksmith works steel"``). The rulebook's own entries are left out. For
+    marking authored cards where players read them (``Game.authored_cards``)."""
+    found: dict[str, str] = {}
+    for entry in read_toml(package, filename).get(table, []):
+        if not isinstance(entry, dict):
+            continue
+        name = key(entry) if callable(key) else entry.get(key)
+        if name is None:
+            continue
+        reasons = []
+        if entry.get("source") == "authored":
+            reasons.append(str(entry.get("why", "")).strip())
+        reasons += [f"{field}: {why}" for field, why in dict(entry.get("authored", {})).items()]
+        reasons = [r for r in reasons if r]
+        if reasons:
+            found[str(name)] = "; ".join(reasons)
+    return found

@@ -7,6 +7,7 @@ it creates evolves. Games register themselves with :func:`rulebook.core.registry
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -18,6 +19,10 @@ from rulebook.core.words import player_count, plural
 if TYPE_CHECKING:
     from rulebook.core.spaces import ObservationEncoder
     from rulebook.core.state import Action, State
+
+
+#: a heading's anchor in a how-to-play (``## Playing solo {#solo}``)
+ANCHOR = re.compile(r"[ \t]*\{#[a-z0-9-]+\}[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,10 @@ class Game:
     #: the named cards of a configuration (Orders, Spells, Monsters...) and their printed
     #: texts, for looking a card up at the prompt: public data only
     cards: Callable[[Setup], Mapping[str, str]] | None = None
+    #: the cards of :attr:`cards` whose content the project authored, in whole or in part
+    #: (the rulebook lacks it), each with the one-line reason its data file gives
+    #: (:func:`rulebook.core.data.authored_reasons`); cards not named are the rulebook's
+    authored_cards: Callable[[Setup], Mapping[str, str]] | None = None
     #: the package of the game's data files; its ``rules.md`` is the game's short
     #: how-to-play (:meth:`how_to_play`)
     data_package: str | None = None
@@ -171,12 +180,23 @@ class Game:
     #: the public, unchanging data the view draws (sheet layout, card texts)
     web_view: str | None = None
 
-    def how_to_play(self) -> str | None:
+    def how_to_play(self, anchors: bool = False) -> str | None:
         """The game's how-to-play in the project's own words (``rules.md`` of its data
-        package), or None when the game has none."""
+        package, Markdown), or None when the game has none. A heading may end with an anchor
+        (``## Playing solo {#solo}``: the web page jumps to the variant's section by it); they
+        are left out unless ``anchors``."""
         if self.data_package is None:
             return None
-        return resources.files(self.data_package).joinpath("rules.md").read_text("utf-8")
+        text = resources.files(self.data_package).joinpath("rules.md").read_text("utf-8")
+        return text if anchors else ANCHOR.sub("", text)
+
+    def card_texts(self, setup: Setup) -> dict[str, tuple[str, str]]:
+        """The named cards of ``setup`` (:attr:`cards`), each with its text and, when the
+        project authored it, the reason (``""`` for the rulebook's own cards)."""
+        if self.cards is None:
+            return {}
+        authored = self.authored_cards(setup) if self.authored_cards is not None else {}
+        return {name: (text, authored.get(name, "")) for name, text in self.cards(setup).items()}
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

@@ -59,8 +59,11 @@ def _parse(text: str) -> Any:
         return json.loads(text, parse_int=_whole_number, parse_constant=_not_json)
     except RecursionError:
         raise SaveFileError("not a save file: nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(f"not a save file: invalid JSON ({exc})") from None
+    except json.JSONDecodeError as exc:  # where, in a person's words, not the parser's
+        raise SaveFileError(
+            f"not a save file: it is not JSON text (save files are what rulebook play --save "
+            f"writes; the first problem is on line {exc.lineno}, column {exc.colno})"
+        ) from None
 
 
 #: half of a UTF-16 pair, alone: what JSON's ``\ud800`` escapes make, and no file, terminal or

@@ -145,6 +145,19 @@ class State(ABC):
         told = self.announce(player, action)
         return self.describe(player, action) if told == self.explain(player, action) else told
 
+    def rating_scale(self) -> list[tuple[int, str]]:
+        """A solo variant's rating table, lowest first: the least score of each title, the
+        first entry the title below every threshold (``[(0, "Unrated"), (60, "Apprentice"),
+        ...]``). Empty where the game rates no score (multiplayer, or a solo game without a
+        table)."""
+        return []
+
+    def score_notes(self) -> dict[str, str]:
+        """What a scoring category of :meth:`score_breakdown` or :meth:`opponent_breakdown`
+        counts, in plain words, for end screens that explain a surprising value (a negative
+        one); categories without a note are left out. Empty by default."""
+        return {}
+
     def pending_moves(self) -> int:
         """How many of the last moves of :attr:`history` were made in a simultaneous phase still
         under way. Each seat learns of the other seats' moves among them only when the phase

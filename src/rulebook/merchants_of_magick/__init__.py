@@ -3,7 +3,7 @@
 from rulebook.core import Game, Setup, Variant, register
 from rulebook.core.rollwrite.render import menu_entry
 from rulebook.merchants_of_magick.bots import evaluate, evaluate_moves
-from rulebook.merchants_of_magick.cards import cards
+from rulebook.merchants_of_magick.cards import authored_cards, cards
 from rulebook.merchants_of_magick.encoding import encoder
 from rulebook.merchants_of_magick.render import VIEWS, render, turn
 from rulebook.merchants_of_magick.rules import Done, FreeMark, MerchantsState, Spend
@@ -31,6 +31,7 @@ GAME = register(
         views=VIEWS,
         menu_entry=menu_entry,
         cards=cards,
+        authored_cards=authored_cards,
         data_package="rulebook.merchants_of_magick.data",
         description="Dice roll-and-write: craft items, research spells, fill Orders.",
         counters=counters,

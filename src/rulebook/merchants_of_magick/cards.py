@@ -5,6 +5,7 @@ the Mastery cards (THE MASTERY PHASE), from the game's data files."""
 from __future__ import annotations
 
 from rulebook.core import Setup
+from rulebook.core.data import authored_reasons
 from rulebook.core.rollwrite.render import card_texts
 from rulebook.core.rollwrite.words import item_said, listed, with_note
 from rulebook.core.words import plural
@@ -31,3 +32,15 @@ def cards(setup: Setup) -> dict[str, str]:
     for adv in c.adventurers:
         texts[adv.name] = with_note(adventurer_text(c, adv), adv.note)
     return texts
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The cards the project authored (the rulebook prints no Order, Adventurer or Mastery
+    list), each with its data file's reason."""
+    package = "rulebook.merchants_of_magick.data"
+    return {
+        **authored_reasons(package, "orders.toml", "orders"),
+        **authored_reasons(package, "adventurers.toml", "adventurers"),
+        **authored_reasons(package, "masteries.toml", "material"),
+        **authored_reasons(package, "masteries.toml", "energy"),
+    }

@@ -305,6 +305,12 @@ class MerchantsState(SheetState[Content]):
                 title = name
         return title
 
+    def rating_scale(self) -> list[tuple[int, str]]:
+        """Solo: the SOLO VARIANT rating table, with the title below its lowest score."""
+        if not self.solo:
+            return []
+        return [(0, self.content.solo.below), *self.content.solo.ratings]
+
     # -- views and copies ------------------------------------------------------------------------
     def _seat_view(self, p: int) -> dict[str, Any]:
         adv = self.content.adventurers[self.adventurer[p]]

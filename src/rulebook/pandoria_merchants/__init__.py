@@ -2,7 +2,7 @@
 
 from rulebook.core import Game, Option, Setup, Variant, register
 from rulebook.pandoria_merchants.bots import evaluate
-from rulebook.pandoria_merchants.cards import cards
+from rulebook.pandoria_merchants.cards import authored_cards, cards
 from rulebook.pandoria_merchants.encoding import encoder
 from rulebook.pandoria_merchants.render import VIEWS, menu_entry, render, turn
 from rulebook.pandoria_merchants.rules import Move, PandoriaState
@@ -41,6 +41,7 @@ GAME = register(
         views=VIEWS,
         menu_entry=menu_entry,
         cards=cards,
+        authored_cards=authored_cards,
         data_package="rulebook.pandoria_merchants.data",
         description="Hex-map roll-and-write: draw Resources and Workers, enclose areas, score.",
         counters=counters,

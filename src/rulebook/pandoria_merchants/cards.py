@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from rulebook.core import Setup
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, authored_reasons, cached, load
 from rulebook.pandoria_merchants.content import (
     BUILDINGS,
     PACKAGE,
@@ -158,3 +158,23 @@ def cards(setup: Setup) -> dict[str, str]:
     for card in c.cards:
         texts[card.id] = realm_card_text(card)
     return {**texts, **terms}
+
+
+def authored_cards(setup: Setup) -> dict[str, str]:
+    """The cards the project authored, each with its data file's reason: every Realm card
+    (the rulebook does not say which Spell and Building share a card, nor any cost) and, in
+    the family version, the Spell Archive's Spells (its rooms are not in the text)."""
+    if setup.variant == "family":
+        rooms = authored_reasons(PACKAGE, "game.toml", "archive", "room")
+        return {s.name: rooms[r.id] for r in content().rooms for s in r.spells if r.id in rooms}
+    return index_reasons() | authored_reasons(
+        PACKAGE, "realm.toml", "cards", lambda e: f"{e.get('spell')}/{e.get('building')}"
+    )
+
+
+def index_reasons() -> dict[str, str]:
+    """The Spell and Building texts the project authored (none, where the index is the
+    rulebook's)."""
+    return authored_reasons(PACKAGE, "index.toml", "spells") | authored_reasons(
+        PACKAGE, "index.toml", "buildings"
+    )

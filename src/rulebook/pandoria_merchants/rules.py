@@ -1510,6 +1510,17 @@ class PandoriaState(State):
             "relics_and_monuments": self.troll_elements,
         }
 
+    def score_notes(self) -> dict[str, str]:
+        """Solo: what the Trolls' points count (their Territories can be below 0)."""
+        if not self.solo:
+            return {}
+        return {
+            "territories": "for each finished Territory, the table's value minus your score "
+            "there: below 0 when you scored more than the table",
+            "cards": "1 Victory Point for each card the Trolls crossed out",
+            "relics_and_monuments": "the Relics and Monuments the Trolls claimed",
+        }
+
     # -- views -------------------------------------------------------------------------------
     def _row_text(self, r: int) -> str:
         """One map row as 2 characters a hex: symbol then mark (see render.LEGEND)."""

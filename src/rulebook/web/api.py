@@ -6,6 +6,7 @@ changes nothing.
     GET  /api/games                     the games on offer and the seat kinds
     POST /api/games                     new game: {game, variant, players, options, seats}
     POST /api/games/upload              new game from a save file (multipart: file, seats)
+    GET  /api/games/{id}/links          the links again, for the creator's key (Bearer)
     GET  /api/games/{id}/view           the viewer's payload(s): a seat's, or the public one
     POST /api/games/{id}/move           {seat, move, version}: make a move
     POST /api/games/{id}/undo           {seat}: take back the seat's last move
@@ -35,7 +36,7 @@ from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
 from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge, TooMany, WebError
 from rulebook.web.limits import ClientLimits
-from rulebook.web.live import Games, LiveGame, Viewer
+from rulebook.web.live import Dealt, Games, LiveGame, Viewer
 from rulebook.web.settings import Settings
 from rulebook.web.views import Entry, view
 
@@ -118,7 +119,7 @@ async def create_for(
     setup: Setup,
     specs: list[str],
     moves: Sequence[tuple[int, str]] = (),
-) -> tuple[LiveGame, list[tuple[tuple[int, ...], str]]]:
+) -> tuple[LiveGame, Dealt]:
     """Create a game for the client of ``request``, within its games a minute
     (:class:`TooMany` beyond)."""
     clients: ClientLimits = request.app.state.clients
@@ -129,12 +130,13 @@ async def create_for(
     return created
 
 
-def links(game: LiveGame, dealt: list[tuple[tuple[int, ...], str]]) -> dict[str, Any]:
-    """The links of a new game: each seat's private one, hot-seat, and the spectators'."""
+def links(game: LiveGame, dealt: Dealt) -> dict[str, Any]:
+    """The links of a new game: each seat's private one, hot-seat, the spectators', and the
+    links page (its key, in the fragment, deals these links again)."""
     page = f"/games/{game.id}"
     seat_links = []
     hotseat = None
-    for group, token in dealt:
+    for group, token in dealt.links:
         if len(group) == 1:
             p = group[0]
             seat_links.append({"seat": p, "label": game.labels[p], "url": f"{page}#{token}"})
@@ -146,6 +148,7 @@ def links(game: LiveGame, dealt: list[tuple[tuple[int, ...], str]]) -> dict[str,
         "seats": seat_links,
         "hotseat": hotseat,
         "spectator": page,
+        "links_page": f"{page}/links#{dealt.creator}",
     }
 
 
@@ -211,6 +214,14 @@ async def upload_game(
     seats: Annotated[str | None, Form(max_length=200)] = None,
 ) -> dict[str, Any]:
     return await upload(request, file, seats)
+
+
+@router.get("/api/games/{game_id}/links")
+async def get_links(request: Request, game_id: str) -> dict[str, Any]:
+    """The links of a game again, for the key its creator holds (``links_page``)."""
+    games = games_of(request)
+    game = await games.get(game_id)
+    return links(game, await games.links_of(game, bearer(request)))
 
 
 async def viewer_of(request: Request, game_id: str) -> tuple[LiveGame, tuple[int | None, ...]]:

@@ -14,7 +14,10 @@ first, so it shows every write committed before it.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
 import secrets
 from collections import OrderedDict
@@ -43,6 +46,34 @@ TOKEN_BYTES = 24
 BOT_RETRIES = 3
 #: why a write was not stored: another process wrote the game first
 WRITTEN_MEANWHILE = "the game moved on while your move was being stored; nothing was changed"
+
+
+def seat_groups(seats: Sequence[str]) -> list[tuple[int, ...]]:
+    """The seats each link of a game admits, in the order they are dealt: one link per human
+    seat, then one for them all when there are several (hot-seat)."""
+    humans = tuple(p for p, s in enumerate(seats) if s == seat_kinds.HUMAN)
+    return [(p,) for p in humans] + ([humans] if len(humans) > 1 else [])
+
+
+def seat_token(creator: str, game_id: str, number: int) -> str:
+    """The token of a game's link ``number`` (:func:`seat_groups` order), derived from the
+    creator's key (HMAC-SHA256): whoever holds the key can be dealt the links again, and the
+    server keeps only digests of both."""
+    mac = hmac.new(creator.encode(), f"{game_id}/{number}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode().rstrip("=")
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A game's links: the seats each token admits, and the creator's key that deals them."""
+
+    links: list[tuple[tuple[int, ...], str]]
+    creator: str
+
+
+def deal(game_id: str, seats: Sequence[str], creator: str) -> Dealt:
+    groups = seat_groups(seats)
+    return Dealt([(g, seat_token(creator, game_id, i)) for i, g in enumerate(groups)], creator)
 
 
 @dataclass(eq=False)
@@ -313,27 +344,44 @@ class Games:
     # -- creating ------------------------------------------------------------------------------
     async def create(
         self, setup: Setup, seats: Sequence[str], moves: Sequence[tuple[int, str]] = ()
-    ) -> tuple[LiveGame, list[tuple[tuple[int, ...], str]]]:
+    ) -> tuple[LiveGame, Dealt]:
         """Store a new game (with the moves of an uploaded save file) and deal its links:
-        one token per human seat, and one for them all when there are several (hot-seat)."""
+        one token per human seat, one for them all when there are several (hot-seat), and
+        the creator's key that deals them again (:meth:`links_of`)."""
         game_id = secrets.token_urlsafe(12)
         stored = Stored(game_id, setup, list(seats), list(moves))
         live = self._live(stored)  # replays: a bad log fails here, before anything is stored
-        humans = tuple(p for p, s in enumerate(seats) if s == seat_kinds.HUMAN)
-        groups = [(p,) for p in humans] + ([humans] if len(humans) > 1 else [])
-        links = [(group, secrets.token_urlsafe(TOKEN_BYTES)) for group in groups]
-        tokens = [(digest(t), list(group)) for group, t in links]
+        dealt = deal(game_id, seats, secrets.token_urlsafe(TOKEN_BYTES))
+        tokens = [(digest(t), list(group)) for group, t in dealt.links]
         over = live.state.is_terminal()
         bots = live.bot_to_move() is not None
         await self.writer.call(
-            self.store.create, game_id, setup, list(seats), tokens, list(moves), over, bots
+            self.store.create,
+            game_id,
+            setup,
+            list(seats),
+            tokens,
+            list(moves),
+            over,
+            bots,
+            digest(dealt.creator),
         )
-        for (group, _), (key, _) in zip(links, tokens, strict=True):
+        for (group, _), (key, _) in zip(dealt.links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
             live.token_digests.add(key)
         self._keep(live)
         self.ensure_bots(live)
-        return live, links
+        return live, dealt
+
+    async def links_of(self, game: LiveGame, key: str | None) -> Dealt:
+        """The links of ``game`` dealt again for its creator's ``key`` (:class:`Forbidden` if
+        missing or wrong; a game stored before links pages existed has no key)."""
+        if not key or len(key) > 128:
+            raise Forbidden("this page needs the key its address ends with (after #)")
+        stored = await self.db(self.store.creator_digest, game.id)
+        if stored is None or not hmac.compare_digest(stored, digest(key)):
+            raise Forbidden("this is not the key of this game's links")
+        return deal(game.id, game.seats, key)
 
     # -- moving --------------------------------------------------------------------------------
     async def move(

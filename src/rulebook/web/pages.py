@@ -1,6 +1,8 @@
 """The HTML pages: the home page with the games and the new-game form, the page listing a new
-game's links, the game page (drawn by ``static/game.js`` from the API and the WebSocket), and
-the game boards' files. The pages know no rules: they show what the API gives them."""
+game's links (reached by a redirect after the form's post: reloading it creates nothing), the
+game page (drawn by ``static/game.js`` from the API and the WebSocket), each game's how-to-play
+and card reference, and the game boards' files. The pages know no rules: they show what the API
+and the games' data packages give them."""
 
 from __future__ import annotations
 
@@ -8,13 +10,13 @@ import re
 from importlib import resources
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
 
 from rulebook.core import UnknownGame, get_game
-from rulebook.web import api
+from rulebook.web import api, learn
 from rulebook.web.boards import board_file, has_board
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
 from rulebook.web.errors import BadRequest, NotFound, WebError
@@ -74,8 +76,14 @@ def _form_request(form: FormData) -> tuple[str, str | None, int, dict[str, str],
     return game_name, variant, players, options, seats
 
 
+def _to_links_page(links: dict[str, Any]) -> RedirectResponse:
+    """After a new game is made: to its links page (303: the browser GETs it, so a reload or
+    a bookmark shows the links again and creates nothing)."""
+    return RedirectResponse(links["links_page"], status_code=303)
+
+
 @router.post("/new", response_class=HTMLResponse)
-async def new_game(request: Request) -> HTMLResponse:
+async def new_game(request: Request) -> Response:
     form = await request.form()
     values = {k: str(v) for k, v in form.items() if isinstance(v, str)}
     try:
@@ -83,12 +91,18 @@ async def new_game(request: Request) -> HTMLResponse:
         game, dealt = await api.create_for(request, setup, specs)
     except WebError as exc:
         return home_page(request, exc.status, error=str(exc), values=values)
-    return created_page(request, api.links(game, dealt))
+    return _to_links_page(api.links(game, dealt))
 
 
-def created_page(request: Request, links: dict[str, Any]) -> HTMLResponse:
-    base = str(request.base_url).rstrip("/")
-    return render(request, "created.html", base=base, links=links)
+@router.get("/new", include_in_schema=False)
+async def new_game_form() -> RedirectResponse:
+    """The form's address opened by itself (a bookmark, another tab): the form."""
+    return RedirectResponse("/#new-game", status_code=303)
+
+
+@router.get("/upload", include_in_schema=False)
+async def upload_form() -> RedirectResponse:
+    return RedirectResponse("/#upload", status_code=303)
 
 
 @router.post("/upload", response_class=HTMLResponse)
@@ -96,26 +110,94 @@ async def upload_page(
     request: Request,
     file: Annotated[UploadFile, File()],
     seats: Annotated[str | None, Form(max_length=200)] = None,
-) -> HTMLResponse:
+) -> Response:
     try:
         links = await api.upload(request, file, seats or None)
     except WebError as exc:
         return home_page(request, exc.status, upload_error=str(exc))
-    return created_page(request, links)
+    return _to_links_page(links)
+
+
+@router.get("/games/{game_id}/links", response_class=HTMLResponse)
+async def links_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game's links, for the person who created it: the page's script reads the key in the
+    address's fragment (never sent here) and asks the API for the links with it."""
+    game = await _game_or_missing(request, game_id)
+    base = str(request.base_url).rstrip("/")
+    return render(request, "links.html", game_id=game.id, title=game.state.game.title, base=base)
+
+
+async def _game_or_missing(request: Request, game_id: str) -> Any:
+    try:
+        return await api.games_of(request).get(game_id)
+    except NotFound:
+        raise NotFound(
+            "no game has this address. If someone sent you a link, it may have been cut off: "
+            "ask them for the whole link (copy it with the page's Copy button)"
+        ) from None
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str) -> HTMLResponse:
-    game = await api.games_of(request).get(game_id)
+    game = await _game_or_missing(request, game_id)
     setup = game.state.setup
+    found = get_game(setup.game)
     return render(
         request,
         "game.html",
         game_id=game.id,
-        title=game.state.game.title,
+        title=found.title,
         game_name=setup.game,
         board=has_board(setup.game),
         board_css=board_file(setup.game, "board.css") is not None,
+        rules=learn.rules(setup.game),
+        jumps=learn.jump_ids(setup),
+        cards_url=_cards_url(setup.game, learn.set_for(setup)) if found.cards else None,
+        guide=learn.guide_steps(setup),
+    )
+
+
+def _cards_url(game_name: str, key: str) -> str:
+    return f"/cards/{game_name}" + (f"?set={key}" if key and key != "all" else "")
+
+
+def _game_named(name: str) -> Any:
+    try:
+        return get_game(name)
+    except UnknownGame:
+        raise NotFound(f"no game called {name!r}") from None
+
+
+@router.get("/rules/{game_name}", response_class=HTMLResponse)
+async def rules_page(request: Request, game_name: str) -> HTMLResponse:
+    """How to play a game: its ``rules.md`` (as ``rulebook rules GAME`` shows it)."""
+    game = _game_named(game_name)
+    found = learn.rules(game.name)
+    if found is None:
+        raise NotFound(f"no how-to-play is written for {game.title} yet")
+    cards = _cards_url(game.name, "") if game.cards else None
+    return render(request, "rules.html", game=game, rules=found, cards_url=cards)
+
+
+@router.get("/cards/{game_name}", response_class=HTMLResponse)
+async def cards_page(
+    request: Request,
+    game_name: str,
+    wanted: Annotated[str | None, Query(alias="set", max_length=64)] = None,
+) -> HTMLResponse:
+    """Every card of a game (``Game.cards``), with a filter box; ``?set=`` chooses the
+    variant and player count where they change the cards."""
+    game = _game_named(game_name)
+    chosen = learn.card_set(game.name, wanted)
+    if chosen is None:
+        raise NotFound(f"{game.title} has no named cards")
+    return render(
+        request,
+        "cards.html",
+        game=game,
+        chosen=chosen,
+        sets=learn.card_sets(game.name),
+        rules_url=f"/rules/{game.name}" if learn.rules(game.name) else None,
     )
 
 

@@ -97,6 +97,18 @@ class TokenRow(Base):
     seats: Mapped[str] = mapped_column(Text)  #: JSON list of the seats it admits
 
 
+class CreatorRow(Base):
+    """The digest of the key the creator of a game holds (in the fragment of the links
+    page's address): with it the server deals the seat links again (``live.seat_token``)."""
+
+    __tablename__ = "creators"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    digest: Mapped[str] = mapped_column(String(64))
+
+
 class MoveRow(Base):
     __tablename__ = "moves"
 
@@ -319,9 +331,10 @@ class Store:
         log: Sequence[tuple[int, str]] = (),
         over: bool = False,
         bots_move: bool = False,
+        creator: str | None = None,
     ) -> None:
-        """Store a new game, its token digests (with the seats each admits) and, for an
-        uploaded save file, its moves so far: all or nothing."""
+        """Store a new game, its token digests (with the seats each admits), the digest of
+        its creator's key and, for an uploaded save file, its moves so far: all or nothing."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 GameRow(
@@ -341,6 +354,8 @@ class Store:
             s.flush()  # the game row first: the others refer to it
             for token_digest, admitted in tokens:
                 s.add(TokenRow(digest=token_digest, game_id=game_id, seats=json.dumps(admitted)))
+            if creator is not None:
+                s.add(CreatorRow(game_id=game_id, digest=creator))
             for n, (seat, move) in enumerate(log):
                 s.add(MoveRow(game_id=game_id, number=n, seat=seat, move=move))
 
@@ -450,6 +465,12 @@ class Store:
                 return None
             seats: list[int] = json.loads(row.seats)
             return seats
+
+    def creator_digest(self, game_id: str) -> str | None:
+        """The digest of the key of a game's links page (None for a game stored without)."""
+        with Session(self.engine) as s:
+            row = s.get(CreatorRow, game_id)
+            return None if row is None else row.digest
 
     def unfinished(self) -> list[str]:
         """The games still being played (their bots resume when a lone server starts)."""

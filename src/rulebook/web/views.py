@@ -23,7 +23,7 @@ import orjson
 
 from rulebook.core import Action, State
 from rulebook.core.menu import places
-from rulebook.core.words import third_person
+from rulebook.core.words import third_person, verdict
 
 
 @dataclass(frozen=True)
@@ -108,13 +108,16 @@ def visible_log(state: State, viewer: int | None, log: Sequence[Entry]) -> list[
     return told
 
 
-def result(state: State) -> dict[str, Any] | None:
-    """The end of the game: scores, each seat's breakdown, winners and what decided, and the
-    solo rating or verdict where the game gives one (None while the game runs)."""
+def result(state: State, labels: Sequence[str]) -> dict[str, Any] | None:
+    """The end of the game: scores, each seat's breakdown, winners and what decided, the
+    verdict in the words the terminal uses, the solo rating or verdict where the game gives
+    one, and notes on scoring categories (None while the game runs)."""
     if not state.is_terminal():
         return None
     seats = range(state.num_players)
     return {
+        "verdict": verdict(state, labels),
+        "notes": state.score_notes(),
         "scores": state.scores(),
         "breakdowns": [state.score_breakdown(p) for p in seats],
         "winners": state.winners(),
@@ -157,7 +160,8 @@ def view(
         "to_act": to_act,
         "log": told,
         "over": state.is_terminal(),
-        "result": result(state),
+        "result": result(state, labels),
+        "rating_scale": [{"from": least, "title": title} for least, title in state.rating_scale()],
         "version": len(told),
         "can_undo": can_undo and viewer is not None,
     }

@@ -3,7 +3,7 @@
 from rulebook.core import Game, Setup, Variant, register
 from rulebook.core.rollwrite.render import menu_entry
 from rulebook.ye_olde_magick_shoppe.bots import evaluate, evaluate_moves
-from rulebook.ye_olde_magick_shoppe.cards import cards
+from rulebook.ye_olde_magick_shoppe.cards import authored_cards, cards
 from rulebook.ye_olde_magick_shoppe.encoding import encoder
 from rulebook.ye_olde_magick_shoppe.render import VIEWS, render, turn
 from rulebook.ye_olde_magick_shoppe.rules import Done, ShoppeState, Spend
@@ -31,6 +31,7 @@ GAME = register(
         views=VIEWS,
         menu_entry=menu_entry,
         cards=cards,
+        authored_cards=authored_cards,
         data_package="rulebook.ye_olde_magick_shoppe.data",
         description="The prototype of Merchants of Magick: craft, research, claim customers.",
         counters=counters,

@@ -1,4 +1,6 @@
 // The new-game form: variants, player count, options and seats follow the chosen game.
+import { el } from "/static/dom.js";
+
 const data = JSON.parse(document.getElementById("catalogue").textContent);
 const form = document.getElementById("new-form");
 const gameSelect = document.getElementById("game");
@@ -7,16 +9,6 @@ const playersInput = document.getElementById("players");
 const optionsBox = document.getElementById("options");
 const seatsBox = document.getElementById("seats");
 const values = data.values || {};
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 const game = () => data.games.find((g) => g.name === gameSelect.value);
 const variant = () => game().variants.find((v) => v.name === variantSelect.value);
@@ -100,4 +92,10 @@ for (const button of document.querySelectorAll("button.pick")) {
 }
 refresh(true);
 if (values.players) { playersInput.value = values.players; refresh(false); }
+// an error of the last post (the form's or the upload's) is where the eye is, and read out
+const problem = document.getElementById("form-error") || document.getElementById("upload-error");
+if (problem) {
+  problem.scrollIntoView({ block: "center" });
+  problem.focus({ preventScroll: true });
+}
 form.dataset.ready = "yes";
