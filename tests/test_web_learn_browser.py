@@ -56,6 +56,7 @@ CONFIGS = [
 ]
 IDS = [f"{g}-{v}-{len(s)}p" for g, v, s, _ in CONFIGS]
 
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("learn")
