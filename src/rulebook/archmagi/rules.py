@@ -16,8 +16,7 @@ docs/archmagi.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from rulebook.archmagi.content import (
@@ -31,6 +30,7 @@ from rulebook.archmagi.content import (
     content,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.action import KeyedAction
 from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
 
@@ -86,31 +86,12 @@ Task = tuple[str, int, int, Any]
 
 
 # -- actions ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Move(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Move(KeyedAction):
     """A move: a verb, and the Spell or Monster it names (if any): ``top Ember``, ``pass``."""
 
     verb: str
     card: str = ""
-    #: the hash of ``(verb, card)``, worked out once: search bots look moves up in their trees
-    #: again and again (``None`` for a hand-built move that cannot be hashed)
-    _hash: int | None = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        try:
-            known: int | None = hash((self.verb, self.card))
-        except TypeError:
-            known = None
-        object.__setattr__(self, "_hash", known)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            raise TypeError(f"unhashable move: {self!r}")
-        return self._hash
-
-    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
-        """Pickled as its fields (the hash of a string differs between processes)."""
-        return (Move, (self.verb, self.card))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.card}" if self.card else self.verb
@@ -727,29 +708,14 @@ class ArchmagiState(State):
             raise IllegalAction(f"{action} is not a legal move now")
         self._perform(player, known)
 
-    def lookahead(
-        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
-    ) -> list[float]:
-        """With the game's own evaluation, most Plays are valued without being made
-        (:mod:`rulebook.archmagi.lookahead`); the same values as :meth:`State.lookahead`."""
-        from rulebook.archmagi import bots, lookahead  # they import this module
-
-        if evaluate is not bots.evaluate:
-            return super().lookahead(player, actions, evaluate)
-        return lookahead.lookahead(self, player, actions)
-
-    def apply_legal(self, player: int, action: Action) -> None:
-        """A move from :meth:`legal_actions` of this very position: not listed again."""
-        self._perform(player, cast(Move, action))
-        self.history.append((player, action))
-
-    def _perform(self, player: int, action: Move) -> None:
+    def _perform(self, player: int, action: Action) -> None:
+        move = cast(Move, action)
         if self.stack:
-            self._decide(player, action)
+            self._decide(player, move)
         elif self.phase == MONSTER:
-            self._monster(player, action)
+            self._monster(player, move)
         else:
-            self._play(player, action)
+            self._play(player, move)
         self._run()
 
     def _play(self, p: int, move: Move) -> None:
