@@ -33,7 +33,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict, Unpack
+from typing import Any, Unpack
 
 import numpy as np
 from gymnasium import spaces
@@ -41,23 +41,10 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from rulebook.core import Action, IllegalAction, State, UnknownGame
-from rulebook.interop.common import ILLEGAL_REWARD, Config, Table
+from rulebook.interop.common import Settings, Table
 
 #: games with a Parallel environment: their only simultaneous phase covers every decision
 PARALLEL_GAMES = ("merchants-of-magick", "ye-olde-magick-shoppe")
-
-
-class Settings(TypedDict, total=False):
-    """How an environment plays, beyond its configuration (all optional)."""
-
-    #: ``"win"``, ``"margin"`` or ``"score"`` (default: ``"win"``, solo ``"score"``)
-    reward: str | None
-    #: ``"ansi"`` for :meth:`render` to return text
-    render_mode: str | None
-    #: ``"penalize"`` (default) or ``"raise"``: what an illegal index does
-    illegal: str
-    #: the reward of a refused move with ``illegal="penalize"`` (default -1)
-    illegal_reward: float
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -82,26 +69,15 @@ class _Spaces:
     ) -> None:
         self._check_game(game)
         super().__init__()
-        self.table = Table(
-            Config.of(game, players, variant, options),
-            settings.get("reward"),
-            settings.get("illegal", "penalize"),
-            settings.get("illegal_reward", ILLEGAL_REWARD),
-        )
+        self.table = Table.of(game, players, variant, options, settings)
         self.config = self.table.config
         self.metadata = {**_Spaces.metadata, "name": f"rulebook_{self.config.name}{self.kind}"}
         self.render_mode = settings.get("render_mode")
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agents: list[str] = []
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}
-        size = self.table.space.size
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(self.table.low, self.table.high, dtype=self.table.dtype),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(size)
+        self._observation_space = self.table.observation_space()
+        self._action_space = spaces.Discrete(self.table.space.size)
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.state: State | None = None
