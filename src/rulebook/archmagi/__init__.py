@@ -1,8 +1,4 @@
-"""Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool.
-
-What the game is; its hooks (evaluation, lookahead, views...) are found in this package's
-modules by name (:func:`rulebook.core.registry.register_package`).
-"""
+"""Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
 
 from rulebook.archmagi.options import MAGI
 from rulebook.archmagi.rules import ArchmagiState, Move

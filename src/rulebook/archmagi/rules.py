@@ -878,19 +878,11 @@ class ArchmagiState(State):
                 view["effects"] = [e.text() for e in data]
         return view
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Public: piles face up, Paths, Planted areas, Crystals, Favor and the sizes of the
-        hidden piles. Hidden: the order of the Magic Pool, Spell Books and Monster decks, and
-        every Hand but the viewer's own."""
-        if not 0 <= player < self.num_players:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """What every seat sees: the observation without a Hand or a decision's cards."""
-        return self._view(None)
-
     def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it, without a Hand or
+        a decision's cards). Public: piles face up, Paths, Planted areas, Crystals, Favor and
+        the sizes of the hidden piles. Hidden: the order of the Magic Pool, Spell Books and
+        Monster decks, and every Hand but the viewer's own."""
         name_of = self.moves.name_of
         seats = []
         for p in range(self.num_players):

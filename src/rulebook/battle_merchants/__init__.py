@@ -1,8 +1,4 @@
-"""Battle Merchants (rulebook ``001_44ef98e54b9802c2.txt``): 2-4 players (2: Salesman Steve).
-
-What the game is; its hooks (evaluation, lookahead, views...) are found in this package's
-modules by name (:func:`rulebook.core.registry.register_package`).
-"""
+"""Battle Merchants (rulebook ``001_44ef98e54b9802c2.txt``): 2-4 players (2: Salesman Steve)."""
 
 from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.rules import BattleState

@@ -920,24 +920,16 @@ class BattleState(State):
         )
 
     # -- views -----------------------------------------------------------------------------------
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything is public ("Everything you have ... is public") except the order of the
-        decks and which Spring/Summer cards went back to the box.
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it). Everything is
+        public ("Everything you have ... is public") except the order of the decks and which
+        Spring/Summer cards went back to the box.
 
         Besides the table: the seat whose turn ends the Season (after the third Demand
         Token), the Weapons forged or sales made in the action under way (``action_count``)
         and the gold less per sale (``sale_penalty``, Desperate Times), the passes in a row and
         the kind of the last action (the 2-player cleanup depends on it): all of it seen by
         everyone as the moves were made."""
-        if not 0 <= player < self.seats:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Everything but the decks' order is public: what any seat sees, without a seat."""
-        return self._view(None)
-
-    def _view(self, player: int | None) -> dict[str, Any]:
         c = self.content
         board = self.board
         weapons = c.weapons

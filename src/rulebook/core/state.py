@@ -101,15 +101,24 @@ class State(ABC):
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """The rulebook's tie-breakers for one seat, most important first, higher is better."""
 
-    @abstractmethod
     def observation(self, player: int) -> dict[str, Any]:
-        """JSON-able view of the game holding only what ``player`` may see."""
+        """JSON-able view of the game holding only what ``player`` may see: the game's
+        :meth:`_view` of the seat (:class:`IllegalAction` for a number that is no seat)."""
+        self.check_seat(player)
+        return self._view(player)
 
-    @abstractmethod
     def public_observation(self) -> dict[str, Any]:
         """JSON-able view of the game for a spectator: what every seat may see, nothing more
         (no hand, no face-down card; in a simultaneous phase every seat as it was when the phase
-        began). Shaped like :meth:`observation`, with ``"you": None``."""
+        began). Shaped like :meth:`observation`, with ``"you": None``: the game's
+        :meth:`_view` of no seat."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as seat ``player`` sees it, or as every seat sees it (``None``): what a
+        game supplies for :meth:`observation` and :meth:`public_observation` (unless it
+        overrides both)."""
+        raise NotImplementedError(f"{type(self).__name__} has no view of the table")
 
     @abstractmethod
     def clone(self: S) -> S:

@@ -1,8 +1,4 @@
-"""Merchants of Magick (rulebook ``000_ab43b6b995c67bb5.txt``): 1-8 players, solo variant.
-
-What the game is; its hooks (evaluation, views...) are found in this package's modules by name
-(:func:`rulebook.core.registry.register_package`).
-"""
+"""Merchants of Magick (rulebook ``000_ab43b6b995c67bb5.txt``): 1-8 players, solo variant."""
 
 from rulebook.core import Variant
 from rulebook.core.registry import register_package

@@ -1,8 +1,4 @@
-"""Pandoria Merchants (rulebook ``003_85552cb3b950eabe.txt``): standard 2-4, family, solo.
-
-What the game is; its hooks (evaluation, lookahead, views...) are found in this package's
-modules by name (:func:`rulebook.core.registry.register_package`).
-"""
+"""Pandoria Merchants (rulebook ``003_85552cb3b950eabe.txt``): standard 2-4, family, solo."""
 
 from rulebook.core import Option, Variant
 from rulebook.core.registry import register_package

@@ -1466,17 +1466,9 @@ class PandoriaState(State):
             cells.append(sym + mark)
         return "".join(cells)
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything is public: the map and every Realm sheet. Only future dice are unknown."""
-        if not 0 <= player < self.num_players:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Everything is public: what any seat sees, without a seat."""
-        return self._view(None)
-
     def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it). Everything is
+        public: the map and every Realm sheet. Only future dice are unknown."""
         b = self.board
         c = self.c
         grid = [self._row_text(r) for r in range(b.height)]

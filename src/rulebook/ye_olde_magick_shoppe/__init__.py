@@ -1,8 +1,4 @@
-"""Ye Olde Magick Shoppe v0.7.2 (rulebook ``002_b27f334b14e381b8.txt``): 1-8 players, solo.
-
-What the game is; its hooks (evaluation, views...) are found in this package's modules by name
-(:func:`rulebook.core.registry.register_package`).
-"""
+"""Ye Olde Magick Shoppe v0.7.2 (rulebook ``002_b27f334b14e381b8.txt``): 1-8 players, solo."""
 
 from rulebook.core import Variant
 from rulebook.core.registry import register_package

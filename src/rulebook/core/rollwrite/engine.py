@@ -863,22 +863,14 @@ class SheetState(State, Generic[C]):
         seat.update(self._seat_view(p))
         return seat
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything on the table is public but the deck's order and face-down cards.
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it). Everything on the
+        table is public but the deck's order and face-down cards.
 
         The crafting phase is simultaneous: until every seat is done, a seat sees the others
-        as they were when it began (and who is still deciding), never their choices so far.
+        as they were when it began (and who is still deciding), never their choices so far;
+        with no seat, every seat as it was when it began.
         """
-        if not 0 <= player < self.num_players:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """What every seat sees: during the crafting, every seat as it was when it began."""
-        return self._view(None)
-
-    def _view(self, player: int | None) -> dict[str, Any]:
-        """The table as ``player`` sees it (``None``: as everyone sees it)."""
         c = self.content
         layout = c.layout
         cards = c.cards
