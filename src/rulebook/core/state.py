@@ -1,9 +1,12 @@
 """The state protocol every game implements, and the machinery they share.
 
-A game subclasses :class:`State` and supplies the rules (``_apply``, ``legal_actions``,
-``observation``...). The base class owns what is the same everywhere: the action log, parsing
-text moves, refusing moves from seats that are not to act, winners with tie-breakers, and the
-save-file form (setup + action log, see :mod:`rulebook.core.replay`).
+A game subclasses :class:`State` and supplies the rules (``legal_actions``, ``_apply`` that
+checks a move and ``_perform`` that makes it, ``_view`` of the table...). The base class owns
+what is the same everywhere (as TAG's forward model and Pgx's ``step`` do): the action log,
+parsing text moves, refusing moves from seats that are not to act, search's unchecked moves
+(:meth:`State.apply_legal`), the seat checked before a view, greedy's lookahead (the game's
+registered fast form, ``Game.lookahead``, or a clone per move), winners with tie-breakers, and
+the save-file form (setup + action log, see :mod:`rulebook.core.replay`).
 """
 
 from __future__ import annotations
