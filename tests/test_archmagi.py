@@ -565,7 +565,7 @@ def test_the_view_shows_the_hand_with_elements_and_actions() -> None:
     s.hands[0] = cards("Ember", "Glimmer", "Glimmer")
     s.discard = cards("Sprout")
     console = Console(width=120, record=True)
-    console.print(rulebook.archmagi.render(s, 0))
+    console.print(rulebook.archmagi.render.render(s, 0))
     lines = console.export_text().splitlines()
     ember = next(line for line in lines if "Ember" in line)
     assert "fire" in ember and "gain 1 crystal(s)" in ember and "gain 3 crystal(s)" in ember

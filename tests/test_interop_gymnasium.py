@@ -99,3 +99,5 @@ def test_bad_setups_are_refused() -> None:
         RulebookEnv("archmagi", 2, opponents="wizard")
     with pytest.raises(UnknownGame, match="seat"):
         RulebookEnv("archmagi", 2, seat=2)
+    with pytest.raises(TypeError, match="rewrd"):  # a misspelt setting, as a keyword would be
+        RulebookEnv("archmagi", 2, rewrd="margin")  # type: ignore[call-arg]

@@ -109,3 +109,5 @@ def test_parallel_is_only_for_the_roll_and_writes_and_bad_setups_are_refused() -
         env("archmagi", 7)
     with pytest.raises(UnknownGame, match="reward"):
         env("archmagi", 2, reward="gold")
+    with pytest.raises(TypeError, match="illegl"):  # a misspelt setting, as a keyword would be
+        parallel_env("merchants-of-magick", 2, illegl="raise")  # type: ignore[call-arg]

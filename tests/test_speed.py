@@ -110,7 +110,7 @@ def test_lookahead_agrees_with_clone_apply_evaluate(case: Case) -> None:
             made = state.lookahead(seat, actions, wrapped)
             fast = state.lookahead(seat, actions, evaluate)
             assert frozen(state) == before, "lookahead changed the state"
-            plain = State.lookahead(state, seat, actions, evaluate)
+            plain = state.lookahead_on_clones(seat, actions, evaluate)
             assert made == plain, f"{case}: lookahead differs from clone + apply + evaluate"
             if game.evaluate_moves is None and case.game not in REORDERED:
                 assert fast == plain
@@ -142,7 +142,7 @@ def test_moves_valued_unmade_agree_with_made_ones_in_greedy_games(game: str, pla
             seat = state.current_players()[-1]
             actions = state.legal_actions(seat)
             quick = evaluate_moves(state, seat, actions)
-            plain = State.lookahead(state, seat, actions, evaluate)
+            plain = state.lookahead_on_clones(seat, actions, evaluate)
             for value, expected in zip(quick, plain, strict=True):
                 if value is None:
                     made += 1
@@ -499,7 +499,7 @@ def test_board_game_lookahead_along_greedy_games(
             monkeypatch.setattr(kind, "clone", plain_clone)
             if before is not None:
                 assert frozen(state) == before, f"{case}: lookahead changed the state"
-            plain = State.lookahead(state, seat, actions, evaluate)
+            plain = state.lookahead_on_clones(seat, actions, evaluate)
             if case.game in REORDERED:
                 assert fast == pytest.approx(plain, rel=0, abs=1e-9), f"{case} move {move}"
                 assert _best(fast) == _best(plain), f"{case} move {move}"
@@ -536,7 +536,7 @@ def test_pandoria_workers_valued_without_a_clone_when_a_choice_follows(
                 fast = state.lookahead(seat, actions, bots.evaluate)
                 placed += made.count
                 assert frozen(state) == before
-                plain = State.lookahead(state, seat, actions, bots.evaluate)
+                plain = state.lookahead_on_clones(seat, actions, bots.evaluate)
                 assert fast == pytest.approx(plain, rel=0, abs=1e-9), f"{variant} {actions}"
                 assert _best(fast) == _best(plain)
                 valued += len(actions)
@@ -618,7 +618,7 @@ def test_pandoria_spells_valued_without_a_clone(variant: str, players: int) -> N
                 before = frozen(state)
                 fast = state.lookahead(seat, actions, bots.evaluate)
                 assert frozen(state) == before
-                assert fast == State.lookahead(state, seat, actions, bots.evaluate)
+                assert fast == state.lookahead_on_clones(seat, actions, bots.evaluate)
                 compared += 1
     assert cast > 50 and compared > 20, (cast, compared)
 
@@ -709,7 +709,7 @@ def test_archmagi_moves_valued_on_counts_along_random_and_greedy_games(
             seat = state.current_players()[0]
             actions = state.legal_actions(seat)
             fast = state.lookahead(seat, actions, bots.evaluate)
-            assert fast == State.lookahead(state, seat, actions, bots.evaluate), actions
+            assert fast == state.lookahead_on_clones(seat, actions, bots.evaluate), actions
             valued += len(actions)
             move = agents[seat].act(state, seat) if greedy else rng.choice(actions)
             state.apply(seat, move)

@@ -23,7 +23,8 @@ One search per decision (single-observer ISMCTS, Cowling, Powley & Whitehouse 20
   but per node): the exploration constant then means the same in every game, whatever the
   scale of its scores. With one scale for the whole search, the spread of rewards across
   determinizations dwarfed the differences between moves, and the search explored almost
-  uniformly (it lost to greedy in 3 of 5 games; see README "Bots").
+  uniformly (it lost to greedy in 3 of 5 games; see docs/balance-lab.md, "Measured: bot
+  strength").
 
 The budget is a number of iterations (seeded and reproducible) or seconds per move.
 """
@@ -38,7 +39,7 @@ from rulebook.core import Action, IllegalAction, State
 from rulebook.core.policy import random_move
 
 #: iterations of the default ``mcts`` spec (decides in under 1 s per move on one core in every
-#: game; see README "Bots")
+#: game; see docs/performance.md, "Time per move")
 DEFAULT_ITERATIONS = 1000
 #: UCB1 exploration constant (children's mean rewards are scaled to [0, 1] per node)
 DEFAULT_EXPLORATION = 0.5

@@ -27,7 +27,6 @@ from rulebook.core.spaces import (
     lookup,
     positions,
     relative,
-    seat_order,
 )
 
 PHASES = (PLAY, MONSTER, DISCARD, OVER)
@@ -209,15 +208,9 @@ class ArchmagiEncoder(FlatEncoder):
                 ones.append(self.at_offer + lookup(self.names, choice["spell"], "Spell"))
             self._count(choice.get("looking", ()), self.at_looking, out)
             ones += positions(self.effects, choice.get("effects", ()), self.at_effects, "effect")
-        current = obs["current_players"]
-        winners = obs.get("winners", ())
         seats = obs["seats"]
-        for k, p in enumerate(seat_order(you, n)):
-            at, seat = self.at_seat[k], seats[p]
-            if p in current:
-                ones.append(at["to_act"])
-            if p in winners:
-                ones.append(at["winner"])
+        for p, at in self.seats(obs, ones):
+            seat = seats[p]
             hot(ones, at["element"], len(ELEMENTS), lookup(self.elements, seat["element"], "Magi"))
             out[at["crystals"]] = seat["crystals"] / CRYSTAL_SCALE
             out[at["favor"]] = seat["favor"] / FAVOR_SCALE

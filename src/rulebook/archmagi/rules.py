@@ -16,8 +16,7 @@ docs/archmagi.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from rulebook.archmagi.content import (
@@ -31,6 +30,7 @@ from rulebook.archmagi.content import (
     content,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.action import KeyedAction
 from rulebook.core.chance import shuffle
 from rulebook.core.data import cached
 from rulebook.core.words import plural
@@ -125,31 +125,12 @@ Task = tuple[str, int, int, Any]
 
 
 # -- actions ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Move(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Move(KeyedAction):
     """A move: a verb, and the Spell or Monster it names (if any): ``top Ember``, ``pass``."""
 
     verb: str
     card: str = ""
-    #: the hash of ``(verb, card)``, worked out once: search bots look moves up in their trees
-    #: again and again (``None`` for a hand-built move that cannot be hashed)
-    _hash: int | None = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        try:
-            known: int | None = hash((self.verb, self.card))
-        except TypeError:
-            known = None
-        object.__setattr__(self, "_hash", known)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            raise TypeError(f"unhashable move: {self!r}")
-        return self._hash
-
-    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
-        """Pickled as its fields (the hash of a string differs between processes)."""
-        return (Move, (self.verb, self.card))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.card}" if self.card else self.verb
@@ -766,29 +747,14 @@ class ArchmagiState(State):
             raise IllegalAction(f"{action} is not a legal move now")
         self._perform(player, known)
 
-    def lookahead(
-        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
-    ) -> list[float]:
-        """With the game's own evaluation, most Plays are valued without being made
-        (:mod:`rulebook.archmagi.lookahead`); the same values as :meth:`State.lookahead`."""
-        from rulebook.archmagi import bots, lookahead  # they import this module
-
-        if evaluate is not bots.evaluate:
-            return super().lookahead(player, actions, evaluate)
-        return lookahead.lookahead(self, player, actions)
-
-    def apply_legal(self, player: int, action: Action) -> None:
-        """A move from :meth:`legal_actions` of this very position: not listed again."""
-        self._perform(player, cast(Move, action))
-        self.history.append((player, action))
-
-    def _perform(self, player: int, action: Move) -> None:
+    def _perform(self, player: int, action: Action) -> None:
+        move = cast(Move, action)
         if self.stack:
-            self._decide(player, action)
+            self._decide(player, move)
         elif self.phase == MONSTER:
-            self._monster(player, action)
+            self._monster(player, move)
         else:
-            self._play(player, action)
+            self._play(player, move)
         self._run()
 
     def _play(self, p: int, move: Move) -> None:
@@ -951,19 +917,11 @@ class ArchmagiState(State):
                 view["effects"] = [e.text() for e in data]
         return view
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Public: piles face up, Paths, Planted areas, Crystals, Favor and the sizes of the
-        hidden piles. Hidden: the order of the Magic Pool, Spell Books and Monster decks, and
-        every Hand but the viewer's own."""
-        if not 0 <= player < self.num_players:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """What every seat sees: the observation without a Hand or a decision's cards."""
-        return self._view(None)
-
     def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it, without a Hand or
+        a decision's cards). Public: piles face up, Paths, Planted areas, Crystals, Favor and
+        the sizes of the hidden piles. Hidden: the order of the Magic Pool, Spell Books and
+        Monster decks, and every Hand but the viewer's own."""
         name_of = self.moves.name_of
         seats = []
         for p in range(self.num_players):

@@ -13,95 +13,75 @@ from dataclasses import dataclass
 
 from rulebook.battle_merchants.content import Board, Content, content
 from rulebook.core import Action
+from rulebook.core.action import KeyedAction
 from rulebook.core.data import cached
 
 
-@dataclass(frozen=True, slots=True)
-class Learn(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Learn(KeyedAction):
     """Learn One Craft: take the face-up Craft Card in space ``slot`` (1 = first)."""
 
     slot: int
-
-    def __reduce__(self) -> tuple[type[Learn], tuple[int]]:
-        return (Learn, (self.slot,))  # compiled, a frozen class cannot unpickle field by field
 
     def __str__(self) -> str:
         return f"learn {self.slot}"
 
 
-@dataclass(frozen=True, slots=True)
-class Forge(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Forge(KeyedAction):
     """Forge one Weapon (Standard or Vorpal) into your supply."""
 
     weapon: str
     vorpal: bool
 
-    def __reduce__(self) -> tuple[type[Forge], tuple[str, bool]]:
-        return (Forge, (self.weapon, self.vorpal))
-
     def __str__(self) -> str:
         return f"forge {'vorpal ' if self.vorpal else ''}{self.weapon}"
 
 
-@dataclass(frozen=True, slots=True)
-class Sell(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Sell(KeyedAction):
     """Sell One Weapon: place a Weapon of yours on the Weapon Space ``space``."""
 
     space: str
     vorpal: bool
 
-    def __reduce__(self) -> tuple[type[Sell], tuple[str, bool]]:
-        return (Sell, (self.space, self.vorpal))
-
     def __str__(self) -> str:
         return f"sell {'vorpal ' if self.vorpal else ''}{self.space}"
 
 
-@dataclass(frozen=True, slots=True)
-class Bonus(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Bonus(KeyedAction):
     """Forge and Sell One Weapon (Craft Bonus action): forge the Weapon ``space`` demands and
     sell it there at once."""
 
     space: str
     vorpal: bool
 
-    def __reduce__(self) -> tuple[type[Bonus], tuple[str, bool]]:
-        return (Bonus, (self.space, self.vorpal))
-
     def __str__(self) -> str:
         return f"bonus {'vorpal ' if self.vorpal else ''}{self.space}"
 
 
-@dataclass(frozen=True, slots=True)
-class TakeKingdom(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class TakeKingdom(KeyedAction):
     """Take One Kingdom Card: the face-up Kingdom Card in space ``slot`` (1 = first)."""
 
     slot: int
-
-    def __reduce__(self) -> tuple[type[TakeKingdom], tuple[int]]:
-        return (TakeKingdom, (self.slot,))
 
     def __str__(self) -> str:
         return f"kingdom {self.slot}"
 
 
-@dataclass(frozen=True, slots=True)
-class Done(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Done(KeyedAction):
     """Stop: forge no more Weapons / make no more sales / take no free card this turn."""
-
-    def __reduce__(self) -> tuple[type[Done], tuple[()]]:
-        return (Done, ())
 
     def __str__(self) -> str:
         return "done"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Pass(KeyedAction):
     """No action is possible: the turn passes (rules decision, see docs)."""
-
-    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
-        return (Pass, ())
 
     def __str__(self) -> str:
         return "pass"

@@ -28,7 +28,6 @@ from rulebook.core.spaces import (
     lookup,
     positions,
     relative,
-    seat_order,
 )
 
 STEPS = (TURN, FORGING, SELLING, FREE_CRAFT, FREE_FORGE, OVER)
@@ -338,16 +337,9 @@ class BattleEncoder(FlatEncoder):
             hot(
                 ones, self.at_steve_next, len(self.races), lookup(self.races, steve["next"], "race")
             )
-        current = obs["current_players"]
-        winners = obs.get("winners", ())
         year_end = obs.get("year_end") or []
         seats = obs["seats"]
-        for k, p in enumerate(seat_order(you, n)):
-            at = self.at_seat[k]
-            if p in current:
-                ones.append(at["to_act"])
-            if p in winners:
-                ones.append(at["winner"])
+        for p, at in self.seats(obs, ones):
             if year_end:
                 for j, part in enumerate(YEAR_END):
                     out[at["year_end"] + j] = year_end[p][part] / GOLD_SCALE

@@ -14,7 +14,6 @@ listed in docs/battle-merchants.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from rulebook.battle_merchants.actions import (
@@ -41,6 +40,7 @@ from rulebook.battle_merchants.content import (
     title,
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core.action import hashable
 from rulebook.core.chance import shuffle
 from rulebook.core.words import seat
 
@@ -85,14 +85,6 @@ def tables(c: Content) -> Tables:
     found = Tables(c)
     _tables[:] = [found]
     return found
-
-
-def _hashable(action: Action) -> bool:
-    try:
-        hash(action)
-    except TypeError:
-        return False
-    return True
 
 
 class BattleState(State):
@@ -827,30 +819,13 @@ class BattleState(State):
 
     def _apply(self, player: int, action: Action) -> None:
         """Check the move completely (raising before any change), then perform it."""
-        if not _hashable(action) or (
+        if not hashable(action) or (
             action not in self.moves.index and type(action) not in (Done, Pass)
         ):
             raise IllegalAction(f"{action!r} is not a Battle Merchants move")
         if action not in self.legal_actions(player):
             raise IllegalAction(f"{action} is not legal now ({self._why_not(player, action)})")
         self._perform(player, action)
-
-    def lookahead(
-        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
-    ) -> list[float]:
-        """With the game's own evaluation, most moves are valued from what they change, without
-        being made (:mod:`rulebook.battle_merchants.lookahead`); the same values as
-        :meth:`State.lookahead`."""
-        from rulebook.battle_merchants import bots, lookahead  # they import this module
-
-        if evaluate is not bots.evaluate:
-            return super().lookahead(player, actions, evaluate)
-        return lookahead.lookahead(self, player, actions)
-
-    def apply_legal(self, player: int, action: Action) -> None:
-        """A move from :meth:`legal_actions` of this very position: not listed again."""
-        self._perform(player, action)
-        self.history.append((player, action))
 
     def _perform(self, player: int, action: Action) -> None:
         p = player
@@ -949,24 +924,16 @@ class BattleState(State):
         )
 
     # -- views -----------------------------------------------------------------------------------
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything is public ("Everything you have ... is public") except the order of the
-        decks and which Spring/Summer cards went back to the box.
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it). Everything is
+        public ("Everything you have ... is public") except the order of the decks and which
+        Spring/Summer cards went back to the box.
 
         Besides the table: the seat whose turn ends the Season (after the third Demand
         Token), the Weapons forged or sales made in the action under way (``action_count``)
         and the gold less per sale (``sale_penalty``, Desperate Times), the passes in a row and
         the kind of the last action (the 2-player cleanup depends on it): all of it seen by
         everyone as the moves were made."""
-        if not 0 <= player < self.seats:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Everything but the decks' order is public: what any seat sees, without a seat."""
-        return self._view(None)
-
-    def _view(self, player: int | None) -> dict[str, Any]:
         c = self.content
         board = self.board
         weapons = c.weapons

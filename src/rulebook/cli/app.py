@@ -7,7 +7,6 @@ and the game's optional ``render``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import statistics
 import time
@@ -31,27 +30,35 @@ from rich.text import Text
 
 import rulebook
 from rulebook.cli.common import (
-    HUMAN,
     INTERRUPTED,
     UsageError,
-    check_agents,
-    cycle_specs,
+    agent_specs,
+    check_parallel,
     find_game,
     make_console,
     parse_options,
-    parse_specs,
     print_results,
     table_view,
     usage_errors,
     writable_file,
 )
 from rulebook.cli.lookup import rules_view
+from rulebook.cli.options import (
+    AgentsOpt,
+    GameArg,
+    LevelOpt,
+    OptionOpt,
+    RayAddressOpt,
+    RayOpt,
+    SeedOpt,
+    VariantOpt,
+    WorkersOpt,
+)
 from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
 from rulebook.core.words import plural, seat
 from rulebook.lab.overrides import check_addresses, read_override
-from rulebook.lab.ray_runner import check_ray_address
 from rulebook.lab.runner import Job, execute
 from rulebook.lab.stats import wilson
 
@@ -108,23 +115,6 @@ def list_games() -> None:
             about.append(f"\noption {o.name}: {o.accepts()} (default {o.default}{only})")
         table.add_row(name, about, variants)
     make_console().print(table)
-
-
-GameArg = Annotated[
-    str, typer.Argument(metavar="GAME", help="The game's name (see: rulebook list).")
-]
-VariantOpt = Annotated[
-    str | None,
-    typer.Option("--variant", metavar="NAME", help="Variant (default: the first that fits)."),
-]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", metavar="KEY=VALUE", help="A setup option: key=value."),
-]
-LevelOpt = Annotated[
-    str | None,
-    typer.Option("--level", metavar="LEVEL", help="Shorthand for --option level=LEVEL."),
-]
 
 
 @app.command()
@@ -206,34 +196,20 @@ def simulate(
         int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
     ],
     games: Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")],
-    agents: Annotated[
-        str,
-        typer.Option(
-            metavar="SPECS",
-            help="Comma-separated agents, cycled over the seats: random, greedy, mcts, "
-            "mcts:2000 (iterations), mcts:0.5s (seconds per move).",
-        ),
-    ],
-    seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
+    agents: AgentsOpt,
+    seed: SeedOpt = 0,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     level: LevelOpt = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(metavar="W", help="Parallel processes (default: one per core)."),
-    ] = None,
+    workers: WorkersOpt = None,
     out: Annotated[
         Path | None,
         typer.Option(
             metavar="FILE", help="Store every game in this Parquet file; re-run to resume."
         ),
     ] = None,
-    ray: Annotated[
-        bool, typer.Option("--ray", help="Run on Ray (a local instance unless --ray-address).")
-    ] = False,
-    ray_address: Annotated[
-        str | None, typer.Option(metavar="ADDR", help="Run on the Ray cluster at ADDR.")
-    ] = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     data_override: Annotated[
         Path | None,
         typer.Option(metavar="FILE", help="TOML file replacing values of the game's data."),
@@ -244,21 +220,12 @@ def simulate(
     with usage_errors():
         options = parse_options(option, level)
         setup = found.setup(players, seed, variant, options)
-        specs = cycle_specs(parse_specs(agents, "--agents"), players)
-        check_agents(specs)
-        if HUMAN in specs:
-            raise UsageError("simulations are between agents; human cannot play")
+        specs = agent_specs(agents, players, "simulations are between agents")
         if games < 1:
             raise UsageError(f"--games must be at least 1, not {games}")
-        if workers is not None and workers < 1:
-            raise UsageError(f"--workers must be at least 1, not {workers}")
+        check_parallel(workers, ray, ray_address)
         if out is not None:
             writable_file(out, "--out")
-        if ray or ray_address:
-            if importlib.util.find_spec("ray") is None:
-                raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
-            if ray_address:
-                check_ray_address(ray_address)
         override = None
         if data_override is not None:
             override = read_override(data_override)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -22,6 +23,7 @@ from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import Game, RulebookError, State, words
 from rulebook.core.data import DataError
 from rulebook.core.words import plural
+from rulebook.lab.ray_runner import check_ray_address
 
 #: the seat spec of a person at the keyboard (every other spec names an agent)
 HUMAN = "human"
@@ -164,6 +166,30 @@ def check_agents(specs: Sequence[str]) -> None:
     for spec in specs:
         if spec != HUMAN:
             make_agent(spec)
+
+
+def agent_specs(text: str, players: int, refusal: str) -> list[str]:
+    """The agents of ``--agents``, one per seat (cycled over the seats): :class:`UsageError`
+    if one names no agent, or if it names ``human``, for runs that play agents only
+    (``refusal`` says what the command plays)."""
+    specs = cycle_specs(parse_specs(text, "--agents"), players)
+    check_agents(specs)
+    if HUMAN in specs:
+        raise UsageError(f"{refusal}; human cannot play")
+    return specs
+
+
+def check_parallel(workers: int | None, ray: bool, address: str | None) -> None:
+    """Check ``--workers``, ``--ray`` and ``--ray-address`` before any work:
+    :class:`UsageError` if there are fewer than one worker, if Ray is asked for but not
+    installed, or if nothing answers at the address."""
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {workers}")
+    if ray or address:
+        if importlib.util.find_spec("ray") is None:
+            raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
+        if address:
+            check_ray_address(address)
 
 
 def cycle_specs(specs: Sequence[str], players: int) -> list[str]:

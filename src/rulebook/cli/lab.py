@@ -13,9 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from rulebook.agents import make_agent
-from rulebook.cli.app import VariantOpt, app, run_with_progress
+from rulebook.cli.app import app, run_with_progress
 from rulebook.cli.common import (
     UsageError,
+    check_parallel,
     find_game,
     make_console,
     output_errors,
@@ -23,6 +24,7 @@ from rulebook.cli.common import (
     writable_file,
     writable_folder,
 )
+from rulebook.cli.options import SeedOpt, VariantOpt, WorkersOpt
 from rulebook.core import games as game_names
 from rulebook.core import get_game
 from rulebook.core.words import plural
@@ -157,11 +159,9 @@ def strength(
     solo: Annotated[
         bool, typer.Option(help="Also rate each agent in the solo modes (and their levels).")
     ] = True,
-    seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
+    seed: SeedOpt = 0,
     variant: VariantOpt = None,
-    workers: Annotated[
-        int | None, typer.Option(metavar="W", help="Parallel processes (default: cores).")
-    ] = None,
+    workers: WorkersOpt = None,
     out: Annotated[
         Path | None,
         typer.Option(metavar="DIR", help="Keep each match-up's games here (resumable)."),
@@ -203,6 +203,7 @@ def strength(
             make_agent(agent)
         if games < 1 or solo_games < 1:
             raise UsageError("--games and --solo-games must be at least 1")
+        check_parallel(workers, False, None)
         if out is not None:
             writable_folder(out, "--out")
         if markdown is not None:

@@ -15,20 +15,31 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rulebook.cli.app import GameArg, LevelOpt, OptionOpt, VariantOpt, app
+from rulebook.cli.app import app
 from rulebook.cli.common import (
-    HUMAN,
     INTERRUPTED,
     UsageError,
-    check_agents,
-    cycle_specs,
+    agent_specs,
+    check_parallel,
     find_game,
     make_console,
     parse_options,
-    parse_specs,
     usage_errors,
+    writable_folder,
 )
 from rulebook.cli.lab import changes_table
+from rulebook.cli.options import (
+    AgentsOpt,
+    GameArg,
+    LevelOpt,
+    OptionOpt,
+    PlayersOpt,
+    RayAddressOpt,
+    RayOpt,
+    SeedOpt,
+    VariantOpt,
+    WorkersOpt,
+)
 from rulebook.core import Game
 from rulebook.lab.compare import Change
 from rulebook.lab.ray_runner import ray_instance
@@ -37,17 +48,6 @@ from rulebook.lab.summary import Rate, faction_rates, seat_rates
 from rulebook.lab.tune import Outcome, Plan, Status, parse_target, read_knobs, tune
 from rulebook.lab.tune.search import describe_values
 from rulebook.lab.tune.target import check_target
-
-
-def check_writable(out: Path) -> None:
-    """Refuse an output folder that cannot be created or written, before any work."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} is a file, not a folder")
-    probe = out
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise UsageError(f"--out {out}: {probe} is not a writable folder")
 
 
 def measurable(game: Game, players: int, variant: str | None) -> tuple[bool, set[str]]:
@@ -74,16 +74,11 @@ def tune_command(
             help='e.g. "factions<=5, seats<=5, moves in 100..200" (default: the knob file\'s).',
         ),
     ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option("--players", "-p", metavar="N", help="Default: the game's usual count."),
-    ] = None,
+    players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     level: LevelOpt = None,
-    agents: Annotated[
-        str, typer.Option(metavar="SPECS", help="Agents, cycled over the seats.")
-    ] = "greedy",
+    agents: AgentsOpt = "greedy",
     budget: Annotated[int, typer.Option(metavar="GAMES", help="Games the search may play.")] = 4000,
     trial_games: Annotated[
         int, typer.Option(metavar="K", help="Games per evaluation block (same seeds for all).")
@@ -94,16 +89,10 @@ def tune_command(
     confirm: Annotated[
         int, typer.Option(metavar="GAMES", help="Fresh games confirming before and after.")
     ] = 2000,
-    seed: Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")] = 0,
-    workers: Annotated[
-        int | None, typer.Option(metavar="W", help="Parallel processes (default: cores).")
-    ] = None,
-    ray: Annotated[
-        bool, typer.Option("--ray", help="Run on Ray (a local instance unless --ray-address).")
-    ] = False,
-    ray_address: Annotated[
-        str | None, typer.Option(metavar="ADDR", help="Run on the Ray cluster at ADDR.")
-    ] = None,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Search values of the game's data (the knobs) that meet a balance target, confirm the
     best on fresh games, and write the override, a report and the comparison to DIR."""
@@ -112,15 +101,11 @@ def tune_command(
         options = parse_options(option, level)
         n = players or found.common_players or found.variants[0].min_players
         found.setup(n, seed, variant, options)
-        specs = cycle_specs(parse_specs(agents, "--agents"), n)
-        check_agents(specs)
-        if HUMAN in specs:
-            raise UsageError("tuning plays agents only; human cannot play")
+        specs = agent_specs(agents, n, "tuning plays agents only")
         if n < 2:
             raise UsageError("tuning balances win rates: it needs 2 or more players")
-        if workers is not None and workers < 1:
-            raise UsageError(f"--workers must be at least 1, not {workers}")
-        check_writable(out)
+        check_parallel(workers, ray, ray_address)
+        writable_folder(out, "--out")
         knob_file = read_knobs(knobs, found.name, n, variant)
         text = target or knob_file.target
         if not text:

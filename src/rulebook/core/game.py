@@ -1,7 +1,8 @@
 """What a game is: its name, variants, player counts and the factory of its initial state.
 
 Like OpenSpiel's ``Game``, a :class:`Game` only describes; the :class:`~rulebook.core.state.State`
-it creates evolves. Games register themselves with :func:`rulebook.core.registry.register`.
+it creates evolves. Game packages register themselves with
+:func:`rulebook.core.registry.register_package`.
 """
 
 from __future__ import annotations
@@ -135,6 +136,12 @@ class Game:
     #: made to be judged. :meth:`State.lookahead` uses it for :attr:`evaluate` where a game
     #: implements it; the tests hold it to making each move
     evaluate_moves: Callable[[State, int, Sequence[Action]], list[float | None]] | None = None
+    #: the exact fast form of :meth:`State.lookahead` for the game's own :attr:`evaluate`:
+    #: ``evaluate(after, player)`` for the state ``after`` each of ``actions``, worked out
+    #: without a clone per move; :meth:`State.lookahead` uses it for :attr:`evaluate` (the
+    #: bots' speed machinery, registered by the game package so that the rules never import
+    #: it), and the tests hold it to playing each move on a clone
+    lookahead: Callable[[State, int, Sequence[Action]], list[float]] | None = None
     #: the table as a seat sees it, as a Rich renderable or text, for the terminal
     render: Callable[[State, int], Any] | None = None
     #: the compact view shown before each of a seat's decisions in the terminal: what the

@@ -1,12 +1,16 @@
-"""The list of registered games and the one entry point that starts any of them."""
+"""The list of registered games, the one entry point that starts any of them, and the
+registration of a game package from what its modules provide."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
 
 from rulebook.core.errors import UnknownGame
-from rulebook.core.game import Game
+from rulebook.core.game import Game, Option, Setup, Variant
 
 if TYPE_CHECKING:
     from rulebook.core.state import State
@@ -44,3 +48,73 @@ def new_game(
 ) -> State:
     """The initial state of game ``name`` for ``players`` seats, dealt and rolled from ``seed``."""
     return get_game(name).new_game(players, seed=seed, variant=variant, options=options)
+
+
+#: where a game package's hooks are found: its module, then ``Game`` field -> the name in that
+#: module (a module or a name a game does not have leaves the field unset)
+HOOKS: dict[str, dict[str, str]] = {
+    "bots": {"evaluate": "evaluate", "evaluate_moves": "evaluate_moves"},
+    "lookahead": {"lookahead": "lookahead"},
+    "render": {
+        "render": "render",
+        "turn_view": "turn",
+        "views": "VIEWS",
+        "menu_entry": "menu_entry",
+    },
+    "cards": {"cards": "cards", "authored_cards": "authored_cards"},
+    "encoding": {"encoder": "encoder"},
+    "stats": {"counters": "counters", "faction": "faction"},
+}
+
+
+@dataclass(frozen=True)
+class _Create:
+    """A registered game's factory of initial states (picklable, unlike a closure)."""
+
+    name: str
+    state: type[State]
+
+    def __call__(self, setup: Setup) -> State:
+        return self.state(get_game(self.name), setup)
+
+
+def register_package(
+    package: str,
+    state: type[State],
+    *,
+    title: str,
+    rulebook: str,
+    description: str,
+    variants: tuple[Variant, ...],
+    options: tuple[Option, ...] = (),
+    common_players: int | None = None,
+) -> Game:
+    """Register the game of ``package`` (a game package's ``__name__``): what the game is
+    (given here), played with ``state``, its name the package's (``pandoria_merchants`` ->
+    ``pandoria-merchants``), and its hooks found in the package's modules by :data:`HOOKS`
+    (``bots.evaluate``, ``lookahead.lookahead``, ``render.turn``...), its data files in
+    ``<package>.data`` (``rules.md``: how to play) and its board view in ``<package>.web``."""
+    hooks: dict[str, Any] = {}
+    for module_name, fields in HOOKS.items():
+        if find_spec(f"{package}.{module_name}") is None:
+            continue
+        module = import_module(f"{package}.{module_name}")
+        for field_name, attribute in fields.items():
+            if hasattr(module, attribute):
+                hooks[field_name] = getattr(module, attribute)
+    name = package.rsplit(".", 1)[-1].replace("_", "-")
+    return register(
+        Game(
+            name=name,
+            title=title,
+            rulebook=rulebook,
+            variants=variants,
+            create=_Create(name, state),
+            options=options,
+            description=description,
+            common_players=common_players,
+            data_package=f"{package}.data" if find_spec(f"{package}.data") else None,
+            web_view=f"{package}.web" if find_spec(f"{package}.web") else None,
+            **hooks,
+        )
+    )

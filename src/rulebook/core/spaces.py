@@ -203,6 +203,9 @@ class FlatEncoder(ObservationEncoder):
     #: ``[*]`` for every item of a list), each with the reason: fixed by the configuration,
     #: or following from what the tensor shows
     IGNORED: Mapping[str, str] = {}
+    #: each seat's slots by name, in :func:`seat_order` from the viewer (declared by the game's
+    #: encoder; ``to_act`` and ``winner`` among them, for :meth:`seats`)
+    at_seat: list[dict[str, int]]
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -249,6 +252,25 @@ class FlatEncoder(ObservationEncoder):
         high = np.array([s.high for s in capped for _ in range(s.size)], dtype=np.float32)
         self._caps = (index, low, high)
         return self._caps
+
+    def seats(
+        self, observation: Mapping[str, Any], ones: list[int]
+    ) -> list[tuple[int, dict[str, int]]]:
+        """Each seat in :func:`seat_order` from the viewer (``observation["you"]``) with its
+        slots (:attr:`at_seat`), having marked in ``ones`` the ``to_act`` slot of each seat to
+        act now and the ``winner`` slot of each winner."""
+        at_seat = self.at_seat
+        current = observation["current_players"]
+        winners = observation.get("winners", ())
+        order = []
+        for k, p in enumerate(seat_order(observation["you"], self.players)):
+            at = at_seat[k]
+            if p in current:
+                ones.append(at["to_act"])
+            if p in winners:
+                ones.append(at["winner"])
+            order.append((p, at))
+        return order
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:

@@ -1,9 +1,12 @@
 """The state protocol every game implements, and the machinery they share.
 
-A game subclasses :class:`State` and supplies the rules (``_apply``, ``legal_actions``,
-``observation``...). The base class owns what is the same everywhere: the action log, parsing
-text moves, refusing moves from seats that are not to act, winners with tie-breakers, and the
-save-file form (setup + action log, see :mod:`rulebook.core.replay`).
+A game subclasses :class:`State` and supplies the rules (``legal_actions``, ``_apply`` that
+checks a move and ``_perform`` that makes it, ``_view`` of the table...). The base class owns
+what is the same everywhere (as TAG's forward model and Pgx's ``step`` do): the action log,
+parsing text moves, refusing moves from seats that are not to act, search's unchecked moves
+(:meth:`State.apply_legal`), the seat checked before a view, greedy's lookahead (the game's
+registered fast form, ``Game.lookahead``, or a clone per move), winners with tie-breakers, and
+the save-file form (setup + action log, see :mod:`rulebook.core.replay`).
 """
 
 from __future__ import annotations
@@ -70,7 +73,17 @@ class State(ABC):
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
-        """Check and perform a move. Must raise :class:`IllegalAction` before changing anything."""
+        """Check a move, raising :class:`IllegalAction` before changing anything, then make it
+        with :meth:`_perform`."""
+
+    def _perform(self, player: int, action: Action) -> None:
+        """Make a move known to be legal (one of :meth:`legal_actions` of ``player`` in this
+        very position), without checking it again: what :meth:`apply_legal` makes for search.
+
+        A game whose moves are checked apart from being made overrides this with the unchecked
+        move, and its :meth:`_apply` checks, then calls it; by default the move is checked
+        again (:meth:`_apply`)."""
+        self._apply(player, action)
 
     @abstractmethod
     def parse_action(self, player: int, text: str) -> Action:
@@ -91,15 +104,24 @@ class State(ABC):
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """The rulebook's tie-breakers for one seat, most important first, higher is better."""
 
-    @abstractmethod
     def observation(self, player: int) -> dict[str, Any]:
-        """JSON-able view of the game holding only what ``player`` may see."""
+        """JSON-able view of the game holding only what ``player`` may see: the game's
+        :meth:`_view` of the seat (:class:`IllegalAction` for a number that is no seat)."""
+        self.check_seat(player)
+        return self._view(player)
 
-    @abstractmethod
     def public_observation(self) -> dict[str, Any]:
         """JSON-able view of the game for a spectator: what every seat may see, nothing more
         (no hand, no face-down card; in a simultaneous phase every seat as it was when the phase
-        began). Shaped like :meth:`observation`, with ``"you": None``."""
+        began). Shaped like :meth:`observation`, with ``"you": None``: the game's
+        :meth:`_view` of no seat."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as seat ``player`` sees it, or as every seat sees it (``None``): what a
+        game supplies for :meth:`observation` and :meth:`public_observation` (unless it
+        overrides both)."""
+        raise NotImplementedError(f"{type(self).__name__} has no view of the table")
 
     @abstractmethod
     def clone(self: S) -> S:
@@ -177,10 +199,22 @@ class State(ABC):
         """``evaluate(after, player)`` for the state ``after`` each of ``actions`` (legal moves
         of ``player`` now), as the greedy policy compares them; this state is left unchanged.
 
-        This plays each move on a :meth:`clone`. A game may override it with something cheaper
-        that gives the same values (moves played on this state and undone, say); the tests hold
-        every game's version to this one.
+        For the game's own evaluation (``evaluate is game.evaluate``), the game's fast form
+        (:attr:`Game.lookahead`) where it registers one; otherwise
+        :meth:`lookahead_on_clones`. A game may also override this with something cheaper
+        that gives the same values (moves played on this state and undone, say); the tests
+        hold every game's version to :meth:`lookahead_on_clones`.
         """
+        game = self.game
+        if game.lookahead is not None and evaluate is game.evaluate:
+            return game.lookahead(self, player, actions)
+        return self.lookahead_on_clones(player, actions, evaluate)
+
+    def lookahead_on_clones(
+        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
+    ) -> list[float]:
+        """What :meth:`lookahead` gives, by its definition: each move played on a
+        :meth:`clone`, which is then evaluated."""
         values = []
         for action in actions:
             after = self.clone()
@@ -234,12 +268,13 @@ class State(ABC):
 
     def apply_legal(self, player: int, action: Action) -> None:
         """Perform ``action``, one of :meth:`legal_actions` of ``player`` listed in this very
-        position (or in the position this state is an unchanged clone of), as search bots do.
-
-        A game may skip checking such a move again; this one simply :meth:`apply`-s it. Any
-        other move must go through :meth:`apply`.
+        position (or in the position this state is an unchanged clone of), as search bots do:
+        :meth:`_perform`-ed without :meth:`apply`'s checks of the seat, the text and the turn,
+        and without the game's own check of the move where it has a cheaper path. Any other
+        move must go through :meth:`apply`.
         """
-        self.apply(player, action)
+        self._perform(player, action)
+        self.history.append((player, action))
 
     def winners(self) -> list[int]:
         """The seats that win: highest score, then the rulebook's tie-breakers; ties share.

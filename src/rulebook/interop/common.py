@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,9 @@ import numpy.typing as npt
 import rulebook
 from rulebook.core import IllegalAction, Setup, State, UnknownGame, get_game, new_game
 from rulebook.core.spaces import ActionSpace, ObservationEncoder, action_space, encoder
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 #: the reward schemes of :class:`Table` (see the module docstring)
 REWARDS = ("win", "margin", "score")
@@ -42,6 +45,20 @@ ILLEGAL_REWARD = -1.0
 #: (Pandoria Merchants' solo level); larger ones, and those given by a rule rather than a list
 #: (Archmagi's Magi), keep their default
 SMALL_OPTION = 4
+
+
+class Settings(TypedDict, total=False):
+    """How an environment plays, beyond its configuration (every key optional), as the
+    Gymnasium and PettingZoo environments take them."""
+
+    #: ``"win"``, ``"margin"`` or ``"score"`` (default: ``"win"``, solo ``"score"``)
+    reward: str | None
+    #: ``"penalize"`` (default) or ``"raise"``: what an illegal index does (:data:`ILLEGAL`)
+    illegal: str
+    #: the reward of a refused move with ``illegal="penalize"`` (default -1)
+    illegal_reward: float
+    #: ``"ansi"`` for the environment's ``render`` to return text
+    render_mode: str | None
 
 
 @dataclass(frozen=True)
@@ -177,6 +194,39 @@ class Table:
         low, high = self.encoder.bounds()
         self.low = np.asarray(low, self.dtype)
         self.high = np.asarray(high, self.dtype)
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        players: int,
+        variant: str | None,
+        options: Mapping[str, str] | None,
+        settings: Settings,
+    ) -> Table:
+        """The table of a configuration played with ``settings`` (its defaults filled in);
+        ``TypeError`` naming a setting there is no such thing as, as for a misspelt keyword."""
+        unknown = set(settings) - (Settings.__required_keys__ | Settings.__optional_keys__)
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {', '.join(sorted(unknown))}")
+        return cls(
+            Config.of(game, players, variant, options),
+            settings.get("reward"),
+            settings.get("illegal", "penalize"),
+            settings.get("illegal_reward", ILLEGAL_REWARD),
+        )
+
+    def observation_space(self) -> spaces.Dict:
+        """The space of an environment's observations: the seat's tensor within the encoder's
+        bounds (``"observation"``) and the legal-move mask (``"action_mask"``)."""
+        from gymnasium import spaces  # the [rl] extra, which only the adapters need
+
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(self.low, self.high, dtype=self.dtype),
+                "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+            }
+        )
 
     def observe(self, state: State, player: int) -> npt.NDArray[Any]:
         """Seat ``player``'s observation tensor (only what the seat may see)."""

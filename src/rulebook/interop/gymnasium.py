@@ -34,7 +34,7 @@ Registered ids: ``rulebook/<Game>-<n>p[-<Variant>][-<Level>]-v0`` for every conf
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium as gym
 import numpy as np
@@ -43,7 +43,7 @@ from gymnasium import spaces
 
 from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import State, UnknownGame
-from rulebook.interop.common import ILLEGAL_REWARD, Config, Table, configurations
+from rulebook.interop.common import Config, Settings, Table, configurations
 
 ObsType = dict[str, npt.NDArray[Any]]
 
@@ -61,14 +61,9 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         options: Mapping[str, str] | None = None,
         seat: int = 0,
         opponents: str | Sequence[str] = "greedy",
-        reward: str | None = None,
-        illegal: str = "penalize",
-        illegal_reward: float = ILLEGAL_REWARD,
-        render_mode: str | None = None,
+        **settings: Unpack[Settings],
     ) -> None:
-        self.table = Table(
-            Config.of(game, players, variant, options), reward, illegal, illegal_reward
-        )
+        self.table = Table.of(game, players, variant, options, settings)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise UnknownGame(f"seat must be one of 0-{players - 1}, not {seat!r}")
         self.seat = seat
@@ -81,14 +76,9 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         for spec in specs:
             make_agent(spec)  # a bad spec fails here, with the accepted forms
         self.opponents = specs
-        size = self.table.space.size
-        self.observation_space = spaces.Dict(  # type: ignore[assignment]
-            {
-                "observation": spaces.Box(self.table.low, self.table.high, dtype=self.table.dtype),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(size)
+        self.observation_space = self.table.observation_space()  # type: ignore[assignment]
+        self.action_space = spaces.Discrete(self.table.space.size)
+        render_mode = settings.get("render_mode")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UnknownGame(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode

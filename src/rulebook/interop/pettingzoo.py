@@ -33,7 +33,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 from gymnasium import spaces
@@ -41,7 +41,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from rulebook.core import Action, IllegalAction, State, UnknownGame
-from rulebook.interop.common import ILLEGAL_REWARD, Config, Table
+from rulebook.interop.common import Settings, Table
 
 #: games with a Parallel environment: their only simultaneous phase covers every decision
 PARALLEL_GAMES = ("merchants-of-magick", "ye-olde-magick-shoppe")
@@ -52,37 +52,38 @@ def _seed(rng: np.random.Generator) -> int:
 
 
 class _Spaces:
-    """The agents and spaces of one configuration (shared by the AEC and Parallel envs)."""
+    """The agents and spaces of one configuration, and what the AEC and Parallel
+    environments share (see the module docstring for what they take)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
+    #: what ``metadata["name"]`` adds to the configuration's name
+    kind = ""
 
-    def _init_spaces(
+    def __init__(
         self,
         game: str,
         players: int,
-        variant: str | None,
-        options: Mapping[str, str] | None,
-        reward: str | None,
-        illegal: str,
-        illegal_reward: float,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+        **settings: Unpack[Settings],
     ) -> None:
-        self.table = Table(
-            Config.of(game, players, variant, options), reward, illegal, illegal_reward
-        )
+        self._check_game(game)
+        super().__init__()
+        self.table = Table.of(game, players, variant, options, settings)
         self.config = self.table.config
+        self.metadata = {**_Spaces.metadata, "name": f"rulebook_{self.config.name}{self.kind}"}
+        self.render_mode = settings.get("render_mode")
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        self.agents: list[str] = []
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}
-        size = self.table.space.size
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(self.table.low, self.table.high, dtype=self.table.dtype),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(size)
+        self._observation_space = self.table.observation_space()
+        self._action_space = spaces.Discrete(self.table.space.size)
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.state: State | None = None
+
+    def _check_game(self, game: str) -> None:
+        """Refuse a game this kind of environment cannot play (any game, by default)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -94,6 +95,15 @@ class _Spaces:
         """The move an action index stands for."""
         return self.table.space.action(index)
 
+    def _new_game(self, seed: int | None) -> State:
+        """A new game, from ``seed`` (the same seed, the same game) or from the environment's
+        generator; every agent in it."""
+        if seed is not None or not hasattr(self, "_rng"):
+            self._rng = np.random.default_rng(seed)
+        self.state = self.config.new_game(_seed(self._rng))
+        self.agents = self.possible_agents[:]
+        return self.state
+
     def _observe(self, p: int, acting: bool = True) -> dict[str, Any]:
         """Seat ``p``'s observation; its mask is all 0 unless ``acting``."""
         assert self.state is not None
@@ -103,7 +113,9 @@ class _Spaces:
             "action_mask": mask if acting else np.zeros_like(mask),
         }
 
-    def _render(self) -> str:
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
         if self.state is None:
             return "no game: call reset() first"
         return "\n".join(
@@ -114,40 +126,23 @@ class _Spaces:
             ]
         )
 
+    def close(self) -> None:
+        pass
+
 
 class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
-    def __init__(
-        self,
-        game: str,
-        players: int,
-        variant: str | None = None,
-        options: Mapping[str, str] | None = None,
-        reward: str | None = None,
-        render_mode: str | None = None,
-        illegal: str = "penalize",
-        illegal_reward: float = ILLEGAL_REWARD,
-    ) -> None:
-        super().__init__()
-        self._init_spaces(game, players, variant, options, reward, illegal, illegal_reward)
-        self.metadata = {**_Spaces.metadata, "name": f"rulebook_{self.config.name}"}
-        self.render_mode = render_mode
-        self.agents: list[str] = []
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: from ``seed`` (the same seed, the same game), or from the
         environment's generator."""
-        if seed is not None or not hasattr(self, "_rng"):
-            self._rng = np.random.default_rng(seed)
-        self.state = self.config.new_game(_seed(self._rng))
-        self.agents = self.possible_agents[:]
+        state = self._new_game(seed)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.table.to_act(self.state)]
+        self.agent_selection = self.possible_agents[self.table.to_act(state)]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation; its mask is all 0 unless it is the agent to act (in a
@@ -185,44 +180,23 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignore[mi
             return
         self.agent_selection = self.possible_agents[self.table.to_act(self.state)]
 
-    def render(self) -> str | None:
-        return self._render() if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        pass
-
 
 class RulebookParallel(_Spaces, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """A roll-and-write as a PettingZoo Parallel environment (see the module docstring)."""
 
-    def __init__(
-        self,
-        game: str,
-        players: int,
-        variant: str | None = None,
-        options: Mapping[str, str] | None = None,
-        reward: str | None = None,
-        render_mode: str | None = None,
-        illegal: str = "penalize",
-        illegal_reward: float = ILLEGAL_REWARD,
-    ) -> None:
+    kind = "_parallel"
+
+    def _check_game(self, game: str) -> None:
         if game not in PARALLEL_GAMES:
             raise UnknownGame(
                 f"{game} has turns, not one simultaneous phase: use env() (AEC); "
                 f"Parallel environments: {', '.join(PARALLEL_GAMES)}"
             )
-        self._init_spaces(game, players, variant, options, reward, illegal, illegal_reward)
-        self.metadata = {**_Spaces.metadata, "name": f"rulebook_{self.config.name}_parallel"}
-        self.render_mode = render_mode
-        self.agents: list[str] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-        if seed is not None or not hasattr(self, "_rng"):
-            self._rng = np.random.default_rng(seed)
-        self.state = self.config.new_game(_seed(self._rng))
-        self.agents = self.possible_agents[:]
+        self._new_game(seed)
         return {a: self._observe(self.seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(
@@ -273,27 +247,13 @@ class RulebookParallel(_Spaces, ParallelEnv[str, dict[str, Any], int]):  # type:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        return self._render() if self.render_mode == "ansi" else None
 
-    def close(self) -> None:
-        pass
-
-
-def raw_env(
-    game: str,
-    players: int,
-    variant: str | None = None,
-    options: Mapping[str, str] | None = None,
-    reward: str | None = None,
-    render_mode: str | None = None,
-    illegal: str = "penalize",
-    illegal_reward: float = ILLEGAL_REWARD,
-) -> RulebookAEC:
-    """The AEC environment without PettingZoo's wrappers."""
-    return RulebookAEC(
-        game, players, variant, options, reward, render_mode, illegal, illegal_reward
-    )
+#: the AEC environment without PettingZoo's wrappers: ``raw_env(game, players, variant,
+#: options, **settings)``
+raw_env = RulebookAEC
+#: the Parallel environment of a roll-and-write configuration (:data:`PARALLEL_GAMES`):
+#: ``parallel_env(game, players, variant, options, **settings)``
+parallel_env = RulebookParallel
 
 
 def env(
@@ -301,30 +261,9 @@ def env(
     players: int,
     variant: str | None = None,
     options: Mapping[str, str] | None = None,
-    reward: str | None = None,
-    render_mode: str | None = None,
-    illegal: str = "penalize",
-    illegal_reward: float = ILLEGAL_REWARD,
+    **settings: Unpack[Settings],
 ) -> AECEnv[str, dict[str, Any], int]:
     """The AEC environment of a game configuration, with PettingZoo's order-enforcing wrapper
     (clear errors for steps before reset); ``reward`` is ``"win"``, ``"margin"`` or
     ``"score"`` (default: ``"win"``, solo ``"score"``)."""
-    return wrappers.OrderEnforcingWrapper(
-        raw_env(game, players, variant, options, reward, render_mode, illegal, illegal_reward)
-    )
-
-
-def parallel_env(
-    game: str,
-    players: int,
-    variant: str | None = None,
-    options: Mapping[str, str] | None = None,
-    reward: str | None = None,
-    render_mode: str | None = None,
-    illegal: str = "penalize",
-    illegal_reward: float = ILLEGAL_REWARD,
-) -> RulebookParallel:
-    """The Parallel environment of a roll-and-write configuration (:data:`PARALLEL_GAMES`)."""
-    return RulebookParallel(
-        game, players, variant, options, reward, render_mode, illegal, illegal_reward
-    )
+    return wrappers.OrderEnforcingWrapper(RulebookAEC(game, players, variant, options, **settings))

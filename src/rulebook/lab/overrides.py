@@ -32,7 +32,11 @@ _INSTALLED: str | None = None
 
 
 def data_package(game: Game) -> str:
-    """The package holding ``game``'s data files (``rulebook.<game package>.data``)."""
+    """The package holding ``game``'s data files: ``Game.data_package``
+    (``rulebook.<game package>.data``), or for a game registered without one, the ``data``
+    package beside the module of its factory."""
+    if game.data_package is not None:
+        return game.data_package
     module = game.create.__module__.split(".")
     return ".".join([*module[:2], "data"])
 

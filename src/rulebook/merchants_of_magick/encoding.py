@@ -10,6 +10,7 @@ from typing import Any
 from rulebook.core import RulebookError, Setup
 from rulebook.core.rollwrite.encoding import SheetEncoder, sheet_ignored
 from rulebook.core.spaces import Vector, hot, index_of, lookup
+from rulebook.merchants_of_magick import rules
 from rulebook.merchants_of_magick.content import content
 
 #: Potions are divided by this (a seat rarely holds more: each pays one result's change)
@@ -23,15 +24,7 @@ class MerchantsEncoder(SheetEncoder):
     LINE = "orders"
     VALUE = "coins"
     SIDES = ("master", "apprentice")
-    CATEGORIES = (
-        "crafting",
-        "material_mastery",
-        "spell_research",
-        "energy_mastery",
-        "orders",
-        "charms_bonus",
-        "sponsored_adventurer",
-    )
+    CATEGORIES = rules.CATEGORIES
     #: the best solo rating ("Master") needs 90 Coins
     SCORE_SCALE = 100.0
     IGNORED: Mapping[str, str] = {

@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rulebook.core import State, View
+from rulebook.core.rollwrite import render as rollwrite_render
 from rulebook.core.rollwrite.render import (
     card_text,
     footer,
@@ -125,3 +126,6 @@ VIEWS = (
     View("sheet", "your whole sheet: every row, its circles and thresholds", sheet),
     View("orders", "every shoppe's Orders, coins, Potions and Adventurer", orders),
 )
+
+#: the sheet games' menu of moves, shared (:func:`rulebook.core.rollwrite.render.menu_entry`)
+menu_entry = rollwrite_render.menu_entry

@@ -29,7 +29,6 @@ from rulebook.core.spaces import (
     lookup,
     positions,
     relative,
-    seat_order,
 )
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.content import content
@@ -430,15 +429,8 @@ class PandoriaEncoder(FlatEncoder):
             self._fill_sheet_shared(obs, out, ones)
         if self.solo:
             self._fill_solo(obs["solo"], out, ones)
-        current = obs["current_players"]
-        winners = obs.get("winners", ())
         seats = obs["seats"]
-        for k, p in enumerate(seat_order(you, n)):
-            at = self.at_seat[k]
-            if p in current:
-                ones.append(at["to_act"])
-            if p in winners:
-                ones.append(at["winner"])
+        for p, at in self.seats(obs, ones):
             self._fill_seat(seats[p], at, out, ones)
 
     def _text(self, rows: object, width: int, what: str) -> bytes:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar, cast
 
 from rulebook.core import Action, Chance, Game, IllegalAction, Setup, State
+from rulebook.core.action import Interned, KeyedAction
 from rulebook.pandoria_merchants.board import CITY, KINDS, Board, around, bits, hexes
 from rulebook.pandoria_merchants.cards import amount, card_title, index, spell_title, title
 from rulebook.pandoria_merchants.content import Card, Content, FamilySpell, content
@@ -145,8 +146,8 @@ VERBS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Move(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Move(KeyedAction):
     """Every move of the game: a verb and at most one argument (a hex, a card, a kind...).
 
     Texts: ``wood C7``, ``worker D7``, ``choose gold``, ``cast rage/tower``, ``buy ship/statue``,
@@ -156,31 +157,6 @@ class Move(Action):
 
     verb: str
     arg: str = ""
-    #: the hash of ``(verb, arg)``, worked out once: search bots look moves up in their trees
-    #: again and again (``None`` for a hand-built move that cannot be hashed)
-    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        try:
-            known: int | None = hash((self.verb, self.arg))
-        except TypeError:
-            known = None
-        object.__setattr__(self, "_hash", known)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            raise TypeError(f"unhashable move: {self!r}")
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        """The same verb and argument (what the generated ``__eq__`` compares, compiled)."""
-        if type(other) is not Move:
-            return NotImplemented
-        return self.verb == other.verb and self.arg == other.arg
-
-    def __reduce__(self) -> tuple[type[Move], tuple[str, str]]:
-        """Pickled as its fields (the hash of a string differs between processes)."""
-        return (Move, (self.verb, self.arg))
 
     def __str__(self) -> str:
         return f"{self.verb} {self.arg}" if self.arg else str(self.verb)
@@ -190,19 +166,13 @@ PASS: Final = Move("pass")
 SKIP: Final = Move("skip")
 
 #: every move listed so far, by verb and argument (:func:`move`)
-_MOVES: Final[dict[str, dict[str, Move]]] = {"pass": {"": PASS}, "skip": {"": SKIP}}
+MOVES: Final = Interned(Move, PASS, SKIP)
 
 
 def move(verb: str, arg: str = "") -> Move:
     """The move ``verb arg``, made once: listing moves then makes none (search lists them
     position after position, and finds the very same move in its tree at once)."""
-    by_arg = _MOVES.get(verb)
-    if by_arg is None:
-        by_arg = _MOVES[verb] = {}
-    found = by_arg.get(arg)
-    if found is None:
-        found = by_arg[arg] = Move(verb, arg)
-    return found
+    return MOVES.get(verb, arg)
 
 
 def _pop(mask: int) -> int:
@@ -1104,36 +1074,15 @@ class PandoriaState(State):
             or not isinstance(action.arg, str)
         ):
             raise IllegalAction(f"{action!r} is not a Pandoria Merchants move")
-        try:
-            hash(action)
-        except TypeError:
-            raise IllegalAction(f"{action!r} is not a move") from None
         if action not in self._legal_moves():
             from rulebook.pandoria_merchants.refusals import why_not  # only when refusing
 
             raise IllegalAction(why_not(self, action))
         self._perform(player, action)
 
-    def lookahead(
-        self, player: int, actions: Sequence[Action], evaluate: Callable[[State, int], float]
-    ) -> list[float]:
-        """With the game's own evaluation, first Resources are valued without being drawn
-        (:mod:`rulebook.pandoria_merchants.lookahead`); the same values as
-        :meth:`State.lookahead`."""
-        from rulebook.pandoria_merchants import bots, lookahead  # they import this module
-
-        if evaluate is not bots.evaluate:
-            return super().lookahead(player, actions, evaluate)
-        return lookahead.lookahead(self, player, actions)
-
-    def apply_legal(self, player: int, action: Action) -> None:
-        """A move from :meth:`legal_actions` of this very position: not looked up again."""
-        self._perform(player, cast(Move, action))
-        self.history.append((player, action))
-
-    def _perform(self, player: int, action: Move) -> None:
+    def _perform(self, player: int, action: Action) -> None:
         self._legal = None
-        self._do(player, action)
+        self._do(player, cast(Move, action))
 
     # -- performing moves ----------------------------------------------------------------------
     def _hex(self, action: Move) -> int:
@@ -1555,17 +1504,9 @@ class PandoriaState(State):
             cells.append(sym + mark)
         return "".join(cells)
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything is public: the map and every Realm sheet. Only future dice are unknown."""
-        if not 0 <= player < self.num_players:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """Everything is public: what any seat sees, without a seat."""
-        return self._view(None)
-
     def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it). Everything is
+        public: the map and every Realm sheet. Only future dice are unknown."""
         b = self.board
         c = self.c
         grid = [self._row_text(r) for r in range(b.height)]

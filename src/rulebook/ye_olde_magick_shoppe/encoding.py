@@ -11,6 +11,7 @@ from typing import Any
 from rulebook.core import Setup
 from rulebook.core.rollwrite.encoding import SheetEncoder, sheet_ignored
 from rulebook.core.spaces import Vector
+from rulebook.ye_olde_magick_shoppe import rules
 from rulebook.ye_olde_magick_shoppe.content import KINDS, content
 
 #: circled, unused Bonus Modifiers of a kind are divided by this (one per completed row)
@@ -21,7 +22,7 @@ class ShoppeEncoder(SheetEncoder):
     LINE = "customers"
     VALUE = "stars"
     SIDES = ("higher", "lower")
-    CATEGORIES = ("items", "spells", "customers", "certifications", "glyphs")
+    CATEGORIES = rules.CATEGORIES
     #: a strong seat's final score is about 50-60 stars (README, strength table)
     SCORE_SCALE = 60.0
     IGNORED: Mapping[str, str] = sheet_ignored("customers")

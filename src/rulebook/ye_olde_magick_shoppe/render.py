@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rulebook.core import State, View
+from rulebook.core.rollwrite import render as rollwrite_render
 from rulebook.core.rollwrite.render import (
     footer,
     header,
@@ -142,3 +143,6 @@ VIEWS = (
     View("sheet", "your whole sheet, what the Charms and Glyphs do", sheet),
     View("customers", "every shoppe's customers, stars and Bonus Modifiers", customers),
 )
+
+#: the sheet games' menu of moves, shared (:func:`rulebook.core.rollwrite.render.menu_entry`)
+menu_entry = rollwrite_render.menu_entry

@@ -23,7 +23,7 @@ from typing import Any
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
 from rulebook.core.rollwrite.engine import CRAFTING, OVER, SheetContent
-from rulebook.core.spaces import FlatEncoder, Vector, hot, index_of, lookup, positions, seat_order
+from rulebook.core.spaces import FlatEncoder, Vector, hot, index_of, lookup, positions
 
 PHASES = (CRAFTING, OVER)
 
@@ -208,15 +208,8 @@ class SheetEncoder(FlatEncoder):
         ones += positions(self.cards, deck["known_bottom"], self.at_bottom, "card")
         if self.solo:
             ones += positions(self.cards, obs["discards"], self.at_discards, "card")
-        current = obs["current_players"]
-        winners = obs.get("winners", ())
         seats = obs["seats"]
-        for k, p in enumerate(seat_order(you, n)):
-            at = self.at_seat[k]
-            if p in current:
-                ones.append(at["to_act"])
-            if p in winners:
-                ones.append(at["winner"])
+        for p, at in self.seats(obs, ones):
             self._fill_seat(seats[p], at, out, ones)
 
     def _fill_seat(

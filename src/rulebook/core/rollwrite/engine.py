@@ -20,9 +20,10 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from rulebook.core.action import KeyedAction, hashable
 from rulebook.core.draws import roll_reserved, shuffle_list
 from rulebook.core.errors import IllegalAction
 from rulebook.core.game import Game, Setup
@@ -76,8 +77,8 @@ C = TypeVar("C", bound=SheetContent)
 
 
 # -- actions ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Spend(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Spend(KeyedAction):
     """Spend this round's result of ``die`` to mark ``circle`` ("row/column").
 
     The result is modified by exactly as much as the circle needs, paid as the game says;
@@ -87,32 +88,13 @@ class Spend(Action):
 
     die: str
     circle: str
-    #: the hash of ``(die, circle)``, worked out once: search bots look moves up in their
-    #: trees again and again (``None`` for a hand-built move that cannot be hashed)
-    _hash: int | None = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        try:
-            known: int | None = hash((self.die, self.circle))
-        except TypeError:
-            known = None
-        object.__setattr__(self, "_hash", known)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            raise TypeError(f"unhashable move: {self!r}")
-        return self._hash
-
-    def __reduce__(self) -> tuple[type[Spend], tuple[str, str]]:
-        """Pickled as its fields (the hash of a string differs between processes)."""
-        return (Spend, (self.die, self.circle))
 
     def __str__(self) -> str:
         return f"{self.die} {self.circle}"
 
 
-@dataclass(frozen=True, slots=True)
-class FreeMark(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class FreeMark(KeyedAction):
     """Mark any circle for free (when a game grants free marks)."""
 
     circle: str
@@ -121,8 +103,8 @@ class FreeMark(Action):
         return f"free {self.circle}"
 
 
-@dataclass(frozen=True, slots=True)
-class Done(Action):
+@dataclass(frozen=True, slots=True, eq=False)
+class Done(KeyedAction):
     """End your crafting phase for this round (unused results are lost)."""
 
     def __str__(self) -> str:
@@ -201,15 +183,6 @@ def examples(layout: Layout, dice: Sequence[str], free_marks: bool) -> str:
     if free_marks:
         shown.append(f"'free {layout.circles[0].id}' (a free mark)")
     return ", ".join(shown) + " or 'done'"
-
-
-def _hashable(action: Action) -> bool:
-    """Whether a move can be looked up (a hand-built one may hold lists or dicts)."""
-    try:
-        hash(action)
-    except TypeError:
-        return False
-    return True
 
 
 def _turn_up(line: list[int]) -> None:
@@ -580,6 +553,12 @@ class SheetState(State, Generic[C]):
         return len(self.history) - self._origin_len
 
     def _apply(self, player: int, action: Action) -> None:
+        """Checked as it is made: :meth:`_act` raises before changing anything."""
+        self._perform(player, action)
+
+    def _perform(self, player: int, action: Action) -> None:
+        """The move, made as :meth:`apply` makes it (search's moves too: :meth:`_act` checks
+        only the move itself, not the seat or the turn, which :meth:`apply` checks)."""
         if self._origin is None and self.num_players > 1 and self.phase == CRAFTING:
             # the table as the crafting began: what the other seats see of this seat until all
             # are done (the phase is simultaneous: nobody waits to see another's choices)
@@ -588,24 +567,17 @@ class SheetState(State, Generic[C]):
         if self._act(player, action):
             self._finish(player)
 
-    def apply_legal(self, player: int, action: Action) -> None:
-        """A move :meth:`legal_actions` listed in this position, as search bots make them:
-        without :meth:`apply`'s checks of the seat, the move's type and the turn (the seat is
-        one to act, since it has moves); the move itself is made as :meth:`apply` makes it."""
-        self._apply(player, action)
-        self.history.append((player, action))
-
     def _act(self, player: int, action: Action) -> bool:
         """Make ``action`` on ``player``'s sheet (it changes only the seat's own fields and the
         deck); whether the seat's crafting phase ends with it."""
         if type(action) is Spend:
-            target = self.moves.spend_target.get(action) if _hashable(action) else None
+            target = self.moves.spend_target.get(action) if hashable(action) else None
             if target is None:
                 raise IllegalAction(f"{action}: the {action.die} cannot mark {action.circle}")
             die, at = target
             self._spend(player, action, die, at)
         elif type(action) is FreeMark and self.FREE_MARKS:
-            circle = self.moves.free_target.get(action) if _hashable(action) else None
+            circle = self.moves.free_target.get(action) if hashable(action) else None
             if circle is None:
                 raise IllegalAction(f"{action}: there is no circle {action.circle}")
             if not self.free_marks[player]:
@@ -948,7 +920,7 @@ class SheetState(State, Generic[C]):
         ``greaves +2``), dice and columns in sheet order; a free mark under its column."""
         layout = self.content.layout
         columns = len(layout.columns)
-        if type(action) is Spend and _hashable(action) and action in self.moves.spend_target:
+        if type(action) is Spend and hashable(action) and action in self.moves.spend_target:
             die, circle = self.moves.spend_target[action]
             value = self.dice[die]
             change = circle.change_needed(value)
@@ -957,7 +929,7 @@ class SheetState(State, Generic[C]):
                 label += " " + self._change_text(player, change)
             column = layout.columns[circle.column]
             return f"{action.die}={value} {column.id}", label, die * columns + column.index
-        if type(action) is FreeMark and _hashable(action) and action in self.moves.free_target:
+        if type(action) is FreeMark and hashable(action) and action in self.moves.free_target:
             circle = self.moves.free_target[action]
             column = layout.columns[circle.column]
             return f"free mark {column.id}", layout.rows[circle.row].id, column.index
@@ -1000,22 +972,14 @@ class SheetState(State, Generic[C]):
         seat.update(self._seat_view(p))
         return seat
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything on the table is public but the deck's order and face-down cards.
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (``None``: as every seat sees it). Everything on the
+        table is public but the deck's order and face-down cards.
 
         The crafting phase is simultaneous: until every seat is done, a seat sees the others
-        as they were when it began (and who is still deciding), never their choices so far.
+        as they were when it began (and who is still deciding), never their choices so far;
+        with no seat, every seat as it was when it began.
         """
-        if not 0 <= player < self.num_players:
-            raise IllegalAction(f"no seat {player}")
-        return self._view(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        """What every seat sees: during the crafting, every seat as it was when it began."""
-        return self._view(None)
-
-    def _view(self, player: int | None) -> dict[str, Any]:
-        """The table as ``player`` sees it (``None``: as everyone sees it)."""
         c = self.content
         layout = c.layout
         cards = c.cards

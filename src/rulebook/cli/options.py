@@ -1,0 +1,48 @@
+"""The options several commands share, each defined once (``play``, ``simulate``, ``tune``,
+``strength``...): a command names them as the types of its parameters."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+GameArg = Annotated[
+    str, typer.Argument(metavar="GAME", help="The game's name (see: rulebook list).")
+]
+VariantOpt = Annotated[
+    str | None,
+    typer.Option("--variant", metavar="NAME", help="Variant (default: the first that fits)."),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", metavar="KEY=VALUE", help="A setup option: key=value."),
+]
+LevelOpt = Annotated[
+    str | None,
+    typer.Option("--level", metavar="LEVEL", help="Shorthand for --option level=LEVEL."),
+]
+#: the number of players where the game's usual count is the default
+PlayersOpt = Annotated[
+    int | None,
+    typer.Option("--players", "-p", metavar="N", help="Default: the game's usual count."),
+]
+SeedOpt = Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")]
+AgentsOpt = Annotated[
+    str,
+    typer.Option(
+        metavar="SPECS",
+        help="Comma-separated agents, cycled over the seats: random, greedy, mcts, "
+        "mcts:2000 (iterations), mcts:0.5s (seconds per move).",
+    ),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(metavar="W", help="Parallel processes (default: one per core)."),
+]
+RayOpt = Annotated[
+    bool, typer.Option("--ray", help="Run on Ray (a local instance unless --ray-address).")
+]
+RayAddressOpt = Annotated[
+    str | None, typer.Option(metavar="ADDR", help="Run on the Ray cluster at ADDR.")
+]
