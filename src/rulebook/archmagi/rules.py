@@ -16,6 +16,7 @@ docs/archmagi.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 

@@ -818,12 +818,12 @@ class SheetState(State, Generic[C]):
         words = self.content.words
         if type(action) is Done:
             return f"Finish {words.phase} for this round{self._unused_words(player)}"
-        if type(action) is FreeMark and _hashable(action):
+        if type(action) is FreeMark and hashable(action):
             circle = self.moves.free_target.get(action)
             if circle is not None:
                 where = circle_said(self.content.layout, circle.index)
                 return f"Mark {where} for free ({words.free_mark}){self._completes(player, circle)}"
-        if type(action) is Spend and _hashable(action):
+        if type(action) is Spend and hashable(action):
             target = self.moves.spend_target.get(action)
             if target is not None:
                 return self._spend_words(player, target[0], target[1])
