@@ -85,7 +85,7 @@ def pettingzoo(game: str, players: int) -> Callable[[int], int]:
                 env.step(None)
             else:
                 env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        return len(env.state.history)  # type: ignore[union-attr]
+        return len(env.game_state.history)  # type: ignore[union-attr]
 
     return run
 
@@ -100,7 +100,7 @@ def gymnasium(game: str, players: int, calls: list[int]) -> Callable[[int], int]
             obs, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             calls[0] += 1
             if terminated:
-                return len(env.state.history)  # type: ignore[union-attr]
+                return len(env.game_state.history)  # type: ignore[union-attr]
 
     return run
 
@@ -164,7 +164,7 @@ def search(game: str, players: int, budget: int, scale: float) -> list[tuple[Sea
     rng = random.Random(0)
     while state.is_chance_node():
         state.apply_action(rng.randrange(len(state.chance_outcomes())))
-    position = state.rulebook_state  # the same game, as the engine holds it
+    position = state.rulebook_state()  # the same game, as the engine holds it
     assert position is not None
     if position.game.rollout is not None:
         raise SystemExit(f"{game} has its own rollout policy: the random pair would differ")

@@ -22,8 +22,9 @@ from typing import Any
 
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
-from rulebook.core.rollwrite.engine import CRAFTING, OVER, SheetContent
-from rulebook.core.spaces import FlatEncoder, Vector, hot, index_of, lookup, positions
+from rulebook.core.rollwrite.engine import CRAFTING, EMPTY, OVER, SheetContent, SheetState
+from rulebook.core.spaces import FlatEncoder, Pile, Vector, hot, index_of, lookup, positions
+from rulebook.core.state import State
 
 PHASES = (CRAFTING, OVER)
 
@@ -178,6 +179,26 @@ class SheetEncoder(FlatEncoder):
         self, seat: Mapping[str, Any], at: Mapping[str, int], out: Vector, ones: list[int]
     ) -> None:
         """Write the game's own parts of one seat's view (``at``: the starts)."""
+
+    # -- what no seat sees (the privileged global state) --------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """The deck above its known bottom, and each seat's face-down cards."""
+        cards = len(self.content.cards)
+        deck = Pile("deck", cards, "the deck's order (its known bottom left out)")
+        return (
+            deck,
+            *(
+                Pile(f"seat{p}.face_down", cards, f"seat {p}'s face-down cards, in line order")
+                for p in range(self.players)
+            ),
+        )
+
+    def hidden(self, state: State) -> list[list[int]]:
+        assert isinstance(state, SheetState)
+        return [
+            state.deck[state.deck_seen :],
+            *([~o for o in line if o < 0 and o != EMPTY] for line in state.lines),
+        ]
 
     # -- encoding ----------------------------------------------------------------------------
     def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
