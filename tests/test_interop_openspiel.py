@@ -28,6 +28,7 @@ from rulebook.interop.openspiel import (
     options_parameter,
     resampler,
     short_name,
+    tree_size,
 )
 
 
@@ -264,3 +265,27 @@ def test_scripted_chance_draws_dice_and_shuffles_from_its_script() -> None:
     assert need.value.outcomes == 8
     with pytest.raises(ValueError, match="not one of"):
         ScriptedChance([6]).roll((6,))
+
+
+def _count(state: pyspiel.State) -> tuple[int, int]:
+    """Every history and terminal history under ``state``, by enumeration."""
+    if state.is_terminal():
+        return 1, 1
+    options = (
+        [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    )
+    nodes, leaves = 1, 0
+    for action in options:
+        n, t = _count(state.child(action))
+        nodes, leaves = nodes + n, leaves + t
+    return nodes, leaves
+
+
+def test_the_tree_size_estimate_that_rules_out_tabular_cfr() -> None:
+    kuhn = pyspiel.load_game("kuhn_poker")
+    nodes, leaves = _count(kuhn.new_initial_state())
+    estimate = tree_size(kuhn, 4000, seed=1)
+    assert 10**estimate.log10_histories == pytest.approx(nodes, rel=0.1)
+    assert 10**estimate.log10_terminals == pytest.approx(leaves, rel=0.1)
+    ours = tree_size(_load(Config.of("battle-merchants", 2)), 2)
+    assert ours.log10_histories > 100  # a CFR iteration visits every one of them

@@ -100,6 +100,15 @@ class ObservationEncoder(ABC):
         """The tensor of seat ``player`` in ``state``: :meth:`encode` of its observation."""
         return self.encode(state.observation(player))
 
+    def encode_into(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """Write the tensor of seat ``players[i]`` in ``states[i]`` into ``out[i]`` (``out``:
+        ``(len(states), *shape)``, preallocated), for batched environments. An encoder may
+        do it faster than one :meth:`encode_state` at a time, giving the same tensors."""
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            out[i] = self.encode_state(state, player)
+
     # -- the privileged part of the global state (PettingZoo's ``state()``) --------------------
     def piles(self) -> Sequence[Pile]:
         """The piles whose order (or face-down cards whose faces) no seat sees, for the
@@ -359,6 +368,21 @@ class ActionSpace:
         mask = np.zeros(self.size, dtype=np.int8)
         mask[self.legal_indices(state, player)] = 1
         return mask
+
+    def masks_into(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """:meth:`mask` of each ``(states[i], players[i])`` into ``out[i]`` (preallocated,
+        ``(len(states), size)``), with one NumPy assignment for the whole batch. A seat that
+        is not to act (or a finished game) gets a row of zeros."""
+        out[...] = 0
+        rows: list[int] = []
+        columns: list[int] = []
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            legal = self.legal_indices(state, player)
+            rows += [i] * len(legal)
+            columns += legal
+        out[rows, columns] = 1
 
 
 #: action spaces built so far, by the identity of the vocabulary they number (games hand out

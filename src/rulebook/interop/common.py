@@ -278,7 +278,7 @@ class Table:
 
     def observe(self, state: State, player: int) -> npt.NDArray[Any]:
         """Seat ``player``'s observation tensor (only what the seat may see)."""
-        return np.asarray(self.encoder.encode(state.observation(player)), dtype=self.dtype)
+        return np.asarray(self.encoder.encode_state(state, player), dtype=self.dtype)
 
     def mask(self, state: State, player: int) -> npt.NDArray[np.int8]:
         """1 for each of ``player``'s legal moves now (all 0 when the seat is not to act)."""

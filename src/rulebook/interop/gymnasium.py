@@ -189,6 +189,7 @@ def register_envs() -> list[str]:
             gym.register(
                 id=name,
                 entry_point="rulebook.interop.gymnasium:RulebookEnv",
+                vector_entry_point="rulebook.interop.batched:BatchedEnv",
                 kwargs={
                     "game": config.game,
                     "players": config.players,

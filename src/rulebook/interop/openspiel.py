@@ -525,10 +525,9 @@ class RulebookObserver:
     def set_from(self, state: RulebookState, player: int) -> None:
         node = state._node
         node.settle()
-        observation = node.observation(player)
         self.tensor.fill(0)
-        if observation is not None:
-            encoded = self.spec.table.encoder.encode(observation)
+        if node.state is not None:
+            encoded = self.spec.table.encoder.encode_state(node.state, player)
             self.dict["observation"][:] = np.asarray(encoded, np.float32).reshape(-1)
         if self.perfect_recall:
             self.spec.moves.fill(node.known_moves(player), player, self.dict["moves"])
