@@ -21,6 +21,7 @@ import math
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -106,14 +107,14 @@ def win_share(policy: LinearPolicy, game: str, opponent: str, games: int) -> tup
     return mean, 1.96 * float(np.std(shares)) / math.sqrt(len(shares))
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="archmagi")
     parser.add_argument("--games", type=int, default=300, help="greedy games to record")
     parser.add_argument("--eval", type=int, default=100, help="games against each opponent")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "greedy.parquet"
@@ -135,10 +136,13 @@ def main() -> None:
         f"{policy.accuracy(test):.1%} of the held-out games' "
         f"(a uniform choice among the legal moves: {np.mean(1 / test.masks.sum(axis=1)):.1%})"
     )
+    results = {"accuracy": policy.accuracy(test)}
     for opponent in ("random", "greedy"):
         mean, half = win_share(policy, args.game, opponent, args.eval)
+        results[opponent] = mean
         print(f"against {opponent}: share of the wins {mean:.1%} ± {half:.1%} ({args.eval} games)")
     print(f"{time.perf_counter() - start:.0f} s in all")
+    return results
 
 
 if __name__ == "__main__":

@@ -52,13 +52,20 @@ Observations (through the Observer of :meth:`RulebookGame.make_py_observer`)
       a card taken from a face-down pile is not named), the moves of a simultaneous phase
       still under way only once it ends. What the seat saw of chance (cards it drew, dice) is
       in the observation of the moment, not recalled move by move.
+    * ``information_state_tensor``: the same, of fixed size: the observation tensor, then one
+      slot per move up to ``max_game_length`` (:class:`MoveRecord`: the mover relative to the
+      seat, whether the move was announced without its detail, its index in binary).
+      ``rl_environment`` uses it as ``info_state`` (:func:`environment` warns when told to
+      use the observation instead).
     * At a chance node the seats see the position before the move whose chance is being drawn
       (during the setup's deal, nothing yet).
 
 ISMCTS: :meth:`RulebookState.resample_from_infostate` re-samples what the seat cannot see with
 the engine's ``determinize`` (seeded from OpenSpiel's probability sampler), so OpenSpiel's
-Python ``ISMCTSBot`` works as it is. OpenSpiel's C++ algorithms cannot reach a method written in
-Python; :func:`resampler` is the same for ``ISMCTSBot.set_resampler``.
+Python ``ISMCTSBot`` plays by ``bot.step(state)``; ``evaluate_bots`` also calls ``restart_at``,
+which that bot lacks: :class:`ISMCTSBot` is the same bot with it. :func:`resampler` is the same
+re-sampling for ``ISMCTSBot.set_resampler``. Tabular CFR cannot finish an iteration on these
+trees (:func:`tree_size`; ``docs/research.md``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ Each game's ``encoding`` module subclasses :class:`SheetEncoder` with its words 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -39,8 +40,16 @@ from rulebook.core.spaces import (
 from rulebook.core.state import State
 
 PHASES = (CRAFTING, OVER)
-#: seat blocks :meth:`SheetEncoder.encode_state` keeps (dropped all at once past this)
-BLOCKS_KEPT = 4096
+#: seat blocks (and sheets, lines) :meth:`SheetEncoder.encode_state` keeps: past this, the
+#: older half is dropped (what a batch of games uses now was made last, and stays)
+BLOCKS_KEPT = 8192
+
+
+def _keep(cache: dict[Any, Any]) -> None:
+    """Drop the older half of ``cache`` once it holds more than :data:`BLOCKS_KEPT`."""
+    if len(cache) > BLOCKS_KEPT:
+        for key in list(islice(cache, len(cache) // 2)):
+            del cache[key]
 
 
 def sheet_ignored(line: str) -> dict[str, str]:
@@ -274,8 +283,7 @@ class SheetEncoder(FlatEncoder):
         winners = s.winners() if s.phase == OVER else ()
         size, rel, n = self._block_size, self._rel, self.players
         cache = self._blocks
-        if len(cache) > BLOCKS_KEPT:
-            cache.clear()
+        _keep(cache)
         for k, p in enumerate(seat_order(player, n)):
             start = self._block + k * size
             seen = s if origin is None or p == player else origin
@@ -354,8 +362,7 @@ class SheetEncoder(FlatEncoder):
         complete (kept per sheet: a seat's marks take a few dozen values a game)."""
         known = self._sheets.get(marks)
         if known is None:
-            if len(self._sheets) > BLOCKS_KEPT:
-                self._sheets.clear()
+            _keep(self._sheets)
             rel = self._rel
             ones = [rel["marked"] + i for i in range(marks.bit_length()) if marks >> i & 1]
             start = rel["completed"]
@@ -367,8 +374,7 @@ class SheetEncoder(FlatEncoder):
         """A line of card spaces' values (the ``slot`` layout), kept per line."""
         known = self._lines.get(cards)
         if known is None:
-            if len(self._lines) > BLOCKS_KEPT:
-                self._lines.clear()
+            _keep(self._lines)
             rows = [o if o >= 0 else self._face_down if o != EMPTY else self._empty for o in cards]
             known = self._lines[cards] = self._card_rows[rows].reshape(-1)
         return known
