@@ -15,12 +15,11 @@ from rulebook.cli.app import app
 from rulebook.cli.common import (
     INTERRUPTED,
     UsageError,
-    agent_specs,
+    agent_games,
     check_parallel,
     find_game,
     make_console,
     output_errors,
-    parse_options,
     usage_errors,
     writable_file,
 )
@@ -71,17 +70,16 @@ def record(
 
     found = find_game(game)
     with usage_errors():
-        options = parse_options(option, level)
-        setup = found.setup(players, seed, variant, options)
-        specs = agent_specs(agents, players, "recordings are of games between agents")
-        if games < 1:
-            raise UsageError(f"--games must be at least 1, not {games}")
+        checked = agent_games(
+            found, players, games, agents, seed, variant, option, level,
+            "recordings are of games between agents",
+        )  # fmt: skip
+        specs = checked.specs
         check_parallel(workers, ray, ray_address)
         if out.exists() and not overwrite:
             raise UsageError(f"--out {out} exists; not overwritten (add --overwrite to replace it)")
         writable_file(out, "--out")
-        given = {k: setup.options[k] for k in options if k in setup.options}
-        config = Config.of(found.name, players, setup.variant, given)
+        config = Config.of(found.name, players, checked.setup.variant, checked.options)
         recording = Recording(config, tuple(specs), games, seed, views)
     console = make_console()
     start = time.perf_counter()
