@@ -54,12 +54,12 @@ compiled: $(STAMP)
 	$(BIN)/python -c "from rulebook.compiled import build; build()"
 
 ## random steps/s, greedy games/s and mcts iterations/s per game beside the baseline commit's;
-## what encoding an observation tensor costs; steps/s through the research adapters and mcts
-## against OpenSpiel's MCTSBot
+## what encoding an observation tensor costs; a learner's steps/s through each research adapter
+## beside the engine's random steps/s, and mcts against OpenSpiel's MCTSBot
 bench: $(STAMP) compiled
 	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/speed.py
 	$(BIN)/python benchmarks/spaces.py --speed
-	$(BIN)/python benchmarks/interop_bench.py
+	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/interop_bench.py
 
 ## random-playout throughput of every game at every player count, and the bots' time per move
 bench-playouts: $(STAMP)

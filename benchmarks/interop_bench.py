@@ -1,22 +1,33 @@
-"""Steps/s through each research adapter next to the raw engine, and rulebook's ``mcts``
-against OpenSpiel's ``MCTSBot`` on the same position with the same budget, in one run.
+"""Learner steps/s through each research adapter beside the engine's random steps/s, and
+rulebook's ``mcts`` against OpenSpiel's ``MCTSBot`` on the same position with the same budget.
 
 Usage::
 
-    python benchmarks/interop_bench.py [--game merchants-of-magick] [--players 4]
-                                        [--seconds 3] [--budget 200] [--scale 10]
+    python benchmarks/interop_bench.py [--config merchants-of-magick:4 ...] [--seconds 2]
+                                        [--envs 64] [--budget 200] [--scale 10] [--no-search]
 
-Every row plays uniformly random legal moves (masked random in the adapters) for about
-``--seconds``, in this one process on one core; times are this process's CPU time
-(``time.process_time``: other jobs on a shared machine change them little). A step is one move
-of a seat: the Gymnasium row counts every seat's move, the bots' included (and also gives the
-learner's ``step`` calls/s); the OpenSpiel row counts moves per second of the whole game,
-chance nodes included (and gives how many chance nodes it applied per second besides). The
-ratio is the engine's steps/s over the adapter's.
+Every row plays uniformly random legal moves for about ``--seconds`` in this one process on one
+core; times are this process's CPU time (``time.process_time``: other jobs on a shared machine
+change them little), after a short warm-up. ``make bench`` runs it with the compiled modules
+(``RULEBOOK_COMPILED=1``, when built and current; the header says which).
 
-Then the search: from the position after the setup's chance nodes (the same game for both, the
-engine's state taken from the OpenSpiel state), the first decision of rulebook's ``mcts`` and
-of OpenSpiel's ``MCTSBot`` with the same number of iterations, in two like pairs:
+* engine: the game alone, one move at a time (the seat to act, its legal moves, a random one,
+  ``apply``): the engine's random steps/s, the yardstick;
+* a *learner step* is one decision of the learner, which sees its observation tensor and mask
+  and picks a legal index with NumPy: in PettingZoo (AEC, and Parallel for the roll-and-writes)
+  and OpenSpiel every seat is the learner (self-play: every move is a learner step; OpenSpiel's
+  chance nodes are applied but not counted); in Gymnasium the learner plays seat 0 against
+  ``random`` bots, whose moves are not learner steps (``share``: the learner's part of the
+  moves); the batched environment (:class:`rulebook.interop.batched.BatchedEnv`, ``--envs``
+  games a call) is measured both ways.
+* ``engine/learner``: the engine's random steps/s over the learner's steps/s; ``vs engine
+  share``: the same against the engine's rate of the learner's own decisions (engine steps/s
+  times ``share``), what a learner against bots could reach at most.
+
+Then (``--no-search`` skips it; the first configuration only) the search: from the position
+after the setup's chance nodes (the same game for both, the engine's state taken from the
+OpenSpiel state), the first decision of rulebook's ``mcts`` and of OpenSpiel's ``MCTSBot``
+with the same number of iterations, in two like pairs:
 
 * a leaf judged by the game's evaluation: rulebook ``mcts`` as it plays (``cutoff`` 0); the
   ``MCTSBot`` with :class:`rulebook.interop.openspiel.EvaluationEvaluator` (the same margins,
@@ -35,6 +46,7 @@ evaluation's margin, OpenSpiel's with the returns (the share of the win).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -45,83 +57,174 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import rulebook
+from rulebook import compiled
 from rulebook.agents import MCTSAgent
 from rulebook.core import State
+from rulebook.interop.batched import BatchedEnv
 from rulebook.interop.gymnasium import RulebookEnv
 from rulebook.interop.openspiel import EvaluationEvaluator, short_name
-from rulebook.interop.pettingzoo import raw_env
+from rulebook.interop.pettingzoo import PARALLEL_GAMES, parallel_env, raw_env
+
+#: the configurations measured by default: the five games, at their usual counts
+CONFIGS = (
+    "merchants-of-magick:4",
+    "ye-olde-magick-shoppe:4",
+    "battle-merchants:2",
+    "pandoria-merchants:2",
+    "archmagi:2",
+)
 
 
-def timed(run: Callable[[int], int], seconds: float) -> tuple[int, float]:
-    """Run games (``run(seed)`` returns its steps) for about ``seconds``; steps and time."""
-    steps, seed, start = 0, 0, time.process_time()
+@dataclass
+class Rate:
+    """One row: learner steps (and every move) in ``seconds`` of CPU time."""
+
+    name: str
+    learner: int
+    moves: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.learner / self.seconds
+
+    @property
+    def share(self) -> float:
+        return self.learner / self.moves
+
+
+def timed(name: str, run: Callable[[int], tuple[int, int]], seconds: float) -> Rate:
+    """Run games (``run(seed)`` returns its learner steps and moves) for about ``seconds``
+    after one untimed game."""
+    run(10_000)
+    learner = moves = seed = 0
+    start = time.process_time()
     while seed == 0 or time.process_time() - start < seconds:
-        steps += run(seed)
-        seed += 1
-    return steps, time.process_time() - start
+        a, b = run(seed)
+        learner, moves, seed = learner + a, moves + b, seed + 1
+    return Rate(name, learner, moves, time.process_time() - start)
 
 
-def engine(game: str, players: int) -> Callable[[int], int]:
-    def run(seed: int) -> int:
+def pick(mask: np.ndarray, rng: np.random.Generator) -> int:  # type: ignore[type-arg]
+    """A uniformly random legal index, as a masked learner draws it."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+def engine(game: str, players: int) -> Callable[[int], tuple[int, int]]:
+    def run(seed: int) -> tuple[int, int]:
         state = rulebook.new_game(game, players, seed)
         rng = random.Random(seed)
         while not state.is_terminal():
             p = state.current_players()[0]
             state.apply(p, rng.choice(state.legal_actions(p)))
-        return len(state.history)
+        return len(state.history), len(state.history)
 
     return run
 
 
-def pettingzoo(game: str, players: int) -> Callable[[int], int]:
+def pettingzoo(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     env = raw_env(game, players)
 
-    def run(seed: int) -> int:
+    def run(seed: int) -> tuple[int, int]:
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-            else:
-                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        return len(env.state.history)  # type: ignore[union-attr]
+            env.step(None if terminated or truncated else pick(obs["action_mask"], rng))
+        moves = len(env.game_state.history)  # type: ignore[union-attr]
+        return moves, moves
 
     return run
 
 
-def gymnasium(game: str, players: int, calls: list[int]) -> Callable[[int], int]:
+def parallel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
+    env = parallel_env(game, players)
+
+    def run(seed: int) -> tuple[int, int]:
+        obs, infos = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while env.agents:
+            actions = {a: pick(o["action_mask"], rng) for a, o in obs.items() if infos[a]["to_act"]}
+            obs, _, _, _, infos = env.step(actions)
+        moves = len(env.game_state.history)  # type: ignore[union-attr]
+        return moves, moves
+
+    return run
+
+
+def gymnasium(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     env = RulebookEnv(game, players, opponents="random")
 
-    def run(seed: int) -> int:
+    def run(seed: int) -> tuple[int, int]:
         obs, _ = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
+        steps = 0
         while True:
-            obs, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            calls[0] += 1
+            obs, _, terminated, _, _ = env.step(pick(obs["action_mask"], rng))
+            steps += 1
             if terminated:
-                return len(env.state.history)  # type: ignore[union-attr]
+                return steps, len(env.game_state.history)  # type: ignore[union-attr]
 
     return run
 
 
-def openspiel(game: str, players: int, chance: list[int]) -> Callable[[int], int]:
+def batched(
+    game: str, players: int, envs: int, seat: int | None
+) -> Callable[[int], tuple[int, int]]:
+    """``envs`` games a call; one "game" of the timing loop is 20 calls (the moves of the
+    bots against the learner are counted by :func:`throughput`)."""
+    env = BatchedEnv(game, players, num_envs=envs, seat=seat, opponents="random")
+    rng = np.random.default_rng(0)
+    obs = [env.reset(seed=0)[0]]
+
+    def run(seed: int) -> tuple[int, int]:
+        for _ in range(20):
+            masks = obs[0]["action_mask"]
+            obs[0] = env.step((rng.random(masks.shape) * masks).argmax(axis=1))[0]
+        return 20 * envs, 20 * envs
+
+    return run
+
+
+def openspiel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     loaded = pyspiel.load_game(short_name(game), {"players": players})
 
-    def run(seed: int) -> int:
+    def run(seed: int) -> tuple[int, int]:
         state = loaded.new_initial_state()
-        rng = random.Random(seed)
+        rng = np.random.default_rng(seed)
         moves = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(rng.randrange(len(state.chance_outcomes())))
-                chance[0] += 1
+                state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                observation = state.observation_tensor()  # what a learner sees
+                legal = state.legal_actions()
+                assert observation
+                state.apply_action(legal[rng.integers(len(legal))])
                 moves += 1
-        return moves
+        return moves, moves
 
     return run
+
+
+def throughput(game: str, players: int, seconds: float, envs: int) -> list[Rate]:
+    rows = [
+        timed("engine (random moves)", engine(game, players), seconds),
+        timed("PettingZoo AEC", pettingzoo(game, players), seconds),
+    ]
+    if game in PARALLEL_GAMES:
+        rows.append(timed("PettingZoo Parallel", parallel(game, players), seconds))
+    single = timed("Gymnasium vs random", gymnasium(game, players), seconds)
+    against = timed(f"batched x{envs} vs random", batched(game, players, envs, 0), seconds)
+    against.moves = round(against.learner / single.share)  # the same games, the same bots
+    rows += [
+        single,
+        against,
+        timed(f"batched x{envs} self-play", batched(game, players, envs, None), seconds),
+        timed("OpenSpiel", openspiel(game, players), seconds),
+    ]
+    return rows
 
 
 #: rulebook mcts's cutoff for "random moves to the end of the game" (no game is that long)
@@ -164,7 +267,7 @@ def search(game: str, players: int, budget: int, scale: float) -> list[tuple[Sea
     rng = random.Random(0)
     while state.is_chance_node():
         state.apply_action(rng.randrange(len(state.chance_outcomes())))
-    position = state.rulebook_state  # the same game, as the engine holds it
+    position = state.rulebook_state()  # the same game, as the engine holds it
     assert position is not None
     if position.game.rollout is not None:
         raise SystemExit(f"{game} has its own rollout policy: the random pair would differ")
@@ -200,10 +303,13 @@ def search(game: str, players: int, budget: int, scale: float) -> list[tuple[Sea
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="merchants-of-magick", choices=rulebook.games())
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument(
+        "--config", action="append", metavar="GAME:PLAYERS", help=f"default: {', '.join(CONFIGS)}"
+    )
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--budget", type=int, default=200)
+    parser.add_argument("--no-search", action="store_true")
     parser.add_argument(
         "--scale",
         type=float,
@@ -211,32 +317,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="OpenSpiel's evaluator divides the margins by this (its UCT expects about [-1, 1])",
     )
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.budget < 1:
-        parser.error("--seconds must be positive and --budget at least 1")
-    try:
-        rulebook.get_game(args.game).setup(args.players, 0)
-    except rulebook.UnknownGame as exc:
-        parser.error(str(exc))
-    g, n = args.game, args.players
-    calls, chance = [0], [0]
-    rows = [
-        ("engine (random moves)", *timed(engine(g, n), args.seconds)),
-        ("PettingZoo AEC", *timed(pettingzoo(g, n), args.seconds)),
-        ("Gymnasium (vs random bots)", *timed(gymnasium(g, n, calls), args.seconds)),
-        ("OpenSpiel (moves)", *timed(openspiel(g, n, chance), args.seconds)),
-    ]
-    base = rows[0][1] / rows[0][2]
-    print(f"{g}, {n} players: steps/s through each adapter, one core")
-    print(f"{'':30} {'steps/s':>10} {'engine/adapter':>15}")
-    for name, steps, seconds in rows:
-        rate = steps / seconds
-        print(f"{name:30} {rate:>10,.0f} {base / rate:>14.1f}x")
-    gym_seconds = rows[2][2]
-    print(f"  Gymnasium: {calls[0] / gym_seconds:,.0f} learner step() calls/s")
-    print(f"  OpenSpiel: {chance[0] / rows[3][2]:,.0f} chance nodes/s besides the moves")
+    if args.seconds <= 0 or args.budget < 1 or args.envs < 1:
+        parser.error("--seconds must be positive, --budget and --envs at least 1")
+    configs = []
+    for text in args.config or CONFIGS:
+        game, _, players = text.partition(":")
+        try:
+            rulebook.get_game(game).setup(int(players), 0)
+        except (rulebook.UnknownGame, ValueError) as exc:
+            parser.error(f"--config {text}: {exc}")
+        configs.append((game, int(players)))
+    load = os.getloadavg()
     print(
-        f"search: the first decision of the same game (after the setup's chance nodes), "
-        f"{args.budget} iterations each, one core"
+        f"learner steps/s through each adapter, one core, CPU time; compiled modules "
+        f"{'on' if compiled.active else 'off'}; load average {load[0]:.1f} {load[1]:.1f} "
+        f"{load[2]:.1f}"
+    )
+    print(f"{'':28} {'learner/s':>10} {'share':>6} {'engine/learner':>15} {'vs engine share':>16}")
+    for game, players in configs:
+        rows = throughput(game, players, args.seconds, args.envs)
+        base = rows[0].rate
+        print(f"{game}, {players} players")
+        for row in rows:
+            print(
+                f"  {row.name:26} {row.rate:>10,.0f} {row.share:>6.2f} {base / row.rate:>14.1f}x "
+                f"{base * row.share / row.rate:>15.1f}x"
+            )
+    if args.no_search:
+        return 0
+    g, n = configs[0]
+    print(
+        f"search ({g}, {n} players): the first decision of the same game (after the setup's "
+        f"chance nodes), {args.budget} iterations each, one core"
     )
     print(f"{'':22} {'iterations/s':>13}  leaf judged by")
     for ours, theirs in search(g, n, args.budget, args.scale):

@@ -6,6 +6,7 @@ Usage::
     python benchmarks/spaces.py --slices   # every game's slices, as Markdown (docs/research.md)
     python benchmarks/spaces.py --speed [--seconds 2] [--game NAME] [--players N]
     python benchmarks/spaces.py --ranges [--games 60] [--game NAME]
+    python benchmarks/spaces.py --state    # the privileged global state's hidden parts (Markdown)
 
 ``--speed`` plays the same seeded random games twice per (game, variant, player count), in this
 one process on one core: once as the raw engine (the seat to act, its legal moves, a random
@@ -13,7 +14,8 @@ choice, ``apply``), once also taking the acting seat's ``observation(p)`` and en
 each move. Times are this process's CPU time (``time.process_time``), so other jobs on the
 machine change them little. It prints steps/s of both, the microseconds per step spent in
 ``observation`` and in ``encode``, and ``encode`` in raw engine steps (how many engine steps one
-encoding costs).
+encoding costs); ``state us`` is the same tensor read straight from the state
+(``ObservationEncoder.encode_state``, what the adapters call), timed in the same games.
 
 ``--ranges`` plays ``--games`` seeded games of every configuration (every fourth with greedy
 moves, the others random) and encodes every seat's view at every step before capping: it prints
@@ -37,7 +39,7 @@ import numpy as np
 import rulebook
 from rulebook import UnknownGame
 from rulebook.core.policy import greedy_move, random_move
-from rulebook.core.spaces import FlatEncoder, Slice, encoder
+from rulebook.core.spaces import FlatEncoder, Slice, encoder, global_state
 
 
 def configurations(
@@ -171,6 +173,7 @@ class Speed:
     full_s: float
     observe_s: float
     encode_s: float
+    state_s: float
 
     def row(self) -> tuple[str, ...]:
         raw = self.raw_s / self.steps
@@ -184,16 +187,20 @@ class Speed:
             f"{1e6 * self.observe_s / self.steps:.0f}",
             f"{1e6 * self.encode_s / self.steps:.0f}",
             f"{self.encode_s / self.steps / raw:.1f}",
+            f"{1e6 * self.state_s / self.steps:.0f}",
         )
 
 
-def _play(name: str, variant: str, n: int, seed: int, encode: bool) -> tuple[int, float, float]:
-    """One seeded random game; its steps and the seconds spent observing and encoding."""
+def _play(
+    name: str, variant: str, n: int, seed: int, encode: bool
+) -> tuple[int, float, float, float]:
+    """One seeded random game; its steps and the seconds spent observing and encoding, and
+    encoding from the state."""
     state = rulebook.new_game(name, players=n, seed=seed, variant=variant)
     enc = encoder(state.setup)
     rng = random.Random(seed)
     steps = 0
-    observe = encoded = 0.0
+    observe = encoded = direct = 0.0
     clock = time.process_time
     while not state.is_terminal():
         players = state.current_players()
@@ -204,11 +211,14 @@ def _play(name: str, variant: str, n: int, seed: int, encode: bool) -> tuple[int
             t1 = clock()
             enc.encode(obs)
             t2 = clock()
+            enc.encode_state(state, p)
+            t3 = clock()
             observe += t1 - t0
             encoded += t2 - t1
+            direct += t3 - t2
         state.apply(p, rng.choice(state.legal_actions(p)))
         steps += 1
-    return steps, observe, encoded
+    return steps, observe, encoded, direct
 
 
 def speed(name: str, variant: str, n: int, seconds: float) -> Speed:
@@ -221,13 +231,15 @@ def speed(name: str, variant: str, n: int, seconds: float) -> Speed:
         steps += _play(name, variant, n, len(seeds), False)[0]
         seeds.append(len(seeds))
     raw = time.process_time() - start
-    observe = encoded = 0.0
+    observe = encoded = direct = 0.0
     start = time.process_time()
     for seed in seeds:
-        _, o, e = _play(name, variant, n, seed, True)
+        _, o, e, d = _play(name, variant, n, seed, True)
         observe += o
         encoded += e
-    return Speed(name, variant, n, steps, raw, time.process_time() - start, observe, encoded)
+        direct += d
+    full = time.process_time() - start - direct
+    return Speed(name, variant, n, steps, raw, full, observe, encoded, direct)
 
 
 def speed_table(results: Sequence[Speed]) -> str:
@@ -242,6 +254,7 @@ def speed_table(results: Sequence[Speed]) -> str:
             "observe us",
             "encode us",
             "encode/step",
+            "state us",
         ),
         *(r.row() for r in results),
     ]
@@ -258,10 +271,32 @@ def speed_table(results: Sequence[Speed]) -> str:
     return "\n".join(lines)
 
 
+def state_markdown(name: str) -> str:
+    """The global state of a game (its usual player count): its shape and hidden parts."""
+    game = rulebook.get_game(name)
+    players = game.common_players or game.variants[0].min_players
+    setup = game.setup(players, 0)
+    state = global_state(setup)
+    size = int(np.prod(encoder(setup).shape))
+    lines = [
+        f"{players} players: shape {state.shape}: {players} observation tensors of {size}, then",
+        "",
+        "| part | size | meaning |",
+        "|---|---|---|",
+    ]
+    hidden = [s for s in state.slices() if s.name.startswith("hidden.")]
+    for part in hidden:
+        lines.append(f"| `{part.name}` | {part.size} | {part.meaning} |")
+    if not hidden:
+        lines.append("| (none) | 0 | nothing is hidden from every seat but the future dice |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Fixed spaces: shapes, slices, encoding speed.")
     parser.add_argument("--slices", action="store_true", help="every game's slices (Markdown)")
     parser.add_argument("--speed", action="store_true", help="encoding time against engine steps")
+    parser.add_argument("--state", action="store_true", help="the global state's hidden parts")
     parser.add_argument(
         "--ranges", action="store_true", help="values seen before capping against the ranges"
     )
@@ -280,6 +315,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.slices:
             for name in [args.game] if args.game else rulebook.games():
                 print(f"### {rulebook.get_game(name).title}\n\n{slices_markdown(name)}\n")
+        elif args.state:
+            for name in [args.game] if args.game else rulebook.games():
+                print(f"### {rulebook.get_game(name).title}\n\n{state_markdown(name)}\n")
         elif args.ranges:
             print(ranges(args.games, args.game))
         elif args.speed:

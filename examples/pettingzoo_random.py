@@ -1,5 +1,6 @@
-"""Every seat of a rulebook game played by masked random moves through PettingZoo's AEC API,
-then a roll-and-write through the Parallel API.
+"""Every seat of a rulebook game played by masked random moves through PettingZoo's AEC API
+(with the privileged global state a centralised critic would read, ``state()``), then a
+roll-and-write through the Parallel API.
 
     python examples/pettingzoo_random.py [--game merchants-of-magick] [--players 4] [--seed 0]
 """
@@ -26,6 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         aec.action_space(agent).seed(args.seed + k)
     returns = {agent: 0.0 for agent in aec.possible_agents}
     steps = 0
+    critic_input = aec.state()  # every seat's view and the hidden piles: for critics only
+    print(f"state(): {critic_input.shape} in {aec.unwrapped.state_space}")
     for agent in aec.agent_iter():
         obs, reward, terminated, truncated, _info = aec.last()
         returns[agent] += reward
@@ -42,10 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         par.action_space(agent).seed(args.seed + k)
     rounds = 0
     while par.agents:
-        actions = {
-            a: par.action_space(a).sample(o["action_mask"]) if o["action_mask"].any() else 0
-            for a, o in observations.items()
-        }
+        # a seat that ended its crafting waits: its mask offers index 0 alone (ignored)
+        actions = {a: par.action_space(a).sample(o["action_mask"]) for a, o in observations.items()}
         observations, rewards, _terminations, _truncations, _infos = par.step(actions)
         rounds += 1
     print(f"Parallel merchants-of-magick, 3 players: {rounds} steps, rewards {rewards}")

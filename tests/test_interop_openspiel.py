@@ -9,7 +9,8 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python import rl_environment
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 import rulebook
 from interop_helpers import CONFIGS, GAMES, params
@@ -20,9 +21,14 @@ from rulebook.interop.common import Config
 from rulebook.interop.openspiel import GAMES as NAMES
 from rulebook.interop.openspiel import (
     EvaluationEvaluator,
+    ISMCTSBot,
+    MoveRecord,
+    PerfectRecallWarning,
+    environment,
     options_parameter,
     resampler,
     short_name,
+    tree_size,
 )
 
 
@@ -87,11 +93,90 @@ def test_mcts_and_ismcts_play_to_the_end(config: Config) -> None:
     bot = mcts.MCTSBot(game, 2.0, 3, evaluator, random_state=rng)
     end = _play(game, bot, rng)
     assert sorted(end.returns()) in ([0.0, 1.0], [0.5, 0.5])
-    search = ismcts.ISMCTSBot(  # re-samples through RulebookState.resample_from_infostate
-        game, evaluator, 2.0, 3, random_state=rng, allow_inconsistent_action_sets=True
-    )
-    end = _play(game, search, rng)
-    assert sum(end.returns()) == pytest.approx(1.0)
+    # ISMCTS re-samples through RulebookState.resample_from_infostate; OpenSpiel's
+    # evaluate_bots needs the restart_at that rulebook's ISMCTSBot adds to OpenSpiel's
+    bots = [ISMCTSBot(game, evaluator, 2.0, 3, random_state=rng) for _ in range(2)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert sum(returns) == pytest.approx(1.0)
+
+
+def test_openspiels_own_ismcts_bot_cannot_restart() -> None:
+    """What the docs say: OpenSpiel's Python ISMCTSBot plays by step() (as in
+    test_mcts_and_ismcts_play_to_the_end's loop) but evaluate_bots calls restart_at, which it
+    lacks."""
+    game = _load(Config.of("archmagi", 2))
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    theirs = ismcts.ISMCTSBot(game, evaluator, 2.0, 2, random_state=rng)
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        evaluate_bots.evaluate_bots(game.new_initial_state(), [theirs, theirs], rng)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert theirs.step(state) in state.legal_actions()
+
+
+def _known_own_moves(record: MoveRecord, moves: np.ndarray) -> tuple[list[int], int]:  # type: ignore[type-arg]
+    """The viewer's own move indices in an information-state tensor's moves part, and how
+    many slots are filled."""
+    slots = moves.reshape(record.length, record.slot)
+    filled = int(slots[:, : record.players].any(axis=1).sum())
+    weights = 1 << np.arange(record.bits)
+    own = [int(slot[record.players + 1 :] @ weights) for slot in slots[:filled] if slot[0] == 1.0]
+    return own, filled
+
+
+@pytest.mark.parametrize("game_name", ["merchants-of-magick", "archmagi"])
+def test_the_information_state_tensor_has_a_fixed_shape_and_perfect_recall(
+    game_name: str,
+) -> None:
+    config = Config.of(game_name, 3)
+    game = _load(config)
+    assert game.get_type().provides_information_state_tensor
+    observation = game.observation_tensor_size()
+    record = MoveRecord(3, game.num_distinct_actions(), game.max_game_length())
+    assert game.information_state_tensor_shape() == [observation + record.size]
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    mine: dict[int, list[int]] = {0: [], 1: [], 2: []}
+    filled = dict.fromkeys(mine, 0)
+    while not state.is_terminal() and len(state.history()) < 500:
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+            continue
+        seat = state.current_player()
+        for p in mine:
+            tensor = np.array(state.information_state_tensor(p), np.float32)
+            assert tensor.shape == (observation + record.size,)
+            np.testing.assert_array_equal(tensor[:observation], state.observation_tensor(p))
+            own, count = _known_own_moves(record, tensor[observation:])
+            assert own == mine[p], "a seat forgot or misremembers one of its own moves"
+            assert count >= filled[p]  # what a seat knows only grows
+            filled[p] = count
+        action = rng.choice(state.legal_actions())
+        mine[seat].append(action)
+        state.apply_action(action)
+    assert all(len(moves) > 5 for moves in mine.values())
+
+
+def test_rl_environment_uses_the_information_state_and_warns_for_the_observation() -> None:
+    env = environment("python_rulebook_battle_merchants", players=2)
+    game = pyspiel.load_game("python_rulebook_battle_merchants", {"players": 2})
+    step = env.reset()
+    assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
+    with pytest.warns(PerfectRecallWarning, match="NFSP"):
+        plain = environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    assert len(plain.reset().observations["info_state"][0]) == game.observation_tensor_size()
+
+
+def test_rulebook_state_is_a_method_as_in_pyspiel() -> None:
+    game = pyspiel.load_game("python_rulebook_archmagi", {"players": 2})
+    state = game.new_initial_state()
+    assert state.rulebook_state() is None  # the setup is being dealt
+    while state.is_chance_node():
+        state.apply_action(0)
+    engine = state.rulebook_state()
+    assert engine is not None and engine.current_players()[0] == state.current_player()
 
 
 def test_resampling_keeps_the_information_state_and_changes_what_is_hidden() -> None:
@@ -112,6 +197,7 @@ def test_resampling_keeps_the_information_state_and_changes_what_is_hidden() -> 
     for sample in samples:
         assert sample.information_state_string(seat) == state.information_state_string(seat)
         assert sample.observation_tensor(seat) == state.observation_tensor(seat)
+        assert sample.information_state_tensor(seat) == state.information_state_tensor(seat)
         assert sample.legal_actions() == state.legal_actions()
     assert any(str(sample) != str(state) for sample in samples), "nothing hidden was re-sampled"
     again = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0, 0.0, 1.0))
@@ -127,7 +213,7 @@ def test_the_evaluation_evaluator_judges_leaves_as_rulebook_mcts_does() -> None:
     while state.is_chance_node():
         state.apply_action(int(rng.choice(len(state.chance_outcomes()))))
     evaluator = EvaluationEvaluator(scale=10.0)
-    position = state.rulebook_state
+    position = state.rulebook_state()
     assert position is not None
     expected = np.array(leaf_rewards(position)) / 10.0
     np.testing.assert_allclose(evaluator.evaluate(state), expected)
@@ -179,3 +265,27 @@ def test_scripted_chance_draws_dice_and_shuffles_from_its_script() -> None:
     assert need.value.outcomes == 8
     with pytest.raises(ValueError, match="not one of"):
         ScriptedChance([6]).roll((6,))
+
+
+def _count(state: pyspiel.State) -> tuple[int, int]:
+    """Every history and terminal history under ``state``, by enumeration."""
+    if state.is_terminal():
+        return 1, 1
+    options = (
+        [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    )
+    nodes, leaves = 1, 0
+    for action in options:
+        n, t = _count(state.child(action))
+        nodes, leaves = nodes + n, leaves + t
+    return nodes, leaves
+
+
+def test_the_tree_size_estimate_that_rules_out_tabular_cfr() -> None:
+    kuhn = pyspiel.load_game("kuhn_poker")
+    nodes, leaves = _count(kuhn.new_initial_state())
+    estimate = tree_size(kuhn, 4000, seed=1)
+    assert 10**estimate.log10_histories == pytest.approx(nodes, rel=0.1)
+    assert 10**estimate.log10_terminals == pytest.approx(leaves, rel=0.1)
+    ours = tree_size(_load(Config.of("battle-merchants", 2)), 2)
+    assert ours.log10_histories > 100  # a CFR iteration visits every one of them

@@ -17,10 +17,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulebook.archmagi.content import ELEMENTS, Effect, content
-from rulebook.archmagi.rules import DISCARD, INPUT, MONSTER, OVER, PLAY
-from rulebook.core import RulebookError, Setup
+from rulebook.archmagi.rules import DISCARD, INPUT, MONSTER, OVER, PLAY, ArchmagiState
+from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
     FlatEncoder,
+    Pile,
     Vector,
     hot,
     index_of,
@@ -218,6 +219,28 @@ class ArchmagiEncoder(FlatEncoder):
             out[at["hand"]] = seat["hand"] / self.hand_limit
             out[at["book"]] = seat["spell_book"] / self.book_size
             self._count(seat["planted"], at["planted"], out)
+
+    # -- what no seat sees (the privileged global state) --------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """The Magic Pool, the three Monster decks and each seat's Spell Book, in order (the
+        other seats' hands are in their own observations)."""
+        c = self.content
+        cards, monsters = len(c.cards), len(c.monsters)
+        return (
+            Pile("magic_pool", cards, "the Magic Pool's order (per Spell card)"),
+            *(
+                Pile(f"monster_deck{t + 1}", monsters, f"the tier {t + 1} Monster deck's order")
+                for t in range(self.tiers)
+            ),
+            *(
+                Pile(f"seat{p}.spell_book", cards, f"seat {p}'s Spell Book's order")
+                for p in range(self.players)
+            ),
+        )
+
+    def hidden(self, state: State) -> list[list[int]]:
+        assert isinstance(state, ArchmagiState)
+        return [state.pool, *state.monster_decks, *state.books]
 
 
 def encoder(setup: Setup) -> ArchmagiEncoder:

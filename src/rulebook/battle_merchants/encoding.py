@@ -18,10 +18,19 @@ from typing import Any
 
 from rulebook.battle_merchants.actions import MAX_KINGDOM_SLOTS
 from rulebook.battle_merchants.content import CraftCard, content
-from rulebook.battle_merchants.rules import FORGING, FREE_CRAFT, FREE_FORGE, OVER, SELLING, TURN
-from rulebook.core import RulebookError, Setup
+from rulebook.battle_merchants.rules import (
+    FORGING,
+    FREE_CRAFT,
+    FREE_FORGE,
+    OVER,
+    SELLING,
+    TURN,
+    BattleState,
+)
+from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
     FlatEncoder,
+    Pile,
     Vector,
     hot,
     index_of,
@@ -416,6 +425,20 @@ class BattleEncoder(FlatEncoder):
             ones.append(at["bonus"] + 2 * index)
             if bonus["face_up"]:
                 ones.append(at["bonus"] + 2 * index + 1)
+
+    # -- what no seat sees (the privileged global state) --------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """The Kingdom deck and the two Craft decks, in order."""
+        c = self.content
+        return (
+            Pile("kingdom_deck", len(c.kingdom), "the Kingdom deck's order (per Kingdom card)"),
+            Pile("spring_deck", len(c.crafts), "the Spring/Summer Craft deck's order"),
+            Pile("autumn_deck", len(c.crafts), "the Autumn/Winter Craft deck's order"),
+        )
+
+    def hidden(self, state: State) -> list[list[int]]:
+        assert isinstance(state, BattleState)
+        return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
 
 
 def encoder(setup: Setup) -> BattleEncoder:

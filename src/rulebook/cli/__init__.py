@@ -1,5 +1,5 @@
 """The ``rulebook`` command line: list the games, play one in the terminal, simulate, replay,
-and the balance lab (report, compare, strength, tune).
+record games for learning, and the balance lab (report, compare, strength, tune).
 
 ``app`` (commands) is in :mod:`rulebook.cli.app`, the lab's commands in
 :mod:`rulebook.cli.lab`, the interactive game in :mod:`rulebook.cli.session`, shared helpers in
@@ -7,6 +7,7 @@ and the balance lab (report, compare, strength, tune).
 """
 
 from rulebook.cli import lab as _lab  # noqa: F401  (registers the lab's commands)
+from rulebook.cli import record as _record  # noqa: F401  (registers rulebook record)
 from rulebook.cli import serve as _serve  # noqa: F401  (registers the web app's command)
 from rulebook.cli import tune as _tune  # noqa: F401  (registers rulebook tune)
 from rulebook.cli.app import app

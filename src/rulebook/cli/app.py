@@ -31,8 +31,7 @@ from rich.text import Text
 import rulebook
 from rulebook.cli.common import (
     INTERRUPTED,
-    UsageError,
-    agent_specs,
+    agent_games,
     check_parallel,
     find_game,
     make_console,
@@ -218,11 +217,11 @@ def simulate(
     """Play many games between bots (in parallel) and report win rates and scores per seat."""
     found = find_game(game)
     with usage_errors():
-        options = parse_options(option, level)
-        setup = found.setup(players, seed, variant, options)
-        specs = agent_specs(agents, players, "simulations are between agents")
-        if games < 1:
-            raise UsageError(f"--games must be at least 1, not {games}")
+        checked = agent_games(
+            found, players, games, agents, seed, variant, option, level,
+            "simulations are between agents",
+        )  # fmt: skip
+        setup, specs = checked.setup, checked.specs
         check_parallel(workers, ray, ray_address)
         if out is not None:
             writable_file(out, "--out")
@@ -230,8 +229,10 @@ def simulate(
         if data_override is not None:
             override = read_override(data_override)
             check_addresses(override, found.name, f"--data-override {data_override}")
-        given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
-        job = Job(found.name, players, tuple(specs), games, seed, variant, given, False, override)
+        job = Job(
+            found.name, players, tuple(specs), games, seed, variant, checked.options, False,
+            override,
+        )  # fmt: skip
     console = make_console()
     start = time.perf_counter()
     with usage_errors():

@@ -20,7 +20,7 @@ from rich.text import Text
 
 import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
-from rulebook.core import Game, RulebookError, State, words
+from rulebook.core import Game, RulebookError, Setup, State, words
 from rulebook.core.data import DataError
 from rulebook.core.words import plural
 from rulebook.lab.ray_runner import check_ray_address
@@ -190,6 +190,39 @@ def check_parallel(workers: int | None, ray: bool, address: str | None) -> None:
             raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
         if address:
             check_ray_address(address)
+
+
+@dataclass(frozen=True)
+class AgentGames:
+    """What ``simulate`` and ``record`` play, checked: the setup of the first game, one agent
+    spec per seat, and the options given, in their canonical form."""
+
+    setup: Setup
+    specs: list[str]
+    options: dict[str, str]
+
+
+def agent_games(
+    game: Game,
+    players: int,
+    games: int,
+    agents: str,
+    seed: int,
+    variant: str | None,
+    option: Sequence[str] | None,
+    level: str | None,
+    refusal: str,
+) -> AgentGames:
+    """Check the options ``simulate`` and ``record`` share (``refusal`` says what the command
+    plays, should ``--agents`` name ``human``): :class:`UsageError` or the engine's refusal of
+    the setup, in one line, before any game is played."""
+    options = parse_options(option, level)
+    setup = game.setup(players, seed, variant, options)
+    specs = agent_specs(agents, players, refusal)
+    if games < 1:
+        raise UsageError(f"--games must be at least 1, not {games}")
+    given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
+    return AgentGames(setup, specs, given)
 
 
 def cycle_specs(specs: Sequence[str], players: int) -> list[str]:

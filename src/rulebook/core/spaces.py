@@ -94,13 +94,56 @@ class ObservationEncoder(ABC):
         """The lowest and the highest value of every element (two ``float32`` arrays of
         :attr:`shape`), from the slices' ``low`` and ``high``: no tensor of this encoder has a
         value outside them."""
-        size = int(np.prod(self.shape))
-        low = np.zeros(size, np.float32)
-        high = np.ones(size, np.float32)
-        for part in self.slices():
-            low[part.start : part.stop] = part.low
-            high[part.start : part.stop] = part.high
-        return low.reshape(self.shape), high.reshape(self.shape)
+        return slice_bounds(self.slices(), self.shape)
+
+    def encode_state(self, state: State, player: int) -> npt.NDArray[Any]:
+        """The tensor of seat ``player`` in ``state``: :meth:`encode` of its observation."""
+        return self.encode(state.observation(player))
+
+    def encode_into(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """Write the tensor of seat ``players[i]`` in ``states[i]`` into ``out[i]`` (``out``:
+        ``(len(states), *shape)``, preallocated), for batched environments. An encoder may
+        do it faster than one :meth:`encode_state` at a time, giving the same tensors."""
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            out[i] = self.encode_state(state, player)
+
+    # -- the privileged part of the global state (PettingZoo's ``state()``) --------------------
+    def piles(self) -> Sequence[Pile]:
+        """The piles whose order (or face-down cards whose faces) no seat sees, for the
+        privileged global state (:class:`GlobalState`); none by default (a game whose hidden
+        part is only the future dice)."""
+        return ()
+
+    def hidden(self, state: State) -> Sequence[Sequence[int]]:
+        """The cards of each of :meth:`piles` in ``state``, in the state's order (the top of a
+        pile last). The one method of an encoder that reads the state itself rather than an
+        observation: what it returns is for :class:`GlobalState` alone, never an
+        observation."""
+        return ()
+
+
+def slice_bounds(slices: Iterable[Slice], shape: tuple[int, ...]) -> tuple[Vector, Vector]:
+    """Every element's lowest and highest value from the slices covering a tensor."""
+    size = int(np.prod(shape))
+    low = np.zeros(size, np.float32)
+    high = np.ones(size, np.float32)
+    for part in slices:
+        low[part.start : part.stop] = part.low
+        high[part.start : part.stop] = part.high
+    return low.reshape(shape), high.reshape(shape)
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A pile whose order no seat sees (a deck), or cards lying face down, named ``name``,
+    holding cards numbered ``0 .. cards - 1`` (the game's own numbering of that kind of card),
+    described by ``meaning``."""
+
+    name: str
+    cards: int
+    meaning: str
 
 
 class Parts:
@@ -326,6 +369,21 @@ class ActionSpace:
         mask[self.legal_indices(state, player)] = 1
         return mask
 
+    def masks_into(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """:meth:`mask` of each ``(states[i], players[i])`` into ``out[i]`` (preallocated,
+        ``(len(states), size)``), with one NumPy assignment for the whole batch. A seat that
+        is not to act (or a finished game) gets a row of zeros."""
+        out[...] = 0
+        rows: list[int] = []
+        columns: list[int] = []
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            legal = self.legal_indices(state, player)
+            rows += [i] * len(legal)
+            columns += legal
+        out[rows, columns] = 1
+
 
 #: action spaces built so far, by the identity of the vocabulary they number (games hand out
 #: one shared vocabulary per configuration; it is kept here so its id stays its own)
@@ -370,3 +428,90 @@ def encoder(setup: Setup) -> ObservationEncoder:
 def observation_tensor(state: State, player: int) -> npt.NDArray[Any]:
     """Seat ``player``'s observation as its configuration's fixed-shape tensor."""
     return encoder(state.setup).encode(state.observation(player))
+
+
+class GlobalState:
+    """The privileged, full-information tensor of a configuration: what a centralised critic
+    (MAPPO, QMIX...) learns from, as PettingZoo's ``state()`` gives it. Never an observation:
+    it holds what every seat may see and what none may.
+
+    Laid out as every seat's observation tensor in seat order (``seatP/`` then that seat's
+    own slices: seat ``P``'s view, itself first, as its observation shows it; so every hand
+    and every choice of a simultaneous phase is there, each in its owner's view), then the
+    ``hidden.`` parts of the game's :meth:`ObservationEncoder.piles`, what no seat sees: per
+    card of the pile, 1 for its top card, ``(m - k) / m`` for the ``k``-th card under the top
+    of a pile of ``m``, 0 when the card is not in it. The future dice are not in it (no one
+    knows them: they are drawn when rolled).
+    """
+
+    def __init__(self, setup: Setup, observation: ObservationEncoder) -> None:
+        self.observation = observation
+        self.players = setup.players
+        self.seat_size = int(np.prod(observation.shape))
+        parts = Parts()
+        for p in range(self.players):
+            start = parts.size
+            for part in observation.slices():
+                parts.add(
+                    f"seat{p}/{part.name}",
+                    part.size,
+                    f"seat {p}'s observation: {part.meaning}",
+                    low=part.low,
+                    high=part.high,
+                    capped=part.capped,
+                )
+            if parts.size != start + self.seat_size:
+                raise ValueError("an encoder's slices do not cover its tensor")
+        self.piles = tuple(observation.piles())
+        self.at_pile = [
+            parts.add(
+                f"hidden.{pile.name}",
+                pile.cards,
+                f"{pile.meaning}; per card: 1 on top, (m - k) / m for the k-th under it of m, "
+                "0 if not in it",
+            )
+            for pile in self.piles
+        ]
+        self.parts = parts
+        self.shape = (parts.size,)
+        self.dtype = np.dtype(np.float32)
+
+    def slices(self) -> tuple[Slice, ...]:
+        return self.parts.slices
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        return slice_bounds(self.parts.slices, self.shape)
+
+    def encode(self, state: State) -> Vector:
+        """The global state of ``state``."""
+        out = np.zeros(self.parts.size, np.float32)
+        size = self.seat_size
+        encode = self.observation.encode_state
+        for p in range(self.players):
+            out[p * size : (p + 1) * size] = np.asarray(encode(state, p)).reshape(-1)
+        hidden = self.observation.hidden(state)
+        if len(hidden) != len(self.piles):
+            raise RulebookError(f"{len(hidden)} hidden piles, not the {len(self.piles)} declared")
+        for pile, start, cards in zip(self.piles, self.at_pile, hidden, strict=True):
+            m = len(cards)
+            if m:
+                index = np.fromiter(cards, np.intp, m)
+                if index.min() < 0 or index.max() >= pile.cards:
+                    raise RulebookError(f"pile {pile.name!r} holds a card outside 0-{pile.cards}")
+                out[start + index] = np.arange(1, m + 1, dtype=np.float32) / m
+        return out
+
+
+@cached
+def _global_states() -> dict[tuple[str, int, str, tuple[tuple[str, str], ...]], GlobalState]:
+    """The global-state encoders built so far, per configuration."""
+    return {}
+
+
+def global_state(setup: Setup) -> GlobalState:
+    """The global-state encoder of a configuration (:class:`GlobalState`), built once."""
+    key = _config(setup)
+    built = _global_states()
+    if key not in built:
+        built[key] = GlobalState(setup, encoder(setup))
+    return built[key]

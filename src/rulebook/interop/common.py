@@ -27,7 +27,14 @@ import numpy.typing as npt
 
 import rulebook
 from rulebook.core import IllegalAction, Setup, State, UnknownGame, get_game, new_game
-from rulebook.core.spaces import ActionSpace, ObservationEncoder, action_space, encoder
+from rulebook.core.spaces import (
+    ActionSpace,
+    GlobalState,
+    ObservationEncoder,
+    action_space,
+    encoder,
+    global_state,
+)
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -41,6 +48,11 @@ REWARDS = ("win", "margin", "score")
 ILLEGAL = ("penalize", "raise")
 #: the default reward of a refused move under ``illegal="penalize"``
 ILLEGAL_REWARD = -1.0
+#: the index a seat's mask offers, alone, when an environment asks the seat for an action it
+#: has no decision for (a PettingZoo Parallel seat waiting for the others to end their
+#: crafting; a Gymnasium game over, which a vector environment's next-step reset ignores):
+#: whatever the seat sends then is ignored. In the roll-and-writes it is ``done``
+IDLE = 0
 #: options with at most this many listed choices are enumerated by :func:`configurations`
 #: (Pandoria Merchants' solo level); larger ones, and those given by a rule rather than a list
 #: (Archmagi's Magi), keep their default
@@ -157,6 +169,16 @@ def final_rewards(state: State, reward: str) -> list[float]:
     return [s - max(t for q, t in enumerate(scores) if q != p) for p, s in enumerate(scores)]
 
 
+def check_limit(limit: Any, name: str) -> int | None:
+    """An episode limit (``max_cycles``, ``max_episode_steps``): None (no limit) or a
+    positive whole number; :class:`UnknownGame` naming ``name`` otherwise."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int | np.integer) or limit < 1:
+        raise UnknownGame(f"{name} must be a positive whole number or None, not {limit!r}")
+    return int(limit)
+
+
 def as_index(action: Any) -> int:
     """An action given as a number (Python or NumPy, 0-d array included) as an ``int``;
     :class:`IllegalAction` for anything else."""
@@ -194,6 +216,14 @@ class Table:
         low, high = self.encoder.bounds()
         self.low = np.asarray(low, self.dtype)
         self.high = np.asarray(high, self.dtype)
+        self._global: GlobalState | None = None
+        #: the mask of a seat not to act (all 0) and of one asked for an action it has no
+        #: decision for (:data:`IDLE` alone); shared, so read-only
+        self.no_mask = np.zeros(self.space.size, np.int8)
+        self.idle_mask = self.no_mask.copy()
+        self.idle_mask[IDLE] = 1
+        self.no_mask.flags.writeable = False
+        self.idle_mask.flags.writeable = False
 
     @classmethod
     def of(
@@ -228,14 +258,32 @@ class Table:
             }
         )
 
+    @property
+    def global_encoder(self) -> GlobalState:
+        """The configuration's privileged global state (built at its first use)."""
+        if self._global is None:
+            self._global = global_state(self.config.setup(0))
+        return self._global
+
+    def state_space(self) -> spaces.Box:
+        """The space of the global state (:class:`GlobalState`), within its bounds."""
+        from gymnasium import spaces
+
+        low, high = self.global_encoder.bounds()
+        return spaces.Box(low, high, dtype=np.float32)
+
+    def global_state(self, state: State) -> npt.NDArray[np.float32]:
+        """The privileged global state of ``state`` (every seat's view and the hidden piles)."""
+        return self.global_encoder.encode(state)
+
     def observe(self, state: State, player: int) -> npt.NDArray[Any]:
         """Seat ``player``'s observation tensor (only what the seat may see)."""
-        return np.asarray(self.encoder.encode(state.observation(player)), dtype=self.dtype)
+        return np.asarray(self.encoder.encode_state(state, player), dtype=self.dtype)
 
     def mask(self, state: State, player: int) -> npt.NDArray[np.int8]:
         """1 for each of ``player``'s legal moves now (all 0 when the seat is not to act)."""
         if state.is_terminal() or player not in state.current_players():
-            return np.zeros(self.space.size, dtype=np.int8)
+            return self.no_mask
         return self.space.mask(state, player)
 
     def try_move(self, state: State, player: int, index: Any) -> str | None:

@@ -1,4 +1,4 @@
-"""Every game as a single-agent Gymnasium environment against rulebook bots
+"""Every game as a single-agent Gymnasium environment against opponents of any kind
 (``pip install 'rulebook[rl]'``).
 
     import gymnasium as gym
@@ -12,19 +12,31 @@
         if terminated or truncated:
             break
 
-* The learner plays ``seat`` (default 0); every other seat is a rulebook bot, named by a spec
-  (``"random"``, ``"greedy"``, ``"mcts:200"``...) for all of them or one spec per other seat.
-  Bots are seeded from the game's seed, so ``reset(seed=s)`` always gives the same game for
-  the same moves.
+* The learner plays ``seat`` (default 0); every other seat is played by an opponent
+  (:mod:`rulebook.interop.opponents`): a rulebook bot by its spec (``"random"``, ``"greedy"``,
+  ``"mcts:200"``), a rulebook ``Agent``, a policy on observations (a callable ``obs -> index``,
+  an object with ``act(obs)``, a trained model with ``predict(obs)``), a ``Pool`` drawn from
+  at every reset or a ``Schedule`` by episode; one for all the other seats or one per seat.
+  Bots and pools are seeded from the environment's seed, so ``reset(seed=s)`` always gives
+  the same game for the same moves (a policy's own randomness is its own).
 * Observations are dicts: ``"observation"`` (the seat's tensor, from its game's encoder) and
   ``"action_mask"`` (``int8``, 1 for each legal move); the mask is also in ``info`` and from
   :meth:`RulebookEnv.action_masks` (the name MaskablePPO looks for). The tensor's space is a
   ``Box`` with the encoder's bounds (``ObservationEncoder.bounds``: open amounts capped).
+  When the game is over the mask offers index 0 alone
+  (:data:`~rulebook.interop.common.IDLE`), never nothing: a vector environment's next-step
+  reset asks for one more action then, and ignores it (``info["to_act"]`` is False).
 * The reward comes at the end of the game: the share of the win (default), the score margin
   (``reward="margin"``) or, in solo games, the score (the default there).
+* ``max_episode_steps`` truncates an episode after that many of the learner's steps
+  (``truncated`` True, reward 0); ``gym.make(id, max_episode_steps=n)`` does the same with
+  Gymnasium's ``TimeLimit``. Unset, an episode ends with its game.
 * An action that is not a legal move changes nothing and gives ``illegal_reward`` (-1) for
   the step, the reason in ``info["illegal"]`` (``illegal="raise"`` raises instead).
 * Simultaneous phases are played one seat after another, the lowest seat still to act first.
+* ``gym.make_vec(id, num_envs=n)`` gives :class:`rulebook.interop.batched.BatchedEnv`: ``n``
+  games stepped in one call in this process, observations stacked (the registered vector
+  entry point); ``vectorization_mode="sync"`` / ``"async"`` give Gymnasium's own.
 
 Registered ids: ``rulebook/<Game>-<n>p[-<Variant>][-<Level>]-v0`` for every configuration
 (:func:`rulebook.interop.common.configurations`), e.g. ``rulebook/MerchantsOfMagick-1p-v0``
@@ -33,7 +45,7 @@ Registered ids: ``rulebook/<Game>-<n>p[-<Variant>][-<Level>]-v0`` for every conf
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Unpack
 
 import gymnasium as gym
@@ -41,15 +53,15 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from rulebook.agents import Agent, agent_seed, make_agent
 from rulebook.core import State, UnknownGame
-from rulebook.interop.common import Config, Settings, Table, configurations
+from rulebook.interop.common import Config, Settings, Table, check_limit, configurations
+from rulebook.interop.opponents import Opponents, Player, play_opponents
 
 ObsType = dict[str, npt.NDArray[Any]]
 
 
 class RulebookEnv(gym.Env[ObsType, np.int64]):
-    """One seat of a game against rulebook bots (see the module docstring)."""
+    """One seat of a game against opponents (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
 
@@ -60,30 +72,28 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         variant: str | None = None,
         options: Mapping[str, str] | None = None,
         seat: int = 0,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: Any = "greedy",
+        max_episode_steps: int | None = None,
         **settings: Unpack[Settings],
     ) -> None:
         self.table = Table.of(game, players, variant, options, settings)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise UnknownGame(f"seat must be one of 0-{players - 1}, not {seat!r}")
         self.seat = seat
-        others = players - 1
-        specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(specs) != others:
-            raise UnknownGame(
-                f"{others} opponent spec(s) needed (one per other seat), not {len(specs)}"
-            )
-        for spec in specs:
-            make_agent(spec)  # a bad spec fails here, with the accepted forms
-        self.opponents = specs
+        self.opponents = Opponents(opponents, players, seat)
+        self.max_episode_steps = check_limit(max_episode_steps, "max_episode_steps")
         self.observation_space = self.table.observation_space()  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.table.space.size)
         render_mode = settings.get("render_mode")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UnknownGame(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
-        self.state: State | None = None
-        self._bots: dict[int, Agent] = {}
+        #: the game as the engine holds it (:class:`rulebook.core.State`); None before reset
+        self.game_state: State | None = None
+        #: the players of the other seats this episode
+        self.players: dict[int, Player] = {}
+        self.steps = 0
+        self._ended = False
 
     # -- the Gymnasium API ---------------------------------------------------------------------
     def reset(
@@ -91,65 +101,75 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
     ) -> tuple[ObsType, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**31 - 1))
-        self.state = self.table.config.new_game(game_seed)
-        others = [p for p in range(self.state.num_players) if p != self.seat]
-        self._bots = {
-            p: make_agent(spec, agent_seed(game_seed, p))
-            for p, spec in zip(others, self.opponents, strict=True)
-        }
-        self._play_bots()
-        return self._observation(), self._info()
+        self.game_state = self.table.config.new_game(game_seed)
+        self.players = self.opponents.players(game_seed, self.np_random)
+        self.steps = 0
+        self._ended = False
+        play_opponents(self.game_state, self.table, self.seat, self.players)
+        observation = self._observation()
+        info = self._info()
+        info["opponents"] = {p: player.name for p, player in self.players.items()}
+        return observation, info
 
     def step(self, action: Any) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
-        state = self.state
+        state = self.game_state
         if state is None:
             raise UnknownGame("call reset() before step()")
-        if state.is_terminal():
-            raise UnknownGame("the game is over: call reset()")
+        if self._ended:
+            raise UnknownGame("the episode is over: call reset()")
         refused = self.table.try_move(state, self.seat, action)
-        if refused is not None:
-            return self._observation(), self.table.illegal_reward, False, False, self._info(refused)
-        self._play_bots()
-        over = state.is_terminal()
+        self.steps += 1
+        if refused is None:
+            play_opponents(state, self.table, self.seat, self.players)
+        terminated = state.is_terminal()
+        truncated = (
+            not terminated
+            and self.max_episode_steps is not None
+            and self.steps >= self.max_episode_steps
+        )
+        self._ended = terminated or truncated
         reward = self.table.rewards(state)[self.seat]
-        return self._observation(), float(reward), over, False, self._info()
+        if refused is not None:
+            reward += self.table.illegal_reward
+        return self._observation(), float(reward), terminated, truncated, self._info(refused)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal moves now, as booleans (for MaskablePPO and the like)."""
-        if self.state is None:
+        if self.game_state is None:
             raise UnknownGame("call reset() first")
-        return self.table.mask(self.state, self.seat).astype(bool)
+        return self._mask().astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        if self.state is None:
+        if self.game_state is None:
             return "no game: call reset() first"
-        return f"{self.state!r}\nscores: {self.state.scores()}"
+        return f"{self.game_state!r}\nscores: {self.game_state.scores()}"
 
     # -- helpers ---------------------------------------------------------------------------------
-    def _play_bots(self) -> None:
-        """Let the bots move until the learner's seat is to act or the game is over."""
-        state = self.state
+    def _mask(self) -> npt.NDArray[np.int8]:
+        """The learner's legal moves; :data:`IDLE` alone once the game is over."""
+        state = self.game_state
         assert state is not None
-        while not state.is_terminal():
-            p = self.table.to_act(state)
-            if p == self.seat:
-                return
-            state.apply(p, self._bots[p].act(state, p))
+        if state.is_terminal():
+            return self.table.idle_mask
+        return self.table.mask(state, self.seat)
 
     def _observation(self) -> ObsType:
-        assert self.state is not None
+        assert self.game_state is not None
+        self._last_mask = self._mask()
         return {
-            "observation": self.table.observe(self.state, self.seat),
-            "action_mask": self.table.mask(self.state, self.seat),
+            "observation": self.table.observe(self.game_state, self.seat),
+            "action_mask": self._last_mask,
         }
 
     def _info(self, illegal: str | None = None) -> dict[str, Any]:
-        assert self.state is not None
-        info: dict[str, Any] = {"action_mask": self.table.mask(self.state, self.seat)}
-        if self.state.is_terminal():
-            info["scores"] = self.state.scores()
+        state = self.game_state
+        assert state is not None
+        over = state.is_terminal()
+        info: dict[str, Any] = {"action_mask": self._last_mask, "to_act": not over}
+        if over:
+            info["scores"] = state.scores()
         if illegal is not None:
             info["illegal"] = illegal
         return info
@@ -169,6 +189,7 @@ def register_envs() -> list[str]:
             gym.register(
                 id=name,
                 entry_point="rulebook.interop.gymnasium:RulebookEnv",
+                vector_entry_point="rulebook.interop.batched:BatchedEnv",
                 kwargs={
                     "game": config.game,
                     "players": config.players,

@@ -52,19 +52,27 @@ Observations (through the Observer of :meth:`RulebookGame.make_py_observer`)
       a card taken from a face-down pile is not named), the moves of a simultaneous phase
       still under way only once it ends. What the seat saw of chance (cards it drew, dice) is
       in the observation of the moment, not recalled move by move.
+    * ``information_state_tensor``: the same, of fixed size: the observation tensor, then one
+      slot per move up to ``max_game_length`` (:class:`MoveRecord`: the mover relative to the
+      seat, whether the move was announced without its detail, its index in binary).
+      ``rl_environment`` uses it as ``info_state`` (:func:`environment` warns when told to
+      use the observation instead).
     * At a chance node the seats see the position before the move whose chance is being drawn
       (during the setup's deal, nothing yet).
 
 ISMCTS: :meth:`RulebookState.resample_from_infostate` re-samples what the seat cannot see with
 the engine's ``determinize`` (seeded from OpenSpiel's probability sampler), so OpenSpiel's
-Python ``ISMCTSBot`` works as it is. OpenSpiel's C++ algorithms cannot reach a method written in
-Python; :func:`resampler` is the same for ``ISMCTSBot.set_resampler``.
+Python ``ISMCTSBot`` plays by ``bot.step(state)``; ``evaluate_bots`` also calls ``restart_at``,
+which that bot lacks: :class:`ISMCTSBot` is the same bot with it. :func:`resampler` is the same
+re-sampling for ``ISMCTSBot.set_resampler``. Tabular CFR cannot finish an iteration on these
+trees (:func:`tree_size`; ``docs/research.md``).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -73,7 +81,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyspiel
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 import rulebook
 from rulebook.agents.mcts import leaf_rewards
@@ -115,6 +123,13 @@ class _Move:
     seat: int
     text: str  # as the mover knows it
     announced: str  # as the other seats learn of it
+    index: int  # its action index
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the other seats learn of it without its detail (a card from a face-down
+        pile)."""
+        return self.announced != self.text
 
 
 class _Node:
@@ -205,7 +220,8 @@ class _Node:
         state = self.state
         assert state is not None and self.need == 0
         action = self.spec.table.space.action(index)  # the move itself checks it is legal
-        self.log.append(_Move(player, str(action), state.announce(player, action)))
+        text = str(action)
+        self.log.append(_Move(player, text, state.announce(player, action), index))
         self.actions.append(index)
         self.pending = (player, action)
         self.need = -1
@@ -215,21 +231,23 @@ class _Node:
     def observation(self, player: int) -> dict[str, Any] | None:
         return None if self.state is None else self.state.observation(player)
 
+    def known_moves(self, player: int) -> list[_Move]:
+        """The moves ``player`` knows of, in the log's order: its own, and the others' but
+        those of a simultaneous phase still under way."""
+        if self.state is None:
+            return []
+        known = len(self.log) - self.state.pending_moves()
+        return [m for i, m in enumerate(self.log) if i < known or m.seat == player]
+
     def info_state(self, player: int) -> str:
         """The seat's observation and the moves as it learned of them (module docstring)."""
         observation = self.observation(player)
         if observation is None:
             return f"seat {player}: the setup is being dealt"
-        assert self.state is not None
-        pending = self.state.pending_moves()
-        known = len(self.log) - pending
-        moves = [
-            m.text if m.seat == player else m.announced
-            for i, m in enumerate(self.log)
-            if i < known or m.seat == player
+        lines = [
+            f"{m.seat}: {m.text if m.seat == player else m.announced}"
+            for m in self.known_moves(player)
         ]
-        seats = [m.seat for i, m in enumerate(self.log) if i < known or m.seat == player]
-        lines = [f"{s}: {text}" for s, text in zip(seats, moves, strict=True)]
         return json.dumps(observation, sort_keys=True) + "\n" + "\n".join(lines)
 
 
@@ -241,6 +259,8 @@ class _Spec:
         self.table = Table(config, reward)
         self.bounds: Bounds = bounds(config)
         self.reward = self.table.reward
+        self.moves = MoveRecord(config.players, self.table.space.size, self.bounds.max_game_length)
+        self.observation_size = int(np.prod(self.table.shape))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
         return self
@@ -267,7 +287,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -446,34 +466,78 @@ class RulebookState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player_id, random.Random(seed))
 
     # -- for the adapter's users -----------------------------------------------------------------
-    @property
     def rulebook_state(self) -> State | None:
         """The engine's state (at a chance node, before the move being drawn); a copy."""
         state = self._node.state
         return None if state is None else state.clone()
 
 
+class MoveRecord:
+    """The moves part of the information-state tensor: one slot per move of the game (up to
+    ``max_game_length``, bounds.toml), in the order of the log as the seat knows it; a slot
+    holds the mover (one-hot, relative: 0 is the viewer), 1 if the move was announced without
+    its detail (a card taken from a face-down pile: its index is then left out), and the
+    action index in binary (least significant bit first). Empty slots are all 0."""
+
+    def __init__(self, players: int, actions: int, length: int) -> None:
+        self.players = players
+        self.length = length
+        self.bits = max(1, (actions - 1).bit_length())
+        self.slot = players + 1 + self.bits
+        self.size = length * self.slot
+        #: the bits of every index, one row per index
+        self._binary = ((np.arange(actions)[:, None] >> np.arange(self.bits)[None, :]) & 1).astype(
+            np.float32
+        )
+
+    def fill(self, moves: list[_Move], player: int, out: npt.NDArray[np.float32]) -> None:
+        """Write ``moves`` as ``player`` knows them into ``out`` (of :attr:`size`, zeros)."""
+        if len(moves) > self.length:
+            raise pyspiel.SpielError(
+                f"a game of more than {self.length} moves, the max_game_length of bounds.toml: "
+                "its information-state tensor cannot hold it"
+            )
+        if not moves:
+            return
+        slots = out.reshape(self.length, self.slot)
+        rows = np.arange(len(moves))
+        n = self.players
+        slots[rows, [(m.seat - player) % n for m in moves]] = 1.0
+        hidden = np.array([m.hidden and m.seat != player for m in moves])
+        slots[rows[hidden], n] = 1.0
+        shown = rows[~hidden]
+        if shown.size:
+            index = np.array([moves[i].index for i in shown])
+            slots[shown, n + 1 :] = self._binary[index]
+
+
 class RulebookObserver:
-    """OpenSpiel's PyObserver: the seat's tensor, observation and information state strings."""
+    """OpenSpiel's PyObserver: the seat's tensor, observation and information state strings.
+
+    The information-state tensor (``perfect_recall``) is the observation tensor followed by
+    every move the seat knows of (:class:`MoveRecord`): the view of this moment and the whole
+    record of moves, the seat's own in full and the others' as they were announced to it, of
+    fixed size (the observation's plus ``max_game_length`` slots)."""
 
     def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
         self.spec = spec
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else int(np.prod(spec.table.shape))
-        self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
-        self.dict = {} if perfect_recall else {"observation": self.tensor}
+        size = spec.observation_size
+        moves = spec.moves.size if perfect_recall else 0
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size + moves, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["moves"] = self.tensor[size:]
 
     def set_from(self, state: RulebookState, player: int) -> None:
-        if self.perfect_recall:
-            return
         node = state._node
         node.settle()
-        observation = node.observation(player)
-        if observation is None:
-            self.tensor.fill(0)
-        else:
-            encoded = self.spec.table.encoder.encode(observation)
-            self.tensor[:] = np.asarray(encoded, np.float32).reshape(-1)
+        self.tensor.fill(0)
+        if node.state is not None:
+            encoded = self.spec.table.encoder.encode_state(node.state, player)
+            self.dict["observation"][:] = np.asarray(encoded, np.float32).reshape(-1)
+        if self.perfect_recall:
+            self.spec.moves.fill(node.known_moves(player), player, self.dict["moves"])
 
     def string_from(self, state: RulebookState, player: int) -> str:
         node = state._node
@@ -533,6 +597,96 @@ def resample(state: RulebookState, player: int, rng: random.Random) -> RulebookS
 def resampler(state: RulebookState, player: int) -> RulebookState:
     """:func:`resample` seeded from Python's ``random`` (for ``ISMCTSBot.set_resampler``)."""
     return resample(state, player, random.Random(random.getrandbits(64)))
+
+
+class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python ``ISMCTSBot`` as it is, with the ``restart_at`` that OpenSpiel's
+    ``evaluate_bots`` calls first (the bot searches afresh at every step, so there is
+    nothing to restart; OpenSpiel's own raises ``RestartAt(state) not implemented``)."""
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+
+class PerfectRecallWarning(UserWarning):
+    """An OpenSpiel environment's ``info_state`` holds the observation, not the information
+    state."""
+
+
+#: OpenSpiel's algorithms that read ``info_state`` as a perfect-recall information state
+PERFECT_RECALL = "NFSP, Deep CFR, ESCHER, R-NaD, policy-gradient (RPG/QPG) exploitability"
+
+
+def environment(game: str | pyspiel.Game, **kwargs: Any) -> Any:
+    """OpenSpiel's ``rl_environment.Environment`` of a game (a loaded game or a name, loaded
+    with the remaining ``kwargs`` that the environment does not take as parameters).
+
+    Its ``info_state`` is the perfect-recall information-state tensor by default. With
+    ``observation_type=ObservationType.OBSERVATION`` it is the observation tensor of the
+    moment under that same name, which suits DQN, PPO, A2C and the like but not the
+    algorithms that assume perfect recall (:data:`PERFECT_RECALL`): a
+    :class:`PerfectRecallWarning` says so."""
+    from open_spiel.python import rl_environment
+
+    kind = kwargs.get("observation_type")
+    if kind == rl_environment.ObservationType.OBSERVATION:
+        warnings.warn(
+            "info_state will hold the observation tensor (this moment's view), not the "
+            f"perfect-recall information state that {PERFECT_RECALL} assume",
+            PerfectRecallWarning,
+            stacklevel=2,
+        )
+    return rl_environment.Environment(game, **kwargs)
+
+
+@dataclass(frozen=True)
+class TreeSize:
+    """Knuth's estimate of a game tree's size from random playouts (:func:`tree_size`), as
+    base-10 logarithms: the histories (every node, chance nodes included, as tabular CFR
+    visits each once per iteration) and the terminal histories; and the playouts' mean length
+    in nodes."""
+
+    log10_histories: float
+    log10_terminals: float
+    length: float
+    playouts: int
+
+
+def _log10_mean(logs: list[float]) -> float:
+    """``log10`` of the mean of ``10 ** x`` for ``x`` in ``logs`` (without overflowing)."""
+    top = max(logs)
+    return top + float(np.log10(np.mean([10.0 ** (x - top) for x in logs])))
+
+
+def tree_size(game: pyspiel.Game, playouts: int, seed: int = 0) -> TreeSize:
+    """Estimate the size of ``game``'s tree with Knuth's estimator: along a playout choosing
+    uniformly among the legal actions (and chance outcomes), the product of the branching
+    factors down to a node is an unbiased estimate of how many nodes the tree has at that
+    depth; summed over depths, of its nodes; at the end, of its terminal histories. The mean
+    over ``playouts`` is the estimate (its spread is large: a rough order of magnitude)."""
+    if playouts < 1:
+        raise ValueError("at least one playout")
+    rng = random.Random(seed)
+    histories, terminals, lengths = [], [], []
+    for _ in range(playouts):
+        state = game.new_initial_state()
+        log_width = 0.0  # log10 of the product of the branching factors so far
+        depth_logs = [0.0]  # the root: one node
+        while not state.is_terminal():
+            options = (
+                [a for a, _ in state.chance_outcomes()]
+                if state.is_chance_node()
+                else state.legal_actions()
+            )
+            log_width += float(np.log10(len(options)))
+            depth_logs.append(log_width)
+            state.apply_action(rng.choice(options))
+        histories.append(_log10_mean(depth_logs) + float(np.log10(len(depth_logs))))
+        terminals.append(log_width)
+        lengths.append(len(depth_logs))
+    return TreeSize(
+        _log10_mean(histories), _log10_mean(terminals), float(np.mean(lengths)), playouts
+    )
 
 
 def register() -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from rulebook.core import RulebookError, Setup
 from rulebook.core.rollwrite.encoding import SheetEncoder, sheet_ignored
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.spaces import Vector, hot, index_of, lookup
 from rulebook.merchants_of_magick import rules
 from rulebook.merchants_of_magick.content import content
@@ -77,6 +78,10 @@ class MerchantsEncoder(SheetEncoder):
             if item not in items:
                 raise RulebookError(f"{adventurer['name']} asks for no {item!r}")
             ones.append(at["fulfilled"] + items.index(item))
+
+    def seat_extras_key(self, state: SheetState[Any], p: int) -> object:
+        assert isinstance(state, rules.MerchantsState)
+        return (state.potions[p], state.adventurer[p], state.adventurer_done[p])
 
 
 def encoder(setup: Setup) -> MerchantsEncoder:

@@ -10,6 +10,7 @@ from typing import Any
 
 from rulebook.core import Setup
 from rulebook.core.rollwrite.encoding import SheetEncoder, sheet_ignored
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.spaces import Vector
 from rulebook.ye_olde_magick_shoppe import rules
 from rulebook.ye_olde_magick_shoppe.content import KINDS, content
@@ -62,6 +63,10 @@ class ShoppeEncoder(SheetEncoder):
         for k, kind in enumerate(KINDS):
             out[at["bonus"] + k] = bonus[kind] / BONUS_SCALE
             out[at["values"] + k] = abs(values[kind]) / self.value_scale[k]
+
+    def seat_extras_key(self, state: SheetState[Any], p: int) -> object:
+        assert isinstance(state, rules.ShoppeState)
+        return (tuple(state.bonus[p]), tuple(state.level[p]))
 
 
 def encoder(setup: Setup) -> ShoppeEncoder:

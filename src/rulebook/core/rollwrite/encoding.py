@@ -18,14 +18,38 @@ Each game's ``encoding`` module subclasses :class:`SheetEncoder` with its words 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
-from rulebook.core.rollwrite.engine import CRAFTING, OVER, SheetContent
-from rulebook.core.spaces import FlatEncoder, Vector, hot, index_of, lookup, positions
+from rulebook.core.rollwrite.engine import CRAFTING, EMPTY, OVER, SheetContent, SheetState
+from rulebook.core.spaces import (
+    FlatEncoder,
+    Pile,
+    Vector,
+    hot,
+    index_of,
+    lookup,
+    positions,
+    seat_order,
+)
+from rulebook.core.state import State
 
 PHASES = (CRAFTING, OVER)
+#: seat blocks (and sheets, lines) :meth:`SheetEncoder.encode_state` keeps: past this, the
+#: older half is dropped (what a batch of games uses now was made last, and stays)
+BLOCKS_KEPT = 8192
+
+
+def _keep(cache: dict[Any, Any]) -> None:
+    """Drop the older half of ``cache`` once it holds more than :data:`BLOCKS_KEPT`."""
+    if len(cache) > BLOCKS_KEPT:
+        for key in list(islice(cache, len(cache) // 2)):
+            del cache[key]
 
 
 def sheet_ignored(line: str) -> dict[str, str]:
@@ -178,6 +202,202 @@ class SheetEncoder(FlatEncoder):
         self, seat: Mapping[str, Any], at: Mapping[str, int], out: Vector, ones: list[int]
     ) -> None:
         """Write the game's own parts of one seat's view (``at``: the starts)."""
+
+    # -- from the state itself (the fast path) -------------------------------------------------
+    def _prepare_fast(self) -> None:
+        """The tables of :meth:`encode_state` (made at its first use: every part is declared
+        by then)."""
+        c = self.content
+        layout = c.layout
+        at = self.at_seat
+        self._block = at[0]["to_act"]
+        self._block_size = (
+            at[1]["to_act"] - at[0]["to_act"] if self.players > 1 else self.parts.size - self._block
+        )
+        self._rel = {name: start - self._block for name, start in at[0].items()}
+        if any(ci.bit != 1 << i for i, ci in enumerate(layout.circles)):
+            raise RulebookError("the sheet's circles are not numbered by their bits")
+        self._row_masks = [row.mask for row in layout.rows]
+        self._name_at = [self.cards[card.name] for card in c.cards]
+        self._material_at = [self.material[m.name] for m in c.material]
+        self._energy_at = [self.energy[m.name] for m in c.energy]
+        #: a card space's values, per card (then face down, then empty)
+        rows = len(self.rows)
+        table = np.zeros((len(c.cards) + 2, self.slot), np.float32)
+        for o, card in enumerate(c.cards):
+            table[o, 0] = 1.0
+            table[o, 3 + self.rows[card.item]] = 1.0
+            for row in card.enchantments:
+                table[o, 3 + self.rows[row]] = 1.0
+            table[o, 3 + rows] = card.value / self.card_scale
+        table[len(c.cards), 1] = 1.0
+        table[len(c.cards) + 1, 2] = 1.0
+        self._card_rows = table
+        self._face_down = len(c.cards)
+        self._empty = len(c.cards) + 1
+        capped = [s for s in self.parts.slices if s.capped]
+        inside = [s for s in capped if self._block <= s.start < self._block + self._block_size]
+        if len(inside) != len(capped) // self.players or any(
+            s.stop > self._block + self._block_size for s in inside
+        ):
+            raise RulebookError("a sheet's capped parts are not all in the seat blocks")
+        self._block_caps = [
+            (i - self._block, s.low, s.high) for s in inside for i in range(s.start, s.stop)
+        ]
+        self._sheets: dict[int, npt.NDArray[np.intp]] = {}
+        self._lines: dict[tuple[int, ...], Vector] = {}
+        #: seat blocks made so far, by :meth:`_seat_key`
+        self._blocks: dict[tuple[object, ...], Vector] = {}
+
+    def encode_state(self, state: State, player: int) -> Vector:
+        """The tensor of :meth:`encode` of ``state.observation(player)``, read from the state
+        (the same values, several times faster: no observation is built, and a seat block is
+        made once for what it shows (:meth:`_seat_key`), then copied: during the crafting the
+        other seats show as the phase began). ``tests/test_fast_encoding.py`` holds it to
+        :meth:`encode`."""
+        if not isinstance(state, SheetState):
+            return self.encode(state.observation(player))
+        if not hasattr(self, "_block"):
+            self._prepare_fast()
+        s = state
+        out = np.zeros(self.parts.size, np.float32)
+        ones = [self.at_you + player, self.at_round + s.round - 1]
+        ones.append(self.at_phase + self.phases[s.phase])
+        for d, (value, sides) in enumerate(zip(s.dice, self.sides, strict=True)):
+            ones.append(self.at_dice[d] + value - 1)
+            out[self.at_dice_value + d] = value / sides
+        ones.append(self.at_material + self._material_at[s.mastery_cards[0]])
+        ones.append(self.at_energy + self._energy_at[s.mastery_cards[1]])
+        for k in range(2):
+            out[self.at_mastery + 2 * k] = s.mastery_master[k] and not s.solo
+            out[self.at_mastery + 2 * k + 1] = s.mastery_value(k) / self.mastery_scale
+        origin = s._origin if s.phase == CRAFTING else None
+        table = s if origin is None else origin
+        cards = len(table.deck) - (0 if origin is None else s._phase_draws[player])
+        out[self.at_deck] = cards / self.deck_scale
+        name_at = self._name_at
+        ones += [self.at_bottom + name_at[o] for o in table.deck[: table.deck_seen][:cards]]
+        if self.solo:
+            ones += [self.at_discards + name_at[o] for o in s.discards]
+        current = s.current_players()
+        winners = s.winners() if s.phase == OVER else ()
+        size, rel, n = self._block_size, self._rel, self.players
+        cache = self._blocks
+        _keep(cache)
+        for k, p in enumerate(seat_order(player, n)):
+            start = self._block + k * size
+            seen = s if origin is None or p == player else origin
+            key = self._seat_key(seen, p)
+            block = cache.get(key)
+            if block is None:
+                block = cache[key] = self._seat_block(seen, p)
+            out[start : start + size] = block
+            out[start + rel["done"]] = s.done[p]
+            if p in current:
+                ones.append(start + rel["to_act"])
+            if p in winners:
+                ones.append(start + rel["winner"])
+        out[ones] = 1.0
+        return out
+
+    def _seat_key(self, s: SheetState[Any], p: int) -> tuple[object, ...]:
+        """Everything seat ``p``'s block shows of ``s`` (but ``done``, ``to_act``,
+        ``winner``): equal keys, equal blocks."""
+        return (
+            s.marks[p],
+            s.spent[p],
+            s.extra_used[p],
+            s.free_marks[p],
+            s.shop_size,
+            tuple(s.lines[p]),
+            tuple(s.claimed[p]),
+            tuple(s.mastery_scored[p]),
+            self.seat_extras_key(s, p),
+        )
+
+    def seat_extras_key(self, state: SheetState[Any], p: int) -> object:
+        """What the game's own seat parts (:meth:`fill_seat_extras`) show of seat ``p``, as
+        a hashable value (part of the key blocks are kept by)."""
+        return None
+
+    def _seat_block(self, s: SheetState[Any], p: int) -> Vector:
+        """Seat ``p``'s block as ``s`` shows it (but ``done``, ``to_act`` and ``winner``)."""
+        rel = self._rel
+        block = np.zeros(self._block_size, np.float32)
+        block[self._sheet_ones(s.marks[p])] = 1.0
+        spent = s.spent[p]
+        for d in range(len(self.dice)):
+            if spent >> d & 1:
+                block[rel["spent"] + d] = 1.0
+        block[rel["extra"]] = s.extra_used[p] / self.extra_scale
+        line = s.lines[p]
+        for part, cards in (("line", line[: s.shop_size]), ("waiting", line[s.shop_size :])):
+            if cards:
+                begin = rel[part]
+                block[begin : begin + len(cards) * self.slot] = self._line(tuple(cards))
+        name_at = self._name_at
+        for o in s.claimed[p]:
+            block[rel["claimed"] + name_at[o]] = 1.0
+        for k, value in enumerate(s.mastery_scored[p]):
+            if value >= 0:
+                block[rel["masteries"] + 2 * k] = 1.0
+                block[rel["masteries"] + 2 * k + 1] = value / self.mastery_scale
+        breakdown = s.score_breakdown(p)
+        block[rel["score"]] = sum(breakdown.values()) / self.SCORE_SCALE
+        start = rel["breakdown"]
+        for name, value in breakdown.items():
+            block[start + self.categories[name]] = value / self.SCORE_SCALE
+        ones: list[int] = []
+        self.fill_seat_extras(s._seat_view(p), rel, block, ones)
+        for i in ones:
+            block[i] = 1.0
+        for i, low, high in self._block_caps:
+            shown = float(block[i])
+            if shown < low or shown > high:
+                block[i] = min(max(shown, low), high)
+        return block
+
+    def _sheet_ones(self, marks: int) -> npt.NDArray[np.intp]:
+        """Where a seat block holds 1 for the circles ``marks`` marks and the rows they
+        complete (kept per sheet: a seat's marks take a few dozen values a game)."""
+        known = self._sheets.get(marks)
+        if known is None:
+            _keep(self._sheets)
+            rel = self._rel
+            ones = [rel["marked"] + i for i in range(marks.bit_length()) if marks >> i & 1]
+            start = rel["completed"]
+            ones += [start + j for j, mask in enumerate(self._row_masks) if marks & mask == mask]
+            known = self._sheets[marks] = np.array(ones, np.intp)
+        return known
+
+    def _line(self, cards: tuple[int, ...]) -> Vector:
+        """A line of card spaces' values (the ``slot`` layout), kept per line."""
+        known = self._lines.get(cards)
+        if known is None:
+            _keep(self._lines)
+            rows = [o if o >= 0 else self._face_down if o != EMPTY else self._empty for o in cards]
+            known = self._lines[cards] = self._card_rows[rows].reshape(-1)
+        return known
+
+    # -- what no seat sees (the privileged global state) --------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """The deck above its known bottom, and each seat's face-down cards."""
+        cards = len(self.content.cards)
+        deck = Pile("deck", cards, "the deck's order (its known bottom left out)")
+        return (
+            deck,
+            *(
+                Pile(f"seat{p}.face_down", cards, f"seat {p}'s face-down cards, in line order")
+                for p in range(self.players)
+            ),
+        )
+
+    def hidden(self, state: State) -> list[list[int]]:
+        assert isinstance(state, SheetState)
+        return [
+            state.deck[state.deck_seen :],
+            *([~o for o in line if o < 0 and o != EMPTY] for line in state.lines),
+        ]
 
     # -- encoding ----------------------------------------------------------------------------
     def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:

@@ -1,0 +1,110 @@
+"""``rulebook record``: whole games between bots, decision by decision, into a Parquet file for
+imitation and offline learning (:mod:`rulebook.interop.dataset`)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from rulebook.cli.app import app
+from rulebook.cli.common import (
+    INTERRUPTED,
+    UsageError,
+    agent_games,
+    check_parallel,
+    find_game,
+    make_console,
+    output_errors,
+    usage_errors,
+    writable_file,
+)
+from rulebook.cli.options import (
+    AgentsOpt,
+    GameArg,
+    LevelOpt,
+    OptionOpt,
+    RayAddressOpt,
+    RayOpt,
+    SeedOpt,
+    VariantOpt,
+    WorkersOpt,
+)
+from rulebook.core.words import plural
+
+
+@app.command()
+def record(
+    game: GameArg,
+    players: Annotated[
+        int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")],
+    agents: AgentsOpt,
+    out: Annotated[
+        Path, typer.Option(metavar="FILE", help="The Parquet file to write (one row a decision).")
+    ],
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    level: LevelOpt = None,
+    workers: WorkersOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    views: Annotated[
+        bool, typer.Option("--views", help="Keep each observation's JSON as well as its tensor.")
+    ] = False,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace FILE if it exists.")
+    ] = False,
+) -> None:
+    """Record whole games between bots: every decision's observation (as the seat saw it),
+    legal moves, the move chosen, the agent and the final returns, into a Parquet file."""
+    from rulebook.interop.common import Config
+    from rulebook.interop.dataset import Interrupted, Recording
+    from rulebook.interop.dataset import record as write
+
+    found = find_game(game)
+    with usage_errors():
+        checked = agent_games(
+            found, players, games, agents, seed, variant, option, level,
+            "recordings are of games between agents",
+        )  # fmt: skip
+        specs = checked.specs
+        check_parallel(workers, ray, ray_address)
+        if out.exists() and not overwrite:
+            raise UsageError(f"--out {out} exists; not overwritten (add --overwrite to replace it)")
+        writable_file(out, "--out")
+        config = Config.of(found.name, players, checked.setup.variant, checked.options)
+        recording = Recording(config, tuple(specs), games, seed, views)
+    console = make_console()
+    start = time.perf_counter()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with (
+        Progress(*columns, TextColumn("eta"), TimeRemainingColumn(), console=console) as bar,
+        output_errors("--out", out),
+    ):
+        task = bar.add_task(f"{found.title}: {', '.join(specs)}", total=games)
+        try:
+            written = write(
+                recording,
+                out,
+                workers or os.cpu_count() or 1,
+                ray or bool(ray_address),
+                ray_address,
+                lambda done: bar.advance(task, done),
+            )
+        except Interrupted as stop:
+            bar.stop()
+            console.print(f"Interrupted: {out} holds the first {plural(stop.written, 'game')}.")
+            raise typer.Exit(INTERRUPTED) from None
+    elapsed = time.perf_counter() - start
+    console.print(
+        f"{plural(written, 'game')} recorded in {elapsed:.1f} s, seeds {seed}-{seed + games - 1}: "
+        f"{out} (rulebook.interop.dataset.load reads it)",
+        soft_wrap=True,
+    )

@@ -1,0 +1,40 @@
+"""Every example in ``examples/`` runs, in a tiny version (the docs give their full runs)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+#: each example with arguments that make it a few seconds long
+TINY = {
+    "pettingzoo_random": ["--players", "3"],
+    "gymnasium_opponents": ["--episodes", "2", "--envs", "4"],
+    "gymnasium_reinforce": ["--episodes", "6", "--eval", "2"],
+    "openspiel_mcts": ["--games", "1", "--simulations", "3"],
+    "openspiel_ismcts": ["--games", "1", "--simulations", "3"],
+    "behaviour_cloning": ["--games", "6", "--eval", "2", "--epochs", "2", "--workers", "1"],
+}
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_example_is_tried() -> None:
+    assert sorted(TINY) == sorted(p.stem for p in EXAMPLES.glob("*.py"))
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_the_example_runs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    result = _load(name).main(TINY[name])
+    assert result in (0, None) or isinstance(result, dict)
+    assert capsys.readouterr().out.strip()

@@ -1,0 +1,72 @@
+"""The observation tensors read straight from a state (``ObservationEncoder.encode_state``, the
+adapters' fast path) are exactly those of the seat's observation (``encode``), at every step
+of random games of every configuration whose encoder has its own; and the batched forms
+(``encode_into``, ``masks_into``) are the one-at-a-time ones."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from interop_helpers import CONFIGS, GAMES, params
+from rulebook.core.spaces import ObservationEncoder, action_space, encoder
+from rulebook.interop.common import Config
+
+
+def _fast(config: Config) -> bool:
+    own = type(encoder(config.setup(0))).encode_state
+    return own is not ObservationEncoder.encode_state
+
+
+FAST = [c for c in CONFIGS if _fast(c)]
+
+
+def test_the_sheet_games_have_a_fast_path() -> None:
+    assert {c.game for c in FAST} >= {"merchants-of-magick", "ye-olde-magick-shoppe"}
+
+
+@pytest.mark.parametrize("config", params(FAST))
+def test_the_state_path_gives_the_observations_tensor(config: Config) -> None:
+    for seed in range(GAMES):
+        state = config.new_game(seed)
+        enc = encoder(state.setup)
+        rng = random.Random(seed)
+        while True:
+            for p in range(config.players):
+                expected = enc.encode(state.observation(p))
+                got = enc.encode_state(state, p)
+                if not np.array_equal(got, expected):
+                    wrong = {
+                        s.name
+                        for s in enc.slices()
+                        for i in np.flatnonzero(got != expected)
+                        if s.start <= i < s.stop
+                    }
+                    pytest.fail(f"move {len(state.history)}, seat {p}: {sorted(wrong)}")
+            if state.is_terminal():
+                break
+            p = state.current_players()[0]
+            state.apply(p, rng.choice(state.legal_actions(p)))
+
+
+def test_batched_encoding_and_masks_are_the_single_ones() -> None:
+    config = Config.of("battle-merchants", 3)
+    states, seats = [], []
+    for seed in range(5):
+        state = config.new_game(seed)
+        rng = random.Random(seed)
+        for _ in range(20 * seed):
+            p = state.current_players()[0]
+            state.apply(p, rng.choice(state.legal_actions(p)))
+        states.append(state)
+        seats.append(seed % 3)  # not always the seat to act: its mask is then all 0
+    enc, space = encoder(states[0].setup), action_space(states[0])
+    tensors = np.full((5, *enc.shape), np.nan, np.float32)
+    masks = np.full((5, space.size), 7, np.int8)
+    enc.encode_into(states, seats, tensors)
+    space.masks_into(states, seats, masks)
+    for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+        np.testing.assert_array_equal(tensors[i], enc.encode(state.observation(seat)))
+        np.testing.assert_array_equal(masks[i], space.mask(state, seat))
