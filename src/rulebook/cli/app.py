@@ -58,9 +58,10 @@ from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
 from rulebook.core.words import plural
+from rulebook.lab.overrides import check as check_override
 from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job, execute
-from rulebook.lab.stats import wilson
+from rulebook.lab.stats import precision, wilson
 
 app = typer.Typer(
     name="rulebook",
@@ -230,6 +231,7 @@ def simulate(
         if data_override is not None:
             override = read_override(data_override)
             check_addresses(override, found.name, f"--data-override {data_override}")
+            check_override(override, found.name, players, variant)  # before any progress bar
         given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
         job = Job(found.name, players, tuple(specs), games, seed, variant, given, False, override)
     console = make_console()
@@ -241,6 +243,13 @@ def simulate(
     elapsed = time.perf_counter() - start
     rival = found.variant(setup.variant).opponent
     console.print(simulation_table(rows, specs, players, rival))
+    if players > 1 or rival:
+        n = len(rows)
+        note = precision(
+            [(f"seat {p}", sum(r["returns"][p] for r in rows), n) for p in range(players)], n
+        )
+        if note.small:
+            console.print(note.note(), soft_wrap=True)
     moves = statistics.fmean(r["moves"] for r in rows)
     if played:  # only the games played by this run count for its speed
         before = f" ({games - played} were stored before)" if played < games else ""
@@ -314,10 +323,11 @@ def simulation_table(
     """Per seat: agent, shared wins and win rate (2+ players, or solo against the game's
     ``opponent``, where a game it wins is a loss), score mean/stdev/range."""
     title = plural(len(rows), "game") + (f" against {opponent}" if opponent else "")
-    table = Table(title=title, header_style="bold")
+    wins_counted = players > 1 or bool(opponent)
+    shared = "wins: a game won by k seats together counts 1/k for each" if players > 1 else None
+    table = Table(title=title, header_style="bold", caption=shared)
     table.add_column("seat", justify="right")
     table.add_column("agent")
-    wins_counted = players > 1 or bool(opponent)
     if wins_counted:
         table.add_column("wins", justify="right")
         table.add_column("win rate", justify="right")

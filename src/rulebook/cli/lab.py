@@ -33,6 +33,7 @@ from rulebook.lab.compare import Change, setup_differences
 from rulebook.lab.compare import compare as compare_results
 from rulebook.lab.runner import Job
 from rulebook.lab.storage import read_stored
+from rulebook.lab.summary import summarize
 
 ResultsArg = Annotated[Path, typer.Argument(metavar="RESULTS", help="A results file (.parquet).")]
 
@@ -88,7 +89,8 @@ def compare(
         bool, typer.Option("--all", help="List every item, not only significant changes.")
     ] = False,
 ) -> None:
-    """Show what changed between two results files, with p-values (bold: p < 0.05)."""
+    """Show what changed between two results files, with p-values (corrected for the many
+    comparisons by Holm's method: bold red only what survives it)."""
     with usage_errors():
         stored_a, stored_b = read_stored(a), read_stored(b)
         rows_a, rows_b = stored_a.rows, stored_b.rows
@@ -116,27 +118,43 @@ def compare(
     changes = compare_results(rows_a, rows_b)
     table, hidden = changes_table(changes, f"A = {a}, B = {b}", all_items)
     console.print(table)
+    console.print(holm_note(changes), soft_wrap=True)
     if hidden:
         console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
+    for name, stored in (("A", stored_a), ("B", stored_b)):
+        note = summarize(stored.rows).precision.note()
+        if note:
+            console.print(f"{name}: {note}", soft_wrap=True)
+
+
+def holm_note(changes: list[Change]) -> str:
+    """What the "Holm" column means, with the count of tests it corrects for."""
+    survive = sum(c.significant for c in changes)
+    return (
+        f'{plural(len(changes), "test")}: p is each test alone; "Holm" corrects it for all '
+        f"{len(changes)} (Holm's method), so that the chance of any fluke among the lines in "
+        f"bold red stays below 5%. {plural(survive, 'change')} survive the correction."
+    )
 
 
 def changes_table(changes: list[Change], title: str, all_items: bool) -> tuple[Table, int]:
-    """The changes as ``rulebook compare`` prints them (bold red: p < 0.05), and how many
-    items without a significant change were left out (unless ``all_items``)."""
+    """The changes as ``rulebook compare`` prints them (bold red: the change survives Holm's
+    correction), and how many items without a significant change were left out (unless
+    ``all_items``)."""
     table = Table(header_style="bold", title=title)
-    for column in ("section", "figure", "A", "B", "change", "p"):
-        table.add_column(column, justify="left" if column in ("section", "figure") else "right")
+    for column in ("section", "figure", "A", "B", "change", "p", "Holm"):
+        left = column in ("section", "figure")
+        table.add_column(column, justify="left" if left else "right", no_wrap=column == "section")
     hidden = 0
     for c in changes:
-        if c.section == "items taken" and not all_items and not c.test.significant:
+        if c.section == "items taken" and not all_items and not c.significant:
             hidden += 1
             continue
         fmt = percent if c.percent else decimal
         change = f"{c.b - c.a:+.1%}" if c.percent else f"{c.b - c.a:+.2f}"
-        style = "bold red" if c.test.significant else None
-        table.add_row(
-            c.section, c.name, fmt(c.a), fmt(c.b), change, f"{c.test.p_value:.3g}", style=style
-        )
+        style = "bold red" if c.significant else None
+        p, adjusted = f"{c.test.p_value:.3g}", f"{c.adjusted:.3g}"
+        table.add_row(c.section, c.name, fmt(c.a), fmt(c.b), change, p, adjusted, style=style)
     return table, hidden
 
 

@@ -8,11 +8,20 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulebook.core import RulebookError, get_game
-from rulebook.lab.stats import Test, one_proportion_z, two_proportion_z, wilson
+from rulebook.lab.stats import (
+    ALPHA,
+    Precision,
+    Test,
+    holm,
+    one_proportion_z,
+    precision,
+    two_proportion_z,
+    wilson,
+)
 
 Row = dict[str, Any]
 
@@ -53,6 +62,13 @@ class Item:
     win_not: float
     winners_share: float
     test: Test
+    #: the p-value after Holm's correction over every item of its group
+    adjusted: float = 1.0
+
+    @property
+    def significant(self) -> bool:
+        """Whether the lift survives Holm's correction over the items of its group."""
+        return self.adjusted < ALPHA
 
     @property
     def taken_rate(self) -> float:
@@ -96,6 +112,19 @@ class Summary:
     def has_wins(self) -> bool:
         """Whether the games have a winner to count: 2+ players, or solo against the game."""
         return self.players > 1 or bool(self.opponent)
+
+    @property
+    def precision(self) -> Precision:
+        """The widest interval of the win rates the report shows (seats, agents, factions)."""
+        if not self.has_wins:
+            return Precision(0.0, "", self.games)
+        rates = (*self.seats, *self.agents, *self.factions)
+        return precision([(r.label, r.wins, r.n) for r in rates], self.games)
+
+
+def corrected(rates: Sequence[Rate]) -> list[float]:
+    """The p-values of ``rates`` against an even share, after Holm's correction over them."""
+    return holm([r.test.p_value for r in rates])
 
 
 def opponent(game: str, variant: str) -> str:
@@ -222,6 +251,8 @@ def items(pairs: Sequence[tuple[Row, int]]) -> dict[str, list[Item]]:
             )
             share = sum(took) / total_wins if total_wins else 0.0
             found.append(Item(group, name, len(took), len(pairs), win_t, win_n, share, test))
+        adjusted = holm([i.test.p_value for i in found])
+        found = [replace(i, adjusted=a) for i, a in zip(found, adjusted, strict=True)]
         out[group] = sorted(found, key=lambda i: i.lift, reverse=True)
     return out
 

@@ -25,7 +25,8 @@ from matplotlib.figure import Figure
 from rulebook.core import get_game
 from rulebook.lab.compare import Change
 from rulebook.lab.report import pct, png
-from rulebook.lab.summary import Rate, faction_rates, seat_rates
+from rulebook.lab.stats import ALPHA
+from rulebook.lab.summary import Rate, corrected, faction_rates, seat_rates
 from rulebook.lab.tune.knobs import Knob
 from rulebook.lab.tune.search import Plan, Standing, Trial, Values, describe_values
 from rulebook.lab.tune.target import Measure, measure
@@ -235,24 +236,34 @@ NOT met</span>{% endif %} over the confirmation games (objective {{ "%.2f"|forma
 <h3>Each knob's effect (block-0 objective of every trial)</h3>
 <div class="grid">{% for uri in plots.knobs %}<div><img src="{{ uri }}" alt="knob"></div>
 {% endfor %}</div>
-<h2>What changed (rulebook compare, p &lt; 0.05)</h2>{{ changes }}
+<h2>What changed (rulebook compare)</h2>
+<p>The changes that survive Holm's correction over all {{ tests }} tests of the comparison
+(corrected p below 0.05: the chance that any line here is a fluke stays below 5%).</p>
+{{ changes }}
 </body></html>
 """
 
 
 def rates_table(before: Sequence[Rate], after: Sequence[Rate]) -> Markup:
+    """Before and after side by side; bold red: a rate off the even share by a test that
+    survives Holm's correction over its column."""
     lines = [
         "<table><tr><th></th><th>games</th><th>before</th><th>95% interval</th>"
         "<th>after</th><th>95% interval</th></tr>"
-    ]  # bold: the interval misses 1/N
+    ]
     later = {r.label: r for r in after}
+    off = {
+        (side, r.label): p < ALPHA
+        for side, rates in (("before", before), ("after", after))
+        for r, p in zip(rates, corrected(rates), strict=True)
+    }
     for b in before:
         a = later.get(b.label)
         if a is None:
             continue
         cells = []
-        for r in (b, a):
-            cls = ' class="sig"' if r.test.significant else ""
+        for side, r in (("before", b), ("after", a)):
+            cls = ' class="sig"' if off[(side, r.label)] else ""
             low, high = r.interval
             cells.append(f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>")
         lines.append(
@@ -264,17 +275,17 @@ def rates_table(before: Sequence[Rate], after: Sequence[Rate]) -> Markup:
 def changes_table(changes: Sequence[Change]) -> Markup:
     lines = [
         "<table><tr><th>section</th><th>figure</th><th>before</th><th>after</th>"
-        "<th>change</th><th>p</th></tr>"
+        "<th>change</th><th>p</th><th>Holm</th></tr>"
     ]
     for c in changes:
-        if not c.test.significant:
+        if not c.significant:
             continue
         fmt = pct if c.percent else (lambda x: f"{x:.2f}")
         change = f"{c.b - c.a:+.1%}" if c.percent else f"{c.b - c.a:+.2f}"
         lines.append(
             f"<tr><td>{html.escape(c.section)}</td><td>{html.escape(c.name)}</td>"
             f"<td>{fmt(c.a)}</td><td>{fmt(c.b)}</td><td>{change}</td>"
-            f"<td>{c.test.p_value:.3g}</td></tr>"
+            f"<td>{c.test.p_value:.3g}</td><td>{c.adjusted:.3g}</td></tr>"
         )
     return Markup("\n".join([*lines, "</table>"]))
 
@@ -320,6 +331,7 @@ def render(outcome: Outcome, changes: Sequence[Change], override: str) -> str:
         seats=rates_table(sb, sa),
         plots=plots,
         changes=changes_table(changes),
+        tests=len(changes),
     )
 
 
