@@ -25,13 +25,15 @@ from rulebook.cli.common import (
     writable_folder,
 )
 from rulebook.cli.options import SeedOpt, VariantOpt, WorkersOpt
+from rulebook.core import Game, get_game
 from rulebook.core import games as game_names
-from rulebook.core import get_game
 from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import Change, setup_differences
 from rulebook.lab.compare import compare as compare_results
+from rulebook.lab.ladder import LADDER, LadderRow, Rung
 from rulebook.lab.runner import Job
+from rulebook.lab.stats import precision
 from rulebook.lab.storage import read_stored
 from rulebook.lab.summary import summarize
 
@@ -196,11 +198,25 @@ def strength(
         bool,
         typer.Option("--overwrite", help="Let --markdown replace a file it did not write."),
     ] = False,
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            "--ladder", help="A faction table per rung of a ladder of skill, and each gain."
+        ),
+    ] = False,
+    rungs: Annotated[
+        str,
+        typer.Option(metavar="RUNG,...", help="The ladder's rungs: AGENT or CANDIDATE-OPPONENT."),
+    ] = ",".join(LADDER),
 ) -> None:
     """Bot strength: each candidate against opponents in every other seat, seats rotated;
     win rate with its 95% interval (solo: mean score and ratings). Without GAME, every game
-    at its usual player count, and every solo mode."""
+    at its usual player count, and every solo mode. With --ladder: the win rate of each
+    faction at each rung of a ladder of skill, and how much each faction gains from it."""
     chosen = [find_game(game)] if game is not None else [get_game(g) for g in game_names()]
+    if ladder:
+        play_ladder(chosen, players, variant, games, seed, workers, out, rungs, markdown)
+        return
     with usage_errors():
         if variant is not None and game is None:
             raise UsageError("--variant needs a GAME")
@@ -253,6 +269,81 @@ def strength(
         with output_errors("--markdown", markdown):
             markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
         console.print(f"Markdown tables: {markdown}")
+
+
+def play_ladder(
+    chosen: list[Game],
+    players: int | None,
+    variant: str | None,
+    games: int,
+    seed: int,
+    workers: int | None,
+    out: Path | None,
+    rungs: str,
+    markdown: Path | None,
+) -> None:
+    """``rulebook strength GAME --ladder``: every rung's games, then the faction table."""
+    with usage_errors():
+        if len(chosen) != 1:
+            raise UsageError("--ladder needs a GAME")
+        found = chosen[0]
+        n = players or found.common_players or found.variants[0].min_players
+        if n < 2:
+            raise UsageError("a ladder compares factions between players: it needs 2 or more")
+        setup = found.setup(n, seed, variant)
+        state = found.new_game(n, seed, setup.variant)
+        if found.faction is None or not found.faction(state, 0):
+            raise UsageError(f"{found.title} has no factions in this variant: no ladder to show")
+        ladder_rungs = [Rung.parse(text) for text in rungs.split(",") if text.strip()]
+        if not ladder_rungs:
+            raise UsageError("--rungs names no rung")
+        if games < 1:
+            raise UsageError("--games must be at least 1")
+        check_parallel(workers, False, None)
+        if out is not None:
+            writable_folder(out, "--out")
+        if markdown is not None:
+            writable_file(markdown, "--markdown")
+    console = make_console()
+    count = workers or os.cpu_count() or 1
+    setting = strength_lab.Setting(found.name, n, setup.variant)
+    if out is not None:
+        with output_errors("--out", out):
+            out.mkdir(parents=True, exist_ok=True)
+
+    def run(job: Job, where: Path | None) -> list[dict[str, Any]]:
+        label = f"{found.title}: {job.agents[0]} vs {job.agents[-1]}"
+        return run_with_progress(console, job, where, count, False, None, label).rows
+
+    with usage_errors():
+        rows = strength_lab.ladder(setting, ladder_rungs, games, seed, run, out)
+    title = f"{setting.label(found.title)}, {n} players, {plural(games, 'game')} per rung"
+    table = Table(
+        title=title,
+        header_style="bold",
+        caption="win rate of the candidate seat with each faction (95% interval); a game won "
+        "by k seats together counts 1/k",
+    )
+    for column in strength_lab.ladder_columns(ladder_rungs):
+        table.add_column(column, justify="left" if column == "faction" else "right")
+    for row in rows:
+        table.add_row(*strength_lab.ladder_cells(row))
+    console.print(table)
+    for line in (strength_lab.gain_spread(rows), ladder_precision(rows, games)):
+        if line:
+            console.print(line, soft_wrap=True)
+    if markdown is not None:
+        with output_errors("--markdown", markdown):
+            markdown.write_text(
+                strength_lab.ladder_markdown(title, ladder_rungs, rows), encoding="utf-8"
+            )
+        console.print(f"Markdown table: {markdown}")
+
+
+def ladder_precision(rows: list[LadderRow], games: int) -> str:
+    """The small-run notice of a ladder table, from its widest interval."""
+    rates = [(f"{r.faction}", rate.wins, rate.n) for r in rows for rate in r.rates if rate]
+    return precision(rates, games).note()
 
 
 def game_label(ln: strength_lab.Line) -> str:

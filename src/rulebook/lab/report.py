@@ -67,6 +67,12 @@ fluke stays below 5%.</p>
 {% if s.mixed_agents %}<p class="warn">Agents of different skill played: these win rates
 measure who sat with the stronger agent as much as the factions.</p>{% endif %}
 {{ rate_table(s.factions) }}<img src="{{ plots.factions }}" alt="win rate per faction">
+{% for agent, rates in s.factions_by_agent.items() %}
+<h3>Win rate per faction, seats played by {{ agent }}</h3>
+{{ rate_table(rates) }}{% endfor %}
+{% if s.factions_by_agent %}<p>Each agent is a rung of skill: a faction whose win rate grows
+more from one agent to a stronger one rewards skill more (<code>rulebook strength GAME
+--ladder</code> plays a whole ladder, seats rotating).</p>{% endif %}
 {% endif %}{% elif s.opponent %}
 <h2>Win rate against {{ s.opponent }}</h2>
 <p>A solo game is won only by beating {{ s.opponent }} (the rulebook's verdict; a game they

@@ -101,6 +101,8 @@ class Summary:
     ratings: dict[str, int] = field(default_factory=dict)
     #: the opponent of a solo variant played against the game (``the Trolls``), else ""
     opponent: str = ""
+    #: with several agents at the table: each agent's win rate per faction (a rung each)
+    factions_by_agent: dict[str, list[Rate]] = field(default_factory=dict)
 
     @property
     def mixed_agents(self) -> bool:
@@ -164,11 +166,12 @@ def _rates(groups: dict[str, list[tuple[float, int]]], expected: float) -> list[
     ]
 
 
-def faction_rates(rows: Sequence[Row]) -> list[Rate]:
-    """Each faction's win rate over the seats that played it (none if the game has none)."""
+def faction_rates(rows: Sequence[Row], agent: str | None = None) -> list[Rate]:
+    """Each faction's win rate over the seats that played it (none if the game has none);
+    with ``agent``, over the seats that agent played."""
     by_faction: dict[str, list[tuple[float, int]]] = defaultdict(list)
     for r, p in seat_games(rows):
-        if r["factions"]:
+        if r["factions"] and (agent is None or r["agents"][p] == agent):
             by_faction[r["factions"][p]].append((r["returns"][p], r["scores"][p]))
     return _rates(by_faction, 1.0 / rows[0]["players"])
 
@@ -218,6 +221,11 @@ def summarize(rows: Sequence[Row]) -> Summary:
         items=items(pairs) if n_players > 1 else items_solo(pairs),
         ratings=dict(ratings),
         opponent=opponent(first["game"], first["variant"]) if n_players == 1 else "",
+        factions_by_agent=(
+            {a: faction_rates(rows, a) for a in sorted(by_agent)}
+            if len(by_agent) > 1 and first["factions"]
+            else {}
+        ),
     )
 
 
