@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 import rulebook
+import rulebook.compiled
 from rulebook.cli.common import (
     INTERRUPTED,
     UsageError,
@@ -90,6 +91,9 @@ def main(
     ] = False,
 ) -> None:
     """Tabletop games in the terminal: play, simulate bots, replay save files."""
+    line = rulebook.compiled.notice()
+    if line:
+        make_console(stderr=True).print(line, markup=False, soft_wrap=True, highlight=False)
 
 
 def player_range(low: int, high: int) -> str:
