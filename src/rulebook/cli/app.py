@@ -62,7 +62,7 @@ from rulebook.core.words import plural
 from rulebook.lab.overrides import check as check_override
 from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job, execute
-from rulebook.lab.stats import precision, wilson
+from rulebook.lab.stats import count, precision, wilson
 
 app = typer.Typer(
     name="rulebook",
@@ -344,7 +344,7 @@ def simulation_table(
         if wins_counted:
             wins = sum(r["returns"][p] for r in rows)
             low, high = wilson(wins, len(rows))
-            row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]
+            row += [count(wins), f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]
         spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
         row += [f"{statistics.fmean(scores):.1f}", f"{spread:.1f}", str(min(scores))]
         row.append(str(max(scores)))

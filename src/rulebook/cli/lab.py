@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from rich.markup import escape
@@ -17,6 +17,7 @@ from rulebook.cli.app import app, run_with_progress
 from rulebook.cli.common import (
     UsageError,
     check_parallel,
+    fail,
     find_game,
     make_console,
     output_errors,
@@ -32,6 +33,8 @@ from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import Change, setup_differences
 from rulebook.lab.compare import compare as compare_results
 from rulebook.lab.ladder import LADDER, LadderRow, Rung
+from rulebook.lab.overrides import check as check_override
+from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import precision
 from rulebook.lab.storage import read_stored
@@ -208,6 +211,10 @@ def strength(
         str,
         typer.Option(metavar="RUNG,...", help="The ladder's rungs: AGENT or CANDIDATE-OPPONENT."),
     ] = ",".join(LADDER),
+    data_override: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="--ladder: TOML file replacing values of the data."),
+    ] = None,
 ) -> None:
     """Bot strength: each candidate against opponents in every other seat, seats rotated;
     win rate with its 95% interval (solo: mean score and ratings). Without GAME, every game
@@ -215,8 +222,11 @@ def strength(
     faction at each rung of a ladder of skill, and how much each faction gains from it."""
     chosen = [find_game(game)] if game is not None else [get_game(g) for g in game_names()]
     if ladder:
-        play_ladder(chosen, players, variant, games, seed, workers, out, rungs, markdown)
+        where = Where(workers, out, markdown, data_override)
+        play_ladder(chosen, players, variant, games, seed, rungs, where)
         return
+    if data_override is not None:
+        fail("--data-override is for --ladder")
     with usage_errors():
         if variant is not None and game is None:
             raise UsageError("--variant needs a GAME")
@@ -271,18 +281,27 @@ def strength(
         console.print(f"Markdown tables: {markdown}")
 
 
+class Where(NamedTuple):
+    """Where a ladder runs and what it writes."""
+
+    workers: int | None
+    out: Path | None
+    markdown: Path | None
+    override: Path | None
+
+
 def play_ladder(
     chosen: list[Game],
     players: int | None,
     variant: str | None,
     games: int,
     seed: int,
-    workers: int | None,
-    out: Path | None,
     rungs: str,
-    markdown: Path | None,
+    where: Where,
 ) -> None:
     """``rulebook strength GAME --ladder``: every rung's games, then the faction table."""
+    workers, out, markdown = where.workers, where.out, where.markdown
+    override = None
     with usage_errors():
         if len(chosen) != 1:
             raise UsageError("--ladder needs a GAME")
@@ -294,6 +313,10 @@ def play_ladder(
         state = found.new_game(n, seed, setup.variant)
         if found.faction is None or not found.faction(state, 0):
             raise UsageError(f"{found.title} has no factions in this variant: no ladder to show")
+        if where.override is not None:
+            override = read_override(where.override)
+            check_addresses(override, found.name, f"--data-override {where.override}")
+        check_override(override, found.name, n, setup.variant)
         ladder_rungs = [Rung.parse(text) for text in rungs.split(",") if text.strip()]
         if not ladder_rungs:
             raise UsageError("--rungs names no rung")
@@ -316,8 +339,10 @@ def play_ladder(
         return run_with_progress(console, job, where, count, False, None, label).rows
 
     with usage_errors():
-        rows = strength_lab.ladder(setting, ladder_rungs, games, seed, run, out)
+        rows = strength_lab.ladder(setting, ladder_rungs, games, seed, run, out, override)
     title = f"{setting.label(found.title)}, {n} players, {plural(games, 'game')} per rung"
+    if where.override is not None:
+        title += f", data override {where.override.name}"
     table = Table(
         title=title,
         header_style="bold",

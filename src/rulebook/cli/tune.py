@@ -41,6 +41,7 @@ from rulebook.cli.options import (
     WorkersOpt,
 )
 from rulebook.core import Game
+from rulebook.core.words import plural
 from rulebook.lab.compare import Change
 from rulebook.lab.ray_runner import ray_instance
 from rulebook.lab.runner import Job, execute
@@ -220,14 +221,15 @@ def show(console: Console, outcome: Outcome, out: Path) -> None:
         which = f" (restart {i + 1})" if plan.restarts > 1 else ""
         console.print(
             f"Best of {len(trials)} trials{which}: objective {best.measure.objective:.2f} over "
-            f"the {best.measure.games} search games it was chosen on.",
+            f"the {best.measure.games} search games it was chosen on (all rungs).",
             markup=False,
         )
+    per_rung = " at each rung" if len(plan.rungs) > 1 else ""
     for held in outcome.selection:
         mark = " (chosen)" if held.values == outcome.chosen.values else ""
         console.print(
             f"Held-out selection, {held.label}{mark}: objective {held.measure.objective:.2f} "
-            f"over {held.measure.games} games.",
+            f"over {plural(plan.select, 'game')}{per_rung}.",
             markup=False,
         )
     before, after = outcome.measures

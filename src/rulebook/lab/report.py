@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from rulebook.core import get_game
 from rulebook.core.words import plural
-from rulebook.lab.stats import ALPHA
+from rulebook.lab.stats import ALPHA, count
 from rulebook.lab.summary import Item, Rate, Row, Summary, corrected, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
@@ -132,7 +132,7 @@ def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
             else ""
         )
         lines.append(
-            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{r.wins:g}</td>"
+            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{count(r.wins)}</td>"
             f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>{against}"
             f"<td>{r.mean_score:.1f}</td></tr>"
         )

@@ -29,6 +29,11 @@ ALPHA = 0.05
 PRECISE = 5.0
 
 
+def count(wins: float) -> str:
+    """A count of wins, shared wins included: ``12``, ``91.1`` (never ``91.0833``)."""
+    return f"{wins:.0f}" if wins == int(wins) else f"{wins:.1f}"
+
+
 def normal_sf(z: float) -> float:
     """P(Z > z) for a standard normal Z."""
     return 0.5 * math.erfc(z / math.sqrt(2.0))

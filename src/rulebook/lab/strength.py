@@ -107,12 +107,18 @@ class Line:
         return self.interval[0] > 1 / self.players
 
 
-def job(setting: Setting, candidate: str, opponent: str, games: int, seed: int) -> Job:
+def job(
+    setting: Setting,
+    candidate: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    override: dict[str, Any] | None = None,
+) -> Job:
     n = setting.players
     agents = (candidate,) if n == 1 else (candidate,) + (opponent,) * (n - 1)
-    return Job(
-        setting.game, n, agents, games, seed, setting.variant, dict(setting.options), rotate=True
-    )
+    options = dict(setting.options)
+    return Job(setting.game, n, agents, games, seed, setting.variant, options, True, override)
 
 
 def candidate_seat(index: int, players: int) -> int:
@@ -193,12 +199,14 @@ def ladder(
     seed: int,
     run: Callable[[Job, Path | None], list[dict[str, Any]]],
     out: Path | None = None,
+    override: dict[str, Any] | None = None,
 ) -> list[LadderRow]:
     """Play every rung of a ladder (each candidate against its opponents, seats rotating; the
-    same seeds for every rung) and set their faction tables side by side."""
+    same seeds for every rung; with a data override) and set their faction tables side by
+    side."""
     played = []
     for rung in rungs:
-        j = job(setting, rung.candidate, rung.opponent, games, seed)
+        j = job(setting, rung.candidate, rung.opponent, games, seed, override)
         played.append(run(j, where(setting, rung.candidate, rung.opponent, out)))
     return ladder_table(rungs, played)
 
