@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import rulebook
 from rulebook.cli import app
 from rulebook.cli.lab import changes_table
+from rulebook.core.data import DataError
+from rulebook.lab import overrides
 from rulebook.lab.compare import Change, corrected
 from rulebook.lab.report import render_html
 from rulebook.lab.stats import Test as ZTest
@@ -140,3 +143,7 @@ def test_an_override_naming_no_entry_fails_before_any_progress_bar(tmp_path: Pat
         " ".join(result.stderr.split())
     )
     json.dumps(result.stderr)  # one plain line
+    # the refused override does not stay in force in this process
+    with pytest.raises(DataError, match="no entry 'fire'"):
+        overrides.check(overrides.read_override(path), "archmagi", 4, None)
+    assert rulebook.new_game("archmagi", players=4, seed=0).num_players == 4
