@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,20 +51,26 @@ print(json.dumps(out))
 """
 
 
-def _play(pure: bool) -> dict[str, object]:
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    env.pop(compiled.ENV, None)  # the default: compiled when current
-    if pure:
-        env[compiled.ENV] = "0"
+def _child(code: str, argument: object, env: dict[str, str]) -> dict[str, Any]:
+    """What the Python ``code`` prints (JSON), run with ``argument`` as JSON in ``env``."""
     done = subprocess.run(
-        [sys.executable, "-c", PLAY, json.dumps(PLAYED)],
+        [sys.executable, "-c", code, json.dumps(argument)],
         env=env,
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    found: dict[str, object] = json.loads(done.stdout)
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def _play(pure: bool) -> dict[str, object]:
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env.pop(compiled.ENV, None)  # the default: compiled when current
+    if pure:
+        env[compiled.ENV] = "0"
+    found: dict[str, object] = _child(PLAY, PLAYED, env)
     return found
 
 
@@ -279,16 +286,7 @@ def test_compiled_and_pure_python_refuse_bad_seats_alike() -> None:
     ]
     found = {}
     for value in ("1", "0"):
-        env = {**os.environ, compiled.ENV: value}
-        done = subprocess.run(
-            [sys.executable, "-c", ERRORS, json.dumps(played)],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr
-        found[value] = json.loads(done.stdout)
+        found[value] = _child(ERRORS, played, {**os.environ, compiled.ENV: value})
     assert found["1"]["active"] and not found["0"]["active"]
     assert found["1"]["calls"] == found["0"]["calls"]
     calls = found["1"]["calls"]

@@ -336,14 +336,8 @@ def test_confirmation_uses_seeds_no_search_nor_selection_used(tmp_path: Path) ->
     assert "Held-out selection" in page and "used by no search nor selection" in page
 
 
-IDLE = """
-target = "factions<=4"
-
-[[knob]]
-name = "ribbon"
-path = '"coin-duel"."duel.toml".coin.ribbon'
-range = [1, 5]
-"""
+#: the knob file with its ribbon alone (a knob that changes nothing)
+IDLE = 'target = "factions<=4"\n' + KNOBS[KNOBS.index('[[knob]]\nname = "ribbon"') :]
 
 
 def test_a_budget_too_small_says_what_it_found_and_what_to_raise(tmp_path: Path) -> None:

@@ -18,27 +18,21 @@ from rulebook.lab.tune.search import (
     Evaluate,
     Games,
     Plan,
+    Standing,
     Values,
     key_of,
 )
-from rulebook.lab.tune.target import Measure, measure
+from rulebook.lab.tune.target import measure
 
 #: how the data files' values are named among the candidates
 DATA_FILES = "data files"
 
 
 @dataclass(frozen=True)
-class Held:
-    """A candidate measured on the held-out selection games."""
+class Held(Standing):
+    """A candidate measured on the held-out selection games (``blocks`` 0: not a search's)."""
 
-    label: str  # "data files", "restart 2"
-    values: Values
-    measure: Measure
-    distance: float
-
-    @property
-    def rank(self) -> tuple[float, float]:
-        return (self.measure.objective, round(self.distance, 9))
+    label: str = ""  # "data files", "restart 2"
 
 
 def select(
@@ -54,7 +48,8 @@ def select(
     held = []
     for key, (label, values) in candidates.items():
         games = plan.play(evaluate, values, seed, plan.select, out / "select" / f"{key}.parquet")
-        held.append(Held(label, values, measure(plan.terms, games), plan.distance(values)))
+        found = measure(plan.terms, games)
+        held.append(Held(values, 0, found, plan.distance(values), label))
     return held, min(held, key=lambda h: h.rank)
 
 
