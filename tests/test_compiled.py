@@ -158,7 +158,7 @@ PLAIN_SIMULATE = """
 import json, sys
 from rulebook.cli import app
 try:
-    args = "simulate archmagi -p 2 -n 2 --agents greedy,mcts:5 --workers 1"
+    args = "simulate archmagi -p 2 -n 4 --agents greedy,mcts:5 --workers 2"
     app(args.split())
 except SystemExit:
     pass
@@ -167,7 +167,8 @@ print(json.dumps({m: sys.modules[m].__file__ for m in c.MODULES if m in sys.modu
 """
 
 
-def _simulate(env_value: str | None) -> tuple[dict[str, str], str]:
+def _simulate(env_value: str | None) -> tuple[dict[str, str], str, list[str]]:
+    """The hot modules a plain ``rulebook simulate`` loaded, its stderr, and its table."""
     env = dict(os.environ)
     env.pop(compiled.ENV, None)
     if env_value is not None:
@@ -176,18 +177,21 @@ def _simulate(env_value: str | None) -> tuple[dict[str, str], str]:
         [sys.executable, "-c", PLAIN_SIMULATE], env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    loaded: dict[str, str] = json.loads(done.stdout.splitlines()[-1])
-    return loaded, done.stderr
+    lines = done.stdout.splitlines()
+    loaded: dict[str, str] = json.loads(lines[-1])
+    table = [line for line in lines[:-1] if "━" not in line and "played in" not in line]
+    return loaded, done.stderr, table
 
 
 def test_a_plain_simulate_runs_the_compiled_modules() -> None:
     """Issue 26: ``rulebook simulate`` without any variable runs compiled: every hot module it
     loads (Archmagi's rules, evaluation and lookahead, the policies, mcts...) is the compiled
-    file; RULEBOOK_COMPILED=0 loads the .py files, and neither says anything on stderr."""
+    file, and its games on a pool of worker processes are the pure Python ones;
+    RULEBOOK_COMPILED=0 loads the .py files, and neither says anything on stderr."""
     if compiled._built() is None:
         pytest.skip("the compiled modules are not built or not current (make compiled)")
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    loaded, said = _simulate(None)
+    loaded, said, table = _simulate(None)
     wanted = {
         "rulebook.archmagi.rules",
         "rulebook.archmagi.bots",
@@ -201,9 +205,10 @@ def test_a_plain_simulate_runs_the_compiled_modules() -> None:
     assert wanted <= set(loaded)
     assert all(f.endswith(suffix) for f in loaded.values()), loaded
     assert "pure Python" not in said
-    pure, said = _simulate("0")
+    pure, said, pure_table = _simulate("0")
     assert set(pure) == set(loaded) and all(f.endswith(".py") for f in pure.values())
     assert said == ""
+    assert table == pure_table and any("mcts:5" in line for line in table)
 
 
 def test_the_command_line_says_in_one_line_when_it_falls_back(

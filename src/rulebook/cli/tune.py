@@ -176,27 +176,31 @@ def run(
         TimeElapsedColumn(),
     )
     with usage_errors(), Progress(*columns, console=console) as progress:
-        task = progress.add_task(f"{plan.game}: searching", total=plan.budget)
+        total = plan.budget * plan.restarts
+        task = progress.add_task(f"{plan.game}: searching", total=total)
+        current = [task]  # the search's bar, then the selection's and confirmation's
 
         def evaluate(job: Job, path: Path) -> list[dict[str, object]]:
             return execute(
-                job, path, workers, cluster, address, lambda k: progress.advance(task, k)
+                job, path, workers, cluster, address, lambda k: progress.advance(current[0], k)
             )
 
         def status(s: Status) -> None:
-            best = (
-                ""
-                if s.best is None
-                else (f", best objective {s.best.measure.objective:.2f} (0 = met)")
-            )
+            best = "" if s.best is None else f", best objective {s.best.measure.objective:.2f}"
+            which = f"restart {s.restart + 1}/{plan.restarts}, " if plan.restarts > 1 else ""
             progress.update(
                 task,
-                completed=min(s.played, plan.budget),
-                description=f"{plan.game}: trial {s.trials}{best}",
+                completed=s.restart * plan.budget + min(s.played, plan.budget),
+                description=f"{plan.game}: {which}trial {s.trials}{best} (0 = met)",
             )
 
         def confirming() -> None:
             progress.update(task, visible=False)
+            rungs = len(plan.rungs)
+            games = rungs * (plan.select * (plan.restarts + 1) + 2 * plan.confirm)
+            current[0] = progress.add_task(
+                f"{plan.game}: held-out selection, then fresh confirmation", total=games
+            )
 
         outcome, changes = tune(plan, out, evaluate, status, confirming, command)
     return outcome, changes

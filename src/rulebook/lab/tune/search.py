@@ -217,6 +217,8 @@ class Status:
     budget: int
     trials: int
     best: Standing | None
+    #: which search (0 for the first of ``--restarts``)
+    restart: int = 0
 
 
 class Tuner:
@@ -303,7 +305,10 @@ class Tuner:
         if depth < self.plan.repeats:
             self.rows(self.incumbent, depth)
         self.trials += 1
-        self._status(Status(self.search_games(), self.plan.budget, self.trials, self.best()))
+        found = Status(
+            self.search_games(), self.plan.budget, self.trials, self.best(), self.restart
+        )
+        self._status(found)
         return first.measure.objective + TIE * first.distance
 
     def challenge(self, values: Values) -> None:
