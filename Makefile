@@ -22,11 +22,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## the web app at http://$(HOST):$(PORT)/ on SQLite in data/rulebook.sqlite3 (Ctrl-C stops it)
-run: $(STAMP)
+run: $(STAMP) compiled
 	$(BIN)/rulebook serve --host $(HOST) --port $(PORT)
 
 ## play in the terminal against bots (GAME, PLAYERS and SEATS can be overridden)
-play: $(STAMP)
+play: $(STAMP) compiled
 	$(BIN)/rulebook play $(GAME) --players $(PLAYERS) --seats $(SEATS)
 
 ## Debian's chromium for the browser tests (Playwright cannot download browsers here)
@@ -49,7 +49,8 @@ unit: $(STAMP) $(CHROMIUM) compiled
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 ## the hot modules compiled with mypyc into build/mypyc (src/rulebook/compiled.py): a no-op
-## while every source is as compiled; runs with RULEBOOK_COMPILED=1 use them while current
+## while every source is as compiled; every run uses them while current (RULEBOOK_COMPILED=0:
+## pure Python)
 compiled: $(STAMP)
 	$(BIN)/python -c "from rulebook.compiled import build; build()"
 
@@ -57,7 +58,7 @@ compiled: $(STAMP)
 ## what encoding an observation tensor costs; a learner's steps/s through each research adapter
 ## beside the engine's random steps/s, and mcts against OpenSpiel's MCTSBot
 bench: $(STAMP) compiled
-	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/speed.py
+	$(BIN)/python benchmarks/speed.py
 	$(BIN)/python benchmarks/spaces.py --speed
 	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/interop_bench.py
 
@@ -68,7 +69,7 @@ bench-playouts: $(STAMP)
 
 ## the bots play the baseline commit's games move for move (random, greedy, mcts)
 same-games: $(STAMP) compiled
-	RULEBOOK_COMPILED=1 $(BIN)/python benchmarks/same_games.py
+	$(BIN)/python benchmarks/same_games.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
 ## (one server process, then two sharing the games)

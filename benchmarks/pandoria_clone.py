@@ -3,7 +3,7 @@ deallocation included, the garbage collector on), in microseconds, on mid-game p
 
 Usage::
 
-    RULEBOOK_COMPILED=1 python benchmarks/pandoria_clone.py [--games 8] [--number 20000]
+    python benchmarks/pandoria_clone.py [--games 8] [--number 20000]
 
 Positions: seeded games of random moves, taken a quarter, half and three quarters of the way
 through, for the standard game at 4 players, the family version at 4 and solo. The figure is

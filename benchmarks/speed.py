@@ -22,9 +22,9 @@ Configurations: every game at 4 players (its standard variant), and Pandoria Mer
   search iterations per second.
 
 The children use only what the baseline has too (``rulebook.new_game``, the agents, the
-simulator), so the same code measures both. The working tree runs its compiled modules with
-``RULEBOOK_COMPILED=1`` in the environment when they are built and current (``make bench``
-builds them and sets it; run without it to measure pure Python); the header says which.
+simulator), so the same code measures both. The working tree runs its compiled modules when
+they are built and current, as every run does by default (``make bench`` builds them;
+``RULEBOOK_COMPILED=0`` in the environment measures pure Python); the header says which.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def compiled_now() -> str:
     ).stdout
     if out.strip().endswith("1"):
         return "the working tree runs its compiled modules (make compiled)"
-    return "the working tree runs pure Python (RULEBOOK_COMPILED=1 not set, or not built/current)"
+    return "the working tree runs pure Python (RULEBOOK_COMPILED=0, or not built/current)"
 
 
 def run(

@@ -22,6 +22,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The suite runs pure Python unless told otherwise: many tests replace a method or a function
+# of the rules with monkeypatch, or hand a search internals of the wrong type, which compiled
+# code does not allow. The compiled path (the default of every run) is tested in child
+# processes by tests/test_compiled.py: the same games, the same errors, the modules a plain
+# `rulebook simulate` loads. RULEBOOK_COMPILED=1 make unit runs the whole suite compiled.
+os.environ.setdefault("RULEBOOK_COMPILED", "0")
+
 # the property library (tests/properties.py) is imported as a plain module
 _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:

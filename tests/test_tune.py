@@ -72,17 +72,19 @@ def run_games(job: Job, path: Path) -> list[dict[str, Any]]:
 def test_the_tuner_finds_the_even_chance_and_leaves_the_idle_knob_alone(tmp_path: Path) -> None:
     out = tmp_path / "run"
     outcome, changes = tune(plan(tmp_path), out, run_games, command="test")
-    best = outcome.best.values
+    best = outcome.chosen.values
     assert best["heads"] == pytest.approx(0.5)  # the only value within 4 points of 50%
     assert best["ribbon"] == 3  # changes nothing: the smallest change keeps it
     before, after = outcome.measures
     assert before.objective > 20 and after.met  # 80/20 before; within 4 points after
-    assert outcome.trials[0].role == "original" and outcome.trials[0].values["heads"] == 0.8
+    trials = outcome.trials[0]
+    assert trials[0].role == "original" and trials[0].values["heads"] == 0.8
     assert any(c.section == "win rate per faction" and c.test.significant for c in changes)
     written = read_override(out / "override.toml")
     assert written == {"coin-duel": {"duel.toml": {"coin": {"heads": 0.5}}}}
     result = json.loads((out / "result.json").read_text(encoding="utf-8"))
-    assert result["confirmation"]["met"] and result["confirmation"]["seeds_from"] == 1_000_000
+    assert result["confirmation"]["met"] and result["confirmation"]["seeds_from"] == 2_000_000
+    assert result["selection"]["seeds_from"] == 1_000_000
     page = (out / "report.html").read_text(encoding="utf-8")
     assert (
         "Each knob" in page
@@ -93,15 +95,15 @@ def test_the_tuner_finds_the_even_chance_and_leaves_the_idle_knob_alone(tmp_path
 
 def test_common_random_numbers_give_equal_candidates_equal_games(tmp_path: Path) -> None:
     tuner = Tuner(plan(tmp_path), tmp_path / "run", run_games)
-    a = tuner.rows({"heads": 0.5, "ribbon": 3}, 0)
-    b = tuner.rows({"heads": 0.5, "ribbon": 5}, 0)
+    a = tuner.rows({"heads": 0.5, "ribbon": 3}, 0)[None]
+    b = tuner.rows({"heads": 0.5, "ribbon": 5}, 0)[None]
     assert [r["seed"] for r in a] == [r["seed"] for r in b] == list(range(400))
     assert [r["winners"] for r in a] == [r["winners"] for r in b]
     assert (
         tuner.standing({"heads": 0.5, "ribbon": 3}, 1).rank
         < tuner.standing({"heads": 0.5, "ribbon": 5}, 1).rank
     )  # same objective: the smaller change ranks first
-    assert tuner.rows({"heads": 0.5, "ribbon": 3}, 1)[0]["seed"] == 400
+    assert tuner.rows({"heads": 0.5, "ribbon": 3}, 1)[None][0]["seed"] == 400
 
 
 class Interrupt:
@@ -134,7 +136,7 @@ def test_an_interrupted_run_continues_its_study(tmp_path: Path) -> None:
     assert [(t.number, t.params) for t in again[: len(kept)]] == [(n, p) for n, p, _ in kept]
     assert all(t.state.name == "COMPLETE" for t in again) and len(again) > len(kept)
     assert not set(first.calls) & set(second.calls)  # no block of games played twice
-    assert outcome.best.values["heads"] == pytest.approx(0.5)
+    assert outcome.chosen.values["heads"] == pytest.approx(0.5)
 
 
 def _storage(out: Path) -> optuna.storages.JournalStorage:
@@ -292,3 +294,107 @@ def test_an_unwritable_out_folder_is_refused_before_any_work(tmp_path: Path) -> 
         app, ["tune", "coin-duel", "--knobs", str(knob_file(tmp_path)), "--out", str(blocker)]
     )
     assert result.exit_code == 2 and "is a file" in result.output
+
+
+# -- issue 26: wording, held-out confirmation, rungs, restarts --------------------------------
+class Recorder:
+    """Plays games and records the first seed, the agents and the file of every job."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[int, tuple[str, ...], str]] = []
+
+    def __call__(self, job: Job, path: Path) -> list[dict[str, Any]]:
+        self.jobs.append((job.seed, job.agents, path.name))
+        return execute(job, path, workers=1)
+
+
+def test_confirmation_uses_seeds_no_search_nor_selection_used(tmp_path: Path) -> None:
+    """Issue 26: a confirmation on the seeds a choice was made on is biased upward. Each
+    restart searches on seeds of its own; the restarts' best and the data files' values are
+    chosen among on held-out seeds; the chosen one is confirmed on seeds used by nothing
+    before, and both figures are reported, the target judged on the fresh ones."""
+    recorder = Recorder()
+    p = plan(tmp_path, trial_games=100, repeats=2, budget=600, confirm=300, restarts=2, select=200)
+    outcome, _ = tune(p, tmp_path / "run", recorder)
+    seeds: dict[str, set[int]] = {"search": set(), "select": set(), "confirm": set()}
+    for seed, _, name in recorder.jobs:
+        kind = "search" if name.startswith("block-") else "confirm"
+        kind = kind if name.startswith(("block-", "before", "after")) else "select"
+        seeds[kind].add(seed)
+    assert seeds["search"] <= set(range(0, 400, 100)) and {0, 200} <= seeds["search"]
+    assert seeds["select"] == {1_000_000} and seeds["confirm"] == {2_000_000}
+    assert (tmp_path / "run" / "before.parquet").exists()
+    assert len(outcome.selection) >= 2 and outcome.selection[0].label == "data files"
+    assert {h.measure.games for h in outcome.selection} == {200}
+    result = json.loads((tmp_path / "run" / "result.json").read_text(encoding="utf-8"))
+    assert result["selection"]["seeds_from"] == 1_000_000
+    assert result["confirmation"]["seeds_from"] == 2_000_000 and result["confirmation"]["fresh"]
+    assert result["confirmation"]["met"] == outcome.measures[1].met
+    assert len(result["search"]["restarts"]) == 2
+    assert (tmp_path / "run" / "restart-2" / "study.journal").exists()
+    page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert "Held-out selection" in page and "used by no search nor selection" in page
+
+
+#: the knob file with its ribbon alone (a knob that changes nothing)
+IDLE = 'target = "factions<=4"\n' + KNOBS[KNOBS.index('[[knob]]\nname = "ribbon"') :]
+
+
+def test_a_budget_too_small_says_what_it_found_and_what_to_raise(tmp_path: Path) -> None:
+    """Issue 26: a run whose budget finds nothing better ended "no change: the data files
+    already do best" although the target was missed."""
+    out = tmp_path / "run"
+    args = ["tune", "coin-duel", "--knobs", str(knob_file(tmp_path, IDLE)), "--out", str(out)]
+    sizes = ["--budget", "150", "--trial-games", "50", "--confirm", "100", "--select", "100"]
+    result = CliRunner().invoke(app, [*args, *sizes, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert (
+        "No candidate beat the data files' values within the budget (2 trials, 150 games)" in said
+    )
+    assert "Target NOT met on 100 fresh games" in said
+    assert "raise --budget (now 150 games per restart) or --restarts (now 1)" in said
+    assert "objective: the points (or units) by which the games miss the target" in said
+    assert "already do best" not in said
+    override = (out / "override.toml").read_text(encoding="utf-8")
+    assert "# Target NOT met" in override and "# (objective: the points" in override
+
+
+def test_a_target_at_a_rung_of_the_ladder(tmp_path: Path) -> None:
+    """Issue 26: a term measured on games of one greedy seat against random ones: the greedy
+    seat's win rate per faction (Heads 80%, Tails 20% with the file's coin) against their
+    mean; the tuner finds the even coin."""
+    terms = parse_target("factions<=4 @ greedy-random, moves in 1..1")
+    assert [str(t) for t in terms] == ["factions<=4 @ greedy-random", "moves in 1..1"]
+    p = plan(tmp_path, budget=2400, trial_games=200, repeats=2, confirm=400, select=400)
+    p = Plan(
+        p.game,
+        p.players,
+        p.agents,
+        p.knobs,
+        terms,
+        trial_games=200,
+        repeats=2,
+        budget=2400,
+        confirm=400,
+        select=400,
+    )
+    recorder = Recorder()
+    outcome, _ = tune(p, tmp_path / "run", recorder)
+    assert {agents for _, agents, _ in recorder.jobs} == {
+        ("random", "random"),
+        ("greedy", "random"),
+    }
+    assert outcome.chosen.values["heads"] == pytest.approx(0.5)
+    before = outcome.measures[0]
+    assert before.figures["factions<=4 @ greedy-random"] == pytest.approx(30, abs=6)
+    assert (tmp_path / "run" / "after@greedy-random.parquet").exists()
+    tables = (tmp_path / "run" / "tables.md").read_text(encoding="utf-8")
+    assert "Win rate per faction, one greedy seat against random, seats rotating" in tables
+    for bad, message in [
+        ("seats<=3 @ greedy-random", "seat terms need one agent in every seat"),
+        ("factions<=3 @ nobody", "rung 'nobody'"),
+        ("factions<=3 @ greedy, factions<=3 @ greedy", "twice"),
+    ]:
+        with pytest.raises(TargetError, match=message):
+            parse_target(bad)

@@ -1,20 +1,33 @@
-"""The hot modules compiled with mypyc, for runs that ask for them; Python otherwise.
+"""The hot modules compiled with mypyc: the default wherever they are built and current.
 
-``make compiled`` (``make test``, ``make bench`` and ``make same-games`` run it; a no-op when
-nothing changed) compiles :data:`MODULES` with mypyc into ``build/mypyc/`` beside ``src/``,
-with a stamp naming the interpreter and each source's SHA-256. When ``rulebook`` is imported
-with ``RULEBOOK_COMPILED=1`` in the environment, :func:`install` checks the stamp: if it
-matches (same interpreter, every source unchanged since it was compiled), a finder loads those
-modules from their compiled files; otherwise, and without ``RULEBOOK_COMPILED=1``, every module
-is imported from its ``.py`` as usual. So a compiled file never stands in for a source edited
-since (the next ``make compiled`` builds it again). Both give the very same games
-(``tests/test_compiled.py``).
+``make compiled`` (``make run``, ``make test``, ``make bench`` and ``make same-games`` run it; a
+no-op when nothing changed) compiles :data:`MODULES` with mypyc into ``build/mypyc/`` beside
+``src/`` (an installed copy without a source tree: into the user's cache,
+``~/.cache/rulebook/mypyc``), with a stamp naming the interpreter and each source's SHA-256.
+When ``rulebook`` is imported, :func:`install` checks the stamp: if it matches (same
+interpreter, every source unchanged since it was compiled), a finder loads those modules from
+their compiled files; otherwise every module is imported from its ``.py`` as usual and
+:data:`fallback` says why. So a compiled file never stands in for a source edited since (the
+next ``make compiled`` builds it again). ``RULEBOOK_COMPILED=0`` forces pure Python. Both give
+the very same games (``tests/test_compiled.py``, ``benchmarks/same_games.py``).
 
-Pure Python is the default because compiled functions check their arguments' declared types
-at the call: a seat given as text, say, raises ``TypeError`` there instead of the engine's
-:class:`~rulebook.core.errors.IllegalAction`. Runs that play many games from code (``make
-bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1``) gain the
-speed; the players' front ends keep their clear errors.
+**First use.** The command line (:func:`notice`) says in one line on stderr when it runs pure
+Python and why. When the modules were never built, it starts :func:`build` in the background
+(a few minutes; one build at a time, under a lock) and says so: the runs after it use them.
+Where they cannot be built (no mypyc, no C compiler, a folder that cannot be written) it says
+that instead; sources edited since a build are rebuilt by ``make compiled``, not behind a
+developer's back.
+
+**The same errors.** A compiled function checks its arguments' declared types at the call, so
+``state.legal_actions("0")`` raised ``TypeError`` where pure Python raises
+:class:`~rulebook.core.errors.IllegalAction` (and pure Python itself took a seat given as text
+in some methods, ``parse_action("0", ...)``, and raised ``TypeError`` in others). So the game
+states of :data:`MODULES`, compiled or not, have their methods that take a seat guarded
+(:func:`guard_seats`) when called from Python: a seat that is no whole number is refused with
+:class:`~rulebook.core.errors.IllegalAction` by :meth:`~rulebook.core.state.State.check_seat`,
+any integer type (``numpy.int64``) is taken as its ``int``, and an out-of-range seat is refused
+too (by ``legal_actions`` and ``lookahead`` themselves, the bots' hot path).
+Compiled callers reach the compiled methods directly.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
 search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
@@ -29,18 +42,22 @@ allow that).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
+import operator
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.abc import MetaPathFinder
-from importlib.machinery import ExtensionFileLoader, ModuleSpec
-from importlib.util import spec_from_file_location
+from importlib.machinery import ExtensionFileLoader, ModuleSpec, SourceFileLoader
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 #: the modules compiled, in dependency order
 MODULES = (
@@ -69,13 +86,40 @@ MODULES = (
     "rulebook.agents.mcts",
 )
 SRC = Path(__file__).resolve().parent.parent
-BUILD = SRC.parent / "build" / "mypyc"
+
+
+def build_dir() -> Path:
+    """``build/mypyc`` beside ``src/`` in a source tree; else the user's cache."""
+    if (SRC.parent / "pyproject.toml").is_file():
+        return SRC.parent / "build" / "mypyc"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "rulebook" / "mypyc"
+
+
+BUILD = build_dir()
 STAMP = BUILD / "stamp.json"
-#: set to ``1`` to run the compiled modules (when built and current)
+#: ``0`` forces pure Python; otherwise the compiled modules run when built and current
 ENV = "RULEBOOK_COMPILED"
+#: the methods of a game state that take a seat first (guarded when compiled)
+SEAT_METHODS = (
+    "legal_actions",
+    "observation",
+    "parse_action",
+    "explain",
+    "announce",
+    "score_breakdown",
+    "tiebreak",
+    "determinize",
+    "lookahead",
+)
+
+#: the seat-taking methods the bots call most: their guard checks the seat's type only
+HOT = ("legal_actions", "lookahead")
 
 #: whether this process runs the compiled modules (set by :func:`install`)
 active = False
+#: why this process runs pure Python although it was not asked to ("" otherwise)
+fallback = ""
 
 
 def source(module: str) -> Path:
@@ -104,36 +148,195 @@ def _built() -> dict[str, Path] | None:
     return files
 
 
-class _CompiledFinder(MetaPathFinder):
-    """Finds the compiled modules in ``build/mypyc/`` before the ``.py`` files."""
+def why_not() -> str:
+    """Why the compiled modules are not current (call when :func:`_built` found none)."""
+    try:
+        stamp = json.loads(STAMP.read_text(encoding="utf-8"))
+    except OSError:
+        return "the compiled modules are not built yet"
+    except ValueError:
+        return f"the compiled modules' stamp {STAMP} cannot be read"
+    made = stamp.get("fingerprint", {}) if isinstance(stamp, dict) else {}
+    if made.get("python") != fingerprint()["python"]:
+        return "the compiled modules were built for another Python"
+    if made.get("sources") != fingerprint()["sources"]:
+        return "sources changed since the compiled modules were built (make compiled)"
+    return "a compiled module is missing (make compiled)"
 
-    def __init__(self, files: dict[str, Path]) -> None:
+
+def _seat(state: Any, player: Any) -> int:
+    """A seat given as something else than an ``int``: its value if it is an integer type
+    (``numpy.int64``), else :class:`IllegalAction` from ``check_seat``, naming what is
+    wrong."""
+    if isinstance(player, bool) or not hasattr(type(player), "__index__"):
+        state.check_seat(player)  # raises
+    return operator.index(player)
+
+
+def _seat_guard(native: Callable[..., Any]) -> Callable[..., Any]:
+    """``native`` (a method taking a seat first) as called from Python: a seat that is no
+    ``int`` goes through :func:`_seat` (so compiled code's ``TypeError`` becomes the
+    :class:`IllegalAction` of pure Python). The bots' hot methods (:data:`HOT`) leave an
+    out-of-range ``int`` to the method (which refuses it itself); the others check it too.
+    Fixed arities: the wrapper is on the bots' path."""
+    method: Callable[..., Any]
+    if native.__name__ in HOT:
+
+        def method(self: Any, player: Any, *args: Any) -> Any:
+            if type(player) is not int:
+                player = _seat(self, player)
+            return native(self, player, *args)
+
+    else:
+
+        def method(self: Any, player: Any, *args: Any) -> Any:
+            if type(player) is not int:
+                player = _seat(self, player)
+            self.check_seat(player)
+            return native(self, player, *args)
+
+    functools.update_wrapper(method, native)
+    method.__rulebook_guard__ = native  # type: ignore[attr-defined]
+    return method
+
+
+def guard_seats(module: ModuleType) -> list[str]:
+    """Guard the seat-taking methods of every game state class ``module`` defines (see the
+    module); the methods guarded, as ``Class.method``."""
+    # a module defining a game state has imported the base class (importing it here would
+    # be circular while the core's own compiled modules load)
+    State = getattr(sys.modules.get("rulebook.core.state"), "State", None)
+    guarded: list[str] = []
+    if State is None:
+        return guarded
+    for name, cls in vars(module).items():
+        if not (isinstance(cls, type) and issubclass(cls, State)):
+            continue
+        if cls.__module__ != module.__name__:
+            continue
+        for method in SEAT_METHODS:
+            native = getattr(cls, method, None)  # its own, or inherited from State
+            if native is None or hasattr(native, "__rulebook_guard__"):
+                continue
+            setattr(cls, method, _seat_guard(native))
+            guarded.append(f"{name}.{method}")
+    return guarded
+
+
+class _GuardedLoader(ExtensionFileLoader):
+    """Loads a compiled module, then guards its game states' seat-taking methods."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        guard_seats(module)
+
+
+class _GuardedSource(SourceFileLoader):
+    """Loads one of :data:`MODULES` from its ``.py``, then guards it the same way."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        guard_seats(module)
+
+
+class _Finder(MetaPathFinder):
+    """Finds :data:`MODULES` before the standard finders: in ``build/mypyc/`` when compiled
+    (``files``), else their ``.py`` files; either way their game states are guarded."""
+
+    def __init__(self, files: dict[str, Path] | None) -> None:
         self.files = files
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        file = self.files.get(fullname)
-        if file is None:
+        if self.files is not None:
+            if fullname not in self.files:  # the modules and mypyc's shared library
+                return None
+            file = self.files[fullname]
+            loader: ExtensionFileLoader | SourceFileLoader = _GuardedLoader(fullname, str(file))
+        elif fullname not in MODULES:
             return None
-        return spec_from_file_location(
-            fullname, file, loader=ExtensionFileLoader(fullname, str(file))
-        )
+        else:
+            file = source(fullname)
+            loader = _GuardedSource(fullname, str(file))
+        return importlib.util.spec_from_file_location(fullname, file, loader=loader)
 
 
 def install() -> bool:
-    """Load :data:`MODULES` compiled from now on, if ``RULEBOOK_COMPILED`` is ``1`` and they
-    are built and current; whether they will be. Called by ``rulebook/__init__`` before any of
-    them is imported."""
-    global active
-    if active or os.environ.get(ENV) != "1":
+    """Load :data:`MODULES` compiled from now on, unless ``RULEBOOK_COMPILED=0``, if they are
+    built and current; whether they will be (if not, :data:`fallback` says why). Called by
+    ``rulebook/__init__`` before any of them is imported."""
+    global active, fallback
+    if any(isinstance(f, _Finder) for f in sys.meta_path):
         return active
-    files = _built()
-    if files is None:
+    files = None if os.environ.get(ENV) == "0" else _built()
+    if files is None and os.environ.get(ENV) != "0":
+        fallback = why_not()
+    sys.meta_path.insert(0, _Finder(files))
+    active = files is not None
+    return active
+
+
+# -- first use -------------------------------------------------------------------------------
+LOCK = BUILD.parent / "mypyc-build.lock"
+LOG = BUILD.parent / "mypyc-build.log"
+
+
+def cannot_build() -> str:
+    """Why :func:`build` cannot run here ("" if it can): mypyc, a C compiler, a writable
+    folder."""
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed (pip install mypy setuptools)"
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler}) is installed"
+    folder = BUILD.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        return f"{BUILD} cannot be written"
+    return ""
+
+
+def _building() -> bool:
+    """Whether a build started by :func:`build_in_background` is still running."""
+    try:
+        pid = int(LOCK.read_text(encoding="utf-8"))
+        os.kill(pid, 0)
+    except (OSError, ValueError):
         return False
-    sys.meta_path.insert(0, _CompiledFinder(files))
-    active = True
     return True
+
+
+def build_in_background() -> str:
+    """Start :func:`build` in a process of its own (not while another runs); one line saying
+    what happens."""
+    if _building():
+        return f"the compiled modules are being built in the background (log: {LOG})"
+    LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with LOG.open("w", encoding="utf-8") as log:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "rulebook.compiled"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, ENV: "0"},
+        )
+    LOCK.write_text(str(child.pid), encoding="utf-8")
+    return f"building the compiled modules in the background, a few minutes (log: {LOG})"
+
+
+def notice() -> str:
+    """The one line the command line prints when it runs pure Python without being asked to
+    ("" when compiled or asked): why, and what happens about it. Starts the first build."""
+    if active or not fallback:
+        return ""
+    line = f"rulebook: running pure Python, several times slower: {fallback}"
+    if fallback == "the compiled modules are not built yet":
+        why = cannot_build()
+        line += f", and cannot be here: {why}" if why else "; " + build_in_background()
+    return line + f" ({ENV}=0 runs pure Python without this line)"
 
 
 def build(force: bool = False) -> bool:
@@ -182,5 +385,15 @@ def build(force: bool = False) -> bool:
     return True
 
 
+def _build_once() -> None:
+    """``python -m rulebook.compiled``: build unless current (the background build of first
+    use), releasing the lock at the end."""
+    try:
+        build(force="--force" in sys.argv[1:])
+    finally:
+        if LOCK.is_file() and LOCK.read_text(encoding="utf-8").strip() == str(os.getpid()):
+            LOCK.unlink()
+
+
 if __name__ == "__main__":
-    build(force="--force" in sys.argv[1:])
+    _build_once()

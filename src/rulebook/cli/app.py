@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 import rulebook
+import rulebook.compiled
 from rulebook.cli.common import (
     INTERRUPTED,
     agent_games,
@@ -57,9 +58,10 @@ from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
 from rulebook.core.words import plural, seat
+from rulebook.lab.overrides import check as check_override
 from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job, execute
-from rulebook.lab.stats import wilson
+from rulebook.lab.stats import count, precision, wilson
 
 app = typer.Typer(
     name="rulebook",
@@ -88,6 +90,9 @@ def main(
     ] = False,
 ) -> None:
     """Tabletop games in the terminal: play, simulate bots, replay save files."""
+    line = rulebook.compiled.notice()
+    if line:
+        make_console(stderr=True).print(line, markup=False, soft_wrap=True, highlight=False)
 
 
 def player_range(low: int, high: int) -> str:
@@ -229,6 +234,7 @@ def simulate(
         if data_override is not None:
             override = read_override(data_override)
             check_addresses(override, found.name, f"--data-override {data_override}")
+            check_override(override, found.name, players, variant)  # before any progress bar
         job = Job(
             found.name, players, tuple(specs), games, seed, variant, checked.options, False,
             override,
@@ -242,6 +248,13 @@ def simulate(
     elapsed = time.perf_counter() - start
     rival = found.variant(setup.variant).opponent
     console.print(simulation_table(rows, specs, players, rival))
+    if players > 1 or rival:
+        n = len(rows)
+        note = precision(
+            [(seat(p), sum(r["returns"][p] for r in rows), n) for p in range(players)], n
+        )
+        if note.small:
+            console.print(note.note(), soft_wrap=True)
     moves = statistics.fmean(r["moves"] for r in rows)
     if played:  # only the games played by this run count for its speed
         before = f" ({games - played} were stored before)" if played < games else ""
@@ -315,10 +328,11 @@ def simulation_table(
     """Per seat: agent, shared wins and win rate (2+ players, or solo against the game's
     ``opponent``, where a game it wins is a loss), score mean/stdev/range."""
     title = plural(len(rows), "game") + (f" against {opponent}" if opponent else "")
-    table = Table(title=title, header_style="bold")
+    wins_counted = players > 1 or bool(opponent)
+    shared = "wins: a game won by k seats together counts 1/k for each" if players > 1 else None
+    table = Table(title=title, header_style="bold", caption=shared)
     table.add_column("seat", justify="right")
     table.add_column("agent")
-    wins_counted = players > 1 or bool(opponent)
     if wins_counted:
         table.add_column("wins", justify="right")
         table.add_column("win rate", justify="right")
@@ -331,7 +345,7 @@ def simulation_table(
         if wins_counted:
             wins = sum(r["returns"][p] for r in rows)
             low, high = wilson(wins, len(rows))
-            row += [f"{wins:g}", f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]
+            row += [count(wins), f"{wins / len(rows):.1%}", f"{100 * low:.0f}-{100 * high:.0f}%"]
         spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
         row += [f"{statistics.fmean(scores):.1f}", f"{spread:.1f}", str(min(scores))]
         row.append(str(max(scores)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from rich.markup import escape
@@ -17,6 +17,7 @@ from rulebook.cli.app import app, run_with_progress
 from rulebook.cli.common import (
     UsageError,
     check_parallel,
+    fail,
     find_game,
     make_console,
     output_errors,
@@ -25,14 +26,19 @@ from rulebook.cli.common import (
     writable_folder,
 )
 from rulebook.cli.options import SeedOpt, VariantOpt, WorkersOpt
+from rulebook.core import Game, get_game
 from rulebook.core import games as game_names
-from rulebook.core import get_game
 from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import Change, setup_differences
 from rulebook.lab.compare import compare as compare_results
+from rulebook.lab.ladder import LADDER, LadderRow, Rung
+from rulebook.lab.overrides import check as check_override
+from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job
+from rulebook.lab.stats import precision
 from rulebook.lab.storage import read_stored
+from rulebook.lab.summary import summarize
 
 ResultsArg = Annotated[Path, typer.Argument(metavar="RESULTS", help="A results file (.parquet).")]
 
@@ -88,7 +94,8 @@ def compare(
         bool, typer.Option("--all", help="List every item, not only significant changes.")
     ] = False,
 ) -> None:
-    """Show what changed between two results files, with p-values (bold: p < 0.05)."""
+    """Show what changed between two results files, with p-values (corrected for the many
+    comparisons by Holm's method: bold red only what survives it)."""
     with usage_errors():
         stored_a, stored_b = read_stored(a), read_stored(b)
         rows_a, rows_b = stored_a.rows, stored_b.rows
@@ -116,27 +123,43 @@ def compare(
     changes = compare_results(rows_a, rows_b)
     table, hidden = changes_table(changes, f"A = {a}, B = {b}", all_items)
     console.print(table)
+    console.print(holm_note(changes), soft_wrap=True)
     if hidden:
         console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
+    for name, stored in (("A", stored_a), ("B", stored_b)):
+        note = summarize(stored.rows).precision.note()
+        if note:
+            console.print(f"{name}: {note}", soft_wrap=True)
+
+
+def holm_note(changes: list[Change]) -> str:
+    """What the "Holm" column means, with the count of tests it corrects for."""
+    survive = sum(c.significant for c in changes)
+    return (
+        f'{plural(len(changes), "test")}: p is each test alone; "Holm" corrects it for all '
+        f"{len(changes)} (Holm's method), so that the chance of any fluke among the lines in "
+        f"bold red stays below 5%. {plural(survive, 'change')} survive the correction."
+    )
 
 
 def changes_table(changes: list[Change], title: str, all_items: bool) -> tuple[Table, int]:
-    """The changes as ``rulebook compare`` prints them (bold red: p < 0.05), and how many
-    items without a significant change were left out (unless ``all_items``)."""
+    """The changes as ``rulebook compare`` prints them (bold red: the change survives Holm's
+    correction), and how many items without a significant change were left out (unless
+    ``all_items``)."""
     table = Table(header_style="bold", title=title)
-    for column in ("section", "figure", "A", "B", "change", "p"):
-        table.add_column(column, justify="left" if column in ("section", "figure") else "right")
+    for column in ("section", "figure", "A", "B", "change", "p", "Holm"):
+        left = column in ("section", "figure")
+        table.add_column(column, justify="left" if left else "right", no_wrap=column == "section")
     hidden = 0
     for c in changes:
-        if c.section == "items taken" and not all_items and not c.test.significant:
+        if c.section == "items taken" and not all_items and not c.significant:
             hidden += 1
             continue
         fmt = percent if c.percent else decimal
         change = f"{c.b - c.a:+.1%}" if c.percent else f"{c.b - c.a:+.2f}"
-        style = "bold red" if c.test.significant else None
-        table.add_row(
-            c.section, c.name, fmt(c.a), fmt(c.b), change, f"{c.test.p_value:.3g}", style=style
-        )
+        style = "bold red" if c.significant else None
+        p, adjusted = f"{c.test.p_value:.3g}", f"{c.adjusted:.3g}"
+        table.add_row(c.section, c.name, fmt(c.a), fmt(c.b), change, p, adjusted, style=style)
     return table, hidden
 
 
@@ -178,11 +201,32 @@ def strength(
         bool,
         typer.Option("--overwrite", help="Let --markdown replace a file it did not write."),
     ] = False,
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            "--ladder", help="A faction table per rung of a ladder of skill, and each gain."
+        ),
+    ] = False,
+    rungs: Annotated[
+        str,
+        typer.Option(metavar="RUNG,...", help="The ladder's rungs: AGENT or CANDIDATE-OPPONENT."),
+    ] = ",".join(LADDER),
+    data_override: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="--ladder: TOML file replacing values of the data."),
+    ] = None,
 ) -> None:
     """Bot strength: each candidate against opponents in every other seat, seats rotated;
     win rate with its 95% interval (solo: mean score and ratings). Without GAME, every game
-    at its usual player count, and every solo mode."""
+    at its usual player count, and every solo mode. With --ladder: the win rate of each
+    faction at each rung of a ladder of skill, and how much each faction gains from it."""
     chosen = [find_game(game)] if game is not None else [get_game(g) for g in game_names()]
+    if ladder:
+        where = Where(workers, out, markdown, data_override)
+        play_ladder(chosen, players, variant, games, seed, rungs, where)
+        return
+    if data_override is not None:
+        fail("--data-override is for --ladder")
     with usage_errors():
         if variant is not None and game is None:
             raise UsageError("--variant needs a GAME")
@@ -235,6 +279,96 @@ def strength(
         with output_errors("--markdown", markdown):
             markdown.write_text(strength_lab.markdown(multi, alone, titles), encoding="utf-8")
         console.print(f"Markdown tables: {markdown}")
+
+
+class Where(NamedTuple):
+    """Where a ladder runs and what it writes."""
+
+    workers: int | None
+    out: Path | None
+    markdown: Path | None
+    override: Path | None
+
+
+def play_ladder(
+    chosen: list[Game],
+    players: int | None,
+    variant: str | None,
+    games: int,
+    seed: int,
+    rungs: str,
+    where: Where,
+) -> None:
+    """``rulebook strength GAME --ladder``: every rung's games, then the faction table."""
+    workers, out, markdown = where.workers, where.out, where.markdown
+    override = None
+    with usage_errors():
+        if len(chosen) != 1:
+            raise UsageError("--ladder needs a GAME")
+        found = chosen[0]
+        n = players or found.common_players or found.variants[0].min_players
+        if n < 2:
+            raise UsageError("a ladder compares factions between players: it needs 2 or more")
+        setup = found.setup(n, seed, variant)
+        state = found.new_game(n, seed, setup.variant)
+        if found.faction is None or not found.faction(state, 0):
+            raise UsageError(f"{found.title} has no factions in this variant: no ladder to show")
+        if where.override is not None:
+            override = read_override(where.override)
+            check_addresses(override, found.name, f"--data-override {where.override}")
+        check_override(override, found.name, n, setup.variant)
+        ladder_rungs = [Rung.parse(text) for text in rungs.split(",") if text.strip()]
+        if not ladder_rungs:
+            raise UsageError("--rungs names no rung")
+        if games < 1:
+            raise UsageError("--games must be at least 1")
+        check_parallel(workers, False, None)
+        if out is not None:
+            writable_folder(out, "--out")
+        if markdown is not None:
+            writable_file(markdown, "--markdown")
+    console = make_console()
+    count = workers or os.cpu_count() or 1
+    setting = strength_lab.Setting(found.name, n, setup.variant)
+    if out is not None:
+        with output_errors("--out", out):
+            out.mkdir(parents=True, exist_ok=True)
+
+    def run(job: Job, where: Path | None) -> list[dict[str, Any]]:
+        label = f"{found.title}: {job.agents[0]} vs {job.agents[-1]}"
+        return run_with_progress(console, job, where, count, False, None, label).rows
+
+    with usage_errors():
+        rows = strength_lab.ladder(setting, ladder_rungs, games, seed, run, out, override)
+    title = f"{setting.label(found.title)}, {n} players, {plural(games, 'game')} per rung"
+    if where.override is not None:
+        title += f", data override {where.override.name}"
+    table = Table(
+        title=title,
+        header_style="bold",
+        caption="win rate of the candidate seat with each faction (95% interval); a game won "
+        "by k seats together counts 1/k",
+    )
+    for column in strength_lab.ladder_columns(ladder_rungs):
+        table.add_column(column, justify="left" if column == "faction" else "right")
+    for row in rows:
+        table.add_row(*strength_lab.ladder_cells(row))
+    console.print(table)
+    for line in (strength_lab.gain_spread(rows), ladder_precision(rows, games)):
+        if line:
+            console.print(line, soft_wrap=True)
+    if markdown is not None:
+        with output_errors("--markdown", markdown):
+            markdown.write_text(
+                strength_lab.ladder_markdown(title, ladder_rungs, rows), encoding="utf-8"
+            )
+        console.print(f"Markdown table: {markdown}")
+
+
+def ladder_precision(rows: list[LadderRow], games: int) -> str:
+    """The small-run notice of a ladder table, from its widest interval."""
+    rates = [(f"{r.faction}", rate.wins, rate.n) for r in rows for rate in r.rates if rate]
+    return precision(rates, games).note()
 
 
 def game_label(ln: strength_lab.Line) -> str:

@@ -41,11 +41,13 @@ from rulebook.cli.options import (
     WorkersOpt,
 )
 from rulebook.core import Game
+from rulebook.core.words import plural
 from rulebook.lab.compare import Change
 from rulebook.lab.ray_runner import ray_instance
 from rulebook.lab.runner import Job, execute
-from rulebook.lab.summary import Rate, faction_rates, seat_rates
+from rulebook.lab.summary import Rate
 from rulebook.lab.tune import Outcome, Plan, Status, parse_target, read_knobs, tune
+from rulebook.lab.tune.output import tables_of
 from rulebook.lab.tune.search import describe_values
 from rulebook.lab.tune.target import check_target
 
@@ -87,15 +89,27 @@ def tune_command(
         int, typer.Option(metavar="R", help="Blocks the best candidates are evaluated on.")
     ] = 4,
     confirm: Annotated[
-        int, typer.Option(metavar="GAMES", help="Fresh games confirming before and after.")
+        int,
+        typer.Option(metavar="GAMES", help="Fresh games confirming before and after (per rung)."),
     ] = 2000,
+    restarts: Annotated[
+        int, typer.Option(metavar="R", help="Independent searches, each with --budget games.")
+    ] = 1,
+    select: Annotated[
+        int,
+        typer.Option(
+            metavar="GAMES",
+            help="Held-out games choosing among the restarts' best and the data files' values.",
+        ),
+    ] = 1000,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
 ) -> None:
-    """Search values of the game's data (the knobs) that meet a balance target, confirm the
-    best on fresh games, and write the override, a report and the comparison to DIR."""
+    """Search values of the game's data (the knobs) that meet a balance target (at any rung of
+    the ladder: "factions<=5 @ mcts:200-greedy"), choose among the restarts on held-out games,
+    confirm on fresh games, and write the override, a report and the comparison to DIR."""
     found = find_game(game)
     with usage_errors():
         options = parse_options(option, level)
@@ -125,6 +139,8 @@ def tune_command(
             budget,
             confirm,
             seed,
+            restarts,
+            select,
         )
     console = make_console()
     count = workers or os.cpu_count() or 1
@@ -160,27 +176,31 @@ def run(
         TimeElapsedColumn(),
     )
     with usage_errors(), Progress(*columns, console=console) as progress:
-        task = progress.add_task(f"{plan.game}: searching", total=plan.budget)
+        total = plan.budget * plan.restarts
+        task = progress.add_task(f"{plan.game}: searching", total=total)
+        current = [task]  # the search's bar, then the selection's and confirmation's
 
         def evaluate(job: Job, path: Path) -> list[dict[str, object]]:
             return execute(
-                job, path, workers, cluster, address, lambda k: progress.advance(task, k)
+                job, path, workers, cluster, address, lambda k: progress.advance(current[0], k)
             )
 
         def status(s: Status) -> None:
-            best = (
-                ""
-                if s.best is None
-                else (f", best {s.best.measure.objective:.2f} over {s.best.measure.games} games")
-            )
+            best = "" if s.best is None else f", best objective {s.best.measure.objective:.2f}"
+            which = f"restart {s.restart + 1}/{plan.restarts}, " if plan.restarts > 1 else ""
             progress.update(
                 task,
-                completed=min(s.played, plan.budget),
-                description=f"{plan.game}: trial {s.trials}{best}",
+                completed=s.restart * plan.budget + min(s.played, plan.budget),
+                description=f"{plan.game}: {which}trial {s.trials}{best} (0 = met)",
             )
 
         def confirming() -> None:
             progress.update(task, visible=False)
+            rungs = len(plan.rungs)
+            games = rungs * (plan.select * (plan.restarts + 1) + 2 * plan.confirm)
+            current[0] = progress.add_task(
+                f"{plan.game}: held-out selection, then fresh confirmation", total=games
+            )
 
         outcome, changes = tune(plan, out, evaluate, status, confirming, command)
     return outcome, changes
@@ -198,32 +218,42 @@ def rates_rows(table: Table, before: list[Rate], after: list[Rate]) -> None:
 
 
 def show(console: Console, outcome: Outcome, out: Path) -> None:
-    """The verdict, the changed values and the before/after tables."""
+    """The selection, the verdict on fresh games, the changed values and the before/after
+    tables of every rung."""
     plan = outcome.plan
+    for i, (trials, best) in enumerate(zip(outcome.trials, outcome.bests, strict=True)):
+        which = f" (restart {i + 1})" if plan.restarts > 1 else ""
+        console.print(
+            f"Best of {len(trials)} trials{which}: objective {best.measure.objective:.2f} over "
+            f"the {best.measure.games} search games it was chosen on (all rungs).",
+            markup=False,
+        )
+    per_rung = " at each rung" if len(plan.rungs) > 1 else ""
+    for held in outcome.selection:
+        mark = " (chosen)" if held.values == outcome.chosen.values else ""
+        console.print(
+            f"Held-out selection, {held.label}{mark}: objective {held.measure.objective:.2f} "
+            f"over {plural(plan.select, 'game')}{per_rung}.",
+            markup=False,
+        )
     before, after = outcome.measures
     verdict = "[bold green]met[/]" if after.met else "[bold red]NOT met[/]"
     console.print(
-        f"Best of {len(outcome.trials)} trials ({outcome.search_games} games): "
-        f"objective {outcome.best.measure.objective:.2f} over {outcome.best.measure.games} games."
-    )
-    for line in describe_values(plan.knobs, outcome.best.values) or ["no change"]:
-        console.print(f"  {line}", markup=False)
-    console.print(
-        f"Confirmation on {len(outcome.after)} fresh games: objective "
+        f"Confirmation on {outcome.confirm_games} fresh games (seeds from "
+        f"{outcome.confirm_seed}, used by no search nor selection): objective "
         f"{before.objective:.2f} before, {after.objective:.2f} after: target {verdict}."
     )
+    for line in describe_values(plan.knobs, outcome.chosen.values):
+        console.print(f"  {line}", markup=False)
+    for line in outcome.verdict():
+        console.print(line, markup=False, soft_wrap=True)
     if before.met:
         console.print(
             "The data files' values meet the target on these games too: no change needed."
         )
-    for title, b, a in (
-        ("faction", faction_rates(outcome.before), faction_rates(outcome.after)),
-        ("seat", seat_rates(outcome.before), seat_rates(outcome.after)),
-    ):
-        if not b:
-            continue
-        table = Table(title=f"Win rate per {title}", header_style="bold")
-        for column in (title, "before", "95% CI", "after", "95% CI"):
-            table.add_column(column, justify="left" if column == title else "right")
+    for title, b, a in tables_of(outcome):
+        table = Table(title=title, header_style="bold")
+        for column in ("", "before", "95% CI", "after", "95% CI"):
+            table.add_column(column, justify="right" if column else "left")
         rates_rows(table, b, a)
         console.print(table)

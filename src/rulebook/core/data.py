@@ -104,7 +104,13 @@ def entry_index(items: list[Any], key: str, where: str) -> int:
             return i
     if key.isdigit() and int(key) < len(items):
         return int(key)
-    raise DataError(f"{where}: override names no entry {key!r} (entries are named by id or name)")
+    names = [
+        str(next(item[k] for k in ENTRY_KEYS if k in item))
+        for item in items
+        if isinstance(item, dict) and any(k in item for k in ENTRY_KEYS)
+    ]
+    known = ", ".join(repr(n) for n in names) if names else f"positions 0-{len(items) - 1}"
+    raise DataError(f"{where}: override names no entry {key!r}; the entries are {known}")
 
 
 def merge(data: Any, patch: Any, where: str) -> Any:

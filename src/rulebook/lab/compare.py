@@ -2,16 +2,18 @@
 
 Win rates (per seat, per agent, per faction) by the two-proportion z-test; mean scores, score
 categories and counters by Welch's t-test; items (``group:name`` counters) by how often they
-are taken (two-proportion z-test). Each line gives A, B, the change and its p-value.
+are taken (two-proportion z-test). Each line gives A, B, the change, its p-value and the
+p-value after Holm's correction over every line of the comparison (:func:`rulebook.lab.stats.holm`):
+only a change that survives it is significant.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulebook.core.words import seat
-from rulebook.lab.stats import Test, two_proportion_z, welch_t
+from rulebook.lab.stats import ALPHA, Test, holm, two_proportion_z, welch_t
 from rulebook.lab.summary import Rate, Row, seat_games
 
 
@@ -25,6 +27,12 @@ class Change:
     b: float
     test: Test
     percent: bool = False
+    #: the p-value after Holm's correction over every change of the comparison
+    adjusted: float = 1.0
+
+    @property
+    def significant(self) -> bool:
+        return self.adjusted < ALPHA
 
 
 def _rates(section: str, a: Sequence[Rate], b: Sequence[Rate]) -> list[Change]:
@@ -108,4 +116,10 @@ def compare(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
     changes += _means("mean score", scores_a, scores_b)
     changes += _means("counters", counters_a, counters_b)
     changes += _items(a, b)
-    return changes
+    return corrected(changes)
+
+
+def corrected(changes: Sequence[Change]) -> list[Change]:
+    """``changes`` with their p-values corrected by Holm's method over all of them."""
+    adjusted = holm([c.test.p_value for c in changes])
+    return [replace(c, adjusted=p) for c, p in zip(changes, adjusted, strict=True)]

@@ -112,4 +112,8 @@ def check(raw: dict[str, Any] | None, game: str, players: int, variant: str | No
         resolve(raw)  # every game and data file it names exists
         check_addresses(raw, game)
     install(raw)
-    get_game(game).new_game(players, 0, variant)
+    try:
+        get_game(game).new_game(players, 0, variant)
+    except BaseException:
+        install(None)  # a refused override does not stay in force in this process
+        raise

@@ -23,7 +23,8 @@ from matplotlib.figure import Figure
 
 from rulebook.core import get_game
 from rulebook.core.words import plural, seat
-from rulebook.lab.summary import Item, Rate, Row, Summary, summarize
+from rulebook.lab.stats import ALPHA, count
+from rulebook.lab.summary import Item, Rate, Row, Summary, corrected, summarize
 
 #: how many items of each group the report lists at the top and at the bottom
 TOP = 8
@@ -49,11 +50,14 @@ img { max-width: 100%; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
 <p class="sub">{{ stored }}, {{ players }}, variant {{ s.variant }}.
 {% if s.override %}Data override: <code>{{ s.override }}</code>{% else %}Data files as shipped.
 {% endif %}</p>
+{% if s.precision.small %}<p class="warn">{{ s.precision.note() }}</p>{% endif %}
 {% if s.mixed_agents %}<p class="warn">{{ mixed_note }}</p>{% endif %}
 {% if s.players > 1 %}
 <h2>Win rate per seat (seat advantage)</h2>
-<p>Ties share the win. An even share is {{ pct(1 / s.players) }}; p is the two-sided z-test
-against it (bold: p &lt; 0.05).</p>
+<p>An even share is {{ pct(1 / s.players) }}; p is the two-sided z-test against it. Each
+table is corrected for its several tests by Holm's method (column "Holm"): only a line whose
+corrected p is below 0.05 is in bold red, so the chance that any bold line of a table is a
+fluke stays below 5%.</p>
 {{ rate_table(s.seats) }}
 <h2>Win rate per agent</h2>
 {{ rate_table(s.agents) }}
@@ -63,6 +67,12 @@ against it (bold: p &lt; 0.05).</p>
 {% if s.mixed_agents %}<p class="warn">Agents of different skill played: these win rates
 measure who sat with the stronger agent as much as the factions.</p>{% endif %}
 {{ rate_table(s.factions) }}<img src="{{ plots.factions }}" alt="win rate per faction">
+{% for agent, rates in s.factions_by_agent.items() %}
+<h3>Win rate per faction, seats played by {{ agent }}</h3>
+{{ rate_table(rates) }}{% endfor %}
+{% if s.factions_by_agent %}<p>Each agent is a rung of skill: a faction whose win rate grows
+more from one agent to a stronger one rewards skill more (<code>rulebook strength GAME
+--ladder</code> plays a whole ladder, seats rotating).</p>{% endif %}
 {% endif %}{% elif s.opponent %}
 <h2>Win rate against {{ s.opponent }}</h2>
 <p>A solo game is won only by beating {{ s.opponent }} (the rulebook's verdict; a game they
@@ -91,8 +101,9 @@ win counts as a loss).</p>
 lift below measures which agent takes an item as much as what it is worth.</p>{% endif %}
 <p>{% if s.players > 1 %}Taken: share of seats that completed/claimed it. Lift: win rate of those
 seats minus that of the others (p: two-proportion z-test). Winners' share: share of all wins
-that went to seats holding it.{% else %}Solo: mean score of games with it, without it, and the
-difference.{% endif %}</p>
+that went to seats holding it. Bold red: the lift survives Holm's correction over every item
+of the group ({{ found|length }} tests).{% else %}Solo: mean score of games with it, without
+it, and the difference.{% endif %}</p>
 {{ item_table(top(found)) }}<img src="{{ plots['items_' + group] }}" alt="{{ group }}">
 {% endfor %}
 </body></html>
@@ -104,19 +115,25 @@ def pct(x: float) -> str:
 
 
 def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
-    """Win rates with their intervals; with ``even``, tested against an even share."""
-    tested = "<th>vs even</th><th>p</th>" if even else ""
+    """Win rates with their intervals; with ``even``, tested against an even share (bold red:
+    the test survives Holm's correction over the table's lines)."""
+    tested = "<th>vs even</th><th>p</th><th>Holm</th>" if even else ""
     lines = [
-        "<table><tr><th></th><th>games</th><th>wins</th><th>win rate</th><th>95% interval</th>"
-        f"{tested}<th>mean score</th></tr>"
+        "<table><tr><th></th><th>games</th><th>wins (a tie shares one win)</th><th>win rate</th>"
+        f"<th>95% interval</th>{tested}<th>mean score</th></tr>"
     ]
-    for r in rates:
+    for r, adjusted in zip(rates, corrected(rates), strict=True):
         low, high = r.interval
         test = r.test
-        cls = ' class="sig"' if even and test.significant else ""
-        against = f"<td>{test.difference:+.1%}</td><td{cls}>{test.p_value:.3g}</td>" if even else ""
+        cls = ' class="sig"' if even and adjusted < ALPHA else ""
+        against = (
+            f"<td>{test.difference:+.1%}</td><td>{test.p_value:.3g}</td>"
+            f"<td{cls}>{adjusted:.3g}</td>"
+            if even
+            else ""
+        )
         lines.append(
-            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{r.wins:g}</td>"
+            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{count(r.wins)}</td>"
             f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>{against}"
             f"<td>{r.mean_score:.1f}</td></tr>"
         )
@@ -126,17 +143,18 @@ def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
 def item_table(found: Sequence[Item]) -> str:
     lines = [
         "<table><tr><th>item</th><th>taken</th><th>with</th><th>without</th><th>lift</th>"
-        "<th>p</th><th>winners' share</th></tr>"
+        "<th>p</th><th>Holm</th><th>winners' share</th></tr>"
     ]
     for i in found:
-        cls = ' class="sig"' if i.test.significant else ""
+        cls = ' class="sig"' if i.significant else ""
         solo = i.winners_share == 0 and i.test.statistic == 0
         fmt = (lambda x: f"{x:.1f}") if solo else pct
         lines.append(
             f"<tr><td>{html.escape(i.name)}</td><td>{pct(i.taken_rate)}</td>"
             f"<td>{fmt(i.win_taken)}</td><td>{fmt(i.win_not)}</td>"
             f"<td{cls}>{f'{i.lift:+.1f}' if solo else f'{i.lift:+.1%}'}</td>"
-            f"<td{cls}>{i.test.p_value:.3g}</td><td>{pct(i.winners_share)}</td></tr>"
+            f"<td>{i.test.p_value:.3g}</td><td{cls}>{i.adjusted:.3g}</td>"
+            f"<td>{pct(i.winners_share)}</td></tr>"
         )
     return "\n".join([*lines, "</table>"])
 

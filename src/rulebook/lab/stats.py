@@ -5,7 +5,12 @@
 * :func:`two_proportion_z` — the pooled two-proportion z-test;
 * :func:`welch_t` — Welch's unequal-variance t-test with the Welch–Satterthwaite degrees of
   freedom, its p-value from Student's t distribution (:func:`student_t_sf`, through the
-  regularised incomplete beta function).
+  regularised incomplete beta function);
+* :func:`holm` — Holm's step-down correction of several p-values (Holm 1979): wherever a page
+  shows several tests, only those whose corrected p-value stays below 0.05 are highlighted, so
+  the chance that any highlighted line is a fluke stays below 5%;
+* :func:`precision` — whether a run is too small for its intervals to mean much, read from the
+  intervals themselves.
 """
 
 from __future__ import annotations
@@ -17,6 +22,16 @@ from dataclasses import dataclass
 
 #: the 97.5th percentile of the standard normal: two-sided 95% intervals
 Z95 = 1.959963984540054
+#: the significance level of every highlighted test (after :func:`holm`)
+ALPHA = 0.05
+#: the half-width (points of win rate) below which a run's intervals can tell the differences a
+#: balance question is about (the lab's targets are within 5 points of even)
+PRECISE = 5.0
+
+
+def count(wins: float) -> str:
+    """A count of wins, shared wins included: ``12``, ``91.1`` (never ``91.0833``)."""
+    return f"{wins:.0f}" if wins == int(wins) else f"{wins:.1f}"
 
 
 def normal_sf(z: float) -> float:
@@ -55,7 +70,8 @@ class Test:
 
     @property
     def significant(self) -> bool:
-        return self.p_value < 0.05
+        """Whether p < 0.05 on its own: one test alone (several: see :func:`holm`)."""
+        return self.p_value < ALPHA
 
 
 def two_proportion_z(x1: float, n1: int, x2: float, n2: int) -> Test:
@@ -150,3 +166,65 @@ def one_proportion_z(successes: float, n: int, p0: float) -> Test:
         return Test(p - p0, 0.0, 1.0 if p == p0 else 0.0)
     z = (p - p0) / se
     return Test(p - p0, z, min(1.0, 2 * normal_sf(abs(z))))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given: the i-th smallest of ``m``
+    p-values is multiplied by ``m - i`` (i from 0), kept at least as large as the adjusted
+    p-value before it and at most 1. A test survives the correction when its adjusted p-value
+    is below 0.05: the family-wise error rate (any false positive among them) stays below 5%."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How far a run's widest 95% win-rate interval reaches on either side of its rate (in
+    points), whose it is, and the games of the run: about how many games would bring every
+    interval within :data:`PRECISE` points follows (a half-width shrinks as one over the square
+    root of the games, and every rate's games grow with the run's)."""
+
+    half_width: float
+    label: str
+    games: int
+
+    @property
+    def small(self) -> bool:
+        return self.half_width > PRECISE
+
+    @property
+    def games_needed(self) -> int:
+        """The run's games times (half-width / 5 points) squared, rounded up to hundreds."""
+        scale = (self.half_width / PRECISE) ** 2
+        return math.ceil(self.games * scale / 100.0) * 100
+
+    def note(self) -> str:
+        """One sentence for a page or a terminal: empty when the intervals are narrow."""
+        if not self.small:
+            return ""
+        return (
+            f"Small run ({self.games} game{'' if self.games == 1 else 's'}): its widest 95% "
+            f"interval ({self.label}) reaches ±{self.half_width:.1f} points around the win "
+            "rate, too wide to tell the few points a balance question is about; about "
+            f"{self.games_needed} games would bring every interval within ±{PRECISE:g} points."
+        )
+
+
+def precision(rates: Sequence[tuple[str, float, int]], games: int) -> Precision:
+    """The widest 95% Wilson interval of ``(label, wins, trials)`` rates measured over a run
+    of ``games`` games, as half its width in points. Nothing to measure is precise."""
+    widest = Precision(0.0, "", games)
+    for label, wins, n in rates:
+        if n <= 0:
+            continue
+        low, high = wilson(wins, n)
+        half = 50.0 * (high - low)
+        if half > widest.half_width:
+            widest = Precision(half, label, games)
+    return widest

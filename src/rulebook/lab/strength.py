@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.core.game import Game
+from rulebook.lab.ladder import LadderRow, Rung, ladder_table
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import mean_interval, wilson
 from rulebook.lab.summary import opponent as opponent_of
@@ -106,12 +107,18 @@ class Line:
         return self.interval[0] > 1 / self.players
 
 
-def job(setting: Setting, candidate: str, opponent: str, games: int, seed: int) -> Job:
+def job(
+    setting: Setting,
+    candidate: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    override: dict[str, Any] | None = None,
+) -> Job:
     n = setting.players
     agents = (candidate,) if n == 1 else (candidate,) + (opponent,) * (n - 1)
-    return Job(
-        setting.game, n, agents, games, seed, setting.variant, dict(setting.options), rotate=True
-    )
+    options = dict(setting.options)
+    return Job(setting.game, n, agents, games, seed, setting.variant, options, True, override)
 
 
 def candidate_seat(index: int, players: int) -> int:
@@ -172,13 +179,83 @@ def table(
         pairs = tuple((a, "-") for a in seen)
     for candidate, opponent in pairs:
         j = job(setting, candidate, opponent, games, seed)
-        where = None
-        if out is not None:
-            who = candidate if setting.players == 1 else f"{candidate}-vs-{opponent}"
-            safe = who.replace(":", "_")
-            where = out / f"{setting.file_stem()}-{safe}.parquet"
-        lines.append(line(candidate, opponent, run(j, where), setting))
+        found = run(j, where(setting, candidate, opponent, out))
+        lines.append(line(candidate, opponent, found, setting))
     return lines
+
+
+def where(setting: Setting, candidate: str, opponent: str, out: Path | None) -> Path | None:
+    """The file keeping a match-up's games in ``out`` (none without ``out``)."""
+    if out is None:
+        return None
+    who = candidate if setting.players == 1 else f"{candidate}-vs-{opponent}"
+    return out / f"{setting.file_stem()}-{who.replace(':', '_')}.parquet"
+
+
+def ladder(
+    setting: Setting,
+    rungs: Sequence[Rung],
+    games: int,
+    seed: int,
+    run: Callable[[Job, Path | None], list[dict[str, Any]]],
+    out: Path | None = None,
+    override: dict[str, Any] | None = None,
+) -> list[LadderRow]:
+    """Play every rung of a ladder (each candidate against its opponents, seats rotating; the
+    same seeds for every rung; with a data override) and set their faction tables side by
+    side."""
+    played = []
+    for rung in rungs:
+        j = job(setting, rung.candidate, rung.opponent, games, seed, override)
+        played.append(run(j, where(setting, rung.candidate, rung.opponent, out)))
+    return ladder_table(rungs, played)
+
+
+def ladder_cells(row: LadderRow) -> list[str]:
+    """A faction's cells up the ladder: its win rate and interval at each rung, then its gain
+    from skill (points)."""
+    out = [row.faction]
+    for rate in row.rates:
+        if rate is None:
+            out.append("-")
+            continue
+        low, high = rate.interval
+        out.append(f"{rate.rate:.1%} ({100 * low:.0f}-{100 * high:.0f})")
+    out.append("-" if row.gain is None else f"{row.gain:+.1f}")
+    return out
+
+
+def ladder_columns(rungs: Sequence[Rung]) -> list[str]:
+    base = next((str(r) for r in rungs if str(r) == "greedy"), None)
+    top = str(rungs[-1])
+    gain = f"gain: {top} minus {base} (points)" if base and base != top else "gain"
+    return ["faction", *(str(r) for r in rungs), gain]
+
+
+def gain_spread(rows: Sequence[LadderRow]) -> str:
+    """How far apart the factions' gains from skill are (one sentence; empty without gains)."""
+    gains = [(r.gain, r.faction) for r in rows if r.gain is not None]
+    if len(gains) < 2:
+        return ""
+    (low, worst), (high, best) = min(gains), max(gains)
+    return (
+        f"Skill pays {high - low:.1f} points more with {best} ({high:+.1f}) than with {worst} "
+        f"({low:+.1f})."
+    )
+
+
+def ladder_markdown(title: str, rungs: Sequence[Rung], rows: Sequence[LadderRow]) -> str:
+    """The ladder table in Markdown (for a game's docs)."""
+    columns = ladder_columns(rungs)
+    lines = [
+        f"{title}: the candidate's win rate per faction at each rung (95% interval)",
+        "",
+        "| " + " | ".join(columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    lines += ["| " + " | ".join(ladder_cells(r)) + " |" for r in rows]
+    spread = gain_spread(rows)
+    return "\n".join([*lines, "", spread] if spread else lines) + "\n"
 
 
 def cells(ln: Line) -> list[str]:

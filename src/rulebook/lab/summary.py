@@ -8,12 +8,21 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulebook.core import RulebookError, get_game
 from rulebook.core.words import seat
-from rulebook.lab.stats import Test, one_proportion_z, two_proportion_z, wilson
+from rulebook.lab.stats import (
+    ALPHA,
+    Precision,
+    Test,
+    holm,
+    one_proportion_z,
+    precision,
+    two_proportion_z,
+    wilson,
+)
 
 Row = dict[str, Any]
 
@@ -54,6 +63,13 @@ class Item:
     win_not: float
     winners_share: float
     test: Test
+    #: the p-value after Holm's correction over every item of its group
+    adjusted: float = 1.0
+
+    @property
+    def significant(self) -> bool:
+        """Whether the lift survives Holm's correction over the items of its group."""
+        return self.adjusted < ALPHA
 
     @property
     def taken_rate(self) -> float:
@@ -86,6 +102,8 @@ class Summary:
     ratings: dict[str, int] = field(default_factory=dict)
     #: the opponent of a solo variant played against the game (``the Trolls``), else ""
     opponent: str = ""
+    #: with several agents at the table: each agent's win rate per faction (a rung each)
+    factions_by_agent: dict[str, list[Rate]] = field(default_factory=dict)
 
     @property
     def mixed_agents(self) -> bool:
@@ -97,6 +115,19 @@ class Summary:
     def has_wins(self) -> bool:
         """Whether the games have a winner to count: 2+ players, or solo against the game."""
         return self.players > 1 or bool(self.opponent)
+
+    @property
+    def precision(self) -> Precision:
+        """The widest interval of the win rates the report shows (seats, agents, factions)."""
+        if not self.has_wins:
+            return Precision(0.0, "", self.games)
+        rates = (*self.seats, *self.agents, *self.factions)
+        return precision([(r.label, r.wins, r.n) for r in rates], self.games)
+
+
+def corrected(rates: Sequence[Rate]) -> list[float]:
+    """The p-values of ``rates`` against an even share, after Holm's correction over them."""
+    return holm([r.test.p_value for r in rates])
 
 
 def opponent(game: str, variant: str) -> str:
@@ -136,11 +167,12 @@ def _rates(groups: dict[str, list[tuple[float, int]]], expected: float) -> list[
     ]
 
 
-def faction_rates(rows: Sequence[Row]) -> list[Rate]:
-    """Each faction's win rate over the seats that played it (none if the game has none)."""
+def faction_rates(rows: Sequence[Row], agent: str | None = None) -> list[Rate]:
+    """Each faction's win rate over the seats that played it (none if the game has none);
+    with ``agent``, over the seats that agent played."""
     by_faction: dict[str, list[tuple[float, int]]] = defaultdict(list)
     for r, p in seat_games(rows):
-        if r["factions"]:
+        if r["factions"] and (agent is None or r["agents"][p] == agent):
             by_faction[r["factions"][p]].append((r["returns"][p], r["scores"][p]))
     return _rates(by_faction, 1.0 / rows[0]["players"])
 
@@ -190,6 +222,11 @@ def summarize(rows: Sequence[Row]) -> Summary:
         items=items(pairs) if n_players > 1 else items_solo(pairs),
         ratings=dict(ratings),
         opponent=opponent(first["game"], first["variant"]) if n_players == 1 else "",
+        factions_by_agent=(
+            {a: faction_rates(rows, a) for a in sorted(by_agent)}
+            if len(by_agent) > 1 and first["factions"]
+            else {}
+        ),
     )
 
 
@@ -223,6 +260,8 @@ def items(pairs: Sequence[tuple[Row, int]]) -> dict[str, list[Item]]:
             )
             share = sum(took) / total_wins if total_wins else 0.0
             found.append(Item(group, name, len(took), len(pairs), win_t, win_n, share, test))
+        adjusted = holm([i.test.p_value for i in found])
+        found = [replace(i, adjusted=a) for i, a in zip(found, adjusted, strict=True)]
         out[group] = sorted(found, key=lambda i: i.lift, reverse=True)
     return out
 

@@ -1,6 +1,7 @@
 """What ``rulebook tune`` leaves in its folder: the winning override file, ``result.json`` and
-an HTML report with plots (objective over trials, each knob's effect, the before/after faction
-and seat tables with 95% intervals, the significant changes of ``rulebook compare``)."""
+an HTML report with plots (objective over trials, each knob's effect, the held-out selection,
+the before/after faction and seat tables of every rung on fresh games with 95% intervals, the
+significant changes of ``rulebook compare``)."""
 
 from __future__ import annotations
 
@@ -23,62 +24,171 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from rulebook.core import get_game
+from rulebook.lab import ladder
 from rulebook.lab.compare import Change
+from rulebook.lab.ladder import Rung
 from rulebook.lab.report import pct, png
-from rulebook.lab.summary import Rate, faction_rates, seat_rates
+from rulebook.lab.stats import ALPHA
+from rulebook.lab.summary import Rate, corrected
+from rulebook.lab.tune.held_out import Held
 from rulebook.lab.tune.knobs import Knob
-from rulebook.lab.tune.search import Plan, Standing, Trial, Values, describe_values
-from rulebook.lab.tune.target import Measure, measure
+from rulebook.lab.tune.search import (
+    SELECT_OFFSET,
+    Games,
+    Plan,
+    Standing,
+    Trial,
+    Values,
+    describe_values,
+)
+from rulebook.lab.tune.target import OBJECTIVE, Measure, measure
 
 Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """A finished run: the best candidate, the trials, and the confirmation games."""
+    """A finished run: each restart's best candidate and trials, the held-out selection, the
+    candidate chosen there, and the confirmation games of every rung (fresh seeds)."""
 
     plan: Plan
-    best: Standing
-    trials: list[Trial]
+    bests: list[Standing]
+    trials: list[list[Trial]]
     search_games: int
-    before: list[Row]
-    after: list[Row]
+    selection: list[Held]
+    chosen: Held
+    before: Games
+    after: Games
 
     @property
     def measures(self) -> tuple[Measure, Measure]:
+        """The target on the fresh confirmation games, before and after: the verdict."""
         return measure(self.plan.terms, self.before), measure(self.plan.terms, self.after)
+
+    @property
+    def changed(self) -> bool:
+        """Whether a candidate beat the data files' values (on the held-out games)."""
+        return self.plan.override(self.chosen.values) is not None
+
+    @property
+    def confirm_games(self) -> int:
+        return len(next(iter(self.after.values())))
+
+    @property
+    def confirm_seed(self) -> int:
+        return int(next(iter(self.after.values()))[0]["seed"])
+
+    def search_held(self) -> Held | None:
+        """The chosen candidate's figures on the held-out selection games."""
+        return next((h for h in self.selection if h.values == self.chosen.values), None)
+
+    def verdict(self) -> list[str]:
+        """What the run found, in plain words: whether anything beat the data files, whether
+        the target is met on the fresh games, and what to raise when it is not."""
+        plan = self.plan
+        before, after = self.measures
+        searched = f"{sum(len(t) for t in self.trials)} trials, {self.search_games} games" + (
+            f", {plan.restarts} restarts" if plan.restarts > 1 else ""
+        )
+        lines = []
+        if not self.changed:
+            lines.append(
+                f"No candidate beat the data files' values within the budget ({searched}): "
+                "they stay as they are."
+            )
+        else:
+            lines.append(f"Chosen: {self.chosen.label}'s best ({searched}).")
+        if after.met:
+            lines.append(f"Target met on {self.confirm_games} fresh games (objective 0).")
+        else:
+            lines.append(
+                f"Target NOT met on {self.confirm_games} fresh games: objective "
+                f"{after.objective:.2f} (the data files' values: {before.objective:.2f})."
+            )
+            lines.append(
+                f"To search further: raise --budget (now {plan.budget} games per restart) or "
+                f"--restarts (now {plan.restarts}), or widen the knobs' ranges or add knobs; "
+                "if the figures are close, raise --trial-games and --repeats (each block is "
+                "noisier than the gap)."
+            )
+        lines.append(f"({OBJECTIVE}.)")
+        return lines
+
+
+def main_rows(games: Games, plan: Plan) -> list[Row]:
+    return games[plan.rungs[0]]
+
+
+def rung_name(plan: Plan, rung: Rung | None) -> str:
+    """``greedy in every seat``: how the pages name the games of a rung."""
+    if rung is None:
+        agents = sorted(set(plan.agents))
+        return (
+            f"{agents[0]} in every seat" if len(agents) == 1 else "agents " + ", ".join(plan.agents)
+        )
+    return rung.describe()
+
+
+def rung_rates(plan: Plan, games: Games, by: str) -> list[tuple[Rung | None, list[Rate]]]:
+    """Per rung of the target, its win rates per ``faction`` or ``seat`` (a candidate rung has
+    no seat table: its candidate moves round the table; its faction rates are the candidate's,
+    against their mean)."""
+    out = []
+    for rung in plan.rungs:
+        rows = games[rung]
+        plain = rung or Rung(rows[0]["agents"][0], rows[0]["agents"][0])
+        if by == "seat" and plain.mixed:
+            continue
+        found = ladder.rates(rows, plain, by)
+        if found:
+            out.append((rung, found))
+    return out
 
 
 def override_text(outcome: Outcome, command: str) -> str:
     """The winning data override as TOML, headed by what produced it."""
     plan = outcome.plan
-    after = outcome.measures[1]
     lines = [
         f"# rulebook tune: {command}",
-        f"# target {', '.join(str(t) for t in plan.terms)}; "
-        f"objective {after.objective:.2f} over {plan.confirm} confirmation games "
-        f"({'met' if after.met else 'NOT met'})",
+        f"# target {', '.join(str(t) for t in plan.terms)}",
     ]
-    if outcome.measures[0].met:
-        lines.append(
-            "# the data files' values meet the target on these games too: no change needed"
-        )
-    lines += [f"# {line}" for line in describe_values(plan.knobs, outcome.best.values)]
-    override = plan.override(outcome.best.values)
-    body = tomli_w.dumps(override) if override else "# no change: the data files already do best\n"
+    lines += [f"# {line}" for line in outcome.verdict()]
+    lines += [f"# {line}" for line in describe_values(plan.knobs, outcome.chosen.values)]
+    override = plan.override(outcome.chosen.values)
+    body = (
+        tomli_w.dumps(override)
+        if override
+        else "# no change: no candidate beat the data files' values within the budget\n"
+    )
     return "\n".join(lines) + "\n\n" + body
 
 
 def rate_json(rates: Sequence[Rate]) -> list[dict[str, Any]]:
     return [
-        {"label": r.label, "games": r.n, "wins": r.wins, "rate": r.rate, "interval": r.interval}
+        {
+            "label": r.label,
+            "games": r.n,
+            "wins": r.wins,
+            "rate": r.rate,
+            "interval": r.interval,
+            "against": r.expected,
+        }
         for r in rates
     ]
 
 
+def games_json(plan: Plan, games: Games) -> dict[str, Any]:
+    found = measure(plan.terms, games)
+    tables: dict[str, dict[str, Any]] = {}
+    for by in ("faction", "seat"):
+        for rung, rates_of in rung_rates(plan, games, by):
+            tables.setdefault(rung_name(plan, rung), {})[by] = rate_json(rates_of)
+    return {"objective": found.objective, "figures": found.figures, "rungs": tables}
+
+
 def result_json(outcome: Outcome) -> dict[str, Any]:
-    plan, best = outcome.plan, outcome.best
-    before, after = outcome.measures
+    plan, chosen = outcome.plan, outcome.chosen
+    after = outcome.measures[1]
     return {
         "game": plan.game,
         "players": plan.players,
@@ -86,51 +196,61 @@ def result_json(outcome: Outcome) -> dict[str, Any]:
         "agents": list(plan.agents),
         "target": ", ".join(str(t) for t in plan.terms),
         "knobs": [
-            {"name": k.name, "path": k.where, "original": k.original, "best": best.values[k.name]}
+            {"name": k.name, "path": k.where, "original": k.original, "best": chosen.values[k.name]}
             for k in plan.knobs
         ],
         "search": {
-            "trials": len(outcome.trials),
+            "restarts": [
+                {
+                    "trials": len(trials),
+                    "best_objective": best.measure.objective,
+                    "best_games": best.measure.games,
+                    "best_distance": best.distance,
+                }
+                for trials, best in zip(outcome.trials, outcome.bests, strict=True)
+            ],
             "games": outcome.search_games,
-            "best_objective": best.measure.objective,
-            "best_games": best.measure.games,
-            "best_distance": best.distance,
+        },
+        "selection": {
+            "games": plan.select,
+            "seeds_from": plan.seed + SELECT_OFFSET,
+            "candidates": [
+                {"label": h.label, "objective": h.measure.objective, "figures": h.measure.figures}
+                for h in outcome.selection
+            ],
+            "chosen": chosen.label,
         },
         "confirmation": {
-            "games": len(outcome.after),
-            "seeds_from": outcome.after[0]["seed"],
-            "before": {
-                "objective": before.objective,
-                "figures": before.figures,
-                "factions": rate_json(faction_rates(outcome.before)),
-                "seats": rate_json(seat_rates(outcome.before)),
-            },
-            "after": {
-                "objective": after.objective,
-                "figures": after.figures,
-                "factions": rate_json(faction_rates(outcome.after)),
-                "seats": rate_json(seat_rates(outcome.after)),
-            },
+            "games": outcome.confirm_games,
+            "seeds_from": outcome.confirm_seed,
+            "fresh": True,
+            "before": games_json(plan, outcome.before),
+            "after": games_json(plan, outcome.after),
             "met": after.met,
         },
+        "verdict": outcome.verdict(),
     }
 
 
 # -- plots -----------------------------------------------------------------------------------------
-def trials_figure(trials: Sequence[Trial]) -> Figure:
+def trials_figure(restarts: Sequence[Sequence[Trial]]) -> Figure:
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    xs = [t.number for t in trials]
-    ys = [t.objective for t in trials]
-    ax.scatter(xs, ys, s=14, color="#4c78a8", label="trial (block 0)")
-    best, line = float("inf"), []
-    for y in ys:
-        best = min(best, y)
-        line.append(best)
-    ax.step(xs, line, where="post", color="#e45756", label="best so far")
+    colors = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#9d755d", "#72b7b2")
+    for i, trials in enumerate(restarts):
+        xs = [t.number for t in trials]
+        ys = [t.objective for t in trials]
+        color = colors[i % len(colors)]
+        name = f"restart {i + 1}" if len(restarts) > 1 else "trial (block 0)"
+        ax.scatter(xs, ys, s=14, color=color, label=name)
+        best, line = float("inf"), []
+        for y in ys:
+            best = min(best, y)
+            line.append(best)
+        ax.step(xs, line, where="post", color=color, alpha=0.7)
     ax.set_xlabel("trial")
     ax.set_ylabel("objective (0 = target met)")
-    ax.set_title("Objective over trials")
-    ax.legend()
+    ax.set_title("Objective over trials (lines: best so far)")
+    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -208,51 +328,73 @@ code, pre { background: #f4f4f4; padding: 0 3px; }
 <h1>{{ title }}</h1>
 <p>{{ plan.players }} players, agents {{ plan.agents|join(", ") }}{% if plan.variant %},
 variant {{ plan.variant }}{% endif %}. Target <code>{{ target }}</code>.
-Search: {{ trials|length }} trials, {{ search_games }} games ({{ plan.trial_games }} per block,
-up to {{ plan.repeats }} blocks for the best candidates, the same seeds for every candidate).
-Confirmation: {{ confirm_games }} fresh games (seeds from {{ confirm_seed }}), the data files'
-values and the best candidate on the same seeds.</p>
-<p>Verdict: {% if met %}<span class="ok">target met</span>{% else %}<span class="sig">target
-NOT met</span>{% endif %} over the confirmation games (objective {{ "%.2f"|format(after.objective)
-}}, before {{ "%.2f"|format(before.objective) }}).</p>
+Search: {{ plan.restarts }} independent restart(s), {{ trial_count }} trials, {{ search_games }}
+games ({{ plan.trial_games }} per block and rung, up to {{ plan.repeats }} blocks for the best
+candidates, the same seeds for every candidate of a restart).
+Held-out selection: each restart's best and the data files' values on {{ plan.select }} games
+(seeds from {{ select_seed }}, used by no search). Confirmation: {{ confirm_games }} fresh games
+(seeds from {{ confirm_seed }}, used by no search nor selection), the data files' values and the
+chosen candidate on the same seeds.</p>
+<p>Verdict, on the fresh games: {% if met %}<span class="ok">target met</span>{% else %}<span
+class="sig">target NOT met</span>{% endif %}.</p>
+<ul>{% for line in verdict %}<li>{{ line }}</li>{% endfor %}</ul>
 <h2>Knobs</h2>
-<table><tr><th>knob</th><th>path</th><th>space</th><th>data files</th><th>best</th></tr>
+<table><tr><th>knob</th><th>path</th><th>space</th><th>data files</th><th>chosen</th></tr>
 {% for k in plan.knobs %}<tr><td>{{ k.name }}</td><td><code>{{ k.where }}</code></td>
-<td>{{ space(k) }}</td><td>{{ k.original }}</td><td>{{ best.values[k.name] }}</td></tr>
+<td>{{ space(k) }}</td><td>{{ k.original }}</td><td>{{ chosen.values[k.name] }}</td></tr>
 {% endfor %}</table>
 <h2>The override</h2><pre>{{ override }}</pre>
-<h2>Target, before and after</h2>
+<h2>Held-out selection</h2>
+<p>Objective of each candidate on the {{ plan.select }} held-out games (the lowest is chosen;
+it is biased downward there, having been chosen on them: the fresh games below judge).</p>
+<table><tr><th>candidate</th><th>objective</th>{% for t in plan.terms %}<th>{{ t }}</th>
+{% endfor %}</tr>{% for h in selection %}<tr><td>{{ h.label }}{% if h.values == chosen.values
+%} (chosen){% endif %}</td><td>{{ "%.2f"|format(h.measure.objective) }}</td>
+{% for t in plan.terms %}<td>{{ "%.2f"|format(h.measure.figures[t|string]) }}</td>{% endfor %}
+</tr>{% endfor %}</table>
+<h2>Target, before and after (fresh games)</h2>
 <table><tr><th>term</th><th>before</th><th>excess</th><th>after</th><th>excess</th></tr>
 {% for t in plan.terms %}{% set k = t|string %}<tr><td>{{ k }}</td>
 <td>{{ "%.2f"|format(before.figures[k]) }}</td><td>{{ "%.2f"|format(before.excesses[k]) }}</td>
 <td>{{ "%.2f"|format(after.figures[k]) }}</td><td>{{ "%.2f"|format(after.excesses[k]) }}</td></tr>
 {% endfor %}</table>
-<p>For factions and seats the figure is the largest distance from the even share, in points.</p>
-{% if factions %}<h2>Win rate per faction</h2>{{ factions }}
-<img src="{{ plots.factions }}" alt="factions before and after">{% endif %}
-<h2>Win rate per seat</h2>{{ seats }}<img src="{{ plots.seats }}" alt="seats before and after">
+<p>For factions and seats the figure is the largest distance from the even share (on a rung
+with one candidate seat: from the mean of the candidate's rates over the factions), in points.
+The {{ objective }}.</p>
+{% for name, table, uri in tables %}<h2>{{ name }}</h2>{{ table }}
+<img src="{{ uri }}" alt="{{ name }}">{% endfor %}
 <h2>The search</h2><img src="{{ plots.trials }}" alt="objective over trials">
 <h3>Each knob's effect (block-0 objective of every trial)</h3>
 <div class="grid">{% for uri in plots.knobs %}<div><img src="{{ uri }}" alt="knob"></div>
 {% endfor %}</div>
-<h2>What changed (rulebook compare, p &lt; 0.05)</h2>{{ changes }}
+<h2>What changed (rulebook compare)</h2>
+<p>The changes that survive Holm's correction over all {{ tests }} tests of the comparison
+(corrected p below 0.05: the chance that any line here is a fluke stays below 5%).</p>
+{{ changes }}
 </body></html>
 """
 
 
 def rates_table(before: Sequence[Rate], after: Sequence[Rate]) -> Markup:
+    """Before and after side by side; bold red: a rate off the even share by a test that
+    survives Holm's correction over its column."""
     lines = [
         "<table><tr><th></th><th>games</th><th>before</th><th>95% interval</th>"
         "<th>after</th><th>95% interval</th></tr>"
-    ]  # bold: the interval misses 1/N
+    ]
     later = {r.label: r for r in after}
+    off = {
+        (side, r.label): p < ALPHA
+        for side, rates in (("before", before), ("after", after))
+        for r, p in zip(rates, corrected(rates), strict=True)
+    }
     for b in before:
         a = later.get(b.label)
         if a is None:
             continue
         cells = []
-        for r in (b, a):
-            cls = ' class="sig"' if r.test.significant else ""
+        for side, r in (("before", b), ("after", a)):
+            cls = ' class="sig"' if off[(side, r.label)] else ""
             low, high = r.interval
             cells.append(f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>")
         lines.append(
@@ -264,17 +406,17 @@ def rates_table(before: Sequence[Rate], after: Sequence[Rate]) -> Markup:
 def changes_table(changes: Sequence[Change]) -> Markup:
     lines = [
         "<table><tr><th>section</th><th>figure</th><th>before</th><th>after</th>"
-        "<th>change</th><th>p</th></tr>"
+        "<th>change</th><th>p</th><th>Holm</th></tr>"
     ]
     for c in changes:
-        if not c.test.significant:
+        if not c.significant:
             continue
         fmt = pct if c.percent else (lambda x: f"{x:.2f}")
         change = f"{c.b - c.a:+.1%}" if c.percent else f"{c.b - c.a:+.2f}"
         lines.append(
             f"<tr><td>{html.escape(c.section)}</td><td>{html.escape(c.name)}</td>"
             f"<td>{fmt(c.a)}</td><td>{fmt(c.b)}</td><td>{change}</td>"
-            f"<td>{c.test.p_value:.3g}</td></tr>"
+            f"<td>{c.test.p_value:.3g}</td><td>{c.adjusted:.3g}</td></tr>"
         )
     return Markup("\n".join([*lines, "</table>"]))
 
@@ -286,20 +428,31 @@ def space_text(knob: Knob) -> str:
     return f"{knob.low:g}..{knob.high:g}{step}"
 
 
+def tables_of(outcome: Outcome) -> list[tuple[str, list[Rate], list[Rate]]]:
+    """Every before/after table of the run: (title, before, after), per rung, faction then
+    seat."""
+    plan = outcome.plan
+    out = []
+    for by in ("faction", "seat"):
+        after = dict(rung_rates(plan, outcome.after, by))
+        for rung, before in rung_rates(plan, outcome.before, by):
+            title = f"Win rate per {by}, {rung_name(plan, rung)}"
+            out.append((title, before, after[rung]))
+    return out
+
+
 def render(outcome: Outcome, changes: Sequence[Change], override: str) -> str:
     """The run's HTML report (one self-contained file)."""
     plan = outcome.plan
-    fb, fa = faction_rates(outcome.before), faction_rates(outcome.after)
-    sb, sa = seat_rates(outcome.before), seat_rates(outcome.after)
+    flat = [t for trials in outcome.trials for t in trials]
     plots: dict[str, Any] = {
         "trials": data_uri(trials_figure(outcome.trials)),
-        "knobs": [
-            data_uri(knob_figure(k, outcome.trials, outcome.best.values)) for k in plan.knobs
-        ],
-        "seats": data_uri(before_after_figure(sb, sa, "Win rate per seat")),
+        "knobs": [data_uri(knob_figure(k, flat, outcome.chosen.values)) for k in plan.knobs],
     }
-    if fb:
-        plots["factions"] = data_uri(before_after_figure(fb, fa, "Win rate per faction"))
+    tables = [
+        (title, rates_table(b, a), data_uri(before_after_figure(b, a, title)))
+        for title, b, a in tables_of(outcome)
+    ]
     before, after = outcome.measures
     env = Environment(autoescape=True)
     env.globals["space"] = space_text
@@ -307,34 +460,35 @@ def render(outcome: Outcome, changes: Sequence[Change], override: str) -> str:
         title=f"{get_game(plan.game).title}: rulebook tune",
         plan=plan,
         target=", ".join(str(t) for t in plan.terms),
-        trials=outcome.trials,
+        trial_count=len(flat),
         search_games=outcome.search_games,
-        confirm_games=len(outcome.after),
-        confirm_seed=outcome.after[0]["seed"],
+        select_seed=plan.seed + SELECT_OFFSET,
+        confirm_games=outcome.confirm_games,
+        confirm_seed=outcome.confirm_seed,
         met=after.met,
+        verdict=outcome.verdict(),
+        objective=OBJECTIVE,
         before=before,
         after=after,
-        best=outcome.best,
+        chosen=outcome.chosen,
+        selection=outcome.selection,
         override=override,
-        factions=rates_table(fb, fa) if fb else None,
-        seats=rates_table(sb, sa),
+        tables=tables,
         plots=plots,
         changes=changes_table(changes),
+        tests=len(changes),
     )
 
 
 def markdown(outcome: Outcome) -> str:
-    """The before/after faction and seat tables in Markdown (for a game's docs)."""
+    """The before/after tables of every rung in Markdown (for a game's docs), fresh games."""
     lines = []
-    for title, before, after in (
-        ("faction", faction_rates(outcome.before), faction_rates(outcome.after)),
-        ("seat", seat_rates(outcome.before), seat_rates(outcome.after)),
-    ):
-        if not before:
-            continue
+    for title, before, after in tables_of(outcome):
         later = {r.label: r for r in after}
         lines += [
-            f"| {title} | before | 95% interval | after | 95% interval |",
+            f"{title}:",
+            "",
+            "| | before | 95% interval | after | 95% interval |",
             "|---|---|---|---|---|",
         ]
         for b in before:
@@ -342,10 +496,10 @@ def markdown(outcome: Outcome) -> str:
             cells = [f"{r.rate:.1%} | {r.interval[0]:.1%} - {r.interval[1]:.1%}" for r in (b, a)]
             lines.append(f"| {b.label} | {cells[0]} | {cells[1]} |")
         lines.append("")
-    games = len(outcome.after)
+    games, first = outcome.confirm_games, outcome.confirm_seed
     lines.append(
-        f"{games} games each (seeds {outcome.after[0]['seed']}-"
-        f"{outcome.after[0]['seed'] + games - 1}), agents {', '.join(outcome.plan.agents)}."
+        f"{games} fresh games each (seeds {first}-{first + games - 1}, used by no search nor "
+        f"selection), agents {', '.join(outcome.plan.agents)}."
     )
     return "\n".join(lines) + "\n"
 

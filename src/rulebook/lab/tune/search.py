@@ -1,5 +1,6 @@
 """The search of ``rulebook tune``: Optuna's TPE proposes, a race under common random numbers
-decides, a final run on fresh seeds confirms.
+decides, independent restarts are compared on held-out games, and a final run on seeds never
+used before confirms.
 
 * **Common random numbers.** Evaluation block ``b`` of every candidate plays the same games:
   seeds ``seed + b * trial_games`` onwards, the same deals and dice as far as the data lets
@@ -16,6 +17,17 @@ decides, a final run on fresh seeds confirms.
 * **Simplifying.** When the budget is spent and the incumbent meets the target, each of its
   knobs is set back to the data files' value in turn: the simpler candidate takes over if it
   does no worse.
+* **Rungs.** A target's terms may be measured at several rungs of the ladder (greedy in every
+  seat, one mcts seat against greedy...): a block of a candidate is then a block of games at
+  each rung, on the same seeds.
+* **Restarts and held-out selection.** ``restarts`` independent searches (each its own study,
+  sampler seed and search seeds) each end with a best candidate. Those and the data files'
+  values play ``select`` games on held-out seeds (``seed + SELECT_OFFSET`` onwards, used by no
+  search): the best there is chosen. A search's best is biased upward on the games it was
+  chosen on (the winner's curse); so is the choice on the held-out games.
+* **Confirmation on fresh seeds.** The chosen candidate and the data files' values then play
+  ``confirm`` games on seeds never used by the search nor the selection (``seed +
+  CONFIRM_OFFSET`` onwards). Both figures are reported; the target is judged on the fresh ones.
 * **Resuming.** The study is an Optuna journal in the output folder and every block of games a
   results file (:mod:`rulebook.lab.storage`); re-running the same command replays the race from
   the stored games (no game is played twice) and goes on where it stopped.
@@ -37,20 +49,25 @@ from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from rulebook.core import RulebookError
+from rulebook.lab.ladder import Rung
 from rulebook.lab.runner import Job
 from rulebook.lab.storage import job_of, parts_dir, read_results
 from rulebook.lab.tune.knobs import Knob, build_override, encode, same
-from rulebook.lab.tune.target import Measure, Term, measure
+from rulebook.lab.tune.target import Measure, Term, measure, rungs_of
 
 Row = dict[str, Any]
 Values = dict[str, Any]
 #: plays a job into a results file and returns its rows (resuming what is stored there)
 Evaluate = Callable[[Job, Path], list[Row]]
+#: the games of each rung a target is measured at (``None``: the run's agents)
+Games = dict[Rung | None, list[Row]]
 
 #: the objective's tie-breaker: this much per unit of distance from the data files' values
 TIE = 1e-3
-#: the confirmation's seeds start this far after the search's
-CONFIRM_OFFSET = 1_000_000
+#: the held-out selection's seeds start this far after the search's
+SELECT_OFFSET = 1_000_000
+#: the confirmation's seeds start this far after the search's (used by nothing before)
+CONFIRM_OFFSET = 2_000_000
 #: stop searching after this many proposals in a row that needed no new game
 STALL = 25
 #: at most this many random proposals before TPE (fewer for a small budget)
@@ -77,12 +94,26 @@ class Plan:
     budget: int = 4000
     confirm: int = 2000
     seed: int = 0
+    #: independent searches, each with ``budget`` games
+    restarts: int = 1
+    #: held-out games choosing among the restarts' best and the data files' values
+    select: int = 1000
 
     def __post_init__(self) -> None:
-        if self.trial_games < 1 or self.repeats < 1 or self.budget < 1 or self.confirm < 1:
-            raise TuneError("games per trial, repeats, budget and confirmation need 1 or more")
-        if self.trial_games * self.repeats >= CONFIRM_OFFSET:
-            raise TuneError(f"games per trial x repeats must stay below {CONFIRM_OFFSET}")
+        sizes = (self.trial_games, self.repeats, self.budget, self.confirm, self.restarts)
+        if min(sizes) < 1 or self.select < 1:
+            raise TuneError(
+                "games per trial, repeats, budget, restarts, selection and confirmation need "
+                "1 or more"
+            )
+        if self.trial_games * self.repeats * self.restarts >= SELECT_OFFSET:
+            raise TuneError(f"games per trial x repeats x restarts must stay below {SELECT_OFFSET}")
+        if self.select >= CONFIRM_OFFSET - SELECT_OFFSET:
+            raise TuneError(f"the selection must play fewer than {CONFIRM_OFFSET - SELECT_OFFSET}")
+
+    @property
+    def rungs(self) -> list[Rung | None]:
+        return rungs_of(self.terms)
 
     def identity(self) -> dict[str, Any]:
         """What a resumed run must share with the stored one (not the budget nor the
@@ -101,6 +132,7 @@ class Plan:
             "trial_games": self.trial_games,
             "repeats": self.repeats,
             "seed": self.seed,
+            **({"restarts": self.restarts} if self.restarts > 1 else {}),
         }
 
     @property
@@ -113,12 +145,14 @@ class Plan:
     def distance(self, values: Values) -> float:
         return sum(k.distance(values[k.name]) for k in self.knobs)
 
-    def job(self, values: Values, seed: int, games: int) -> Job:
-        rotate = len(set(self.agents)) > 1
+    def job(self, values: Values, seed: int, games: int, rung: Rung | None = None) -> Job:
+        """The games of ``values`` at ``rung`` (``None``: the run's agents)."""
+        agents = self.agents if rung is None else rung.agents(self.players)
+        rotate = len(set(agents)) > 1
         return Job(
             self.game,
             self.players,
-            self.agents,
+            agents,
             games,
             seed,
             self.variant,
@@ -126,6 +160,25 @@ class Plan:
             rotate,
             self.override(values),
         )
+
+    def play(self, evaluate: Evaluate, values: Values, seed: int, games: int, where: Path) -> Games:
+        """``values`` on ``games`` games from ``seed`` at every rung of the target, stored in
+        ``where`` (``NAME.parquet`` for the run's agents, ``NAME@RUNG.parquet`` for a rung)."""
+        out: Games = {}
+        for rung in self.rungs:
+            path = (
+                where
+                if rung is None
+                else where.with_name(f"{where.stem}@{rung_stem(rung)}.parquet")
+            )
+            path.parent.mkdir(parents=True, exist_ok=True)
+            out[rung] = evaluate(self.job(values, seed, games, rung), path)
+        return out
+
+
+def rung_stem(rung: Rung) -> str:
+    """A rung as a file name: ``mcts_200-greedy``."""
+    return str(rung).replace(":", "_")
 
 
 def key_of(values: Values) -> str:
@@ -164,10 +217,13 @@ class Status:
     budget: int
     trials: int
     best: Standing | None
+    #: which search (0 for the first of ``--restarts``)
+    restart: int = 0
 
 
 class Tuner:
-    """One tuning run in folder ``out`` (see the module)."""
+    """One search of a tuning run in folder ``out`` (see the module): restart ``restart``
+    plays its blocks on seeds of its own, after those of the restarts before it."""
 
     def __init__(
         self,
@@ -175,12 +231,14 @@ class Tuner:
         out: Path,
         evaluate: Evaluate,
         status: Callable[[Status], None] | None = None,
+        restart: int = 0,
     ) -> None:
         self.plan = plan
         self.out = out
+        self.restart = restart
         self._evaluate = evaluate
         self._status = status or (lambda _: None)
-        self.cache: dict[tuple[str, int], list[Row]] = {}
+        self.cache: dict[tuple[str, int], Games] = {}
         self.depth: dict[str, int] = {}
         self.standings: dict[tuple[str, int], Standing] = {}
         self.seen: set[str] = set()
@@ -192,22 +250,30 @@ class Tuner:
     def block_file(self, values: Values, block: int) -> Path:
         return self.out / "games" / key_of(values) / f"block-{block}.parquet"
 
-    def rows(self, values: Values, block: int) -> list[Row]:
-        """The games of ``values`` on evaluation block ``block`` (played if not stored)."""
+    def seed_of(self, block: int) -> int:
+        """The first seed of evaluation block ``block`` of this restart."""
+        plan = self.plan
+        return plan.seed + (self.restart * plan.repeats + block) * plan.trial_games
+
+    def rows(self, values: Values, block: int) -> Games:
+        """The games of ``values`` on evaluation block ``block`` at every rung of the target
+        (played if not stored)."""
         key = (key_of(values), block)
         if key not in self.cache:
-            path = self.block_file(values, block)
-            job = self.plan.job(
-                values, self.plan.seed + block * self.plan.trial_games, self.plan.trial_games
-            )
-            stored = path.exists() and not parts_dir(path).exists()
-            if stored and job_of(path) == job.to_dict():
-                rows = read_results(path)
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                rows = self._evaluate(job, path)
-                self.played += job.games
-            self.cache[key] = rows
+            found: Games = {}
+            for rung in self.plan.rungs:
+                path = self.block_file(values, block)
+                if rung is not None:
+                    path = path.with_name(f"block-{block}@{rung_stem(rung)}.parquet")
+                job = self.plan.job(values, self.seed_of(block), self.plan.trial_games, rung)
+                stored = path.exists() and not parts_dir(path).exists()
+                if stored and job_of(path) == job.to_dict():
+                    found[rung] = read_results(path)
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    found[rung] = self._evaluate(job, path)
+                    self.played += job.games
+            self.cache[key] = found
             self.depth[key[0]] = max(self.depth.get(key[0], 0), block + 1)
         return self.cache[key]
 
@@ -215,7 +281,8 @@ class Tuner:
         """``values`` measured on its first ``blocks`` blocks (pooled games)."""
         key = (key_of(values), blocks)
         if key not in self.standings:
-            pooled = [r for b in range(blocks) for r in self.rows(values, b)]
+            games = [self.rows(values, b) for b in range(blocks)]
+            pooled = {rung: [r for g in games for r in g[rung]] for rung in self.plan.rungs}
             found = measure(self.plan.terms, pooled)
             self.standings[key] = Standing(values, blocks, found, self.plan.distance(values))
         return self.standings[key]
@@ -238,7 +305,10 @@ class Tuner:
         if depth < self.plan.repeats:
             self.rows(self.incumbent, depth)
         self.trials += 1
-        self._status(Status(self.search_games(), self.plan.budget, self.trials, self.best()))
+        found = Status(
+            self.search_games(), self.plan.budget, self.trials, self.best(), self.restart
+        )
+        self._status(found)
         return first.measure.objective + TIE * first.distance
 
     def challenge(self, values: Values) -> None:
@@ -258,6 +328,8 @@ class Tuner:
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / "tune.json"
         identity = self.plan.identity()
+        if self.restart:
+            identity["restart"] = self.restart
         if path.exists():
             try:
                 stored = json.loads(path.read_text(encoding="utf-8"))
@@ -275,7 +347,9 @@ class Tuner:
         study = optuna.create_study(storage=storage, study_name="tune", load_if_exists=True)
         done = len(study.get_trials(deepcopy=False))
         study.sampler = optuna.samplers.TPESampler(
-            seed=self.plan.seed + done, multivariate=True, n_startup_trials=self.startup_trials()
+            seed=self.plan.seed + 7919 * self.restart + done,
+            multivariate=True,
+            n_startup_trials=self.startup_trials(),
         )
         if done == 0 and all(k.contains(k.original) for k in self.plan.knobs):
             study.enqueue_trial(self.params(self.plan.original), user_attrs={"role": "original"})
@@ -351,22 +425,8 @@ class Tuner:
         ]
 
     def search_games(self) -> int:
-        """The games the search has stored (blocks of every candidate)."""
-        return sum(self.plan.trial_games for path in (self.out / "games").glob("*/block-*.parquet"))
-
-    # -- confirmation ----------------------------------------------------------------------------
-    def confirm(self, best: Values) -> tuple[list[Row], list[Row]]:
-        """The data files' values and ``best`` on ``confirm`` fresh games (the same seeds for
-        both): the before and after results (``before.parquet``, ``after.parquet``)."""
-        seed = self.plan.seed + CONFIRM_OFFSET
-        games = self.plan.confirm
-        before = self._evaluate(
-            self.plan.job(self.plan.original, seed, games), self.out / "before.parquet"
-        )
-        if self.plan.override(best) is None:
-            return before, before
-        after = self._evaluate(self.plan.job(best, seed, games), self.out / "after.parquet")
-        return before, after
+        """The games the search has stored (blocks of every candidate, at every rung)."""
+        return sum(self.plan.trial_games for _ in (self.out / "games").glob("*/block-*.parquet"))
 
 
 def describe_values(knobs: Sequence[Knob], values: Values) -> list[str]:
