@@ -64,7 +64,7 @@ def serve(
     url = sqlite_url(DEFAULT_DB_PATH) if db is None else db
     settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
     try:
-        check(settings, host, port)
+        check(settings, host, port, workers)
         hold_database(settings, workers)
     except ServeError as exc:
         fail(str(exc))
