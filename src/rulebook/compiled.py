@@ -16,9 +16,9 @@ at the call: a seat given as text, say, raises ``TypeError`` there instead of th
 bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1``) gain the
 speed; the players' front ends keep their clear errors.
 
-The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
-search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
-lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
+The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
+and its lookahead), the policies and the search: what the bots spend their time in; and Battle
+Merchants' moves, rules, evaluation and lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
 cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
 its scripted generator derives from ``random.Random``, which a compiled class cannot (the
 interpreter crashed seeding it); the draws of its shuffles and rolls are in
@@ -48,7 +48,18 @@ MODULES = (
     "rulebook.core.draws",
     "rulebook.core.sheet",
     "rulebook.core.policy",
+    "rulebook.core.rollwrite.moves",
+    "rulebook.core.rollwrite.customers",
+    "rulebook.core.rollwrite.extra_dice",
+    "rulebook.core.rollwrite.mastery",
+    "rulebook.core.rollwrite.customer_phase",
+    "rulebook.core.rollwrite.rounds",
+    "rulebook.core.rollwrite.crafting",
+    "rulebook.core.rollwrite.describe",
+    "rulebook.core.rollwrite.view",
+    "rulebook.core.rollwrite.state",
     "rulebook.core.rollwrite.engine",
+    "rulebook.core.rollwrite.lookahead",
     "rulebook.core.rollwrite.bots",
     "rulebook.merchants_of_magick.rules",
     "rulebook.merchants_of_magick.bots",

@@ -22,7 +22,7 @@ from typing import Any
 
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
-from rulebook.core.rollwrite.engine import CRAFTING, OVER, SheetContent
+from rulebook.core.rollwrite.state import CRAFTING, OVER, SheetContent
 from rulebook.core.spaces import FlatEncoder, Vector, hot, index_of, lookup, positions
 
 PHASES = (CRAFTING, OVER)
