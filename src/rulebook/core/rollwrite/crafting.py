@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
 
 def legal_actions(s: SheetState[Any], player: int) -> list[Action]:
-    """``done``, and every result ``player`` may spend this round on a circle it may mark
-    (the die listed in the circle's column, the result moved as far as the seat can pay); a
-    seat with a free mark to make makes it first."""
+    """THE CRAFTING AND RESEARCH PHASE (Round Flow 3): ``done``, and every result ``player`` may
+    spend this round on a circle it may mark (the die listed in the circle's column, the result
+    moved as far as the seat can pay); a seat with a free mark to make makes it first."""
     if (
         s.phase != CRAFTING
         or type(player) is not int
@@ -78,9 +78,9 @@ def legal_actions(s: SheetState[Any], player: int) -> list[Action]:
 
 
 def act(s: SheetState[Any], player: int, action: Action) -> bool:
-    """Make ``action`` on ``player``'s sheet (it changes only the seat's own fields and the
-    deck), checked as it is made: it raises :class:`IllegalAction` before changing anything.
-    Whether the seat's crafting phase ends with it."""
+    """THE CRAFTING AND RESEARCH PHASE: make ``action`` on ``player``'s sheet (it changes only the
+    seat's own fields and the deck), checked as it is made: it raises :class:`IllegalAction` before
+    changing anything. Whether the seat's crafting phase ends with it."""
     if type(action) is Spend:
         target = s.moves.spend_target.get(action) if hashable(action) else None
         if target is None:
@@ -107,8 +107,9 @@ def act(s: SheetState[Any], player: int, action: Action) -> bool:
 
 
 def spend(s: SheetState[Any], p: int, action: Spend, die: int, circle: Circle) -> None:
-    """Spend die number ``die`` on ``circle``: each result marks a single circle, once per
-    round; beyond the round's free results an Extra Dice box is marked (EXTRA DICE)."""
+    """CRAFTING, SPELL RESEARCH: spend die number ``die`` on ``circle``: each result marks a single
+    circle, once per round; beyond the round's free results an Extra Dice box is marked (EXTRA
+    DICE)."""
     if s.free_marks[p]:
         raise IllegalAction("make your free mark first")
     if s.spent[p] >> die & 1:
@@ -132,8 +133,8 @@ def spend(s: SheetState[Any], p: int, action: Spend, die: int, circle: Circle) -
 
 
 def mark(s: SheetState[Any], p: int, circle: Circle) -> None:
-    """Mark a circle; a completed row gives its bonus (the game's ``_row_completed``) and
-    claims customers."""
+    """CRAFTING, SPELL RESEARCH: mark a circle; a completed row gives its bonus (the game's
+    ``_row_completed``) and claims customers."""
     layout = s.content.layout
     marks = s.marks[p] = s.marks[p] | circle.bit
     row = layout.rows[circle.row]

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def customer_phase(s: SheetState[Any]) -> None:
-    """Customers move one seat clockwise (solo: shift left, the leftmost leaves, a face-up
-    card joins at the right); then face-down cards are turned face-up.
+    """THE CUSTOMER PHASE (Round Flow 6-7): customers move one seat clockwise (solo: shift left, the
+    leftmost leaves, a face-up card joins at the right); then face-down cards are turned face-up.
 
     Decision: a card that arrives face-up (or is turned up) in a shoppe whose sheet already
     completes it is claimed at once, as at "the moment item and enchantments are complete".
@@ -34,7 +34,8 @@ def customer_phase(s: SheetState[Any]) -> None:
 
 
 def lines_moved(s: SheetState[Any]) -> list[list[int]]:
-    """Every customer line moved one seat clockwise (new lists); solo: the line shifted
+    """THE CUSTOMER PHASE, SOLO VARIANT: every customer line moved one seat clockwise (new
+    lists); solo: the line shifted
     left, the leftmost card discarded and one drawn at the right."""
     if s.solo:
         incoming = draw(s) if s.deck else None

@@ -28,15 +28,15 @@ EMPTY: Final = -(1 << 20)
 
 
 def draw(s: SheetState[Any]) -> int:
-    """The top card of the deck (the deck's known bottom shrinks with it)."""
+    """ORDERS, Customers: the top card of the deck (the deck's known bottom shrinks with it)."""
     card = s.deck.pop()
     s.deck_seen = min(s.deck_seen, len(s.deck))
     return card
 
 
 def claim(s: SheetState[Any], p: int) -> None:
-    """Claim every face-up card in ``p``'s shoppe whose item and enchantments are complete;
-    each is replaced face-down from the deck; with the deck out its space is left empty or
+    """ORDERS, Customers: claim every face-up card in ``p``'s shoppe whose item and enchantments are
+    complete; each is replaced face-down from the deck; with the deck out its space is left empty or
     closed up (``SheetState.KEEP_EMPTY_SPACES``)."""
     cards = s.content.cards
     line = s.lines[p]

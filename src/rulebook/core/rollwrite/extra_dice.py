@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 
 def extra_cost(s: SheetState[Any], p: int) -> int | None:
-    """What ``p``'s next result costs as an Extra Die (0 within the round's free results),
-    or None if no Extra Dice box is left."""
+    """EXTRA DICE: what ``p``'s next result costs as an Extra Die (0 within the round's free
+    results), or None if no Extra Dice box is left."""
     if s.results[p] < s.free_results:
         return 0
     costs = s.extra_costs
@@ -29,8 +29,8 @@ def extra_cost(s: SheetState[Any], p: int) -> int | None:
 
 
 def out_of_results(s: SheetState[Any], p: int) -> bool:
-    """Whether ``p`` can spend no further result this round: all dice spent, no Extra Dice
-    box left, or none it can pay for."""
+    """EXTRA DICE: whether ``p`` can spend no further result this round: all dice spent, no Extra
+    Dice box left, or none it can pay for."""
     if s.results[p] >= s.dice_count:
         return True
     extra = extra_cost(s, p)

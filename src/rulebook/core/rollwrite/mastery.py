@@ -23,21 +23,22 @@ if TYPE_CHECKING:
 
 
 def mastery_card(s: SheetState[Any], k: int) -> Mastery:
-    """Mastery card ``k`` of this game (0 material, 1 energy)."""
+    """THE MASTERY PHASE, Certifications: mastery card ``k`` of this game (0 material, 1 energy)."""
     c = s.content
     card: Mastery = c.material[s.mastery_cards[0]] if k == 0 else c.energy[s.mastery_cards[1]]
     return card
 
 
 def mastery_value(s: SheetState[Any], k: int) -> int:
-    """What mastery card ``k`` (0 material, 1 energy) pays now; solo: the lower value."""
+    """THE MASTERY PHASE: what mastery card ``k`` (0 material, 1 energy) pays now; solo: the lower
+    value."""
     card = mastery_card(s, k)
     return card.master if s.mastery_master[k] and not s.solo else card.apprentice
 
 
 def mastery_phase(s: SheetState[Any]) -> None:
-    """Everyone meeting a card this round scores its current value; once scored, the card
-    pays its lower value. Each seat scores each card once."""
+    """THE MASTERY PHASE: everyone meeting a card this round scores its current value; once scored,
+    the card pays its lower value. Each seat scores each card once."""
     for k in range(2):
         value = mastery_value(s, k)
         scored = False
@@ -50,7 +51,7 @@ def mastery_phase(s: SheetState[Any]) -> None:
 
 
 def masters(s: SheetState[Any], p: int, k: int) -> bool:
-    """Whether seat ``p`` scores mastery card ``k`` in this Mastery phase: not scored yet,
+    """THE MASTERY PHASE: whether seat ``p`` scores mastery card ``k`` this phase: not scored yet,
     and its marks in the card's column meet it."""
     card = mastery_card(s, k)
     mask = s.content.layout.columns[card.column].mask

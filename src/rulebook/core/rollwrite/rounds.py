@@ -53,17 +53,17 @@ def current_players(s: SheetState[Any]) -> tuple[int, ...]:
 
 
 def pending_moves(s: SheetState[Any]) -> int:
-    """The moves made since this round's crafting began: a seat learns of the others' ones
-    when the phase ends (until then its observation shows the other seats as they were when
-    it began)."""
+    """GAMEPLAY (simultaneous phases): the moves made since this round's crafting began: a seat
+    learns of the others' ones when the phase ends (until then its observation shows the other seats
+    as they were when it began)."""
     if s._origin is None or s.phase != CRAFTING:
         return 0
     return len(s.history) - s._origin_len
 
 
 def finish(s: SheetState[Any], p: int) -> None:
-    """Seat ``p`` is done with this round ("put down their pencils"); when every seat is,
-    the round ends (:func:`end_crafting`)."""
+    """THE CRAFTING AND RESEARCH PHASE (Round Flow 5): seat ``p`` is done with this round ("put down
+    their pencils"); when every seat is, the round ends (:func:`end_crafting`)."""
     s.done[p] = True
     s._current = None
     if all(s.done):

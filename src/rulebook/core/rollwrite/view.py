@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def card_view(s: SheetState[Any], card: int) -> dict[str, Any]:
-    """A card of a line as everyone sees it: its face, face-down, or an empty space."""
+    """ORDERS, Customers: a card of a line as everyone sees it: its face, face-down, or an empty
+    space."""
     if card == EMPTY:
         return {"empty": True}
     if card < 0:
@@ -37,7 +38,7 @@ def card_view(s: SheetState[Any], card: int) -> dict[str, Any]:
 
 
 def public_seat(s: SheetState[Any], p: int) -> dict[str, Any]:
-    """What everyone sees of seat ``p``'s sheet, shoppe and score."""
+    """GAMEPLAY, Round Flow: what everyone sees of seat ``p``'s sheet, shoppe and score."""
     c = s.content
     layout = c.layout
     line = s.lines[p]
