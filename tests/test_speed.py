@@ -27,6 +27,7 @@ from rulebook.core.chance import Chance, shuffle
 from rulebook.core.draws import mix
 from rulebook.core.rollwrite import SheetState
 from rulebook.core.rollwrite.bots import add_progress
+from rulebook.core.rollwrite.extra_dice import extra_cost
 from rulebook.pandoria_merchants import PandoriaState
 from rulebook.pandoria_merchants.board import around
 
@@ -189,8 +190,9 @@ def test_spends_alike_but_for_the_die_have_the_same_value(game: str) -> None:
 @pytest.mark.parametrize("players", [1, 3])
 def test_moves_ending_the_round_valued_as_on_a_clone(game: str, players: int) -> None:
     """The moves that end a round, valued for the mover alone without a clone of the table
-    (``SheetState._round_end_value``), have the value the game's evaluation gives the table
-    after them, bit for bit, through every round of greedy games (the last one included)."""
+    (``rulebook.core.rollwrite.lookahead.round_end_value``), have the value the game's
+    evaluation gives the table after them, bit for bit, through every round of greedy games
+    (the last one included)."""
     from rulebook.core.policy import greedy_move
 
     checked = rounds = 0
@@ -235,7 +237,7 @@ def test_apply_legal_leaves_what_apply_leaves(case: Case) -> None:
 
 def _spends_as_first_written(s: SheetState, player: int) -> list[Action]:
     """The spendable results as ``legal_actions`` listed them circle by circle."""
-    extra = s._extra_cost(player)
+    extra = extra_cost(s, player)
     if extra is None:
         return []
     up, down = s._reach(player, extra)

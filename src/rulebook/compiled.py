@@ -29,12 +29,12 @@ any integer type (``numpy.int64``) is taken as its ``int``, and an out-of-range 
 too (by ``legal_actions`` and ``lookahead`` themselves, the bots' hot path).
 Compiled callers reach the compiled methods directly.
 
-The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
-search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
-lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
-cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
-its scripted generator derives from ``random.Random``, which a compiled class cannot (the
-interpreter crashed seeding it); the draws of its shuffles and rolls are in
+The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
+and its lookahead), the policies and the search: what the bots spend their time in; and Battle
+Merchants' moves, rules, evaluation and lookahead, Pandoria Merchants' map, rules, evaluation and
+lookahead, and Archmagi's rules, cards (``archmagi.symbols``), evaluation and greedy lookahead. Not
+:mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a compiled
+class cannot (the interpreter crashed seeding it); the draws of its shuffles and rolls are in
 :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
 Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled to
 allow that).
@@ -65,7 +65,18 @@ MODULES = (
     "rulebook.core.draws",
     "rulebook.core.sheet",
     "rulebook.core.policy",
+    "rulebook.core.rollwrite.moves",
+    "rulebook.core.rollwrite.customers",
+    "rulebook.core.rollwrite.extra_dice",
+    "rulebook.core.rollwrite.mastery",
+    "rulebook.core.rollwrite.customer_phase",
+    "rulebook.core.rollwrite.rounds",
+    "rulebook.core.rollwrite.crafting",
+    "rulebook.core.rollwrite.describe",
+    "rulebook.core.rollwrite.view",
+    "rulebook.core.rollwrite.state",
     "rulebook.core.rollwrite.engine",
+    "rulebook.core.rollwrite.lookahead",
     "rulebook.core.rollwrite.bots",
     "rulebook.merchants_of_magick.rules",
     "rulebook.merchants_of_magick.bots",

@@ -1,16 +1,21 @@
-"""Merchants of Magick: every rule of the rulebook (``000_ab43b6b995c67bb5.txt``).
+"""Merchants of Magick: the rules that are this game's own (rulebook ``000_ab43b6b995c67bb5.txt``).
 
-Round flow (GAMEPLAY): the Resource phase rolls the four dice; in the simultaneous Crafting and
-Research phase every seat spends results (:class:`Spend`), resolves free marks won from its
-Sponsored Adventurer (:class:`FreeMark`) and ends its phase (:class:`Done`); the Mastery phase
-and the Customer phase then run by themselves. The game ends after the Mastery phase of round 10
-("No Customer Phase is resolved in the final round").
+The round (GAMEPLAY), the sheet (CRAFTING, SPELL RESEARCH), the Orders (ORDERS), EXTRA DICE,
+THE MASTERY PHASE and THE CUSTOMER PHASE are the shared sheet engine's
+(:mod:`rulebook.core.rollwrite`, whose ``engine`` module lists them by section). Here:
 
-The round flow, the sheet, the Orders line and the Masteries are the shared roll-and-write
-engine (:mod:`rulebook.core.rollwrite`); this module holds what is Merchants of Magick's own:
-Potions (POTIONS, EXTRA DICE), the Sponsored Adventurers, the Orders deal with its re-deal, the
-Charms' bonus Coins and the scoring. Rules decisions where the text is silent are marked
-``Decision:`` and listed in docs/merchants-of-magick.md.
+- GAME SETUP: "Shuffle and deal 1 Sponsored Adventurer card to each player ... Deal Order cards
+  ... If any player was dealt 3 or more Orders with double Enchantments ... deal that player a
+  new set of Orders";
+- POTIONS: "Each Potion adds one (+1) or subtracts one (-1) to the result spent", also paying for
+  Extra Dice ("the next 3 slots cost Potions"); "gain 1 Potion" for each completed row;
+- SPONSORED ADVENTURERS: "1st Order completed — Gain 3 Potions", the 2nd and 3rd a free mark (the
+  3rd also its Coins at the end);
+- END OF GAME: the seven scoring categories, Charms' bonus Coins, the tie-breakers;
+- SOLO VARIANT: the waiting Orders at setup and the rating table.
+
+Rules decisions where the text is silent are marked ``Decision:`` and listed in
+docs/merchants-of-magick.md.
 """
 
 from __future__ import annotations
@@ -133,8 +138,8 @@ class MerchantsState(SheetState[Content]):
 
     # -- setup (GAME SETUP) --------------------------------------------------------------------
     def _set_up(self) -> None:
-        """Shuffle the Orders, deal one Sponsored Adventurer each, deal the Orders by player
-        count (solo: 4 and 2 waiting), and draw one Material and one Energy Mastery."""
+        """GAME SETUP: shuffle the Orders, deal one Sponsored Adventurer each, deal the Orders by
+        player count (solo: 4 and 2 waiting), and draw one Material and one Energy Mastery."""
         c, n = self.content, self.num_players
         rng = self.chance.rng()
         self.deck = list(range(len(c.orders)))
@@ -154,7 +159,8 @@ class MerchantsState(SheetState[Content]):
         self.mastery_cards = (rng.randrange(len(c.material)), rng.randrange(len(c.energy)))
 
     def _deal_orders(self) -> list[int]:
-        """Deal one seat's Orders; 3+ double-Enchantment Orders go to the bottom and are re-dealt.
+        """GAME SETUP, 3. DEAL ORDERS: one seat's Orders; 3+ double-Enchantment Orders go to
+        the bottom and are re-dealt.
 
         Decision: the re-deal repeats until the set is acceptable, at most once per card in the
         deck (then the last set stands), so setup always ends.
@@ -172,11 +178,13 @@ class MerchantsState(SheetState[Content]):
 
     # -- Potions (POTIONS, EXTRA DICE) ---------------------------------------------------------
     def _reach(self, p: int, extra: int) -> tuple[int, int]:
-        """Each Potion moves a result by 1 either way; the Extra Die is paid first."""
+        """POTIONS: each Potion moves a result by 1 either way; the Extra Die is paid first
+        (EXTRA DICE)."""
         budget = self.potions[p] - extra
         return budget, budget
 
     def _pay(self, p: int, change: int, extra: int) -> None:
+        """POTIONS, EXTRA DICE: the Potions moving the result and buying the Extra Die."""
         self.potions[p] -= extra + abs(change)
 
     def _cannot_pay(self, p: int, action: Spend, value: int, change: int, extra: int) -> str:
@@ -205,7 +213,7 @@ class MerchantsState(SheetState[Content]):
         return row_reward(self.content, row)
 
     def _fulfils_words(self, p: int, marks: int) -> list[str]:
-        """The Sponsored Adventurer's Orders the sheet ``marks`` fulfils, with their rewards."""
+        """SPONSORED ADVENTURERS: the Orders the sheet ``marks`` fulfils, with their rewards."""
         c = self.content
         adv = c.adventurers[self.adventurer[p]]
         done = self.adventurer_done[p]
@@ -222,7 +230,8 @@ class MerchantsState(SheetState[Content]):
 
     # -- completing a row (CRAFTING, SPELL RESEARCH, SPONSORED ADVENTURERS) --------------------
     def _row_completed(self, p: int, row: Row) -> None:
-        """A completed row gives its Potion(s) and may fulfil the Sponsored Adventurer's
+        """CRAFTING, SPELL RESEARCH, SPONSORED ADVENTURERS: a completed row gives its Potion(s)
+        and may fulfil the Sponsored Adventurer's
         Orders: the 1st gives 3 Potions, the 2nd and 3rd a free mark each."""
         c = self.content
         potions = c.rows[row.index].potions
@@ -287,7 +296,8 @@ class MerchantsState(SheetState[Content]):
         )
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
-        """Ties: most fulfilled Orders, then most Potions; then the victory is shared.
+        """END OF GAME: ties go to the most fulfilled Orders, then most Potions; then the victory is
+        shared.
 
         Decision: "fulfilled Orders" counts Order cards, not the Sponsored Adventurer's.
         """

@@ -1,15 +1,19 @@
-"""Ye Olde Magick Shoppe v0.7.2: every rule of the rulebook (``002_b27f334b14e381b8.txt``).
+"""Ye Olde Magick Shoppe v0.7.2: the rules that are this game's own (``002_b27f334b14e381b8.txt``).
 
-Round Flow: the four dice are rolled; all players at once spend two dice (more with Extra
-Dice) on Crafting and Spell Research (:class:`Spend`) and end their round (:class:`Done`);
-Certifications are scored; the Customer Circle rotates and face-down cards are flipped. The
-game ends after the 10th round.
+The round (Round Flow), the sheet (Crafting, Spell Research), the Customer Circle (Customers),
+Extra Dice and the Certifications are the shared sheet engine's (:mod:`rulebook.core.rollwrite`,
+whose ``engine`` module lists them by section). Here:
 
-The round flow, the sheet, the Customer Circle and the Certifications are the shared
-roll-and-write engine (:mod:`rulebook.core.rollwrite`); this module holds what is this game's
-own: Bonus Modifiers and their values (Bonus Modifiers, Charms), free Extra Dice, the
-Connoisseurs of the setup, Glyph scoring and the scoring. Rules decisions where the text is
-silent are marked ``Decision:`` and listed in docs/ye-olde-magick-shoppe.md.
+- SETUP: "Deal cards face-up into a line above each player sheet ... The Connoisseur card should
+  be the far right card"; Solo Variant: "2 customer cards face-up to the right of the player";
+- Bonus Modifiers: "allow you to mark a die on your sheet as if a lower or higher number had been
+  rolled", with Charms circling "the next appropriate Bonus Modifier Value"; Extra Dice cost
+  nothing;
+- End of the Game and Scoring: stars for items, spells, customers, Certifications and Glyphs; the
+  tie-breaker.
+
+Rules decisions where the text is silent are marked ``Decision:`` and listed in
+docs/ye-olde-magick-shoppe.md.
 """
 
 from __future__ import annotations
@@ -132,7 +136,7 @@ class ShoppeState(SheetState[Content]):
 
     # -- SETUP -----------------------------------------------------------------------------------
     def _set_up(self) -> None:
-        """Shuffle the Customer and Connoisseur decks; deal 3 Customers (1-2 players) or 2
+        """SETUP: shuffle the Customer and Connoisseur decks; deal 3 Customers (1-2 players) or 2
         (3-8) and a Connoisseur at the far right to each player; draw one Material and one
         Energy Mastery; the other Connoisseurs go back to the box.
 
@@ -157,15 +161,18 @@ class ShoppeState(SheetState[Content]):
 
     # -- Bonus Modifiers -------------------------------------------------------------------------
     def modifier_value(self, p: int, kind: int) -> int:
-        """What one Bonus Modifier of ``kind`` (0 minus, 1 plus) is worth to ``p`` now."""
+        """Bonus Modifiers: what one Bonus Modifier of ``kind`` (0 minus, 1 plus) is worth to ``p``
+        now."""
         return self.modifier_values[kind][self.level[p][kind]]
 
     def _reach(self, p: int, extra: int) -> tuple[int, int]:
-        """Plus modifiers raise a result, minus ones lower it (Extra Dice cost nothing)."""
+        """Bonus Modifiers: plus modifiers raise a result, minus ones lower it (Extra Dice cost
+        nothing)."""
         bonus = self.bonus[p]
         return bonus[1] * self.modifier_value(p, 1), bonus[0] * self.modifier_value(p, 0)
 
     def _pay(self, p: int, change: int, extra: int) -> None:
+        """Bonus Modifiers: "Cross out bonus modifiers as they are used" (the fewest needed)."""
         if change > 0:
             self.bonus[p][1] -= modifiers_needed(change, self.modifier_value(p, 1))
         elif change < 0:
@@ -209,8 +216,8 @@ class ShoppeState(SheetState[Content]):
         return row_reward(self.content, row)
 
     def _row_completed(self, p: int, row: Row) -> None:
-        """Circle the row's Bonus Modifier; a Charm also circles the next Bonus Modifier Value
-        of its kind (Charms)."""
+        """Crafting, Spell Research, Bonus Modifiers: circle the row's Bonus Modifier; a Charm also
+        circles the next Bonus Modifier Value of its kind (Charms)."""
         c = self.content
         self.bonus[p][c.bonus_kind[row.index]] += 1
         kind = c.advances[row.index]
@@ -219,8 +226,9 @@ class ShoppeState(SheetState[Content]):
 
     # -- End of the Game and Scoring ---------------------------------------------------------------
     def score_breakdown(self, player: int) -> dict[str, int]:
-        """Stars for items crafted, spells researched, Customers and Connoisseurs claimed,
-        Certifications earned, and the Glyphs' stars per item of their category (so far)."""
+        """End of the Game and Scoring: stars for items crafted, spells researched, Customers and
+        Connoisseurs claimed, Certifications earned, and the Glyphs' stars per item of their
+        category (so far)."""
         return dict(zip(CATEGORIES, self._score_parts(player), strict=True))
 
     def score(self, player: int) -> int:
@@ -230,7 +238,7 @@ class ShoppeState(SheetState[Content]):
         return a + b + c + d + e
 
     def _score_parts(self, player: int) -> tuple[int, int, int, int, int]:
-        """The stars of each of :data:`CATEGORIES` (End of the Game)."""
+        """The stars of each of :data:`CATEGORIES` (End of the Game and Scoring)."""
         marks = self.marks[player]
         sheet = self._sheet_scores.get(marks)
         if sheet is None:
@@ -244,7 +252,7 @@ class ShoppeState(SheetState[Content]):
         return (items, spells, customers, max(mastery[0], 0) + max(mastery[1], 0), glyphs)
 
     def tiebreak(self, player: int) -> tuple[int, ...]:
-        """Ties: "the winner is the player who claimed the most customers".
+        """End of the Game and Scoring: "the winner is the player who claimed the most customers".
 
         Decision: a tie there too is shared.
         """

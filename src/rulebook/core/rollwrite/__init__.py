@@ -1,8 +1,9 @@
 """The shared roll-and-write sheet engine (Merchants of Magick, Ye Olde Magick Shoppe).
 
 :mod:`rulebook.core.sheet` holds the sheet's geometry, :mod:`.content` the data schemas and
-compiled cards, :mod:`.engine` the round flow and every shared rule, :mod:`.words` the plain
-words shared by the moves, the card texts and the board's tips.
+compiled cards, :mod:`.engine` the index of the shared rules by the rulebooks' sections (one
+module each: :mod:`.state`, :mod:`.rounds`, :mod:`.moves`, :mod:`.crafting`...), :mod:`.words`
+the plain words shared by the moves, the card texts and the board's tips.
 """
 
 from rulebook.core.rollwrite.content import (
@@ -21,17 +22,8 @@ from rulebook.core.rollwrite.content import (
     compile_sheet,
     row_of,
 )
-from rulebook.core.rollwrite.engine import (
-    CRAFTING,
-    DONE,
-    OVER,
-    Done,
-    FreeMark,
-    Moves,
-    SheetContent,
-    SheetState,
-    Spend,
-)
+from rulebook.core.rollwrite.moves import CRAFTING, DONE, OVER, Done, FreeMark, Moves, Spend
+from rulebook.core.rollwrite.state import SheetContent, SheetState
 from rulebook.core.rollwrite.words import SheetWords, source_note
 
 __all__ = [

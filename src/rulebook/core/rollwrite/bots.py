@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rulebook.core.rollwrite.engine import Done, FreeMark, SheetState, Spend
+from rulebook.core.rollwrite.extra_dice import extra_cost, out_of_results
+from rulebook.core.rollwrite.moves import Done, FreeMark, Spend
+from rulebook.core.rollwrite.state import SheetState
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action
 
@@ -134,7 +136,7 @@ def spend_values(
     may differ from it in the last bits (the tests allow 1e-9, the greedy policy's tie margin).
     """
     others_done = all(d for q, d in enumerate(s.done) if q != player)
-    extra = s._extra_cost(player)
+    extra = extra_cost(s, player)
     layout = s.content.layout
     rows = layout.rows
     terms = _terms_by_row(layout, row_weight, row_bonus)
@@ -143,7 +145,7 @@ def spend_values(
     targets = s.moves.spend_target
     free_targets = s.moves.free_target
     #: whether a free mark ends the crafting phase: the seat's last one, with no result left
-    free_ends = others_done and s.free_marks[player] == 1 and s._out_of_results(player)
+    free_ends = others_done and s.free_marks[player] == 1 and out_of_results(s, player)
     masks = s.card_masks
     card_values = s.card_values
     shop = [
@@ -196,7 +198,29 @@ def spend_values(
         if change in costs:
             cost = costs[change]
         else:
-            ends = others_done and s.ends_turn_after_spend(player, change, extra)
+            ends = others_done and ends_turn_after_spend(s, player, change, extra)
             cost = costs[change] = None if ends else paid(change, extra)
         values.append(None if cost is None else base + cost + gain)
     return values
+
+
+def ends_turn_after_spend(s: SheetState[Any], p: int, change: int, extra: int) -> bool:
+    """Whether a spend by ``p`` that completes no row, moving a result by ``change`` with an
+    Extra Die costing ``extra``, leaves ``p`` with no further result this round (as
+    :func:`~rulebook.core.rollwrite.extra_dice.out_of_results` would find after the move),
+    worked out without making it (the game's resources paid and given back)."""
+    results = s.results[p] + 1
+    if results >= s.dice_count:
+        return True
+    if results < s.free_results:
+        after = 0
+    else:
+        used = s.extra_used[p] + (s.results[p] >= s.free_results)
+        if used >= len(s.extra_costs):
+            return True
+        after = s.extra_costs[used]
+    saved = s._save_own(p)
+    s._pay(p, change, extra)
+    up, down = s._reach(p, after)
+    s._restore_own(p, saved)
+    return up < 0 or down < 0

@@ -26,7 +26,9 @@ import numpy.typing as npt
 
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
-from rulebook.core.rollwrite.engine import CRAFTING, EMPTY, OVER, SheetContent, SheetState
+from rulebook.core.rollwrite.customers import EMPTY
+from rulebook.core.rollwrite.moves import CRAFTING, OVER
+from rulebook.core.rollwrite.state import SheetContent, SheetState
 from rulebook.core.spaces import (
     FlatEncoder,
     Pile,

@@ -2,6 +2,11 @@
 names of the sheet's parts (``Backpack in Leather``), the texts of the cards (``card NAME`` in
 the terminal, the tips of the web board) and where a card's or a row's data came from.
 
+The sheet's parts as the rulebooks name them: Merchants of Magick, GAME OVERVIEW ("you'll craft
+accessories, weapons, and armor from leather, wood, and steel ... research spells"); Ye Olde
+Magick Shoppe, HOW TO PLAY ("Crafting is further subdivided into 3 categories of items ... as
+well as 3 crafting materials"). No rule is decided here.
+
 The phrasing is shared; each game supplies its own names in a :class:`SheetWords` (Orders or
 Customers, Coins or stars, Potions or Bonus Modifiers...), kept with its content.
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulebook.core.rollwrite.engine import SheetContent
+from rulebook.core.rollwrite.state import SheetContent
 from rulebook.core.rollwrite.words import (
     dice_said,
     listed,
