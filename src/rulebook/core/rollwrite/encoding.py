@@ -27,6 +27,7 @@ import numpy.typing as npt
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
 from rulebook.core.rollwrite.customers import EMPTY
+from rulebook.core.rollwrite.mastery import mastery_value
 from rulebook.core.rollwrite.moves import CRAFTING, OVER
 from rulebook.core.rollwrite.state import SheetContent, SheetState
 from rulebook.core.spaces import (
@@ -272,7 +273,7 @@ class SheetEncoder(FlatEncoder):
         ones.append(self.at_energy + self._energy_at[s.mastery_cards[1]])
         for k in range(2):
             out[self.at_mastery + 2 * k] = s.mastery_master[k] and not s.solo
-            out[self.at_mastery + 2 * k + 1] = s.mastery_value(k) / self.mastery_scale
+            out[self.at_mastery + 2 * k + 1] = mastery_value(s, k) / self.mastery_scale
         origin = s._origin if s.phase == CRAFTING else None
         table = s if origin is None else origin
         cards = len(table.deck) - (0 if origin is None else s._phase_draws[player])
