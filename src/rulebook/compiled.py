@@ -18,8 +18,8 @@ speed; the players' front ends keep their clear errors.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
 search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
-lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
-cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
+lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules
+(every section module, ``archmagi.symbols`` its cards), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
 its scripted generator derives from ``random.Random``, which a compiled class cannot (the
 interpreter crashed seeding it); the draws of its shuffles and rolls are in
 :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
@@ -63,6 +63,14 @@ MODULES = (
     "rulebook.pandoria_merchants.bots",
     "rulebook.pandoria_merchants.lookahead",
     "rulebook.archmagi.symbols",
+    "rulebook.archmagi.moves",
+    "rulebook.archmagi.setup",
+    "rulebook.archmagi.rounds",
+    "rulebook.archmagi.flow",
+    "rulebook.archmagi.actions",
+    "rulebook.archmagi.monsters",
+    "rulebook.archmagi.phases",
+    "rulebook.archmagi.view",
     "rulebook.archmagi.rules",
     "rulebook.archmagi.bots",
     "rulebook.archmagi.lookahead",
