@@ -19,10 +19,10 @@ speed; the players' front ends keep their clear errors.
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
 search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
 lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules
-(every section module, ``archmagi.symbols`` its cards), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
-its scripted generator derives from ``random.Random``, which a compiled class cannot (the
-interpreter crashed seeding it); the draws of its shuffles and rolls are in
-:mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
+(every section module; ``archmagi.symbols``: its cards), evaluation and greedy lookahead. Not
+:mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
+compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and rolls
+are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
 Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled to
 allow that).
 """
