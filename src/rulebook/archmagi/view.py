@@ -45,6 +45,7 @@ def spell_text(spell: Spell) -> str:
 
 
 def _monster_view(s: ArchmagiState, m: int) -> dict[str, Any]:
+    """A Monster of a Path as it lies face up (MONSTERS: cost, Tier, Reward, Favor Points)."""
     monster = s.content.monsters[m]
     return {
         "name": monster.name,
@@ -62,18 +63,18 @@ def _choice_view(s: ArchmagiState, player: int | None) -> dict[str, Any] | None:
     if not s.stack or s.phase == OVER:
         return None
     kind, p, n, data = s.stack[-1]
-    view: dict[str, Any] = {"kind": kind, "seat": p, "count": n}
+    choice: dict[str, Any] = {"kind": kind, "seat": p, "count": n}
     name_of = s.moves.name_of
     if kind in ("flow", "pay"):
-        view["spell"] = name_of[data]
+        choice["spell"] = name_of[data]
     if p == player:
         if kind in ("search", "return"):
-            view["looking"] = [name_of[c] for c in s.looking]
+            choice["looking"] = [name_of[c] for c in s.looking]
         elif kind == "look":
-            view["looking"] = [name_of[c] for c in s.books[p][-n:]]
+            choice["looking"] = [name_of[c] for c in s.books[p][-n:]]
         elif kind == "may":
-            view["effects"] = [e.text() for e in data]
-    return view
+            choice["effects"] = [e.text() for e in data]
+    return choice
 
 
 def view(s: ArchmagiState, player: int | None) -> dict[str, Any]:
