@@ -169,9 +169,10 @@ def settle(s: ArchmagiState, task: Task) -> None:
 
 
 def choices(s: ArchmagiState, task: Task) -> list[Action]:
-    """The moves answering the decision ``task`` waits for: the Spells to discard (a symbol,
-    a Monster's cost, the hand limit, the Flow of Magic's price), plant, uproot, take or put
-    back (Search), draft (or draw instead), "you may" or not, the Flow of Magic's offer."""
+    """The moves answering the decision ``task`` waits for (SYMBOLS GUIDE; the DISCARD PHASE's
+    hand limit; the FLOW OF MAGIC): the Spells to discard (a symbol, a Monster's cost, the hand
+    limit, the Flow of Magic's price), plant, uproot, take or put back (Search), draft (or draw
+    instead), "you may" or not, the Flow of Magic's offer."""
     kind, p, n, data = task
     named = s.moves.named
     plain = s.moves.plain

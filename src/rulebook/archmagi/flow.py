@@ -41,7 +41,7 @@ def to_discard(s: ArchmagiState, p: int, card: int) -> Task | None:
 
 
 def discard_card(s: ArchmagiState, p: int, card: int) -> None:
-    """``p`` discards ``card`` now (:func:`to_discard`), its Flow of Magic offer made next."""
+    """``p`` discards ``card`` now (:func:`to_discard`), its FLOW OF MAGIC offer made next."""
     offer = to_discard(s, p, card)
     if offer is not None:
         s.stack.append(offer)

@@ -30,13 +30,14 @@ def pays(monster: Monster, crystals: int, spells: int) -> bool:
 
 def can_defeat(s: ArchmagiState, crystals: int, spells: int) -> bool:
     """Whether ``crystals`` Crystals and ``spells`` Spells in Hand buy a Monster in the Paths
-    (:func:`monsters_for` is not empty): the Monster Phase waits for a decision only then."""
+    (:func:`monsters_for` is not empty): the MONSTER PHASE waits for a decision only then."""
     monsters = s.content.monsters
     return any(pays(monsters[m], crystals, spells) for path in s.paths for m in path)
 
 
 def monsters_for(s: ArchmagiState, crystals: int, spells: int) -> list[int]:
-    """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy."""
+    """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy
+    (MONSTER PHASE)."""
     monsters = s.content.monsters
     return [m for path in s.paths for m in path if pays(monsters[m], crystals, spells)]
 

@@ -212,6 +212,7 @@ class ArchmagiState(State):
         return self.moves.vocabulary
 
     def _apply(self, player: int, action: Action) -> None:
+        """A move checked: an Archmagi move, legal now (core's ``apply`` checked the seat)."""
         if (
             type(action) is not Move
             or not isinstance(action.verb, str)
@@ -229,6 +230,9 @@ class ArchmagiState(State):
         self._perform(player, known)
 
     def _perform(self, player: int, action: Action) -> None:
+        """A legal move made (PLAYER TURN): the decision the stack waits for (FLOW OF MAGIC, or
+        a symbol's: :func:`actions.decide`), else a Monster defeated or not (MONSTER PHASE),
+        else a Play (PLAY PHASE); then the stack runs to the next decision."""
         move = cast(Move, action)
         if self.stack:
             task = self.stack.pop()
