@@ -16,7 +16,9 @@ import pytest
 import rulebook
 from rulebook import IllegalAction
 from rulebook.archmagi.content import ELEMENTS, KINDS, Effect, content
-from rulebook.archmagi.rules import EFFECT_WORDS, ArchmagiState, Move
+from rulebook.archmagi.moves import Move
+from rulebook.archmagi.rules import ArchmagiState
+from rulebook.archmagi.symbols import EFFECT_WORDS
 
 
 def card(name: str, nth: int = 0) -> int:

@@ -31,12 +31,13 @@ Compiled callers reach the compiled methods directly.
 
 The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
 and its lookahead), the policies and the search: what the bots spend their time in; and Battle
-Merchants' moves, rules, evaluation and lookahead, Pandoria Merchants' map, rules, evaluation and
-lookahead, and Archmagi's rules, cards (``archmagi.symbols``), evaluation and greedy lookahead. Not
-:mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a compiled
-class cannot (the interpreter crashed seeding it); the draws of its shuffles and rolls are in
-:mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
-Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled to
+Merchants' moves, rules, evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
+and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
+evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`: its scripted generator
+derives from ``random.Random``, which a compiled class cannot (the interpreter crashed seeding
+it); the draws of its shuffles and rolls are in :mod:`rulebook.core.draws`, which is compiled.
+Every other module, and every other game, is Python either way (their moves derive from
+:class:`rulebook.core.action.Action`, compiled to
 allow that).
 """
 
@@ -91,6 +92,14 @@ MODULES = (
     "rulebook.pandoria_merchants.bots",
     "rulebook.pandoria_merchants.lookahead",
     "rulebook.archmagi.symbols",
+    "rulebook.archmagi.moves",
+    "rulebook.archmagi.setup",
+    "rulebook.archmagi.rounds",
+    "rulebook.archmagi.flow",
+    "rulebook.archmagi.actions",
+    "rulebook.archmagi.monsters",
+    "rulebook.archmagi.phases",
+    "rulebook.archmagi.view",
     "rulebook.archmagi.rules",
     "rulebook.archmagi.bots",
     "rulebook.archmagi.lookahead",

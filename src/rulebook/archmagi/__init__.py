@@ -1,7 +1,8 @@
 """Archmagi (rulebook ``004_df6d88d5c0362155.txt``): 2-4 players around one Magic Pool."""
 
+from rulebook.archmagi.moves import Move
 from rulebook.archmagi.options import MAGI
-from rulebook.archmagi.rules import ArchmagiState, Move
+from rulebook.archmagi.rules import ArchmagiState
 from rulebook.core import Variant
 from rulebook.core.registry import register_package
 

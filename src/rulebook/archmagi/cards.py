@@ -6,7 +6,7 @@ rulebook does not print say that they were authored for the project."""
 from __future__ import annotations
 
 from rulebook.archmagi.content import COMMON, Content, MagiSpec, Monster, Spell, content
-from rulebook.archmagi.rules import effects_words
+from rulebook.archmagi.symbols import effects_words
 from rulebook.core import Setup
 from rulebook.core.data import authored_reasons
 from rulebook.core.words import plural

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulebook.archmagi.content import ELEMENTS, Effect, content
-from rulebook.archmagi.rules import DISCARD, INPUT, MONSTER, OVER, PLAY, ArchmagiState
+from rulebook.archmagi.moves import DISCARD, INPUT, MONSTER, OVER, PLAY
+from rulebook.archmagi.rules import ArchmagiState
 from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
     FlatEncoder,

@@ -2,18 +2,18 @@
 
 :func:`rulebook.archmagi.bots.evaluate` reads a seat's Favor, Crystals, Hand, Planted Spells,
 drafted Spells and Plays, the size of the Magic Pool and whose turn it is: counts. A move
-changes them by the stack machine of :mod:`rulebook.archmagi.rules` (PLAYER TURN, SYMBOLS
-GUIDE) until a seat must decide. :class:`Counts` runs that machine on the counts alone: the
-move (a Play, a Monster defeated or passed, a decision: Discard, Plant, Uproot, Search, Look,
-Draft, "you may", the Flow of Magic and its payment), then the symbols that follow (Gain and
-Spend Crystals through the rules' own ``gainable``, Draw, Plays, and the symbols that push a
-decision), each decision asked of the rules' own ``waits`` (resolved as
-:meth:`ArchmagiState._settle` does when it does not wait), the Monster Phase
-(:meth:`ArchmagiState.can_defeat`), the Discard Phase with its Flow of Magic offers (the rules'
-``flows_to``) and hand limit, and the next turn's Draw Phase and start-of-turn symbols
-(:meth:`ArchmagiState.turn_start_tasks`), up to the next decision; then it values the counts
-with :func:`rulebook.archmagi.bots.prospects`, the evaluation's own sum (the same values, bit
-for bit).
+changes them by the stack machine of :mod:`rulebook.archmagi.rules` (PLAYER TURN; the symbols
+in :mod:`rulebook.archmagi.actions`) until a seat must decide. :class:`Counts` runs that
+machine on the counts alone: the move (a Play, a Monster defeated or passed, a decision:
+Discard, Plant, Uproot, Search, Look, Draft, "you may", the Flow of Magic and its payment),
+then the symbols that follow (Gain and Spend Crystals through the rules' own ``gainable``,
+Draw, Plays, and the symbols that push a decision), each decision asked of the rules' own
+``waits`` (resolved as :func:`rulebook.archmagi.actions.settle` does when it does not wait),
+the Monster Phase (:func:`rulebook.archmagi.monsters.can_defeat`), the Discard Phase with its
+Flow of Magic offers (the rules' ``flows_to``) and hand limit, and the next turn's Draw Phase
+and start-of-turn symbols (:func:`rulebook.archmagi.phases.turn_start_tasks`), up to the next
+decision; then it values the counts with :func:`rulebook.archmagi.bots.prospects`, the
+evaluation's own sum (the same values, bit for bit).
 
 A move whose effects reach what the counts do not follow is made on a clone and evaluated, as
 the generic :meth:`rulebook.core.State.lookahead` does: the Magic Pool running out (the Round
@@ -27,19 +27,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulebook.archmagi import bots
-from rulebook.archmagi.content import Effect, MagiSpec, Spell
-from rulebook.archmagi.rules import (
-    DISCARD,
-    INPUT,
-    MONSTER,
-    PLAY,
-    ArchmagiState,
-    Move,
-    Task,
-    flows_to,
-    gainable,
-    waits,
-)
+from rulebook.archmagi.actions import gainable, waits
+from rulebook.archmagi.content import MagiSpec
+from rulebook.archmagi.flow import flows_to
+from rulebook.archmagi.monsters import can_defeat
+from rulebook.archmagi.moves import DISCARD, INPUT, MONSTER, PLAY, Move, Task
+from rulebook.archmagi.phases import turn_start_tasks
+from rulebook.archmagi.rules import ArchmagiState
+from rulebook.archmagi.symbols import Effect, Spell
 from rulebook.core import Action
 
 
@@ -182,7 +177,7 @@ class Counts:
             return None
         return self.value()
 
-    # -- the moves (as ArchmagiState._play, _monster and _decide make them) ----------------------
+    # -- the moves (as phases.play, monsters.defeat, actions.decide and flow.decide) -----------
     def _play(self, move: Move) -> bool:
         p, verb = self.p, move.verb
         if verb == "end":
@@ -286,7 +281,7 @@ class Counts:
         if q is not None:
             self.tasks.append(("flow", q, 0, None))
 
-    # -- the machine (as ArchmagiState._run) ------------------------------------------------------
+    # -- the machine (as ArchmagiState._run) -------------------------------------------------
     def _run(self) -> bool:
         """Resolve the tasks up to a decision (True), or False where the counts cannot follow."""
         s, tasks = self.s, self.tasks
@@ -332,7 +327,7 @@ class Counts:
                     return True
                 tasks.append(("monster", t, 0, None))
             elif self.phase == MONSTER:
-                if s.can_defeat(self.crystals[t], self.hands[t]):
+                if can_defeat(s, self.crystals[t], self.hands[t]):
                     return True
                 tasks.append(("discard_phase", t, 0, None))
             else:  # pragma: no cover - the Discard Phase always ends in an "end" task
@@ -420,5 +415,5 @@ class Counts:
         if not self._draw(q, magi.draws):
             return False
         self.plays = magi.plays
-        self.tasks.extend(s.turn_start_tasks(q))
+        self.tasks.extend(turn_start_tasks(s, q))
         return True

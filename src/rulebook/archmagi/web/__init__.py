@@ -10,7 +10,7 @@ from typing import Any
 
 from rulebook.archmagi.cards import cards
 from rulebook.archmagi.content import content, glossary
-from rulebook.archmagi.rules import effects_words
+from rulebook.archmagi.symbols import effects_words
 from rulebook.core import Setup
 
 
