@@ -17,9 +17,9 @@ bench``, ``make same-games``, simulations and the lab with ``RULEBOOK_COMPILED=1
 speed; the players' front ends keep their clear errors.
 
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
-search: what the bots spend their time in; and Battle Merchants' moves, rules, evaluation and
-lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules,
-cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
+search: what the bots spend their time in; and Battle Merchants' moves, rules (the state and
+the sections a move goes through, not its views and words), evaluation and lookahead,
+Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules, cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
 its scripted generator derives from ``random.Random``, which a compiled class cannot (the
 interpreter crashed seeding it); the draws of its shuffles and rolls are in
 :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
@@ -55,6 +55,14 @@ MODULES = (
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
     "rulebook.battle_merchants.actions",
+    "rulebook.battle_merchants.setup",
+    "rulebook.battle_merchants.two_players",
+    "rulebook.battle_merchants.kingdom",
+    "rulebook.battle_merchants.craft",
+    "rulebook.battle_merchants.forge",
+    "rulebook.battle_merchants.year_end",
+    "rulebook.battle_merchants.seasons",
+    "rulebook.battle_merchants.sell",
     "rulebook.battle_merchants.rules",
     "rulebook.battle_merchants.bots",
     "rulebook.battle_merchants.lookahead",

@@ -16,9 +16,16 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from rulebook.battle_merchants.actions import MAX_KINGDOM_SLOTS
+from rulebook.battle_merchants.actions import (
+    FORGING,
+    FREE_CRAFT,
+    FREE_FORGE,
+    MAX_KINGDOM_SLOTS,
+    OVER,
+    SELLING,
+    TURN,
+)
 from rulebook.battle_merchants.content import CraftCard, content
-from rulebook.battle_merchants.rules import FORGING, FREE_CRAFT, FREE_FORGE, OVER, SELLING, TURN
 from rulebook.core import RulebookError, Setup
 from rulebook.core.spaces import (
     FlatEncoder,
