@@ -19,8 +19,9 @@ speed; the players' front ends keep their clear errors.
 The modules are the sheet games' rules and evaluation, the sheet engine, the policies and the
 search: what the bots spend their time in; and Battle Merchants' moves, rules (the state and
 the sections a move goes through, not its views and words), evaluation and lookahead,
-Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules, cards (``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`:
-its scripted generator derives from ``random.Random``, which a compiled class cannot (the
+Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules, cards
+(``archmagi.symbols``), evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`: its
+scripted generator derives from ``random.Random``, which a compiled class cannot (the
 interpreter crashed seeding it); the draws of its shuffles and rolls are in
 :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other game, is
 Python either way (their moves derive from :class:`rulebook.core.action.Action`, compiled to
