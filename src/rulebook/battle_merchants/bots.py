@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from rulebook.battle_merchants.content import Content
 from rulebook.battle_merchants.sell import open_spaces
+from rulebook.battle_merchants.setup import per_content
 from rulebook.battle_merchants.year_end import defeated_total, on_board
 from rulebook.core import State
 
@@ -34,7 +35,6 @@ class Prices:
     (:func:`prices`)."""
 
     def __init__(self, c: Content) -> None:
-        self.content = c
         self.seasons = len(c.rules.seasons)
         self.weapons = len(c.weapons)
         self.sell_standard = c.chart.sell_standard
@@ -45,17 +45,13 @@ class Prices:
         self.level_cap = c.rules.vorpal_level + 1
 
 
-#: the last content's :class:`Prices` (a game's content is one object, loaded once)
-_prices: list[Prices] = []
+#: the last content's :class:`Prices`
+_prices: list[tuple[Content, Prices]] = []
 
 
 def prices(c: Content) -> Prices:
     """The :class:`Prices` of content ``c``."""
-    if _prices and _prices[0].content is c:
-        return _prices[0]
-    found = Prices(c)
-    _prices[:] = [found]
-    return found
+    return per_content(_prices, c, Prices)
 
 
 #: the last position :func:`board_reading` read: the state, the length of its history then

@@ -11,7 +11,8 @@ face-up card space holds ``EMPTY`` or a code, a Battlefield's Demand Token is ``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from rulebook.battle_merchants.content import Content
 
@@ -31,7 +32,6 @@ class Tables:
     content's cards are Python dataclasses): made once per content (:func:`tables`)."""
 
     def __init__(self, c: Content) -> None:
-        self.content = c
         #: per Kingdom Card: its pile, 0 for A to 3 for D
         self.pile = ["ABCD".index(k.pile) for k in c.kingdom]
         #: per Craft Card: its Weapon and its cost multiplier
@@ -39,17 +39,26 @@ class Tables:
         self.craft_multiplier = [k.multiplier for k in c.crafts]
 
 
-#: the last content's :class:`Tables` (a game's content is one object, loaded once)
-_tables: list[Tables] = []
+T = TypeVar("T")
+
+
+def per_content(kept: list[tuple[Content, T]], c: Content, make: Callable[[Content], T]) -> T:
+    """``make(c)``, made once per content and ``kept`` (a game's content is one object, loaded
+    once; a designer's override loads another, which replaces it)."""
+    if kept and kept[0][0] is c:
+        return kept[0][1]
+    found = make(c)
+    kept[:] = [(c, found)]
+    return found
+
+
+#: the last content's :class:`Tables`
+_tables: list[tuple[Content, Tables]] = []
 
 
 def tables(c: Content) -> Tables:
     """The :class:`Tables` of content ``c``."""
-    if _tables and _tables[0].content is c:
-        return _tables[0]
-    found = Tables(c)
-    _tables[:] = [found]
-    return found
+    return per_content(_tables, c, Tables)
 
 
 def set_up(s: BattleState) -> None:

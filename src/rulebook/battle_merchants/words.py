@@ -12,20 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.battle_merchants.actions import (
-    FORGING,
-    FREE_CRAFT,
-    FREE_FORGE,
-    SALES_TWICE,
-    SELLING,
-    Bonus,
-    Done,
-    Forge,
-    Learn,
-    Pass,
-    Sell,
-    TakeKingdom,
-)
+from rulebook.battle_merchants import actions
+from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
 from rulebook.battle_merchants.content import Space, card_text, race_plural, title
 from rulebook.battle_merchants.craft import learn_cost
 from rulebook.battle_merchants.forge import forge_cost, forge_limit, last_forge
@@ -113,7 +101,7 @@ def _describe_learn(s: BattleState, p: int, slot: int) -> str:
     name = _craft_words(s, slot)
     k = c.crafts[card]
     weapon = title(c.weapons[k.weapon])
-    if s.step == FREE_CRAFT:
+    if s.step == actions.FREE_CRAFT:
         head = f"Take {name} for free ({_card_names(s, 'free_craft')})"
     else:
         cost = learn_cost(s, p, card)
@@ -203,7 +191,7 @@ def _describe_forge(s: BattleState, p: int, action: Forge) -> str:
     c = s.content
     w = c.weapons.index(action.weapon)
     weapon = title(action.weapon)
-    if s.step == FREE_FORGE:
+    if s.step == actions.FREE_FORGE:
         return f"Forge a Standard {weapon} for free ({_card_names(s, 'free_forge')})"
     quality = "Vorpal" if action.vorpal else "Standard"
     cost = forge_cost(s, p, w, action.vorpal)
@@ -294,7 +282,9 @@ def _describe_sale(s: BattleState, p: int, action: Sell) -> str:
     space = s.board.spaces[s.moves.index[action] >> 1]
     quality = "Vorpal" if action.vorpal else "Standard"
     weapon = title(s.content.weapons[space.weapon])
-    which = f" (sale {s.count + 1} of up to {SALES_TWICE})" if s.step == SELLING else ""
+    which = (
+        f" (sale {s.count + 1} of up to {actions.SALES_TWICE})" if s.step == actions.SELLING else ""
+    )
     return f"Sell a {quality} {weapon} to {_space_words(s, space)}{which} for " + _sale_words(
         s, p, space, action.vorpal
     )
@@ -315,15 +305,15 @@ def _describe_bonus(s: BattleState, p: int, action: Bonus) -> str:
 
 def _describe_done(s: BattleState) -> str:
     """Stop: forge no more, sell no more, or decline a free card or Weapon."""
-    if s.step == FORGING:
+    if s.step == actions.FORGING:
         return f"Stop forging after {s.count} Weapon{'s' if s.count > 1 else ''}"
-    if s.step == SELLING:
+    if s.step == actions.SELLING:
         if not s.count:
             return "Make no sale after all"
         return f"Stop selling after {s.count} sale{'s' if s.count > 1 else ''}"
-    if s.step == FREE_CRAFT:
+    if s.step == actions.FREE_CRAFT:
         return f"Decline the free Craft Card ({_card_names(s, 'free_craft')})"
-    if s.step == FREE_FORGE:
+    if s.step == actions.FREE_FORGE:
         return f"Decline the free Standard Weapon ({_card_names(s, 'free_forge')})"
     return "End the turn"
 
@@ -332,7 +322,7 @@ def _season_end_words(s: BattleState, p: int, action: Action) -> str:
     """``; this ends the Spring: war follows`` when the move ends the turn that ends the
     Season (Season's End: Time For War!)."""
     if type(action) is Forge:
-        ends = s.step == FREE_FORGE or last_forge(s, p)
+        ends = s.step == actions.FREE_FORGE or last_forge(s, p)
     elif type(action) is Sell:
         ends = last_sale(s)
     elif type(action) is TakeKingdom:
