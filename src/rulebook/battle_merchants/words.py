@@ -59,13 +59,14 @@ def describe(s: BattleState, player: int, action: Action) -> str:
 
 
 def _card_names(s: BattleState, effect: str) -> str:
-    """The Kingdom Cards of this game with ``effect`` (what a free step comes from)."""
+    """Take Kingdom Card: the cards of this game with ``effect`` (what a free step comes
+    from)."""
     n = s.seats
     return " or ".join(k.name for k in s.content.kingdom if k.effect == effect and n in k.players)
 
 
 def _craft_words(s: BattleState, slot: int) -> str:
-    """``the Axe +2 Craft Card (Craft space 3)``."""
+    """Learn Craft: ``the Axe +2 Craft Card (Craft space 3)``."""
     c = s.content
     card = s.craft_pool[slot]
     if card == EMPTY:
@@ -75,7 +76,7 @@ def _craft_words(s: BattleState, slot: int) -> str:
 
 
 def _kingdom_words(s: BattleState, slot: int) -> str:
-    """``the Kingdom Card Night Shift (Kingdom space 2)``."""
+    """Take Kingdom Card: ``the Kingdom Card Night Shift (Kingdom space 2)``."""
     card = s.kingdom_pool[slot]
     if card == EMPTY:
         raise IndexError(slot)
@@ -83,7 +84,8 @@ def _kingdom_words(s: BattleState, slot: int) -> str:
 
 
 def _discards_words(s: BattleState, where: tuple[str, int]) -> str:
-    """With 2 players: what the side board's black line discards with a card."""
+    """Kingdom and Craft Cards in the 2-player Game: what the side board's black line
+    discards with a card."""
     link = linked_card(s, where)
     if link is None:
         return ""
@@ -172,8 +174,8 @@ def _describe_kingdom(s: BattleState, p: int, slot: int) -> str:
 
 
 def _forge_cost_words(s: BattleState, p: int, weapon: int, vorpal: bool) -> str:
-    """How a forge cost comes about: `` (5 less 1 for Craft Card coins)``; empty when it is
-    the chart's price."""
+    """Forge Weapons: how a forge cost comes about: `` (5 less 1 for Craft Card coins)``;
+    empty when it is the chart's price."""
     c = s.content
     chart = c.chart
     base = chart.forge_vorpal if vorpal else chart.forge_standard
@@ -203,7 +205,7 @@ def _describe_forge(s: BattleState, p: int, action: Forge) -> str:
 
 
 def _space_words(s: BattleState, space: Space) -> str:
-    """``the Orcs at Desert Battlefield 2``."""
+    """Regions and Battlefields: ``the Orcs at Desert Battlefield 2``."""
     c = s.content
     region = title(s.board.regions[space.region])
     race = race_plural(c.races[space.race])
@@ -211,8 +213,9 @@ def _space_words(s: BattleState, space: Space) -> str:
 
 
 def _sale_words(s: BattleState, p: int, space: Space, vorpal: bool) -> str:
-    """A sale's gold and how it comes about: ``8 gold (6 + 2 for Dwarf Reward Tiles)``;
-    then the Reward Tile it takes, the Demand Token it sends and Steve's sale after it."""
+    """Selling Weapons: a sale's gold and how it comes about: ``8 gold (6 + 2 for Dwarf
+    Reward Tiles)``; then the Reward Tile it takes, the Demand Token it sends and Steve's sale
+    after it."""
     c = s.content
     chart = c.chart
     race = c.races[space.race]
@@ -267,7 +270,7 @@ def _token_words(s: BattleState, space: Space) -> str:
 
 
 def _steve_words(s: BattleState, space: Space) -> str:
-    """Salesman Steve's sale after a sale to ``space`` (2 players)."""
+    """Salesman Steve: his sale after a sale to ``space`` (2 players)."""
     c = s.content
     target = steve_target(s, space, before_sale=True)
     race = race_plural(c.races[s.steve_races[s.steve_cube]])
@@ -304,7 +307,7 @@ def _describe_bonus(s: BattleState, p: int, action: Bonus) -> str:
 
 
 def _describe_done(s: BattleState) -> str:
-    """Stop: forge no more, sell no more, or decline a free card or Weapon."""
+    """Player Turns: stop: forge no more, sell no more, or decline a free card or Weapon."""
     if s.step == actions.FORGING:
         return f"Stop forging after {s.count} Weapon{'s' if s.count > 1 else ''}"
     if s.step == actions.SELLING:
