@@ -8,8 +8,15 @@ import pytest
 
 import rulebook
 from rulebook import IllegalAction
+from rulebook.battle_merchants.actions import TURN
 from rulebook.battle_merchants.content import Space, content
-from rulebook.battle_merchants.rules import EMPTY, FIRE, GONE, LOCK, TURN, BattleState
+from rulebook.battle_merchants.craft import learn_cost
+from rulebook.battle_merchants.forge import can_forge, forge_cost, forge_limit
+from rulebook.battle_merchants.rules import BattleState
+from rulebook.battle_merchants.seasons import battle_level, battles, cleanup, repairs
+from rulebook.battle_merchants.sell import sale_value
+from rulebook.battle_merchants.setup import EMPTY, FIRE, GONE, LOCK
+from rulebook.battle_merchants.year_end import year_end
 
 AXE, SWORD, MACE, HAMMER = range(4)
 ORC, DWARF, ELF, HOBGOBLIN = range(4)
@@ -93,20 +100,20 @@ def test_example_axe_craft_costs() -> None:
     s.gold[0] = 20
     s.apply(0, "learn 1")
     assert (s.gold[0], s.levels[0][AXE]) == (16, 4)
-    assert not s.can_forge(0, AXE, True)
+    assert not can_forge(s, 0, AXE, True)
     s.current, s.step = 0, TURN
     s.craft_pool = [craft_card(AXE, 1, 1, 2)]
     s.apply(0, "learn 1")
     assert (s.gold[0], s.levels[0][AXE]) == (12, 5)
-    assert s.can_forge(0, AXE, True)
-    assert s.forge_cost(0, AXE, False) == 3
-    assert s.forge_cost(0, AXE, True) == 13
+    assert can_forge(s, 0, AXE, True)
+    assert forge_cost(s, 0, AXE, False) == 3
+    assert forge_cost(s, 0, AXE, True) == 13
 
 
 def test_zero_levels_make_a_card_free() -> None:
     s = new()
     assert s.levels[0][MACE] == 0
-    assert s.learn_cost(0, craft_card(MACE, 2, 2, 0)) == 0
+    assert learn_cost(s, 0, craft_card(MACE, 2, 2, 0)) == 0
 
 
 def test_example_forge_thirteen_gold() -> None:
@@ -130,7 +137,7 @@ def test_forge_needs_craft_and_gold() -> None:
     assert "forge axe" in legal and "forge sword" in legal  # red's mat
     assert "forge mace" not in legal and "forge vorpal axe" not in legal
     s.coins[0][AXE] = 9
-    assert s.forge_cost(0, AXE, False) == 0  # never below 0
+    assert forge_cost(s, 0, AXE, False) == 0  # never below 0
 
 
 def test_example_dwarf_sale_for_eight_gold() -> None:
@@ -198,7 +205,7 @@ def test_example_battles() -> None:
     put(s, "mountains/elf/1", red, vorpal=True)  # sword
     put(s, "mountains/hobgoblin/1", yellow, vorpal=True)  # mace
     gold = s.gold.copy()
-    s._battles()
+    battles(s)
     assert s.spaces[space(s, "mountains/elf/3").index] == red * 2 + 1
     assert s.spaces[space(s, "mountains/hobgoblin/3").index] == EMPTY
     assert s.defeated[red] == [1, 0]
@@ -217,10 +224,10 @@ def test_own_weapons_fight_and_repairs_pay_two_each() -> None:
     put(s, "mountains/elf/3", 0)  # mace, level 2
     put(s, "mountains/hobgoblin/3", 0)  # axe, level 1
     put(s, "desert/orc/1", 0)
-    s._battles()
+    battles(s)
     assert s.defeated[0] == [1, 0]
     gold = s.gold[0]
-    s._repairs()
+    repairs(s)
     assert s.gold[0] == gold + 2 * 2
 
 
@@ -273,7 +280,7 @@ def test_steve_loses_every_battle() -> None:
     put(s, "mountains/elf/1", 0)  # a Level-1 Standard sword
     s.levels[0][SWORD] = 1
     s.spaces[space(s, "mountains/hobgoblin/1").index] = s.steve * 2
-    s._battles()
+    battles(s)
     assert s.defeated[0] == [1, 0]
     assert s.spaces[space(s, "mountains/elf/1").index] == 0
 
@@ -322,7 +329,7 @@ def test_cleanup_refills_rewards_and_flips_bonus_cards() -> None:
     s.bonus_owner[AXE] = 0
     s.bonus_up[AXE] = False
     used = list(s.kingdom_pool)
-    s._cleanup()
+    cleanup(s)
     assert s.reward_spaces[ORC][0] and s.bonus_up[AXE]
     assert all(k in s.kingdom_discard for k in used)
 
@@ -330,10 +337,10 @@ def test_cleanup_refills_rewards_and_flips_bonus_cards() -> None:
 def test_summer_cleanup_boxes_the_spring_deck() -> None:
     s = new()
     s.season = 1
-    s._cleanup()
+    cleanup(s)
     assert s.spring_deck == [] and s.boxed > 0
     s.season = 2
-    s._start_turn()
+    s.start_turn()
     assert all(content().crafts[k].deck == "autumn_winter" for k in s.craft_pool)
 
 
@@ -341,10 +348,10 @@ def test_two_player_cleanup_discards_space_one_only_after_other_actions() -> Non
     s = new(players=2)
     kingdom, crafts = list(s.kingdom_pool), list(s.craft_pool)
     s.last_kind = "learn"
-    s._cleanup()
+    cleanup(s)
     assert s.kingdom_pool == kingdom and s.craft_pool == crafts
     s.last_kind = "sell"
-    s._cleanup()
+    cleanup(s)
     assert s.kingdom_pool == kingdom[1:] and s.craft_pool == crafts[1:]
     assert s.kingdom_discard == kingdom[:1] and s.craft_discard == crafts[:1]
 
@@ -359,7 +366,7 @@ def test_year_end_scoring() -> None:
     s.defeated[3] = [1, 0]
     s.kingdom_cards[3] = [kingdom_card("War Bonds")]
     before = s.gold.copy()
-    s._year_end()
+    year_end(s)
     assert s.is_terminal()
     assert s.gold[0] - before[0] == 2 * 2 + 7
     assert s.gold[1] - before[1] == 15
@@ -373,7 +380,7 @@ def test_two_player_defeated_bonus_is_seven() -> None:
     s = new(players=2)
     s.season = 3
     s.defeated = [[2, 0], [1, 0]]
-    s._year_end()
+    year_end(s)
     assert s.year_end[0]["defeated_weapons"] == 7 and s.year_end[1]["defeated_weapons"] == 0
 
 
@@ -447,7 +454,7 @@ def test_final_card_stays_in_the_pool() -> None:
     s.apply(0, "kingdom 1")
     assert s.gold[0] == 12
     assert s.kingdom_pool[0] == kingdom_card("Slush Fund")  # refilled around it
-    s._cleanup()
+    cleanup(s)
     assert s.kingdom_pool == [kingdom_card("Slush Fund")]
 
 
@@ -462,16 +469,16 @@ def test_permanent_kingdom_effects() -> None:
         kingdom_card("Armorers' Guild"),
         kingdom_card("Night Shift"),
     ]
-    assert s.forge_cost(0, AXE, False) == 5
-    assert s.forge_cost(0, AXE, True) == 15 - 3 - 2
+    assert forge_cost(s, 0, AXE, False) == 5
+    assert forge_cost(s, 0, AXE, True) == 15 - 3 - 2
     orc = space(s, "desert/orc/1")
-    assert s.sale_value(0, orc, False) == 6 + 1 + 1  # printed Orc tile + contract
-    assert s.sale_value(0, orc, True) == 18 + 1 + 1 + 2
-    assert s.battle_level(0, AXE) == 2
-    assert s.forge_limit(0) == 4
+    assert sale_value(s, 0, orc, False) == 6 + 1 + 1  # printed Orc tile + contract
+    assert sale_value(s, 0, orc, True) == 18 + 1 + 1 + 2
+    assert battle_level(s, 0, AXE) == 2
+    assert forge_limit(s, 0) == 4
     put(s, "desert/orc/1", 0)
     gold = s.gold[0]
-    s._repairs()
+    repairs(s)
     assert s.gold[0] == gold + 3
 
 
@@ -488,7 +495,7 @@ def test_extra_crafty_takes_a_free_craft_and_discards_its_link_with_two() -> Non
     assert s.gold[0] == gold
     assert crafts[1] in s.crafts[0]
     assert crafts[3] in s.craft_discard  # Craft space 2 is linked to Craft space 4
-    s._start_turn()
+    s.start_turn()
     assert len(s.craft_pool) == 5 and s.craft_pool[:2] == [crafts[2], crafts[4]]
 
 
@@ -514,7 +521,7 @@ def test_immediate_kingdom_effects() -> None:
     grass = s.board.regions.index("grasslands")
     assert s.region_tiles[0][grass] == 1 and not s.region_on_board[grass]
     assert s.gold[0] == 11
-    assert s.sale_value(0, space(s, "grasslands/elf/1"), False) == 7
+    assert sale_value(s, 0, space(s, "grasslands/elf/1"), False) == 7
     s.current = 0
     offer_kingdom(s, "Desperate Times")
     s.supply[0][AXE * 2] = 1
@@ -541,7 +548,7 @@ def test_end_kingdom_cards_pay_at_year_end() -> None:
     s.crafts[0] = [0, 1, 2]
     s.supply[0][AXE * 2] = 1
     put(s, "desert/orc/1", 0)
-    s._year_end()
+    year_end(s)
     assert s.year_end[0]["end_cards"] == 3 + 1 + 1 + 1 + 1 - 8
 
 

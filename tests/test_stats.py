@@ -12,8 +12,11 @@ import pytest
 import properties as props
 import rulebook
 from rulebook.archmagi.rules import ArchmagiState
+from rulebook.battle_merchants.actions import TURN
 from rulebook.battle_merchants.content import content as battle_content
-from rulebook.battle_merchants.rules import EMPTY, TURN, BattleState
+from rulebook.battle_merchants.rules import BattleState
+from rulebook.battle_merchants.seasons import battles
+from rulebook.battle_merchants.setup import EMPTY
 from rulebook.core import State
 from rulebook.core.rollwrite import SheetState
 from rulebook.merchants_of_magick.rules import MerchantsState
@@ -180,7 +183,7 @@ def test_battle_merchants_counts_battles() -> None:
     s.levels[yellow][mace] = 5
     put("mountains/elf/1", red, vorpal=True)
     put("mountains/hobgoblin/1", yellow, vorpal=True)
-    s._battles()
+    battles(s)
     c = rulebook.get_game("battle-merchants").counters
     assert c is not None
     won_lost_tied = [

@@ -31,7 +31,8 @@ Compiled callers reach the compiled methods directly.
 
 The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
 and its lookahead), the policies and the search: what the bots spend their time in; and Battle
-Merchants' moves, rules, evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
+Merchants' moves, rules (the state and the sections a move goes through, not its views and
+words), evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
 and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
 evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`: its scripted generator
 derives from ``random.Random``, which a compiled class cannot (the interpreter crashed seeding
@@ -84,6 +85,14 @@ MODULES = (
     "rulebook.ye_olde_magick_shoppe.rules",
     "rulebook.ye_olde_magick_shoppe.bots",
     "rulebook.battle_merchants.actions",
+    "rulebook.battle_merchants.setup",
+    "rulebook.battle_merchants.two_players",
+    "rulebook.battle_merchants.kingdom",
+    "rulebook.battle_merchants.craft",
+    "rulebook.battle_merchants.forge",
+    "rulebook.battle_merchants.year_end",
+    "rulebook.battle_merchants.seasons",
+    "rulebook.battle_merchants.sell",
     "rulebook.battle_merchants.rules",
     "rulebook.battle_merchants.bots",
     "rulebook.battle_merchants.lookahead",

@@ -1,20 +1,34 @@
-"""Battle Merchants moves (Player Turns): one action a turn, split into small steps.
+"""Player Turns: the moves of Battle Merchants, one action a turn split into small steps.
 
-A turn is one move for Learn One Craft, Sell One Weapon, Take One Kingdom Card and the Craft
+"Then, you must choose one of these four actions: Learn One Craft; Forge Up to Three Weapons;
+Sell One Weapon; or Take One Kingdom Card", or, with a Craft Bonus card, Forge and Sell One
+Weapon. A turn is one move for Learn One Craft, Sell One Weapon, Take One Kingdom Card and the Craft
 Bonus action (Forge and Sell One Weapon); Forge Up to Three Weapons is one ``forge`` move per
 Weapon, the first of which chooses the action, then ``done`` (or the limit) ends it. Kingdom
 Cards that give more (ExtraCrafty, Free Samples, Drive the Workers, Desperate Times) continue
-the same turn with ``learn`` / ``forge`` / ``sell`` moves and ``done``.
+the same turn with ``learn`` / ``forge`` / ``sell`` moves and ``done``: the steps of a turn
+are named here (``TURN``, ``FORGING``...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from rulebook.battle_merchants.content import Board, Content, content
 from rulebook.core import Action
 from rulebook.core.action import KeyedAction
 from rulebook.core.data import cached
+
+# steps of a turn (Final: the compiled rules read them as constants)
+TURN: Final = "turn"  # choose the action
+FORGING: Final = "forge"  # Forge Up to Three Weapons, after the first Weapon
+SELLING: Final = "sell"  # a second sale (Drive the Workers, Desperate Times)
+FREE_CRAFT: Final = "free-craft"  # ExtraCrafty: take a Craft Card for free
+FREE_FORGE: Final = "free-forge"  # Free Samples: forge one Standard Weapon for free
+OVER: Final = "over"  # the Year's End is scored
+#: sales in the action of Drive the Workers and Desperate Times ("sell twice")
+SALES_TWICE: Final = 2
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, cast
 
 from rulebook.battle_merchants.content import Content
+from rulebook.battle_merchants.sell import open_spaces
+from rulebook.battle_merchants.setup import per_content
+from rulebook.battle_merchants.year_end import defeated_total, on_board
 from rulebook.core import State
 
 if TYPE_CHECKING:
@@ -32,7 +35,6 @@ class Prices:
     (:func:`prices`)."""
 
     def __init__(self, c: Content) -> None:
-        self.content = c
         self.seasons = len(c.rules.seasons)
         self.weapons = len(c.weapons)
         self.sell_standard = c.chart.sell_standard
@@ -43,33 +45,36 @@ class Prices:
         self.level_cap = c.rules.vorpal_level + 1
 
 
-#: the last content's :class:`Prices` (a game's content is one object, loaded once)
-_prices: list[Prices] = []
+#: the last content's :class:`Prices`
+_prices: list[tuple[Content, Prices]] = []
 
 
 def prices(c: Content) -> Prices:
     """The :class:`Prices` of content ``c``."""
-    if _prices and _prices[0].content is c:
-        return _prices[0]
-    found = Prices(c)
-    _prices[:] = [found]
-    return found
+    return per_content(_prices, c, Prices)
+
+
+#: the last position :func:`board_reading` read: the state, the length of its history then
+#: (a move changes it), and what was read. The evaluation reads one position for every seat in
+#: a row (the search's leaves), so one is enough; the rules' state carries none of it.
+_last_read: list[tuple[BattleState, int, tuple[list[int], list[list[int]]]]] = []
 
 
 def board_reading(s: BattleState) -> tuple[list[int], list[list[int]]]:
     """What the evaluation reads of the board, the same for every seat: open Weapon Spaces per
     Weapon, and each seat's [Standard, Vorpal] Weapons on the board. Worked out once per
-    position and kept on the state (keyed by the length of its history: a move changes it)."""
+    position (:data:`_last_read`)."""
     version = len(s.history)
-    cached = s.bot_table
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    open_spaces = [0] * prices(s.content).weapons
+    if _last_read:
+        last, at, found = _last_read[0]
+        if last is s and at == version:
+            return found
+    spaces = [0] * prices(s.content).weapons
     weapon_of = s.moves.space_weapon  # per space: its Weapon * 2
-    for i in s.open_spaces():
-        open_spaces[weapon_of[i] >> 1] += 1
-    found = (open_spaces, s._on_board())
-    s.bot_table = (version, found)
+    for i in open_spaces(s):
+        spaces[weapon_of[i] >> 1] += 1
+    found = (spaces, on_board(s))
+    _last_read[:] = [(s, version, found)]
     return found
 
 
@@ -92,7 +97,7 @@ def evaluate(state: State, player: int) -> float:
         sum(s.race_tiles[player]) + sum(s.region_tiles[player]),
         std,
         vor,
-        s.defeated_total(player),
+        defeated_total(s, player),
     )
 
 

@@ -16,17 +16,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from rulebook.battle_merchants.actions import MAX_KINGDOM_SLOTS
-from rulebook.battle_merchants.content import CraftCard, content
-from rulebook.battle_merchants.rules import (
+from rulebook.battle_merchants.actions import (
     FORGING,
     FREE_CRAFT,
     FREE_FORGE,
+    MAX_KINGDOM_SLOTS,
     OVER,
     SELLING,
     TURN,
-    BattleState,
 )
+from rulebook.battle_merchants.content import CraftCard, content
+from rulebook.battle_merchants.rules import BattleState
 from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
     FlatEncoder,

@@ -5,9 +5,10 @@ supply, Craft Levels, coins, Reward Tiles, Weapons on the board and Defeated Wea
 Weapon Spaces per Weapon and the Season. Most moves change a few of these in a way the rules
 give directly (Player Turns): Learn One Craft pays its cost and adds the card's Levels and coins,
 a forge pays and adds a Weapon to the supply, a sale takes a space, the gold of
-:meth:`BattleState.sale_value` and maybe a Reward Tile. So :func:`lookahead` reads the position
-once and values each such move from what it changes, with the very function the evaluation
-uses (:func:`~rulebook.battle_merchants.bots.value`), which gives the same values bit for bit.
+:func:`~rulebook.battle_merchants.sell.sale_value` and maybe a Reward Tile. So
+:func:`lookahead` reads the position once and values each such move from what it changes,
+with the very function the evaluation uses (:func:`~rulebook.battle_merchants.bots.value`),
+which gives the same values bit for bit.
 
 A move that does more is made on a clone and evaluated, as the generic
 :meth:`rulebook.core.State.lookahead` does: one that ends the Season (battles, repairs, the
@@ -22,8 +23,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulebook.battle_merchants import bots
-from rulebook.battle_merchants.actions import Bonus, Done, Forge, Learn, Pass, Sell, TakeKingdom
-from rulebook.battle_merchants.rules import EMPTY, FREE_CRAFT, FREE_FORGE, BattleState
+from rulebook.battle_merchants.actions import (
+    FREE_CRAFT,
+    FREE_FORGE,
+    Bonus,
+    Done,
+    Forge,
+    Learn,
+    Pass,
+    Sell,
+    TakeKingdom,
+)
+from rulebook.battle_merchants.craft import learn_cost
+from rulebook.battle_merchants.forge import forge_costs, last_forge
+from rulebook.battle_merchants.rules import BattleState
+from rulebook.battle_merchants.sell import last_sale, sale_sends_token, sale_value
+from rulebook.battle_merchants.setup import EMPTY
+from rulebook.battle_merchants.year_end import defeated_total
 from rulebook.core import Action
 
 #: a position as the evaluation reads it for one seat: gold, supply, open Weapon Spaces per
@@ -68,8 +84,8 @@ def lookahead(s: BattleState, player: int, actions: Sequence[Action]) -> list[fl
         std,
         vor,
     )
-    defeated = s.defeated_total(player)
-    costs = s._forge_costs(player)
+    defeated = defeated_total(s, player)
+    costs = forge_costs(s, player)
     season = s.season
     values = []
     for action in actions:
@@ -97,10 +113,10 @@ def _made(s: BattleState, player: int, action: Action) -> float:
 def _after(
     s: BattleState, p: int, action: Action, now: Reading, costs: list[int], prices: bots.Prices
 ) -> Reading | None:
-    """What the evaluation reads after ``action`` (as :meth:`BattleState._perform` makes it), or
+    """What the evaluation reads after ``action`` (as the rules' sections make it), or
     None for a move that changes more than these (see the module's docstring). ``costs``: the
-    seat's forge costs (``BattleState._forge_costs``), ``prices`` the content's
-    (:func:`bots.prices`)."""
+    seat's forge costs (:func:`~rulebook.battle_merchants.forge.forge_costs`), ``prices`` the
+    content's (:func:`bots.prices`)."""
     gold, supply, open_spaces, levels, coins, tiles, std, vor = now
     kind = type(action)
     if kind is Pass:
@@ -114,7 +130,7 @@ def _after(
         card = s.craft_pool[action.slot - 1]
         k = s.content.crafts[card]
         if s.step != FREE_CRAFT:
-            gold -= s.learn_cost(p, card)
+            gold -= learn_cost(s, p, card)
         level = s.levels[p][k.weapon]
         levels += bots.level_points(prices, [level + k.levels]) - bots.level_points(prices, [level])
         coins += k.coins
@@ -128,7 +144,7 @@ def _after(
                 return None
             supply[at & ~1] += 1  # Free Samples: a Standard Weapon
         else:
-            if s.last_forge(p) and s.war_after_turn("forge"):
+            if last_forge(s, p) and s.war_after_turn("forge"):
                 return None
             gold -= costs[at]
             supply[at] += 1
@@ -136,12 +152,12 @@ def _after(
     if kind is Sell or kind is Bonus:
         assert isinstance(action, (Sell, Bonus))
         i = s.moves.index[action] >> 1
-        if s.sale_sends_token(i):
+        if sale_sends_token(s, i):
             return None
         space = s.board.spaces[i]
         vorpal = action.vorpal
         if kind is Sell:
-            if s.last_sale() and s.war_after_turn("sell"):
+            if last_sale(s) and s.war_after_turn("sell"):
                 return None
             supply = supply.copy()
             supply[space.weapon * 2 + vorpal] -= 1
@@ -149,7 +165,7 @@ def _after(
             if s.war_after_turn("bonus"):
                 return None
             gold -= costs[space.weapon * 2 + vorpal]
-        gold += s.sale_value(p, space, vorpal)
+        gold += sale_value(s, p, space, vorpal)
         open_spaces = open_spaces.copy()
         open_spaces[space.weapon] -= 1
         if s.reward_spaces[space.race][p]:
