@@ -13,10 +13,21 @@ import pytest
 
 import rulebook
 from rulebook import IllegalAction
-from rulebook.pandoria_merchants import GAME
+from rulebook.pandoria_merchants import (
+    GAME,
+    actions,
+    buildings,
+    buying,
+    drawing,
+    family,
+    scoring,
+)
+from rulebook.pandoria_merchants import solo as solo_version
 from rulebook.pandoria_merchants.board import KINDS, Board, bits, build_board, enclosed
 from rulebook.pandoria_merchants.content import content
-from rulebook.pandoria_merchants.rules import (
+from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.spells import start_spell
+from rulebook.pandoria_merchants.terms import (
     ACTION,
     BUILT,
     BUY,
@@ -26,7 +37,6 @@ from rulebook.pandoria_merchants.rules import (
     OWNED,
     WILD,
     WOOD,
-    PandoriaState,
     replaced,
 )
 
@@ -101,16 +111,19 @@ def worked_example(tower: bool) -> tuple[PandoriaState, list[tuple[int, int, int
         s.mark(0, card("rage/tower"), BUILT)
     s.tracks = ((0, 0, 0, 0), (0, 0, 0, 0))
     gains: list[tuple[int, int, int]] = []
-    original = s.gain
+    original = scoring.gain
 
-    def record(p: int, resource: int, amount: int) -> None:
+    def record(s: PandoriaState, p: int, resource: int, amount: int) -> None:
         gains.append((p, resource, amount))
-        original(p, resource, amount)
+        original(s, p, resource, amount)
 
-    s.gain = record  # type: ignore[method-assign]
-    to_worker_step(s, 0, "B2")
-    assert not is_enclosed(s, "B1")
-    s.apply(0, "worker C2")  # Jeff's second Worker closes the crystal area
+    setattr(scoring, "gain", record)  # noqa: B010 - a module function, recorded
+    try:
+        to_worker_step(s, 0, "B2")
+        assert not is_enclosed(s, "B1")
+        s.apply(0, "worker C2")  # Jeff's second Worker closes the crystal area
+    finally:
+        setattr(scoring, "gain", original)  # noqa: B010
     return s, gains
 
 
@@ -285,10 +298,10 @@ def test_forfeit_only_when_two_plus_one_no_longer_fit() -> None:
 def test_tracks_cap_at_5_and_every_2_over_give_1_vp_store_2() -> None:
     s = on(board(". ."))
     s.tracks = replaced(s.tracks, 0, (1, 1, 1, 1))
-    s.gain(0, WOOD, 6)  # 7: 2 over
+    scoring.gain(s, 0, WOOD, 6)  # 7: 2 over
     assert s.tracks[0][WOOD] == 5 and s.vp[0][1] == 1
     s.mark(0, card("construct/store"), BUILT)
-    s.gain(0, WOOD, 3)
+    scoring.gain(s, 0, WOOD, 3)
     assert s.vp[0][1] == 2 and s.vp[0][2] == 2
 
 
@@ -296,13 +309,13 @@ def test_crafts_pay_only_the_shortfall_2_to_1_market_1_to_1() -> None:
     s = on(board(". ."))
     s.tracks = replaced(s.tracks, 0, (0, 0, 4, 2))
     need = [0, 0, 0, 3]
-    assert s._need(0, need) == 2
-    s._pay(0, need)
+    assert buying.crafts_needed(s, 0, need) == 2
+    buying.pay(s, 0, need)
     assert s.tracks[0] == (0, 0, 2, 0)
     s.tracks = replaced(s.tracks, 0, (0, 0, 1, 2))
-    assert s._need(0, need) is None
+    assert buying.crafts_needed(s, 0, need) is None
     s.mark(0, card("conjure/market"), BUILT)
-    assert s._need(0, need) == 1
+    assert buying.crafts_needed(s, 0, need) == 1
 
 
 def test_buying_all_three_of_a_column_blocks_it() -> None:
@@ -325,13 +338,19 @@ def test_buying_all_three_of_a_column_blocks_it() -> None:
 def test_bank_carpenter_wizardry_lower_costs_but_never_below_1() -> None:
     s = on(board(". ."))
     c = C.card_by_id
-    assert s.gold_cost(0, c["acquire/bank"]) == 2
+    assert buying.gold_cost(s, 0, c["acquire/bank"]) == 2
     s.mark(0, card("acquire/bank"), BUILT)
-    assert s.gold_cost(0, c["swamp/treasury"]) == 3 and s.gold_cost(0, c["muster/saw-mill"]) == 1
+    assert (
+        buying.gold_cost(s, 0, c["swamp/treasury"]) == 3
+        and buying.gold_cost(s, 0, c["muster/saw-mill"]) == 1
+    )
     s.mark(0, card("terrain/carpenter"), BUILT)
-    assert s.build_cost(0, c["ship/statue"]) == 2
+    assert buildings.build_cost(s, 0, c["ship/statue"]) == 2
     s.mark(0, card("terrain/wizardry"), BUILT)
-    assert s.spell_cost(0, c["muster/saw-mill"]) == 1 and s.spell_cost(0, c["rage/academy"]) == 1
+    assert (
+        buildings.spell_cost(s, 0, c["muster/saw-mill"]) == 1
+        and buildings.spell_cost(s, 0, c["rage/academy"]) == 1
+    )
 
 
 def test_monument_costs_1_craft_and_5_minus_the_buildings_wood() -> None:
@@ -343,7 +362,7 @@ def test_monument_costs_1_craft_and_5_minus_the_buildings_wood() -> None:
     assert s.tracks[0] == (0, 0, 0, 0)
     assert s.monuments_won[0] == (10,) and s.monument_left[0] is False
     # the next player gets the next highest
-    assert s._monument_value() == 8
+    assert buildings.monument_value(s) == 8
 
 
 def test_relic_takes_artifacts_and_a_craft_highest_remaining() -> None:
@@ -420,10 +439,10 @@ def test_family_archive_levels_and_early_end() -> None:
         room = C.rooms[r]
         if room.level < 3:
             s.taken = replaced(s.taken, r, len(room.spells))
-    assert {C.rooms[r].id for r in s._claimable()} == {"3a", "3b"}
-    for r in s._claimable():
+    assert {C.rooms[r].id for r in family.claimable(s)} == {"3a", "3b"}
+    for r in family.claimable(s):
         s.taken = replaced(s.taken, r, len(C.rooms[r].spells))
-    assert s._level3_exhausted()
+    assert family.level3_exhausted(s)
 
 
 def test_family_archive_room_is_filled_before_another_is_chosen() -> None:
@@ -471,7 +490,7 @@ def test_solo_must_draw_two_plus_one_and_buy_after_two_areas() -> None:
             assert s.enclosed_now >= 2
         s.apply(0, rng.choice(s.legal_actions(0)))
     assert s.finished == (1,) and len(s.my_territory) == 1
-    assert s.phase == "bridge" and not s.full_turn_fits()  # 2 + 1 no longer fit
+    assert s.phase == "bridge" and not drawing.full_turn_fits(s)  # 2 + 1 no longer fit
 
 
 def test_solo_whole_game_trolls_claim_columns_and_elements() -> None:
@@ -498,7 +517,7 @@ def test_troll_score_is_the_table_minus_yours_even_below_zero() -> None:
     that Territory": beating the table's value takes points off the Trolls."""
     s = solo()
     s.add_vp(0, 0, s.troll_table()[0] + 14)  # 14 more than the table in Territory 1
-    s._finish_territory()
+    solo_version.finish_territory(s)
     assert s.my_territory == (s.troll_table()[0] + 14,)
     assert s.trolls == (-14,) and s.trolls_total() == -14
     assert s.phase == "bridge"
@@ -533,8 +552,8 @@ def test_greedy_solo_gives_the_trolls_as_little_as_it_can() -> None:
     s.phase = "trolls-element"
     s._legal = None
     lowest = min(
-        [("monument", s._monument_value())]
-        + [(f"relic-{n}", s._relic_value(k)) for k, (n, _) in enumerate(C.relics)],
+        [("monument", buildings.monument_value(s))]
+        + [(f"relic-{n}", actions.relic_value(s, k)) for k, (n, _) in enumerate(C.relics)],
         key=lambda e: e[1] or 99,
     )[0]
     assert _greedy_choice(s) == f"trolls {lowest}"
@@ -575,7 +594,7 @@ def test_menus_show_costs() -> None:
     s = on(board(". ."))
     s.tracks = replaced(s.tracks, 0, (5, 5, 5, 5))
     s.phase, s._legal = BUY, None
-    from rulebook.pandoria_merchants.rules import Move
+    from rulebook.pandoria_merchants.moves import Move
 
     assert s.explain(0, Move("buy", "ship/statue")).startswith("buy ship/statue (3 gold")
     s.mark(0, card("ship/statue"), OWNED)
@@ -767,7 +786,7 @@ def test_spells_drawing_two_symbols_place_each_where_the_rule_allows_it() -> Non
     s = on(b)
     draw(s, "C2", "wood")
     near = {b.names[h] for h in range(len(b.names)) if s.near >> h & 1 and s.empty >> h & 1}
-    s._start_spell("swamp", 2)
+    start_spell(s, "swamp", 2)
     firsts = {str(a).split()[1] for a in s.legal_actions(0)}
     assert firsts == near  # every first space touches the drawn wood
     s.apply(0, "swamp B2")
@@ -775,7 +794,7 @@ def test_spells_drawing_two_symbols_place_each_where_the_rule_allows_it() -> Non
     s.apply(0, "skip")
     s2 = on(b)
     draw(s2, "C2", "wood")
-    s2._start_spell("terrain", 2)
+    start_spell(s2, "terrain", 2)
     while -1 in s2.dice:
         s2.apply(0, str(s2.legal_actions(0)[0]))
     hexes = {str(a).split()[1] for a in s2.legal_actions(0)}
@@ -898,7 +917,7 @@ def _said_vp_is_scored(said: str, before: tuple[int, ...], after: tuple[int, ...
     Shrine's) are the VP it scores."""
     import re
 
-    from rulebook.pandoria_merchants.rules import ACADEMY, MONUMENTS, RELICS, SHRINE
+    from rulebook.pandoria_merchants.terms import ACADEMY, MONUMENTS, RELICS, SHRINE
 
     if len(before) != len(after) or len(before) <= MONUMENTS:
         return  # the family version: no such VP
@@ -1048,7 +1067,7 @@ def test_plain_words_of_the_solo_and_family_steps() -> None:
         "are crossed out, 1 VP each"
     )
     s.phase, s._legal = "bridge", None
-    end = s.board.names[s._bridges()[0]]
+    end = s.board.names[solo_version.bridges(s)[0]]
     there = s.board.territory[s.board.index[end]]
     assert _plain(s, f"bridge {end}") == (
         f"Cross the Bridge to {end} into the map's Territory {there} (your Territory 4 of 8)"
@@ -1128,7 +1147,7 @@ def test_the_trolls_points_say_why_they_fall_below_zero() -> None:
     them): the table minus your points there, below zero where you beat the table."""
     s = solo()
     s.add_vp(0, 0, s.troll_table()[0] + 14)
-    s._finish_territory()
+    solo_version.finish_territory(s)
     words = s.observation(0)["solo"]
     assert words["troll_points"] == [
         {

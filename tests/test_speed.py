@@ -30,6 +30,9 @@ from rulebook.core.rollwrite.bots import add_progress
 from rulebook.core.rollwrite.extra_dice import extra_cost
 from rulebook.pandoria_merchants import PandoriaState
 from rulebook.pandoria_merchants.board import around
+from rulebook.pandoria_merchants.drawing import anchor_hexes
+from rulebook.pandoria_merchants.rules import Memo
+from rulebook.pandoria_merchants.scoring import areas_at
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every game and variant, at its fewest and most players and at 4
@@ -302,10 +305,10 @@ def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
     for state in positions(Case("pandoria-merchants", "standard", 3), seed=4, every=5):
         assert isinstance(state, PandoriaState)
         look = around(state.board.nbr, state.empty ^ state.board.exists)
-        remembered = list(state.areas_at(look, remember=True))
-        again = list(state.areas_at(look, remember=True))
+        remembered = list(areas_at(state, look, remember=True))
+        again = list(areas_at(state, look, remember=True))
         state.board._areas.clear()
-        afresh = list(state.areas_at(look))
+        afresh = list(areas_at(state, look))
         assert remembered == again == afresh
         # and as the walk before them: every hex of look, lowest first, each area once
         unscored, seen, walked = ~state.scored, 0, []
@@ -322,7 +325,7 @@ def test_pandoria_remembered_areas_are_worked_out_afresh_alike() -> None:
 def test_pandoria_remembered_surroundings_are_worked_out_afresh_alike() -> None:
     for state in positions(Case("pandoria-merchants", "standard", 4), seed=3, every=4):
         assert isinstance(state, PandoriaState)
-        for mask in (state.empty, state._anchor(), state.board.land & ~state.empty):
+        for mask in (state.empty, anchor_hexes(state), state.board.land & ~state.empty):
             assert state.board.around(mask) == state.board.around(mask)
             assert state.board.around(mask) == around(state.board.nbr, mask)
 
@@ -333,7 +336,7 @@ def test_pandoria_moves_are_listed_once_and_hash_once() -> None:
     them, and a hand-built move that cannot be hashed says so."""
     import pickle
 
-    from rulebook.pandoria_merchants.rules import PASS, Move, move
+    from rulebook.pandoria_merchants.moves import PASS, Move, move
 
     state = rulebook.new_game("pandoria-merchants", 3, 1, "standard")
     assert state.legal_actions(0)[0] is state.legal_actions(0)[0]
@@ -350,10 +353,11 @@ def test_pandoria_moves_are_listed_once_and_hash_once() -> None:
 
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("solo", 1)])
 def test_pandoria_clones_only_evaluated_value_as_played_ones(variant: str, players: int) -> None:
-    """A lookahead's clone (``only_evaluated``: the next turn's dice left unrolled, the action
-    and buy phases asked only whether there is a choice) evaluates as the clone played on,
-    and a clone of any state is played on as usual."""
+    """A lookahead's sketch (a copy made only to be evaluated: the next turn's dice left
+    unrolled, the action and buy phases asked only whether there is a choice) evaluates as the
+    clone played on, and a clone of a sketch is an ordinary state."""
     from rulebook.pandoria_merchants import bots
+    from rulebook.pandoria_merchants.lookahead import Sketch
 
     checked = 0
     case = Case("pandoria-merchants", variant, players)
@@ -361,12 +365,12 @@ def test_pandoria_clones_only_evaluated_value_as_played_ones(variant: str, playe
         assert isinstance(state, PandoriaState)
         seat = state.current_players()[0]
         for action in state.legal_actions(seat):
-            played, sketched = state.clone(), state.clone()
-            sketched.only_evaluated = True
+            played, sketched = state.clone(), Sketch(state.game, state.setup, blank=True)
+            state.copy_into(sketched)
             played.apply_legal(seat, action)
             sketched.apply_legal(seat, action)
             assert bots.evaluate(sketched, seat) == bots.evaluate(played, seat), action
-            assert not sketched.clone().only_evaluated
+            assert type(sketched.clone()) is PandoriaState
             checked += 1
     assert checked > 300
 
@@ -555,7 +559,8 @@ def test_pandoria_areas_next_to_workers_worked_out_from_the_last_map(
 ) -> None:
     """Greedy's lookahead works the areas next to Workers out from those of the map it valued
     moves on last (one Resource or Worker less): along greedy games, at every move, the same
-    areas as :meth:`PandoriaState.areas_at` gives afresh, and many of them so."""
+    areas as :func:`~rulebook.pandoria_merchants.scoring.areas_at` gives afresh, and many of
+    them so."""
     from rulebook.pandoria_merchants import lookahead
 
     derived = Calls(monkeypatch, lookahead, "_one_more", counts=lambda found: found is not None)
@@ -571,7 +576,7 @@ def test_pandoria_areas_next_to_workers_worked_out_from_the_last_map(
                 workers |= w
             near = state.board.around(workers)
             areas = lookahead.areas_next_to_workers(state, near)
-            assert sorted(areas) == sorted(state.areas_at(near)), f"{variant}: {state.phase}"
+            assert sorted(areas) == sorted(areas_at(state, near)), f"{variant}: {state.phase}"
             asked += 1
             state.apply(seat, agents[seat].act(state, seat))
     assert asked > 200 and derived.count > asked / 4, (derived.count, asked)
@@ -584,7 +589,7 @@ def test_pandoria_spells_valued_without_a_clone(variant: str, players: int) -> N
     rests on), and their values are the generic ones, with and without a Shrine built (the
     Shrine's VP for casting are given back too), the position left as it was."""
     from rulebook.pandoria_merchants import bots, lookahead
-    from rulebook.pandoria_merchants.rules import BUILT, NONE
+    from rulebook.pandoria_merchants.terms import BUILT, NONE
 
     cast = compared = 0
     case = Case("pandoria-merchants", variant, players)
@@ -640,7 +645,7 @@ def test_pandoria_enclosed_areas_shared_by_clones_score_as_worked_out_afresh(
             shared = state.clone()
             shared.apply(seat, action)
             alone = state.clone()
-            alone.last_enclosed = {}
+            alone.memo = Memo()  # tables of its own
             alone.apply(seat, action)
             assert shared.snapshot() == alone.snapshot(), f"{variant}: after {action}"
             checked += 1
@@ -665,7 +670,7 @@ def test_pandoria_open_areas_shared_by_map_are_those_worked_out_afresh(
             after = state.clone()
             after.apply(seat, action)
             shared = bots.open_areas(after)
-            after.bot_areas = {}
+            after.memo = Memo()  # tables of its own
             assert shared == bots.open_areas(after), f"{variant}: after {action}"
             checked += 1
     assert checked > 200

@@ -20,7 +20,8 @@ from rulebook.battle_merchants.setup import EMPTY
 from rulebook.core import State
 from rulebook.core.rollwrite import SheetState
 from rulebook.merchants_of_magick.rules import MerchantsState
-from rulebook.pandoria_merchants.rules import BUILT, CAST, MONUMENT, OWNED, PandoriaState
+from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.terms import BUILT, CAST, MONUMENT, OWNED
 from rulebook.ye_olde_magick_shoppe.rules import ShoppeState
 
 CASES = [

@@ -2,7 +2,8 @@
 
 from rulebook.core import Option, Variant
 from rulebook.core.registry import register_package
-from rulebook.pandoria_merchants.rules import Move, PandoriaState
+from rulebook.pandoria_merchants.moves import Move
+from rulebook.pandoria_merchants.rules import PandoriaState
 
 GAME = register_package(
     __name__,

@@ -1,4 +1,6 @@
-"""The hex map of Pandoria Merchants as bit masks, and enclosure detection (rule 4).
+"""Components needed: the Map sheet, its hexes as bit masks; and the areas of 4. Score any
+Enclosed Areas ("surrounded by natural boundaries (such as the edge of the Map, lakes, a river
+in the 2 and 3-player game), other Resources or Workers").
 
 A :class:`Board` is one map compiled for one setting (a player count, or the solo map): hex
 ``i`` is bit ``i`` of every mask; ``nbr[i]`` holds the hexes adjacent to ``i`` for drawing and

@@ -11,7 +11,9 @@ from typing import Final, cast
 
 from rulebook.core import State
 from rulebook.pandoria_merchants.board import CITY
-from rulebook.pandoria_merchants.rules import BUILT, OWNED, PandoriaState, count_of, sum_of
+from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.scoring import areas_at
+from rulebook.pandoria_merchants.terms import BUILT, OWNED, count_of, sum_of
 
 #: weights of the evaluation (hand-tuned)
 RESOURCE: Final = 0.45
@@ -35,10 +37,31 @@ KNOWN_MAPS: Final = 4096
 Known = tuple[list[OpenArea], dict[tuple[int, ...], float]]
 
 
+class Tables:
+    """What the bots keep beside a game, shared by its clones (in the rules' ``memo.search``):
+    the open areas of the maps seen (:func:`open_areas`) and, for greedy's lookahead, the areas
+    next to Workers of the last map it valued moves on
+    (:func:`rulebook.pandoria_merchants.lookahead.areas_next_to_workers`)."""
+
+    def __init__(self) -> None:
+        #: :data:`Known` by map, at most :data:`KNOWN_MAPS`
+        self.open_areas: dict[tuple[int, ...], Known] = {}
+        #: the last map's areas next to Workers, with the hexes next to Workers then
+        self.last_areas: dict[tuple[int, ...], tuple[int, list[tuple[int, int, int]]]] = {}
+
+
+def tables(s: PandoriaState) -> Tables:
+    """The bots' tables of ``s``'s game, made when first asked for."""
+    found = s.memo.search
+    if found is None:
+        found = s.memo.search = Tables()
+    return cast(Tables, found)
+
+
 def _known(s: PandoriaState) -> Known:
     """The table of ``s``'s map (:func:`open_areas`), worked out when first asked for."""
     key = (s.empty, s.scored, s.swamp, *s.kinds)
-    known = s.bot_areas
+    known = tables(s).open_areas
     found = known.get(key)
     if found is None:
         workers = 0
@@ -46,7 +69,7 @@ def _known(s: PandoriaState) -> Known:
             workers |= w
         areas = [
             (k, area.bit_count(), border, (border & s.empty).bit_count())
-            for k, area, border in s.areas_at(s.board.around(workers), remember=True)
+            for k, area, border in areas_at(s, s.board.around(workers), remember=True)
         ]
         if len(known) >= KNOWN_MAPS:
             known.clear()
@@ -55,7 +78,8 @@ def _known(s: PandoriaState) -> Known:
 
 
 def open_areas(s: PandoriaState) -> list[OpenArea]:
-    """The unscored areas next to any Worker, in :meth:`PandoriaState.areas_at`'s order.
+    """The unscored areas next to any Worker, in
+    :func:`~rulebook.pandoria_merchants.scoring.areas_at`'s order.
 
     The same for every seat, and for every position with the same map: worked out once per map
     and kept in a table that the game's clones share (search reaches the same map by many

@@ -32,7 +32,7 @@ from rulebook.core.spaces import (
 )
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.content import content
-from rulebook.pandoria_merchants.rules import (
+from rulebook.pandoria_merchants.terms import (
     ACTION,
     BRIDGE,
     BUY,
@@ -182,7 +182,7 @@ class PandoriaEncoder(FlatEncoder):
         self._declare()
 
     def _tokens(self) -> None:
-        """Every hex a map can show (symbol and mark, ``PandoriaState._row_text``) numbered
+        """Every hex a map can show (symbol and mark, ``view.row_text``) numbered
         (``token_id``, by the two characters' codes), and per viewer the map planes each sets:
         symbol, mark, a seat's Worker or Ship (relative to the viewer), an empty Ship space."""
         n = self.players

@@ -21,30 +21,36 @@ changes plus the new ones. The sum is taken in another order than the evaluation
 agree with it within 1e-9 (a few units in the last place), not bit for bit.
 
 Two kinds of moves are valued on the position itself, what they change made and then given
-back (the seat's tracks, cards and VP, the blocked columns): casting a Spell whose Spell phase
-then has a move (:data:`TARGETS_KEPT_WHEN_CAST`), and a purchase (or passing it) when the next
-turn then begins at once (:meth:`PandoriaState._next_turn_rolls`); the rules' own
-:meth:`PandoriaState._cast`, :meth:`PandoriaState._buy` and :meth:`PandoriaState._poorhouse`
-make the change, so these values are the evaluation's, bit for bit.
+back (the seat's tracks, cards and VP, the blocked columns: :func:`_kept`, :func:`_give_back`):
+casting a Spell whose Spell phase then has a move (:data:`TARGETS_KEPT_WHEN_CAST`), and a
+purchase (or passing it) when the next turn then begins at once (:func:`next_turn_rolls`); the
+rules' own ``actions.cast``, ``buying.buy`` and ``buildings.poorhouse`` make the change, so
+these values are the evaluation's, bit for bit.
 
 Every other move (Buildings, Monuments, Relics and passing the action, which score the areas
-enclosed; Construct; the solo steps; Resources when the rest of the turn no longer fits
-anywhere, since the next steps may then resolve by themselves) is made on a clone and
-evaluated, as the generic :meth:`rulebook.core.State.lookahead` does. Such a clone is
-marked ``only_evaluated``: a turn it ends leaves the next turn's dice unrolled, and the action
-and buy phases it reaches are asked only whether there is a choice (what the evaluation reads is
-the same; ``tests/test_speed.py`` checks it). ``tests/test_speed.py`` holds this to the generic
+enclosed; Construct; the solo steps; Resources when the rest of the turn no longer fits anywhere,
+since the next steps may then resolve by themselves) is made on a clone and evaluated, as the
+generic :meth:`rulebook.core.State.lookahead` does. Such a clone is a :class:`Sketch`, a state made
+only to be evaluated: a turn it ends leaves the next turn's dice unrolled (:data:`ROLL`), and the
+action and buy phases it reaches are asked only whether there is a choice (what the evaluation reads
+is the same; ``tests/test_speed.py`` checks it). ``tests/test_speed.py`` holds this to the generic
 lookahead on many positions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from rulebook.core import Action
-from rulebook.pandoria_merchants import bots
+from rulebook.pandoria_merchants import bots, buildings, buying, drawing, family
+from rulebook.pandoria_merchants.actions import action_options
+from rulebook.pandoria_merchants.actions import cast as cast_spell
 from rulebook.pandoria_merchants.board import KINDS
-from rulebook.pandoria_merchants.rules import ACTION, BUY, DRAW, Move, PandoriaState, Row
+from rulebook.pandoria_merchants.moves import Move
+from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.scoring import areas_at
+from rulebook.pandoria_merchants.terms import ACTION, BUY, DRAW, Row
 
 #: an open area next to a Worker as the lookahead keeps it: (kind, hexes, border, empty hexes
 #: around, its share of the potential now)
@@ -57,7 +63,7 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
     if not resources and not _workers_before_a_choice(s, actions):
         if s.phase == ACTION and not s.family:
             return [_action(s, player, action) for action in actions]
-        if s.phase == BUY and s._next_turn_rolls():
+        if s.phase == BUY and next_turn_rolls(s):
             return [_bought(s, player, action) for action in actions]
         return [_made(s, player, action) for action in actions]
     board = s.board
@@ -106,18 +112,18 @@ def lookahead(s: PandoriaState, player: int, actions: Sequence[Action]) -> list[
 
 def areas_next_to_workers(s: PandoriaState, near: int) -> list[tuple[int, int, int]]:
     """The unscored areas with a hex in ``near`` (the hexes next to Workers): those of
-    ``s.areas_at(near, remember=True)``, in another order. Worked out from those of the last
+    ``areas_at(s, near, remember=True)``, in another order. Worked out from those of the last
     map asked for (kept in a table clones share) when ``s``'s map is that one with one
     Resource or Worker more: greedy asks for each step of a turn's draw in turn."""
     key = (s.empty, s.scored, s.swamp, *s.kinds)
-    last = s.last_areas
+    last = bots.tables(s).last_areas
     found: list[tuple[int, int, int]] | None = None
     for before, (near_before, areas) in last.items():  # the last map only
         if before == key:
             return areas
         found = _one_more(s, before, near_before, areas, near)
     if found is None:
-        found = s.areas_at(near, remember=True)
+        found = areas_at(s, near, remember=True)
     last.clear()
     last[key] = (near, found)
     return found
@@ -231,13 +237,13 @@ def _areas_brought(s: PandoriaState, near: int, h: int) -> list[tuple[int, int, 
     new = s.board.nbr[h] & ~near
     if not new:
         return []
-    return [a for a in s.areas_at(new, remember=True) if not a[1] & near]
+    return [a for a in areas_at(s, new, remember=True) if not a[1] & near]
 
 
 def _resources_that_fit(s: PandoriaState, actions: Sequence[Action]) -> bool:
-    """Whether ``actions`` are Resources of a turn's draw (2.1) on hexes after which the rest
-    of the turn fits: the first Resource where a whole turn fits, or the second where a
-    Worker still fits next to the two (:meth:`PandoriaState._draw_options` offers such hexes
+    """Whether ``actions`` are Resources of a turn's draw (2.1) on hexes after which the rest of the
+    turn fits: the first Resource where a whole turn fits, or the second where a Worker still fits
+    next to the two (:func:`~rulebook.pandoria_merchants.drawing.draw_options` offers such hexes
     only, when there are any; then the draw goes on with a choice, and nothing is scored)."""
     if s.phase != DRAW or s.item > 1 or not actions:
         return False
@@ -246,10 +252,10 @@ def _resources_that_fit(s: PandoriaState, actions: Sequence[Action]) -> bool:
         return False
     h = s.board.index[first.arg]
     if s.item == 0:
-        return s._pair_ok(h, s._free(), s._anchor())
+        return drawing.pair_ok(s, h, drawing.free_hexes(s), drawing.anchor_hexes(s))
     nbr = s.board.nbr
     base = nbr[s.r1] if s.r1 >= 0 else 0
-    return bool((base | nbr[h]) & s._free() & ~(1 << h))
+    return bool((base | nbr[h]) & drawing.free_hexes(s) & ~(1 << h))
 
 
 #: Spells that keep a target once they have one whatever Worker is placed: they look at cards,
@@ -267,10 +273,10 @@ def _workers_before_a_choice(s: PandoriaState, actions: Sequence[Action]) -> boo
     for action in actions:
         if type(action) is not Move or action.verb != "worker":
             return False
-    for option in s._action_options(s.turn):
+    for option in action_options(s, s.turn):
         if option.verb == "cast":
             if s.family:
-                spell = s._family_spell(option.arg).spell
+                spell = family.family_spell(s, option.arg).spell
             else:
                 spell = s.c.card_by_id[option.arg].spell
             if spell in KEPT_TARGETS:
@@ -280,8 +286,9 @@ def _workers_before_a_choice(s: PandoriaState, actions: Sequence[Action]) -> boo
     return False
 
 
-#: Spells whose Spell phase has a move whenever the Spell may be cast (:meth:`PandoriaState.
-#: _has_target`): their targets do not depend on what casting pays (Construct's Monuments do)
+#: Spells whose Spell phase has a move whenever the Spell may be cast :
+#: (:func:`~rulebook.pandoria_merchants.spells.has_target`): their targets do not depend on what
+#: casting pays (Construct's Monuments do)
 TARGETS_KEPT_WHEN_CAST = frozenset(
     {"acquire", "clone", "conjure", "muster", "rage", "ship", "swamp", "terrain"}
 )
@@ -289,7 +296,7 @@ TARGETS_KEPT_WHEN_CAST = frozenset(
 
 def _action(s: PandoriaState, player: int, action: Action) -> float:
     """An action move's value: a Spell cast (3.1) is valued on ``s`` itself, its cost paid and
-    then given back (:meth:`PandoriaState._cast` changes the seat's tracks, cards and VP only;
+    then given back (``actions.cast`` changes the seat's tracks, cards and VP only;
     the Spell phase that follows has a move, so nothing else happens before the evaluation,
     whose open areas do not change); any other move is made on a clone."""
     assert isinstance(action, Move)
@@ -299,7 +306,7 @@ def _action(s: PandoriaState, player: int, action: Action) -> float:
     if card.spell not in TARGETS_KEPT_WHEN_CAST:
         return _made(s, player, action)
     kept = _kept(s, player)
-    s._cast(player, card)
+    cast_spell(s, player, card)
     value = bots.evaluate(s, player)
     _give_back(s, player, kept)
     return value
@@ -307,14 +314,14 @@ def _action(s: PandoriaState, player: int, action: Action) -> float:
 
 def _bought(s: PandoriaState, player: int, action: Action) -> float:
     """A purchase's value (5.), or passing it, when the next turn then begins at once
-    (:meth:`PandoriaState._next_turn_rolls`): valued on ``s`` itself, the card bought
-    (:meth:`PandoriaState._buy`) and the Poorhouse applied, then given back (nothing else the
+    (:func:`next_turn_rolls`): valued on ``s`` itself, the card bought (``buying.buy``) and
+    the Poorhouse applied, then given back (nothing else the
     evaluation reads changes before the next turn's roll)."""
     assert isinstance(action, Move)
     kept = _kept(s, player)
     if action.verb == "buy":
-        s._buy(player, s.c.card_by_id[action.arg])
-    s._poorhouse(player)
+        buying.buy(s, player, s.c.card_by_id[action.arg])
+    buildings.poorhouse(s, player)
     value = bots.evaluate(s, player)
     _give_back(s, player, kept)
     return value
@@ -335,7 +342,43 @@ def _give_back(s: PandoriaState, player: int, kept: Kept) -> None:
 
 def _made(s: PandoriaState, player: int, action: Action) -> float:
     """The evaluation after ``action`` made on a clone (the generic lookahead's way)."""
-    after = s.clone()
-    after.only_evaluated = True  # the next turn's dice, if it begins, are left unrolled
+    after = Sketch(s.game, s.setup, blank=True)
+    s.copy_into(after)  # the next turn's dice, if it begins, are left unrolled
     after.apply_legal(player, action)
     return bots.evaluate(after, player)
+
+
+def next_turn_rolls(s: PandoriaState) -> bool:
+    """Whether the turn's end now goes on to the next turn's roll after the Poorhouse, nothing
+    else happening (:func:`_bought` values purchases so): solo, while a whole turn fits (else
+    the Territory is finished); otherwise when the game does not end with this seat and a
+    Resource can be drawn (else the next seat goes to its action at once)."""
+    if s.family:
+        return False
+    if s.solo:
+        return drawing.full_turn_fits(s)
+    ending = s.end_triggered or s.pre_enclosed >= s.c.end_needed[s.num_players]
+    return not (ending and s.turn == s.num_players - 1) and bool(drawing.anchor_hexes(s))
+
+
+#: the phase of a :class:`Sketch` whose turn has ended: the next turn's dice are not rolled
+ROLL: Final = "roll"
+
+
+class Sketch(PandoriaState):
+    """A state made only to be evaluated (:func:`_made`), never played on: a turn it ends
+    stops before the next turn's roll (:data:`ROLL`), and a step it enters is asked only
+    whether it has a choice (its moves are listed afresh if asked for). The roll and the next
+    seat's first step (a choice, always: there is a hex to draw on) change nothing the
+    evaluation reads; ``tests/test_speed.py`` holds sketched values to played ones. Its clones
+    are ordinary states."""
+
+    def _choices(self) -> list[Move]:
+        return self._options(True)
+
+    def _offer(self, options: list[Move]) -> None:
+        self._legal = None  # perhaps a part of them (``_options(True)``)
+
+    def _roll(self) -> None:
+        self.phase = ROLL
+        self._legal = []

@@ -1,4 +1,5 @@
-"""Why a Pandoria Merchants move is refused: the one-line reason a player reads.
+"""Player turn, its moves refused: why a move is not legal now, the one-line reason a player
+reads.
 
 Only called when a move is not among the legal ones (:meth:`PandoriaState._apply`), so it
 costs nothing in play. It names what the rules require (2.1, 2.2, the Spell Index...) and
@@ -11,10 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulebook.core.words import seat
+from rulebook.pandoria_merchants import drawing
 from rulebook.pandoria_merchants.board import HEX_NAME, KINDS, bits
+from rulebook.pandoria_merchants.moves import HEX_VERBS, Move
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import Move, PandoriaState
+    from rulebook.pandoria_merchants.rules import PandoriaState
 
 #: what each step asks for, as the refusal says it (an example move from the legal ones follows)
 STEPS = {
@@ -28,7 +31,6 @@ STEPS = {
     "bridge": "choose the Bridge to the next Territory",
     "over": "nothing: the game is over",
 }
-HEX_VERBS = frozenset((*KINDS, "worker", "ship", "swamp", "rage", "bridge"))
 
 
 def why_not(s: PandoriaState, move: Move) -> str:
@@ -175,7 +177,7 @@ def _draw_rule(s: PandoriaState, move: Move, h: int) -> str:
     if kind not in left:
         rolled = " or ".join(sorted({KINDS[d] for d in left}))
         return f"the dice leave you {rolled} to draw, not {move.verb}"
-    anchor = s._anchor()
+    anchor = drawing.anchor_hexes(s)
     touches = (
         f"{name} is not next to a Resource or Worker drawn before this turn, nor to a "
         "Starting space"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def counters(state: State, player: int) -> dict[str, float]:
     """Game-specific counters of one seat (see the module docstring)."""
-    from rulebook.pandoria_merchants.rules import (
+    from rulebook.pandoria_merchants.terms import (
         BUILT,
         CAST,
         GUILD,

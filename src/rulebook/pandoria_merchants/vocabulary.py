@@ -1,6 +1,7 @@
-"""Every move of a Pandoria Merchants configuration, legal now or not: its action vocabulary.
+"""Player turn, every step's moves: those of a configuration, legal now or not (its action
+vocabulary).
 
-A move is a verb and at most one argument (:class:`~rulebook.pandoria_merchants.rules.Move`);
+A move is a verb and at most one argument (:class:`~rulebook.pandoria_merchants.moves.Move`);
 the vocabulary holds each verb with every argument the map, the Realm sheet, the Spell Archive
 and the variant allow, whatever the position: a symbol on every land hex (2.1 Resources, 2.2
 Worker), every card of the Realm sheet for the starting card, Spells, Buildings, Monuments and
@@ -13,7 +14,8 @@ from __future__ import annotations
 from rulebook.core.data import cached
 from rulebook.pandoria_merchants.board import KINDS, Board, bits
 from rulebook.pandoria_merchants.content import Content, content
-from rulebook.pandoria_merchants.rules import PASS, RESOURCES, SKIP, Move
+from rulebook.pandoria_merchants.moves import PASS, SKIP, Move
+from rulebook.pandoria_merchants.terms import RESOURCES
 
 
 def vocabulary(c: Content, board: Board, variant: str, players: int) -> tuple[Move, ...]:

@@ -1,0 +1,64 @@
+"""End of Game and Final Score: the conversions, the winner and the tie-breaker.
+
+"Convert your remaining Resources separately 2:1 for Victory Points. Each card you bought but
+did not use is worth 1 VP. Each remaining Artifact is worth 1VP." "The player with the most VP
+wins! If there is a tie, the tied player who built the highest-scoring Monument wins." Family:
+"the tied player with the most unused Spells wins"; solo: "If you have more total points than
+the Trolls, you win!". (When the game ends is turn flow: :meth:`PandoriaState._end_turn`.)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulebook.pandoria_merchants import solo
+from rulebook.pandoria_merchants.terms import FAMILY_VP, OWNED, STANDARD_VP, count_of, sum_of
+
+if TYPE_CHECKING:
+    from rulebook.pandoria_merchants.rules import PandoriaState
+
+
+def conversions(s: PandoriaState, player: int) -> tuple[int, int, int]:
+    """End of Game and Final Score (standard and solo): Resources 2:1, unused cards,
+    remaining Artifacts, as they would count now."""
+    rate = s.c.tracks.overflow_per_vp
+    resources = 0
+    for t in s.tracks[player]:
+        resources += t // rate
+    return resources, count_of(s.cards[player], OWNED), s.held_artifacts[player]
+
+
+def score_breakdown(s: PandoriaState, player: int) -> dict[str, int]:
+    """End of Game and Final Score: Crown VP by source plus the final conversions (what they
+    would give now, while the game runs). Family: 1 VP per Resource scored and the Guild
+    bonus."""
+    vp = s.vp[player]
+    if s.family:
+        return dict(zip(FAMILY_VP, vp, strict=True))
+    out = dict(zip(STANDARD_VP, vp, strict=True))
+    out["resources"], out["unused_cards"], out["artifacts"] = conversions(s, player)
+    return out
+
+
+def score(s: PandoriaState, player: int) -> int:
+    """End of Game and Final Score: a seat's score now, the sum of :func:`score_breakdown`
+    (without making it)."""
+    vp = sum_of(s.vp[player])
+    if s.family:
+        return vp
+    resources, unused, artifacts = conversions(s, player)
+    return vp + resources + unused + artifacts
+
+
+def tiebreak(s: PandoriaState, player: int) -> tuple[int, ...]:
+    """End of Game and Final Score: standard and solo, the highest Monument built; family,
+    most unused Spells."""
+    if s.family:
+        return (len(s.held[player]),)
+    return (max(s.monuments_won[player], default=0),)
+
+
+def solo_beats_the_trolls(s: PandoriaState) -> bool:
+    """End of Game and Final Score (solo): "If you have more total points than the Trolls, you
+    win!": only strictly more wins; a tie is not more, so the Trolls win it."""
+    return score(s, 0) > solo.trolls_total(s)
