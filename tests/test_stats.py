@@ -11,6 +11,7 @@ import pytest
 
 import properties as props
 import rulebook
+from rulebook.archmagi import actions
 from rulebook.archmagi.rules import ArchmagiState
 from rulebook.battle_merchants.actions import TURN
 from rulebook.battle_merchants.content import content as battle_content
@@ -236,7 +237,7 @@ def test_archmagi_faction_is_the_magi_and_monsters_count() -> None:
     assert [game.faction(s, p) for p in range(2)] == ["Water Magi", "Fire Magi"]
     monster = 0  # the first Monster of the data
     s.trophies[1].append(monster)
-    s._gain(1, 3)
+    actions.gain(s, 1, 3)  # the Symbols Guide's crystal gain, counted for the lab
     got = dict(game.counters(s, 1))
     m = s.content.monsters[monster]
     assert got["monsters_defeated"] == 1.0 and got[f"monster:{m.name}"] == 1.0
