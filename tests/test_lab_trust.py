@@ -112,7 +112,7 @@ def test_a_20_game_report_says_it_is_a_smoke_test_and_corrects_its_tests() -> No
     significant after Holm (0.0078), but the page now says 20 games cannot tell a few points."""
     games = [[0, 1, 0, 0]] * 11 + [[1, 0, 0, 0]] * 3 + [[0, 0, 1, 0]] * 3 + [[0, 0, 0, 1]] * 3
     page = render_html(rows(games))
-    assert "Small run (20 games): its widest 95% interval (seat 1 (greedy)) reaches ±" in page
+    assert "Small run (20 games): its widest 95% interval (seat 2 (greedy)) reaches ±" in page
     assert "Holm" in page and "0.00195" in page and "0.00778" in page
     large = render_html(rows(games * 40))
     assert "Small run" not in large
