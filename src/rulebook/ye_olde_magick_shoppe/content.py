@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 import rulebook.core.rollwrite as rw
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 
 PACKAGE = "rulebook.ye_olde_magick_shoppe.data"
 ITEM_CATEGORIES = ("gear", "weapon", "armor")
@@ -191,12 +191,6 @@ def compile_content(
     )
 
 
-@cached
-def content() -> Content:
-    """The game's content from its data files (read and checked once per process)."""
-    return compile_content(
-        load(SheetFile, PACKAGE, "sheet.toml"),
-        load(CustomersFile, PACKAGE, "customers.toml"),
-        load(rw.MasteriesFile, PACKAGE, "certifications.toml"),
-        load(GameFile, PACKAGE, "game.toml"),
-    )
+#: the game's content from its data files, each a parameter of :func:`compile_content`
+#: (read and checked once per process)
+content = content_from_files(PACKAGE, compile_content)
