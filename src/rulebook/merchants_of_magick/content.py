@@ -39,19 +39,15 @@ WORDS = rw.SheetWords(
 
 
 # -- schemas of the files --------------------------------------------------------------------
-class SheetRow(Sourced):
-    id: str
-    name: str
+class SheetRow(rw.SheetRowSpec):
     category: Literal["accessory", "weapon", "armor", "prefix", "suffix", "charm"]
     coins: int = Field(ge=0)
-    circles: dict[str, int] = Field(min_length=1)
     potions: int | None = Field(default=None, ge=0)
     bonus_category: Literal["accessory", "weapon", "armor"] | None = None
     bonus_coins: int = Field(default=0, ge=0)
 
 
-class SheetFile(rw.SheetFileBase):
-    rows: list[SheetRow] = Field(min_length=1)
+SheetFile = rw.SheetFileBase[SheetRow]
 
 
 class OrderSpec(rw.CardSpec):
@@ -179,9 +175,7 @@ def compile_content(
     for r in sheet.rows:
         if (r.bonus_category is None) != (r.bonus_coins == 0):
             raise DataError(f"sheet: row {r.id} needs both bonus_category and bonus_coins")
-    base = rw.compile_sheet(
-        sheet, sheet.rows, [r.coins for r in sheet.rows], ITEM_CATEGORIES, masteries
-    )
+    base = rw.compile_sheet(sheet, [r.coins for r in sheet.rows], ITEM_CATEGORIES, masteries)
     layout: Layout = base["layout"]
     built_orders = rw.compile_cards(
         [(o, o.coins, "order") for o in orders.orders],
