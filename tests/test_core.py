@@ -12,8 +12,17 @@ import pytest
 import rulebook
 from rulebook import IllegalAction, RulebookError, SaveFileError, SetupError, UnknownGame
 from rulebook.agents import RandomAgent
+from rulebook.archmagi.content import PACKAGE as ARCHMAGI_DATA
+from rulebook.archmagi.content import GameFile, MagiFile
 from rulebook.core import Chance
-from rulebook.core.data import DataError, Sourced, validate
+from rulebook.core.data import (
+    DataError,
+    Sourced,
+    clear_caches,
+    content_from_files,
+    load,
+    validate,
+)
 from rulebook.core.sheet import Layout, RowSpec, rotate_clockwise, shift_left
 from rulebook.simulate import play
 
@@ -260,6 +269,30 @@ def test_data_entry_with_provenance_loads() -> None:
         Card, {"name": "x", "cost": 1, "source": "rulebook", "authored": {"cost": "why not"}}, "f"
     )
     assert card.cost == 1
+
+
+def test_content_from_files_reads_each_parameter_file_once() -> None:
+    calls: list[tuple[MagiFile, GameFile]] = []
+
+    def compile_content(magi: MagiFile, game: GameFile) -> int:
+        calls.append((magi, game))
+        return len(calls)
+
+    content = content_from_files(ARCHMAGI_DATA, compile_content)
+    assert content() == 1 and content() == 1
+    magi, game = calls[0]
+    assert magi == load(MagiFile, ARCHMAGI_DATA, "magi.toml")
+    assert game == load(GameFile, ARCHMAGI_DATA, "game.toml")
+    clear_caches()
+    assert content() == 2
+
+
+def test_content_from_files_needs_a_schema_per_parameter() -> None:
+    def compile_content(magi: dict[str, Any]) -> int:
+        return 0
+
+    with pytest.raises(TypeError, match="parameter 'magi' names no data schema"):
+        content_from_files(ARCHMAGI_DATA, compile_content)
 
 
 # -- the sheet engine ----------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rulebook.archmagi.symbols import COMMON, Effect, Monster, Spell
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, cached, content_from_files, load
 
 __all__ = [
     "COMMON",
@@ -261,15 +261,9 @@ def compile_content(
     )
 
 
-@cached
-def content() -> Content:
-    """The game's content from its data files (read and checked once per process)."""
-    return compile_content(
-        load(SpellsFile, PACKAGE, "spells.toml"),
-        load(MonstersFile, PACKAGE, "monsters.toml"),
-        load(MagiFile, PACKAGE, "magi.toml"),
-        load(GameFile, PACKAGE, "game.toml"),
-    )
+#: the game's content from its data files, each a parameter of :func:`compile_content`
+#: (read and checked once per process)
+content = content_from_files(PACKAGE, compile_content)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 
 PACKAGE = "rulebook.battle_merchants.data"
 
@@ -475,13 +475,6 @@ def compile_content(
     )
 
 
-@cached
-def content() -> Content:
-    """The game's content from its data files (read and checked once per process)."""
-    return compile_content(
-        load(BoardFile, PACKAGE, "board.toml"),
-        load(MatsFile, PACKAGE, "mats.toml"),
-        load(CraftsFile, PACKAGE, "crafts.toml"),
-        load(KingdomFile, PACKAGE, "kingdom.toml"),
-        load(GameFile, PACKAGE, "game.toml"),
-    )
+#: the game's content from its data files, each a parameter of :func:`compile_content`
+#: (read and checked once per process)
+content = content_from_files(PACKAGE, compile_content)

@@ -10,10 +10,11 @@ published card lists can be dropped in later.
 from __future__ import annotations
 
 import functools
+import inspect
 import tomllib
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -167,6 +168,29 @@ def load(model: type[M], package: str, filename: str) -> M:
     if (package, filename) in _OVERRIDES:
         where += " (with a data override)"
     return validate(model, read_toml(package, filename), where)
+
+
+def content_from_files(package: str, compile: Callable[..., T]) -> Callable[[], T]:
+    """A game's ``content()``: its data files read and checked once per process (:func:`cached`).
+
+    Each parameter of ``compile`` is a data file of ``package``: named by the parameter
+    (``sheet`` reads ``sheet.toml``) and validated against the schema it is annotated with
+    (:func:`load`), in the order of the parameters; ``compile`` then checks the files'
+    cross-references and builds the content the rules use.
+    """
+    hints = get_type_hints(compile)
+    files: list[tuple[type[BaseModel], str]] = []
+    for name in inspect.signature(compile).parameters:
+        schema = hints.get(name)
+        if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+            raise TypeError(f"{compile.__qualname__}: parameter {name!r} names no data schema")
+        files.append((schema, f"{name}.toml"))
+
+    def content() -> T:
+        """The game's content from its data files (read and checked once per process)."""
+        return compile(*(load(schema, package, filename) for schema, filename in files))
+
+    return cached(content)
 
 
 def data_file_exists(package: str, filename: str) -> bool:

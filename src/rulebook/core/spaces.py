@@ -26,10 +26,11 @@ bounds.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from rulebook.core.state import Action, State
 
 Vector = npt.NDArray[np.float32]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -403,26 +405,29 @@ def action_space(state: State) -> ActionSpace:
     return space
 
 
-def _config(setup: Setup) -> tuple[str, int, str, tuple[tuple[str, str], ...]]:
-    return (setup.game, setup.players, setup.variant, tuple(sorted(setup.options.items())))
+def once_per_configuration(build: Callable[[Setup], T]) -> Callable[[Setup], T]:
+    """``build(setup)`` once per configuration (game, players, variant, options); what was
+    built is dropped with the compiled content (:func:`rulebook.core.data.clear_caches`)."""
+    built: Callable[[], dict[tuple[str, int, str, tuple[tuple[str, str], ...]], T]] = cached(dict)
+
+    @functools.wraps(build)
+    def once(setup: Setup) -> T:
+        key = (setup.game, setup.players, setup.variant, tuple(sorted(setup.options.items())))
+        known = built()
+        if key not in known:
+            known[key] = build(setup)
+        return known[key]
+
+    return once
 
 
-@cached
-def _encoders() -> dict[tuple[str, int, str, tuple[tuple[str, str], ...]], ObservationEncoder]:
-    """The encoders built so far, per configuration (dropped with the compiled content)."""
-    return {}
-
-
+@once_per_configuration
 def encoder(setup: Setup) -> ObservationEncoder:
     """The observation encoder of a configuration (its game's ``Game.encoder``), built once."""
-    key = _config(setup)
-    built = _encoders()
-    if key not in built:
-        game = get_game(setup.game)
-        if game.encoder is None:
-            raise UnknownGame(f"{game.title} has no observation encoder")
-        built[key] = game.encoder(setup)
-    return built[key]
+    game = get_game(setup.game)
+    if game.encoder is None:
+        raise UnknownGame(f"{game.title} has no observation encoder")
+    return game.encoder(setup)
 
 
 def observation_tensor(state: State, player: int) -> npt.NDArray[Any]:
@@ -502,16 +507,7 @@ class GlobalState:
         return out
 
 
-@cached
-def _global_states() -> dict[tuple[str, int, str, tuple[tuple[str, str], ...]], GlobalState]:
-    """The global-state encoders built so far, per configuration."""
-    return {}
-
-
+@once_per_configuration
 def global_state(setup: Setup) -> GlobalState:
     """The global-state encoder of a configuration (:class:`GlobalState`), built once."""
-    key = _config(setup)
-    built = _global_states()
-    if key not in built:
-        built[key] = GlobalState(setup, encoder(setup))
-    return built[key]
+    return GlobalState(setup, encoder(setup))

@@ -24,6 +24,7 @@ from rulebook.lab.stats import (
     wilson,
 )
 
+#: one game of a results file, as a row (column name: value)
 Row = dict[str, Any]
 
 

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 import rulebook.core.rollwrite as rw
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 from rulebook.core.sheet import Layout
 
 PACKAGE = "rulebook.merchants_of_magick.data"
@@ -39,19 +39,15 @@ WORDS = rw.SheetWords(
 
 
 # -- schemas of the files --------------------------------------------------------------------
-class SheetRow(Sourced):
-    id: str
-    name: str
+class SheetRow(rw.SheetRowSpec):
     category: Literal["accessory", "weapon", "armor", "prefix", "suffix", "charm"]
     coins: int = Field(ge=0)
-    circles: dict[str, int] = Field(min_length=1)
     potions: int | None = Field(default=None, ge=0)
     bonus_category: Literal["accessory", "weapon", "armor"] | None = None
     bonus_coins: int = Field(default=0, ge=0)
 
 
-class SheetFile(rw.SheetFileBase):
-    rows: list[SheetRow] = Field(min_length=1)
+SheetFile = rw.SheetFileBase[SheetRow]
 
 
 class OrderSpec(rw.CardSpec):
@@ -179,9 +175,7 @@ def compile_content(
     for r in sheet.rows:
         if (r.bonus_category is None) != (r.bonus_coins == 0):
             raise DataError(f"sheet: row {r.id} needs both bonus_category and bonus_coins")
-    base = rw.compile_sheet(
-        sheet, sheet.rows, [r.coins for r in sheet.rows], ITEM_CATEGORIES, masteries
-    )
+    base = rw.compile_sheet(sheet, [r.coins for r in sheet.rows], ITEM_CATEGORIES, masteries)
     layout: Layout = base["layout"]
     built_orders = rw.compile_cards(
         [(o, o.coins, "order") for o in orders.orders],
@@ -227,13 +221,6 @@ def compile_content(
     )
 
 
-@cached
-def content() -> Content:
-    """The game's content from its data files (read and checked once per process)."""
-    return compile_content(
-        load(SheetFile, PACKAGE, "sheet.toml"),
-        load(OrdersFile, PACKAGE, "orders.toml"),
-        load(AdventurersFile, PACKAGE, "adventurers.toml"),
-        load(rw.MasteriesFile, PACKAGE, "masteries.toml"),
-        load(GameFile, PACKAGE, "game.toml"),
-    )
+#: the game's content from its data files, each a parameter of :func:`compile_content`
+#: (read and checked once per process)
+content = content_from_files(PACKAGE, compile_content)

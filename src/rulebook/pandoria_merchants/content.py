@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 from pydantic import Field, model_validator
 
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 from rulebook.pandoria_merchants.board import KINDS, Board, build_board, tokens
 
 PACKAGE = "rulebook.pandoria_merchants.data"
@@ -368,11 +368,6 @@ def compile_content(maps: MapsFile, realm: RealmFile, game: GameFile) -> Content
     )
 
 
-@cached
-def content() -> Content:
-    """The game's content from its data files (read and checked once per process)."""
-    return compile_content(
-        load(MapsFile, PACKAGE, "maps.toml"),
-        load(RealmFile, PACKAGE, "realm.toml"),
-        load(GameFile, PACKAGE, "game.toml"),
-    )
+#: the game's content from its data files, each a parameter of :func:`compile_content`
+#: (read and checked once per process)
+content = content_from_files(PACKAGE, compile_content)

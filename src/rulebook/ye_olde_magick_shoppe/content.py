@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 import rulebook.core.rollwrite as rw
-from rulebook.core.data import DataError, Sourced, Strict, cached, load
+from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 
 PACKAGE = "rulebook.ye_olde_magick_shoppe.data"
 ITEM_CATEGORIES = ("gear", "weapon", "armor")
@@ -47,12 +47,9 @@ WORDS = rw.SheetWords(
 
 
 # -- schemas of the files --------------------------------------------------------------------
-class SheetRow(Sourced):
-    id: str
-    name: str
+class SheetRow(rw.SheetRowSpec):
     category: Literal["gear", "weapon", "armor", "prefix", "suffix", "charm", "glyph"]
     stars: int = Field(ge=0)
-    circles: dict[str, int] = Field(min_length=1)
     #: the Bonus Modifier completing the row circles
     bonus: Kind
     #: Charms: the Bonus Modifier Value they advance ("circle next (-) modifier value")
@@ -70,8 +67,7 @@ class SheetRow(Sourced):
         return self
 
 
-class SheetFile(rw.SheetFileBase):
-    rows: list[SheetRow] = Field(min_length=1)
+SheetFile = rw.SheetFileBase[SheetRow]
 
 
 class CustomerSpec(rw.CardSpec):
@@ -150,9 +146,7 @@ def compile_content(
     sheet: SheetFile, customers: CustomersFile, certifications: rw.MasteriesFile, game: GameFile
 ) -> Content:
     """Check cross-references between the files and build the runtime tables."""
-    base = rw.compile_sheet(
-        sheet, sheet.rows, [r.stars for r in sheet.rows], ITEM_CATEGORIES, certifications
-    )
+    base = rw.compile_sheet(sheet, [r.stars for r in sheet.rows], ITEM_CATEGORIES, certifications)
     cards = rw.compile_cards(
         [(c, c.stars, "customer") for c in customers.customers]
         + [(c, c.stars, "connoisseur") for c in customers.connoisseurs],
@@ -191,12 +185,6 @@ def compile_content(
     )
 
 
-@cached
-def content() -> Content:
-    """The game's content from its data files (read and checked once per process)."""
-    return compile_content(
-        load(SheetFile, PACKAGE, "sheet.toml"),
-        load(CustomersFile, PACKAGE, "customers.toml"),
-        load(rw.MasteriesFile, PACKAGE, "certifications.toml"),
-        load(GameFile, PACKAGE, "game.toml"),
-    )
+#: the game's content from its data files, each a parameter of :func:`compile_content`
+#: (read and checked once per process)
+content = content_from_files(PACKAGE, compile_content)

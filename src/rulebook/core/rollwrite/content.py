@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import Field
 
@@ -53,29 +53,31 @@ class MasterySpec(Sourced):
     apprentice: int = Field(ge=0)
 
 
-class SheetFileBase(Strict):
-    """A sheet file: its dice and columns; each game adds its own ``rows`` schema."""
+class SheetRowSpec(Sourced):
+    """A row of the sheet as the engine reads it; each game's row schema derives from it,
+    names its categories and adds its own fields (its value, its bonus)."""
+
+    id: str
+    name: str
+    category: str
+    circles: dict[str, int] = Field(min_length=1)
+
+
+R = TypeVar("R", bound=SheetRowSpec)
+
+
+class SheetFileBase(Strict, Generic[R]):
+    """A sheet file: its dice, columns and rows (``SheetFileBase[SheetRow]``: a game's row
+    schema)."""
 
     dice: list[DieSpec] = Field(min_length=1)
     columns: list[ColumnSpec] = Field(min_length=1)
+    rows: list[R] = Field(min_length=1)
 
 
 class MasteriesFile(Strict):
     material: list[MasterySpec] = Field(min_length=1)
     energy: list[MasterySpec] = Field(min_length=1)
-
-
-class SheetRowData(Protocol):
-    """What the engine reads of a game's row schema."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def category(self) -> str: ...
-    @property
-    def circles(self) -> dict[str, int]: ...
 
 
 # -- compiled content ----------------------------------------------------------------------
@@ -133,14 +135,13 @@ class SheetContentBase:
 
 
 def compile_sheet(
-    sheet: SheetFileBase,
-    rows: Sequence[SheetRowData],
+    sheet: SheetFileBase[Any],
     values: Sequence[int],
     crafting_categories: Iterable[str],
     masteries: MasteriesFile,
 ) -> dict[str, Any]:
     """The dice, layout and mastery cards of a :class:`SheetContentBase` (as keywords)."""
-    layout = build_layout(sheet.dice, sheet.columns, rows, values, crafting_categories)
+    layout = build_layout(sheet.dice, sheet.columns, sheet.rows, values, crafting_categories)
     material, energy = compile_masteries(
         masteries, layout, {c.id: c.section for c in sheet.columns}
     )
@@ -157,7 +158,7 @@ def compile_sheet(
 def build_layout(
     dice: Sequence[DieSpec],
     columns: Sequence[ColumnSpec],
-    rows: Sequence[SheetRowData],
+    rows: Sequence[SheetRowSpec],
     values: Sequence[int],
     crafting_categories: Iterable[str],
 ) -> Layout:

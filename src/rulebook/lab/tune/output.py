@@ -29,7 +29,7 @@ from rulebook.lab.compare import Change
 from rulebook.lab.ladder import Rung
 from rulebook.lab.report import pct, png
 from rulebook.lab.stats import ALPHA
-from rulebook.lab.summary import Rate, corrected
+from rulebook.lab.summary import Rate, Row, corrected
 from rulebook.lab.tune.held_out import Held
 from rulebook.lab.tune.knobs import Knob
 from rulebook.lab.tune.search import (
@@ -42,8 +42,6 @@ from rulebook.lab.tune.search import (
     describe_values,
 )
 from rulebook.lab.tune.target import OBJECTIVE, Measure, measure
-
-Row = dict[str, Any]
 
 
 @dataclass(frozen=True)

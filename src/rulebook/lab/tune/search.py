@@ -52,10 +52,10 @@ from rulebook.core import RulebookError
 from rulebook.lab.ladder import Rung
 from rulebook.lab.runner import Job
 from rulebook.lab.storage import job_of, parts_dir, read_results
+from rulebook.lab.summary import Row
 from rulebook.lab.tune.knobs import Knob, build_override, encode, same
 from rulebook.lab.tune.target import Measure, Term, measure, rungs_of
 
-Row = dict[str, Any]
 Values = dict[str, Any]
 #: plays a job into a results file and returns its rows (resuming what is stored there)
 Evaluate = Callable[[Job, Path], list[Row]]
