@@ -7,7 +7,6 @@ and the game's optional ``render``.
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 from collections.abc import Sequence
@@ -32,8 +31,8 @@ import rulebook
 import rulebook.compiled
 from rulebook.cli.common import (
     INTERRUPTED,
+    Parallel,
     agent_games,
-    check_parallel,
     find_game,
     make_console,
     parse_options,
@@ -46,8 +45,10 @@ from rulebook.cli.lookup import rules_view
 from rulebook.cli.options import (
     AgentsOpt,
     GameArg,
+    GamesOpt,
     LevelOpt,
     OptionOpt,
+    PlayerCountOpt,
     RayAddressOpt,
     RayOpt,
     SeedOpt,
@@ -196,10 +197,8 @@ def rules_command(game: GameArg) -> None:
 @app.command()
 def simulate(
     game: GameArg,
-    players: Annotated[
-        int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
-    ],
-    games: Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")],
+    players: PlayerCountOpt,
+    games: GamesOpt,
     agents: AgentsOpt,
     seed: SeedOpt = 0,
     variant: VariantOpt = None,
@@ -220,14 +219,12 @@ def simulate(
     ] = None,
 ) -> None:
     """Play many games between bots (in parallel) and report win rates and scores per seat."""
-    found = find_game(game)
     with usage_errors():
         checked = agent_games(
-            found, players, games, agents, seed, variant, option, level,
-            "simulations are between agents",
+            game, players, games, agents, seed, variant, option, level,
+            workers, ray, ray_address, "simulations are between agents",
         )  # fmt: skip
-        setup, specs = checked.setup, checked.specs
-        check_parallel(workers, ray, ray_address)
+        found, setup, specs = checked.game, checked.setup, checked.specs
         if out is not None:
             writable_file(out, "--out")
         override = None
@@ -242,9 +239,7 @@ def simulate(
     console = make_console()
     start = time.perf_counter()
     with usage_errors():
-        rows, played = run_with_progress(
-            console, job, out, workers or os.cpu_count() or 1, ray or bool(ray_address), ray_address
-        )
+        rows, played = run_with_progress(console, job, out, checked.parallel)
     elapsed = time.perf_counter() - start
     rival = found.variant(setup.variant).opponent
     console.print(simulation_table(rows, specs, players, rival))
@@ -280,9 +275,7 @@ def run_with_progress(
     console: Console,
     job: Job,
     out: Path | None,
-    workers: int,
-    use_ray: bool,
-    address: str | None,
+    parallel: Parallel,
     label: str | None = None,
 ) -> Ran:
     """:func:`rulebook.lab.runner.execute` under a progress bar with an ETA (Ctrl-C keeps
@@ -314,7 +307,10 @@ def run_with_progress(
             progress.advance(task, count)
 
         try:
-            return Ran(execute(job, out, workers, use_ray, address, advance, started), played)
+            ran = execute(
+                job, out, parallel.workers, parallel.ray, parallel.address, advance, started
+            )
+            return Ran(ran, played)
         except KeyboardInterrupt:
             progress.stop()
             where = f"; re-run the same command to resume {out}" if out else ""

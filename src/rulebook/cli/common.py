@@ -179,10 +179,22 @@ def agent_specs(text: str, players: int, refusal: str) -> list[str]:
     return specs
 
 
-def check_parallel(workers: int | None, ray: bool, address: str | None) -> None:
+@dataclass(frozen=True)
+class Parallel:
+    """Where a command's games run, from ``--workers``, ``--ray`` and ``--ray-address``."""
+
+    #: processes (``--workers``; by default one per core)
+    workers: int
+    #: whether on Ray (``--ray``, or a cluster's ``--ray-address``)
+    ray: bool
+    #: the Ray cluster's address, if one was given
+    address: str | None
+
+
+def check_parallel(workers: int | None, ray: bool = False, address: str | None = None) -> Parallel:
     """Check ``--workers``, ``--ray`` and ``--ray-address`` before any work:
     :class:`UsageError` if there are fewer than one worker, if Ray is asked for but not
-    installed, or if nothing answers at the address."""
+    installed, or if nothing answers at the address; where the games will run."""
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
     if ray or address:
@@ -190,20 +202,24 @@ def check_parallel(workers: int | None, ray: bool, address: str | None) -> None:
             raise UsageError("--ray needs Ray: pip install 'rulebook[ray]'")
         if address:
             check_ray_address(address)
+    return Parallel(workers or os.cpu_count() or 1, ray or bool(address), address)
 
 
 @dataclass(frozen=True)
 class AgentGames:
-    """What ``simulate`` and ``record`` play, checked: the setup of the first game, one agent
-    spec per seat, and the options given, in their canonical form."""
+    """What ``simulate`` and ``record`` play, checked: the game, the setup of the first game,
+    one agent spec per seat, the options given, in their canonical form, and where the games
+    run."""
 
+    game: Game
     setup: Setup
     specs: list[str]
     options: dict[str, str]
+    parallel: Parallel
 
 
 def agent_games(
-    game: Game,
+    name: str,
     players: int,
     games: int,
     agents: str,
@@ -211,18 +227,22 @@ def agent_games(
     variant: str | None,
     option: Sequence[str] | None,
     level: str | None,
+    workers: int | None,
+    ray: bool,
+    ray_address: str | None,
     refusal: str,
 ) -> AgentGames:
     """Check the options ``simulate`` and ``record`` share (``refusal`` says what the command
     plays, should ``--agents`` name ``human``): :class:`UsageError` or the engine's refusal of
     the setup, in one line, before any game is played."""
+    game = find_game(name)
     options = parse_options(option, level)
     setup = game.setup(players, seed, variant, options)
     specs = agent_specs(agents, players, refusal)
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
-    return AgentGames(setup, specs, given)
+    return AgentGames(game, setup, specs, given, check_parallel(workers, ray, ray_address))
 
 
 def cycle_specs(specs: Sequence[str], players: int) -> list[str]:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
@@ -247,13 +246,12 @@ def strength(
             make_agent(agent)
         if games < 1 or solo_games < 1:
             raise UsageError("--games and --solo-games must be at least 1")
-        check_parallel(workers, False, None)
+        parallel = check_parallel(workers)
         if out is not None:
             writable_folder(out, "--out")
         if markdown is not None:
             writable_file(markdown, "--markdown", ours=strength_lab.MARK, overwrite=overwrite)
     console = make_console()
-    count = workers or os.cpu_count() or 1
     if out is not None:
         with output_errors("--out", out):
             out.mkdir(parents=True, exist_ok=True)
@@ -264,7 +262,7 @@ def strength(
         def run(job: Job, where: Path | None, title: str = title) -> list[dict[str, Any]]:
             who = f"{job.agents[0]} vs {job.agents[-1]}" if job.players > 1 else job.agents[0]
             label = f"{title}: {who}"
-            return run_with_progress(console, job, where, count, False, None, label).rows
+            return run_with_progress(console, job, where, parallel, label).rows
 
         k = solo_games if setting.players == 1 else games
         with usage_errors():
@@ -322,13 +320,12 @@ def play_ladder(
             raise UsageError("--rungs names no rung")
         if games < 1:
             raise UsageError("--games must be at least 1")
-        check_parallel(workers, False, None)
+        parallel = check_parallel(workers)
         if out is not None:
             writable_folder(out, "--out")
         if markdown is not None:
             writable_file(markdown, "--markdown")
     console = make_console()
-    count = workers or os.cpu_count() or 1
     setting = strength_lab.Setting(found.name, n, setup.variant)
     if out is not None:
         with output_errors("--out", out):
@@ -336,7 +333,7 @@ def play_ladder(
 
     def run(job: Job, where: Path | None) -> list[dict[str, Any]]:
         label = f"{found.title}: {job.agents[0]} vs {job.agents[-1]}"
-        return run_with_progress(console, job, where, count, False, None, label).rows
+        return run_with_progress(console, job, where, parallel, label).rows
 
     with usage_errors():
         rows = strength_lab.ladder(setting, ladder_rungs, games, seed, run, out, override)

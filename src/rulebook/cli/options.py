@@ -22,11 +22,16 @@ LevelOpt = Annotated[
     str | None,
     typer.Option("--level", metavar="LEVEL", help="Shorthand for --option level=LEVEL."),
 ]
+#: the number of players, where a command needs it given (``simulate``, ``record``)
+PlayerCountOpt = Annotated[
+    int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
+]
 #: the number of players where the game's usual count is the default
 PlayersOpt = Annotated[
     int | None,
     typer.Option("--players", "-p", metavar="N", help="Default: the game's usual count."),
 ]
+GamesOpt = Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")]
 SeedOpt = Annotated[int, typer.Option(metavar="S", help="Seed of the first game.")]
 AgentsOpt = Annotated[
     str,

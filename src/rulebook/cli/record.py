@@ -3,7 +3,6 @@ imitation and offline learning (:mod:`rulebook.interop.dataset`)."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Annotated
@@ -16,8 +15,6 @@ from rulebook.cli.common import (
     INTERRUPTED,
     UsageError,
     agent_games,
-    check_parallel,
-    find_game,
     make_console,
     output_errors,
     usage_errors,
@@ -26,8 +23,10 @@ from rulebook.cli.common import (
 from rulebook.cli.options import (
     AgentsOpt,
     GameArg,
+    GamesOpt,
     LevelOpt,
     OptionOpt,
+    PlayerCountOpt,
     RayAddressOpt,
     RayOpt,
     SeedOpt,
@@ -40,10 +39,8 @@ from rulebook.core.words import plural
 @app.command()
 def record(
     game: GameArg,
-    players: Annotated[
-        int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
-    ],
-    games: Annotated[int, typer.Option("--games", "-n", metavar="K", help="How many games.")],
+    players: PlayerCountOpt,
+    games: GamesOpt,
     agents: AgentsOpt,
     out: Annotated[
         Path, typer.Option(metavar="FILE", help="The Parquet file to write (one row a decision).")
@@ -68,14 +65,12 @@ def record(
     from rulebook.interop.dataset import Interrupted, Recording
     from rulebook.interop.dataset import record as write
 
-    found = find_game(game)
     with usage_errors():
         checked = agent_games(
-            found, players, games, agents, seed, variant, option, level,
-            "recordings are of games between agents",
+            game, players, games, agents, seed, variant, option, level,
+            workers, ray, ray_address, "recordings are of games between agents",
         )  # fmt: skip
-        specs = checked.specs
-        check_parallel(workers, ray, ray_address)
+        found, specs, parallel = checked.game, checked.specs, checked.parallel
         if out.exists() and not overwrite:
             raise UsageError(f"--out {out} exists; not overwritten (add --overwrite to replace it)")
         writable_file(out, "--out")
@@ -93,9 +88,9 @@ def record(
             written = write(
                 recording,
                 out,
-                workers or os.cpu_count() or 1,
-                ray or bool(ray_address),
-                ray_address,
+                parallel.workers,
+                parallel.ray,
+                parallel.address,
                 lambda done: bar.advance(task, done),
             )
         except Interrupted as stop:

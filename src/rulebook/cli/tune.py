@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import io
-import os
 import sys
 from contextlib import nullcontext
 from pathlib import Path
@@ -18,6 +17,7 @@ from rich.table import Table
 from rulebook.cli.app import app
 from rulebook.cli.common import (
     INTERRUPTED,
+    Parallel,
     UsageError,
     agent_specs,
     check_parallel,
@@ -118,7 +118,7 @@ def tune_command(
         specs = agent_specs(agents, n, "tuning plays agents only")
         if n < 2:
             raise UsageError("tuning balances win rates: it needs 2 or more players")
-        check_parallel(workers, ray, ray_address)
+        parallel = check_parallel(workers, ray, ray_address)
         writable_folder(out, "--out")
         knob_file = read_knobs(knobs, found.name, n, variant)
         text = target or knob_file.target
@@ -143,12 +143,10 @@ def tune_command(
             select,
         )
     console = make_console()
-    count = workers or os.cpu_count() or 1
-    cluster = ray or bool(ray_address)
     command = "rulebook " + " ".join(sys.argv[1:]) if sys.argv else "rulebook tune"
     try:
-        with ray_instance(count, ray_address) if cluster else nullcontext():
-            outcome, changes = run(console, plan, out, count, cluster, ray_address, command)
+        with ray_instance(parallel.workers, parallel.address) if parallel.ray else nullcontext():
+            outcome, changes = run(console, plan, out, parallel, command)
     except KeyboardInterrupt:
         console.print(f"Interrupted; re-run the same command to resume {out}.")
         raise typer.Exit(INTERRUPTED) from None
@@ -164,9 +162,7 @@ def run(
     console: Console,
     plan: Plan,
     out: Path,
-    workers: int,
-    cluster: bool,
-    address: str | None,
+    parallel: Parallel,
     command: str,
 ) -> tuple[Outcome, list[Change]]:
     columns = (
@@ -182,7 +178,12 @@ def run(
 
         def evaluate(job: Job, path: Path) -> list[dict[str, object]]:
             return execute(
-                job, path, workers, cluster, address, lambda k: progress.advance(current[0], k)
+                job,
+                path,
+                parallel.workers,
+                parallel.ray,
+                parallel.address,
+                lambda k: progress.advance(current[0], k),
             )
 
         def status(s: Status) -> None:
