@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -137,26 +138,43 @@ def _hand_lines(names: list[str]) -> list[Text]:
     return lines
 
 
-def turn(state: State, player: int) -> RenderableType:
-    """What a decision needs: the Monster Paths, every Magi, your ability, the play area,
-    your Hand with its actions, and the decision waiting."""
-    obs = state.observation(player)
+def _top(obs: dict[str, Any]) -> str:
+    """The discard pile's top Spell, in parentheses (nothing when the pile is empty)."""
+    return f" (top: {obs['discard_pile'][-1]})" if obs["discard_pile"] else ""
+
+
+def _table(
+    obs: dict[str, Any],
+    player: int,
+    paths: Sequence[RenderableType],
+    play: Sequence[RenderableType],
+) -> Group:
+    """A view of the table from top to bottom: the Round, the Monster ``paths``, every Magi,
+    ``player``'s ability, the ``play`` area with the piles and the Hand, the decision waiting
+    and, once over, the winners."""
     parts: list[RenderableType] = [
         _head(obs),
-        *_paths_lines(obs),
+        *paths,
         *_seat_lines(obs, player),
         _ability(obs["seats"][player]["element"]),
-        Text(
-            f"Play area: {_counted(obs['play_area'])}; discard pile {len(obs['discard_pile'])}"
-            + (f" (top: {obs['discard_pile'][-1]})" if obs["discard_pile"] else "")
-        ),
-        *_hand_lines(obs["hand"]),
+        *play,
     ]
     if obs["choice"] is not None:
         parts.append(Text(_choice_text(obs["choice"], player), style="bold cyan"))
     if obs["phase"] == "over":
         parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
     return Group(*parts)
+
+
+def turn(state: State, player: int) -> RenderableType:
+    """What a decision needs: the Monster Paths, every Magi, your ability, the play area,
+    your Hand with its actions, and the decision waiting."""
+    obs = state.observation(player)
+    play = Text(
+        f"Play area: {_counted(obs['play_area'])}; discard pile {len(obs['discard_pile'])}"
+        + _top(obs)
+    )
+    return _table(obs, player, _paths_lines(obs), [play, *_hand_lines(obs["hand"])])
 
 
 def render(state: State, player: int) -> RenderableType:
@@ -176,24 +194,16 @@ def render(state: State, player: int) -> RenderableType:
             )
         if not path:
             paths.add_row(str(tier), "(none yet)", "", "", "")
-    parts: list[RenderableType] = [
-        _head(obs),
-        paths,
-        *_seat_lines(obs, player),
-        _ability(obs["seats"][player]["element"]),
+    play = [
         Text(f"Play area: {_counted(obs['play_area'])}"),
         Text(
             f"Discard pile: {len(obs['discard_pile'])} spells"
-            + (f" (top: {obs['discard_pile'][-1]})" if obs["discard_pile"] else "")
+            + _top(obs)
             + f"; exhausted: {len(obs['exhausted'])}"
         ),
         _hand(obs["hand"]),
     ]
-    if obs["choice"] is not None:
-        parts.append(Text(_choice_text(obs["choice"], player), style="bold cyan"))
-    if obs["phase"] == "over":
-        parts.append(Text(f"Game over. Winners: {obs['winners']}", style="bold magenta"))
-    return Group(*parts)
+    return _table(obs, player, [paths], play)
 
 
 def hand(state: State, player: int) -> RenderableType:

@@ -42,6 +42,7 @@ from rulebook.archmagi.rounds import drafts_as_draws
 from rulebook.archmagi.setup import set_up
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
+from rulebook.core.state import log_texts
 
 
 class ArchmagiState(State):
@@ -337,13 +338,8 @@ class ArchmagiState(State):
 
     def _history_texts(self) -> list[tuple[int, str]]:
         """The action log as text, converted once per move (snapshots are taken often)."""
-        texts = self._texts
-        if len(texts) > len(self.history):
-            texts = ()
-        if len(texts) < len(self.history):
-            texts += tuple((p, str(a)) for p, a in self.history[len(texts) :])
-            self._texts = texts
-        return list(texts)
+        self._texts = log_texts(self._texts, self.history)
+        return list(self._texts)
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -43,6 +43,20 @@ def find_move(by_text: Mapping[str, A], text: object, looks_like: str) -> A:
     return move
 
 
+def log_texts(
+    memo: tuple[tuple[int, str], ...], history: Sequence[tuple[int, Action]]
+) -> tuple[tuple[int, str], ...]:
+    """The action log as text, ``(seat, move)``, each move converted once: ``memo`` is what an
+    earlier call returned for this game, extended here by the moves made since (started again
+    if the log is shorter). A game keeps the result for the next call (its clones may share it:
+    it is never changed, only replaced), as snapshots, taken often, show the whole log."""
+    if len(memo) > len(history):
+        memo = ()
+    if len(memo) < len(history):
+        memo += tuple((p, str(a)) for p, a in history[len(memo) :])
+    return memo
+
+
 class State(ABC):
     """One moment of one game. Mutated in place by :meth:`apply`; :meth:`clone` to branch."""
 

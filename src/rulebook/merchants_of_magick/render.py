@@ -16,13 +16,12 @@ from rulebook.core import State, View
 from rulebook.core.rollwrite import render as rollwrite_render
 from rulebook.core.rollwrite.render import (
     card_text,
-    footer,
-    header,
     line_block,
     masteries_line,
     progress,
     rotation_note,
     sheet_group,
+    table_group,
     turn_group,
 )
 from rulebook.core.words import seat as seat_name
@@ -117,9 +116,7 @@ def orders(state: State, player: int) -> RenderableType:
 
 def render(state: State, player: int) -> RenderableType:
     """The whole table as ``player`` sees it: dice, Masteries, every shoppe, their sheet."""
-    obs = state.observation(player)
-    head, masteries = header(obs, "Orders deck", "Masteries")
-    return Group(head, masteries, orders(state, player), sheet(state, player), *footer(obs))
+    return table_group(state, player, "Orders deck", "Masteries", (orders, sheet))
 
 
 VIEWS = (

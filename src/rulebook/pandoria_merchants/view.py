@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from rulebook.core import Action
+from rulebook.core.state import log_texts
 from rulebook.pandoria_merchants import buildings, buying, solo
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.moves import Move
@@ -276,13 +277,8 @@ def explain(s: PandoriaState, player: int, action: Action) -> str:
 def history_texts(s: PandoriaState) -> tuple[tuple[int, str], ...]:
     """The action log as text, converted once per move (snapshots are taken often; kept in
     ``s._texts``, which clones share: it is never changed, only replaced)."""
-    texts = s._texts
-    if len(texts) > len(s.history):
-        texts = ()
-    if len(texts) < len(s.history):
-        texts += tuple((p, str(a)) for p, a in s.history[len(texts) :])
-        s._texts = texts
-    return texts
+    s._texts = log_texts(s._texts, s.history)
+    return s._texts
 
 
 #: the fields :func:`snapshot` shows as they are (lists and dicts as tuples)

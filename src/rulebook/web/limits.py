@@ -15,8 +15,22 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rulebook.web.errors import TooMany
 
 
-def _too_large(limit: int) -> bytes:
-    return json.dumps({"error": f"request body too large (limit {limit} bytes)"}).encode()
+async def _send_refusal(send: Send, status: int, reason: str, header: tuple[bytes, bytes]) -> None:
+    """Answer with ``status`` and the one-line ``reason`` as JSON (``{"error": reason}``), one
+    more ``header`` beside its type and length, without calling the app."""
+    body = json.dumps({"error": reason}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                header,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 class BodyLimit:
@@ -66,19 +80,8 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Send, limit: int) -> None:
-        body = _too_large(limit)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        reason = f"request body too large (limit {limit} bytes)"
+        await _send_refusal(send, 413, reason, (b"connection", b"close"))
 
 
 class _BodyTooLarge(HTTPException):
@@ -150,19 +153,8 @@ class GarbageLimit:
             for known in list(self.refusals):
                 self._recent(known, now)
         if len(self._recent(client, now)) >= self.limit:
-            body = json.dumps({"error": "too many refused requests; try again later"}).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 429,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        (b"retry-after", str(int(self.window)).encode()),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            reason = "too many refused requests; try again later"
+            await _send_refusal(send, 429, reason, (b"retry-after", str(int(self.window)).encode()))
             return
 
         async def counting(message: Message) -> None:

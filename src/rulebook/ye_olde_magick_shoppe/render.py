@@ -15,13 +15,12 @@ from rich.text import Text
 from rulebook.core import State, View
 from rulebook.core.rollwrite import render as rollwrite_render
 from rulebook.core.rollwrite.render import (
-    footer,
-    header,
     line_block,
     line_text,
     masteries_line,
     rotation_note,
     sheet_group,
+    table_group,
     turn_group,
 )
 from rulebook.core.words import seat as seat_name
@@ -134,9 +133,7 @@ def customers(state: State, player: int) -> RenderableType:
 
 def render(state: State, player: int) -> RenderableType:
     """The whole table as ``player`` sees it: dice, Certifications, every shoppe, their sheet."""
-    obs = state.observation(player)
-    head, certifications = header(obs, "Customer deck", "Certifications")
-    return Group(head, certifications, customers(state, player), sheet(state, player), *footer(obs))
+    return table_group(state, player, "Customer deck", "Certifications", (customers, sheet))
 
 
 VIEWS = (

@@ -4,7 +4,7 @@
 // turn: the Flow of Magic, Search, Draft, "you may", discards. Every card, pile, token, phase
 // and symbol explains itself (kit.explain) with the texts of the board's static data: the
 // cards' as `card NAME` shows them, the symbols' and the table's from data/glossary.toml.
-import { deciding, el, explain, movesWhere, place, redraw, seatName, titled, turnLine } from "./kit.js";
+import { deciding, el, explain, movesWhere, place, redraw, seatName, titled, turnLine, viewerFirst } from "./kit.js";
 
 const ASKS = {
   discard: "Discard a Spell from your Hand",
@@ -347,8 +347,7 @@ export function render(root, view, ctx) {
   root.classList.add("rb-board", "am-root");
   const obs = view.observation;
   redraw(root, () => {
-    const me = view.seat;
-    const order = obs.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+    const order = viewerFirst(view);
     return [
       el(
         "header",

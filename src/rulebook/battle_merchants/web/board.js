@@ -16,6 +16,7 @@ import {
   titled,
   moveButtons,
   turnLine,
+  viewerFirst,
   zoomable,
 } from "./kit.js";
 
@@ -440,8 +441,7 @@ export function render(root, view, ctx) {
   const st = view.static;
   redraw(root, () => {
     const faces = obs.craft_faces || [];
-    const me = view.seat === null ? null : view.seat;
-    const order = obs.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+    const order = viewerFirst(view);
     return [
       el(
         "header",

@@ -130,6 +130,12 @@ export function seatName(view, seat) {
   return info && info.label ? `Seat ${seat + 1} (${info.label})` : `Seat ${seat + 1}`;
 }
 
+/** Every seat's number, the viewer's first and then the others in order (the mats, sheets). */
+export function viewerFirst(view) {
+  const me = view.seat;
+  return view.observation.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+}
+
 /** Whether ``seat`` is still to decide now. */
 export function deciding(view, seat) {
   return (view.to_act || []).includes(seat);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -95,6 +95,21 @@ def footer(obs: dict[str, Any]) -> list[Text]:
     if "rating" in obs:
         lines.append(Text(f"Solo rating: {obs['rating']}", style="bold magenta"))
     return lines
+
+
+def table_group(
+    state: State,
+    player: int,
+    deck: str,
+    masteries: str,
+    views: Sequence[Callable[[State, int], RenderableType]],
+) -> Group:
+    """A sheet game's whole table as ``player`` sees it (the ``table`` command): the round, the
+    dice and the ``deck``, the two mastery cards (``masteries``: the game's name for them), the
+    game's ``views`` in order (every shoppe, the seat's sheet), then the end of the game."""
+    obs = state.observation(player)
+    head, cards = header(obs, deck, masteries)
+    return Group(head, cards, *[view(state, player) for view in views], *footer(obs))
 
 
 # -- the compact turn view ------------------------------------------------------------------------

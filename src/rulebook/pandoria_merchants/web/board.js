@@ -16,6 +16,7 @@ import {
   titled,
   moveButtons,
   turnLine,
+  viewerFirst,
   zoomable,
 } from "./kit.js";
 
@@ -598,8 +599,7 @@ export function render(root, view, ctx) {
   root.classList.add("rb-board", "pm-root");
   const obs = view.observation;
   redraw(root, () => {
-    const me = view.seat;
-    const order = obs.seats.map((_, p) => p).sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+    const order = viewerFirst(view);
     const phase = obs.phase === "spell" && obs.spell ? `casting ${obs.spell}` : obs.phase;
     const ending = obs.end_needed ? ["end of the game"] : [];
     return [
@@ -623,7 +623,7 @@ export function render(root, view, ctx) {
         "div",
         { class: "pm-layout" },
         el("div", { class: "pm-map-wrap" }, zoomable(root, "map", mapSvg(view, ctx), "map"), legend(view)),
-        el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, me !== null), archive(view, ctx), soloPanel(view)),
+        el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, view.seat !== null), archive(view, ctx), soloPanel(view)),
       ),
       el("div", { class: "pm-seats" }, order.map((p) => seatSection(view, ctx, p))),
     ];
