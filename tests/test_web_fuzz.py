@@ -134,22 +134,44 @@ def new_games(draw: st.DrawFn) -> dict[str, Any]:
         for o in game["options"]
         if not o["variants"] or variant["name"] in o["variants"]
     }
-    kinds = st.sampled_from(["human", "human", "random", "greedy"])
+    kinds = st.sampled_from(["human", "human", "random", "greedy", "open"])
     seats = draw(st.lists(kinds, min_size=1, max_size=4))
     seats = (seats * players)[:players]
-    return {
+    body = {
         "game": game["name"],
         "variant": variant["name"],
         "players": players,
         "options": options,
         "seats": seats,
     }
+    clock = draw(st.none() | clocks)
+    return body if clock is None else {**body, "clock": clock}
+
+
+bots = st.sampled_from(["greedy", "random", "mcts-quick", "wizard"])
+clocks = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["none", "realtime", "turn"])},
+    optional={
+        "bank": st.integers(0, 10**6),
+        "increment": st.integers(0, 600),
+        "cap": st.integers(0, 10**6),
+        "per_move": st.integers(0, 10**6),
+        "grace": st.integers(0, 10**6),
+        "bot": bots,
+    },
+)
 
 
 moves = st.fixed_dictionaries(
     {"seat": st.just(SEAT), "move": st.just(LEGAL)}, optional={"version": st.just(VERSION)}
 )
 undos = st.just({"seat": SEAT})
+seat_changes = st.fixed_dictionaries({"seat": st.just(SEAT), "bot": st.none() | bots})
+votes = st.fixed_dictionaries(
+    {"seat": st.just(SEAT), "absent": st.integers(0, 3)}, optional={"bot": bots}
+)
+joins = st.fixed_dictionaries({"seat": st.integers(0, 3)})
+rematches = st.fixed_dictionaries({}, optional={"shuffle": st.booleans()})
 
 
 def save_files() -> st.SearchStrategy[bytes]:
@@ -291,6 +313,19 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games/{game_id}/save"): http(
         "save", "GET", gid.map(lambda g: f"/api/games/{g}/save")
     ),
+    ("POST", "/api/games/{game_id}/seat"): http(
+        "seat", "POST", gid.map(lambda g: f"/api/games/{g}/seat"), json=bodies(seat_changes)
+    ),
+    ("POST", "/api/games/{game_id}/vote"): http(
+        "vote", "POST", gid.map(lambda g: f"/api/games/{g}/vote"), json=bodies(votes)
+    ),
+    ("POST", "/api/games/{game_id}/join"): http(
+        "join", "POST", gid.map(lambda g: f"/api/games/{g}/join"), json=bodies(joins)
+    ),
+    ("POST", "/api/games/{game_id}/rematch"): http(
+        "rematch", "POST", gid.map(lambda g: f"/api/games/{g}/rematch"), json=bodies(rematches)
+    ),
+    ("GET", "/api/open"): http("open", "GET", st.just("/api/open")),
     ("GET", "/"): http("/", "GET", st.just("/")),
     ("POST", "/new"): http("/new", "POST", st.just("/new"), data=forms),
     ("POST", "/upload"): http("/upload", "POST", st.just("/upload"), **upload),
@@ -380,12 +415,19 @@ class Target:
 
 
 def new_games_of(client: TestClient) -> list[dict[str, Any]]:
-    """The games the fuzz plays: two to play, one over (uploaded at its end)."""
+    """The games the fuzz plays: three to play (one with a clock and open seats), one over
+    (uploaded at its end)."""
     made = [
         client.post("/api/games", json=body).json()
         for body in (
             {"game": "archmagi", "players": 2, "seats": ["human", "human"]},
             {"game": "merchants-of-magick", "players": 2, "seats": ["human", "greedy"]},
+            {
+                "game": "archmagi",
+                "players": 3,
+                "seats": ["human", "open", "open"],
+                "clock": {"kind": "turn"},
+            },
         )
     ]
     over = rulebook.new_game("merchants-of-magick", 1, seed=2, variant="solo")

@@ -1030,7 +1030,7 @@ class Games:
                     await asyncio.sleep(self.settings.bot_delay)
                 try:
                     text = await self.runner.choose(
-                        game.id, game.save_data(), seat, game.seats[seat]
+                        game.id, game.save_data(), seat, game.spec(seat)
                     )
                 except WorkerLost as lost:  # new workers are up: ask them
                     log.warning("bot of seat %d in game %s: %s; asking again", seat, game.id, lost)
