@@ -48,6 +48,11 @@ def test_a_real_time_clock_runs_out_a_bot_takes_the_seat_and_its_link_takes_it_b
     view = get_view(c, gid, tokens[other])
     assert view["bots"] == [{"seat": first, "bot": "random", "why": "time", "from": 0, "to": None}]
     assert time.time() >= clock["since"] + 1 + 1
+    held = get_view(c, gid, tokens[first])
+    assert held["legal"] == []  # the bot plays: its person has no moves to make meanwhile
+    if first in held["to_act"]:
+        r = post(c, f"/api/games/{gid}/move", tokens[first], {"seat": first, "move": "done"})
+        assert r.status_code == 409  # a bot plays it (or has moved for it meanwhile)
     wait_for(lambda: get_view(c, gid, tokens[other])["version"] > 0)  # the bot moved
     # the seat's link takes it back: its clock has at least the grace period again
     r = post(c, f"/api/games/{gid}/seat", tokens[first], {"seat": first, "bot": None})

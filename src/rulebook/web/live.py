@@ -350,6 +350,8 @@ class LiveGame:
         known = self._payloads.get(viewer)
         if known is None or known[0] != self.revision:
             built = view(self.state, viewer, self.log, self.labels)
+            if viewer in self.held:  # a bot plays the seat: its person has no moves to make
+                built["legal"] = []
             built.update(self.table_view())
             if built["result"] is not None:
                 built["result"]["bots"] = built["bots"]
@@ -773,6 +775,8 @@ class Games:
                 )
         if seat not in state.current_players():
             return f"it is not seat {seat}'s move now"
+        if seat in game.held:
+            return f"a bot plays seat {seat + 1} now: take the seat back first"
         try:
             stored = await self._commit(game, seat, text)
         except Conflict as exc:
