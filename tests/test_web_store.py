@@ -87,3 +87,13 @@ def test_a_database_from_before_the_count_of_writes_is_upgraded(tmp_path: Path) 
     assert store.write_moves([move(0, 1, "b", "old")]) == [True]
     assert store.since("old", 0)[:2] == (1, [(0, "a"), (1, "b")])
     assert store.waiting_for_bots() == []
+    # issue 25's columns and tables: the old game has no clock, no bot in a seat, no vote
+    found = store.load("old")
+    assert found is not None and found.clock is None and found.clocks.left is None
+    assert found.stints == () and found.votes == {} and found.rematch is None
+    assert store.overdue(1e12) == [] and store.open_tables() == []
+    with sqlite3.connect(path) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    assert {"stints", "votes", "seen"} <= tables
+    assert {"clock", "clock_left", "clock_since", "deadline", "open_seats", "rematch"} <= columns

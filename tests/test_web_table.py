@@ -88,9 +88,7 @@ def test_a_turn_based_clock_survives_a_restart(db: Path) -> None:
 
 
 def test_in_a_simultaneous_phase_each_seat_s_clock_runs_until_it_moved(c: TestClient) -> None:
-    links = new_game(
-        c, "merchants-of-magick", ["human", "human"], clock={**REALTIME, "bank": 600}
-    )
+    links = new_game(c, "merchants-of-magick", ["human", "human"], clock={**REALTIME, "bank": 600})
     gid, tokens = links["id"], seat_tokens(links)
     start = get_view(c, gid, tokens[0])
     assert start["clock"]["running"] == [0, 1]
@@ -284,6 +282,38 @@ def test_a_shuffled_rematch_moves_every_seat(c: TestClient) -> None:
     for seat in range(4):
         post(c, f"/api/games/{gid}/seat", tokens[seat], {"seat": seat, "bot": "random"})
     wait_for(lambda: get_view(c, gid)["over"], timeout=120)
-    got = [post(c, f"/api/games/{gid}/rematch", tokens[p], {"shuffle": True}).json() for p in range(4)]
+    got = [
+        post(c, f"/api/games/{gid}/rematch", tokens[p], {"shuffle": True}).json() for p in range(4)
+    ]
     assert sorted(g["seats"][0] for g in got) == [0, 1, 2, 3]
     assert len({g["url"] for g in got}) == 4
+
+
+# -- the clocks' arithmetic ------------------------------------------------------------------------
+def test_the_clocks_arithmetic() -> None:
+    from rulebook.web.clocks import Clock, Times, after, deadline, move_undone, overdue, taken_back
+
+    real = Clock("realtime", bank=60, increment=10, cap=65, grace=5)
+    times = Times((60.0, 60.0), 100.0)
+    # seat 1 moved after 20 s: its time is 40 + 10; seat 2 now runs
+    moved = after(real, times, [0], [1], 0, 120.0)
+    assert moved == Times((50.0, 60.0), 120.0)
+    # never above the cap; a move in the grace period starts from zero
+    assert after(real, times, [0], [1], 0, 101.0).left[0] == 65.0
+    assert after(real, times, [0], [1], 0, 163.0).left[0] == 10.0
+    # both run in a simultaneous phase; the one that moved stops, the other goes on
+    both = after(real, times, [0, 1], [1], 0, 130.0)
+    assert both.left == (40.0, 30.0) and both.since == 130.0
+    assert deadline(real, both, [1]) == 130.0 + 30.0 + 5.0
+    assert overdue(real, both, [1], 164.0) == [] and overdue(real, both, [1], 165.0) == [1]
+    assert taken_back(real, Times((-3.0, 9.0), 1.0), 0).left == (5.0, 9.0)
+    assert move_undone(real, moved, 0).left == (40.0, 60.0)
+    turn = Clock("turn", per_move=86400, grace=3600)
+    start = Times((86400.0, 86400.0), 0.0)
+    # turn-based: whoever comes to move gets a whole move's time; the mover's is spent
+    later = after(turn, start, [0], [1], 0, 500.0)
+    assert later.left == (86400.0 - 500.0, 86400.0)
+    again = after(turn, later, [1], [0], 1, 900.0)
+    assert again.left == (86400.0, 86400.0 - 400.0)
+    assert Clock.from_text(turn.to_text()) == turn and turn.describe() == "1 day a move"
+    assert real.describe() == "real time 1 min + 10 s a move"

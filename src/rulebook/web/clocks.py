@@ -130,6 +130,16 @@ def taken_back(clock: Clock, times: Times, seat: int) -> Times:
     return Times(tuple(left), times.since)
 
 
+def move_undone(clock: Clock, times: Times, seat: int) -> Times:
+    """The clocks when ``seat`` takes its last move back: real time takes back the increment
+    that move earned (the time it took stays used)."""
+    if clock.kind != "realtime":
+        return times
+    left = list(times.left)
+    left[seat] -= clock.increment
+    return Times(tuple(left), times.since)
+
+
 def deadline(clock: Clock, times: Times, running: Iterable[int]) -> float | None:
     """When the first running seat's time and grace period will be over (None: nobody runs)."""
     ends = [times.since + times.left[p] + clock.grace for p in running]

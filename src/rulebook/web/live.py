@@ -33,7 +33,15 @@ import anyio.to_thread
 from rulebook.core import IllegalAction, Setup, State, get_game
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
-from rulebook.web.clocks import Clock, Times, after, deadline, overdue, taken_back
+from rulebook.web.clocks import (
+    Clock,
+    Times,
+    after,
+    deadline,
+    move_undone,
+    overdue,
+    taken_back,
+)
 from rulebook.web.cluster import Alone, Move, Postgres
 from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
@@ -264,16 +272,19 @@ class LiveGame:
         held: dict[int, str] | None = None,
         back: int | None = None,
         seats: list[str] | None = None,
+        undone: int | None = None,
     ) -> tuple[Times | None, Clocks]:
         """The clocks after a write that leaves the game at ``state`` with ``held`` seats
         played by bots and the seats' kinds ``seats`` (``mover`` moved; ``back``: a person
-        took that seat back)."""
+        took that seat back; ``undone``: that seat's last move was taken back)."""
         if self.clock is None or self.times is None:
             return None, NO_CLOCKS
         running = self.running(state, held, seats)
         times = after(self.clock, self.times, self.running(), running, mover, time.time())
         if back is not None:
             times = taken_back(self.clock, times, back)
+        if undone is not None:
+            times = move_undone(self.clock, times, undone)
         return times, Clocks(times.to_text(), times.since, deadline(self.clock, times, running))
 
     def clocks_now(self) -> Clocks:
@@ -884,12 +895,7 @@ class Games:
         length = len(game.log) - 1
         state, told, drew = replay(game.state.setup, [(e.seat, e.move) for e in log_[:length]])
         bots = game.bot_to_move(state) is not None
-        times, clocks = game.clocks_after(state, None)
-        if times is not None and game.clock is not None and game.clock.kind == "realtime":
-            left = list(times.left)  # the increment of the move taken back goes with it
-            left[seat] -= game.clock.increment
-            times = Times(tuple(left), times.since)
-            clocks = clocks._replace(left=times.to_text())
+        times, clocks = game.clocks_after(state, None, undone=seat)
         undone = await self.writer.call(self.store.undo, game.id, game.writes, length, bots, clocks)
         if not undone:
             return WRITTEN_MEANWHILE
