@@ -283,6 +283,12 @@ hellos = st.one_of(
     st.integers(4000, 6000).map(lambda n: {"spectate": True, "pad": "x" * n}),
 )
 
+
+def game_post(name: str, body: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[Call]:
+    """A post to one of a game's routes (``/api/games/ID/NAME``) with ``body`` or junk."""
+    return http(name, "POST", gid.map(lambda g: f"/api/games/{g}/{name}"), json=bodies(body))
+
+
 #: a strategy for every route of the app, by (method, path) as the app declares them
 STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games"): http("/api/games", "GET", st.just("/api/games")),
@@ -295,12 +301,8 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games/{game_id}/view"): http(
         "view", "GET", gid.map(lambda g: f"/api/games/{g}/view")
     ),
-    ("POST", "/api/games/{game_id}/move"): http(
-        "move", "POST", gid.map(lambda g: f"/api/games/{g}/move"), json=bodies(moves)
-    ),
-    ("POST", "/api/games/{game_id}/undo"): http(
-        "undo", "POST", gid.map(lambda g: f"/api/games/{g}/undo"), json=bodies(undos)
-    ),
+    ("POST", "/api/games/{game_id}/move"): game_post("move", moves),
+    ("POST", "/api/games/{game_id}/undo"): game_post("undo", undos),
     ("GET", "/api/games/{game_id}/replay"): http(
         "replay",
         "GET",
@@ -313,18 +315,10 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games/{game_id}/save"): http(
         "save", "GET", gid.map(lambda g: f"/api/games/{g}/save")
     ),
-    ("POST", "/api/games/{game_id}/seat"): http(
-        "seat", "POST", gid.map(lambda g: f"/api/games/{g}/seat"), json=bodies(seat_changes)
-    ),
-    ("POST", "/api/games/{game_id}/vote"): http(
-        "vote", "POST", gid.map(lambda g: f"/api/games/{g}/vote"), json=bodies(votes)
-    ),
-    ("POST", "/api/games/{game_id}/join"): http(
-        "join", "POST", gid.map(lambda g: f"/api/games/{g}/join"), json=bodies(joins)
-    ),
-    ("POST", "/api/games/{game_id}/rematch"): http(
-        "rematch", "POST", gid.map(lambda g: f"/api/games/{g}/rematch"), json=bodies(rematches)
-    ),
+    ("POST", "/api/games/{game_id}/seat"): game_post("seat", seat_changes),
+    ("POST", "/api/games/{game_id}/vote"): game_post("vote", votes),
+    ("POST", "/api/games/{game_id}/join"): game_post("join", joins),
+    ("POST", "/api/games/{game_id}/rematch"): game_post("rematch", rematches),
     ("GET", "/api/open"): http("open", "GET", st.just("/api/open")),
     ("GET", "/"): http("/", "GET", st.just("/")),
     ("POST", "/new"): http("/new", "POST", st.just("/new"), data=forms),
