@@ -103,9 +103,16 @@ function drawNotices(view, clocks) {
     }
     parts.push(notice);
   }
+  const actions = $("seat-actions");
   if (me !== null && !view.over && !(view.held && view.held[String(me)])) {
-    const choice = botChoice("hand-bot");
-    parts.push(el("p", { class: "hand" }, "I have to go: ", choice, " ", el("button", { type: "button", id: "hand", onclick: () => act("seat", { seat: me, bot: choice.value }) }, "let a bot play my seat")));
+    if (!$("hand")) {  // kept while the seat is a person's: the bot chosen stays chosen
+      const choice = botChoice("hand-bot");
+      actions.replaceChildren(el("p", { class: "hand" }, "I have to go: ", choice, " ", el("button", { type: "button", id: "hand", onclick: () => act("seat", { seat: me, bot: choice.value }) }, "let a bot play my seat")));
+    }
+    actions.hidden = false;
+  } else {
+    actions.replaceChildren();
+    actions.hidden = true;
   }
   if (me !== null && !view.over && !view.clock) {
     for (const seen of view.presence || []) {
