@@ -368,8 +368,8 @@ def test_upload_a_save_file(c: TestClient, db: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "seats", "status", "reason"),
     [
-        (b"\xff\xfe", None, 400, "not a save file: save files are the JSON text"),
-        (b"nonsense", None, 400, "not a save file: save files are the JSON text"),
+        (b"\xff\xfe", None, 400, "not a usable save file: it is not UTF-8 text"),
+        (b"nonsense", None, 400, "not a usable save file: it is not JSON text"),
         (b"{}", None, 400, "missing"),
         (b"[1, 2]", None, 400, "JSON object"),
         (
@@ -577,7 +577,7 @@ def test_upload_page(c: TestClient) -> None:
     r = c.post("/upload", files={"file": ("g.json", text)}, follow_redirects=False)
     assert r.status_code == 303 and "/links#" in r.headers["location"]
     r = c.post("/upload", files={"file": ("g.json", b"nonsense")})
-    assert r.status_code == 400 and "not a save file" in r.text
+    assert r.status_code == 400 and "not a usable save file" in r.text
     assert "Expecting value" not in r.text  # no parser internals
 
 

@@ -340,6 +340,27 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
         )
         | segment(printable).map(lambda p: f"/static/{p}"),
     ),
+    ("GET", "/games/{game_id}/links"): http(
+        "links page", "GET", gid.map(lambda g: f"/games/{g}/links")
+    ),
+    ("GET", "/api/games/{game_id}/links"): http(
+        "links", "GET", gid.map(lambda g: f"/api/games/{g}/links")
+    ),
+    ("GET", "/rules/{game_name}"): http(
+        "rules",
+        "GET",
+        segment(st.sampled_from(sorted(GAMES)) | printable).map(lambda g: f"/rules/{g}"),
+        params=st.dictionaries(printable, printable, max_size=2),
+    ),
+    ("GET", "/cards/{game_name}"): http(
+        "cards",
+        "GET",
+        segment(st.sampled_from(sorted(GAMES)) | printable).map(lambda g: f"/cards/{g}"),
+        params=st.one_of(
+            st.sampled_from(["all", "2", "solo", "standard-4", ""]).map(lambda k: {"set": k}),
+            st.dictionaries(st.just("set") | printable, printable, max_size=2),
+        ),
+    ),
     ("GET", "/favicon.ico"): http("favicon", "GET", st.just("/favicon.ico")),
     ("GET", "/healthz"): http("healthz", "GET", st.just("/healthz")),
     ("WS", "/ws/games/{game_id}"): st.builds(

@@ -76,7 +76,7 @@ def serve(
         db_url=url, bot_delay=bot_delay, bot_workers=bot_workers, absent_after=absent_after
     )
     try:
-        check(settings, host, port)
+        check(settings, host, port, workers)
         hold_database(settings, workers)
     except ServeError as exc:
         fail(str(exc))

@@ -26,6 +26,11 @@ Variant = Literal["standard", "family", "solo"]
 VARIANTS: tuple[Variant, ...] = ("standard", "family", "solo")
 #: what a text says of a value or layout this project authored (the rulebook lacks it)
 AUTHORED = "Authored for this project"
+#: the note on a Spell of an authored room of the family version's Spell Archive
+ARCHIVE_NOTE = (
+    f". {AUTHORED}: the rulebook does not say which Spells each room of the Spell Archive "
+    "holds; these rooms were drawn for it."
+)
 
 
 class Entry(Sourced):
@@ -138,8 +143,10 @@ def cards(setup: Setup) -> dict[str, str]:
     spells, buildings = index()
     terms = glossary()[0][setup.variant]
     if setup.variant == "family":
+        rooms = authored_reasons(PACKAGE, "game.toml", "archive", "room")
         texts = {
             s.name: f"Spell (Spell Archive): {spells[s.spell].format(power=s.power)}"
+            + (ARCHIVE_NOTE if room.id in rooms else "")
             for room in c.rooms
             for s in room.spells
         }

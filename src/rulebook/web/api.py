@@ -264,7 +264,8 @@ def read_save(raw: bytes, seats: str | None) -> tuple[State, list[str]]:
         data = save_contents(raw)
         state = replay(data)
     except RulebookError as exc:
-        raise BadRequest(f"not a usable save file: {exc}") from None
+        said = str(exc).removeprefix("not a save file: ")
+        raise BadRequest(f"not a usable save file: {said}") from None
     if len(str(state.setup.seed)) > MAX_SEED_TEXT:
         raise BadRequest(
             f"not a usable save file: its seed is longer than {MAX_SEED_TEXT} characters"

@@ -104,8 +104,18 @@ class ServeError(Exception):
     """The server cannot start: a one-line reason."""
 
 
-def check(settings: Settings, host: str, port: int) -> None:
-    """Raise :class:`ServeError` if the database cannot be opened or the port is taken."""
+#: why SQLite serves one process
+ONE_PROCESS = (
+    "--workers needs PostgreSQL (--db postgresql://...): SQLite cannot tell one process of "
+    "another's moves"
+)
+
+
+def check(settings: Settings, host: str, port: int, workers: int = 1) -> None:
+    """Raise :class:`ServeError` if the database cannot serve ``workers`` processes or be
+    opened, or the port is taken (checked in that order: a refused start touches nothing)."""
+    if workers > 1 and make_url(settings.db_url).get_backend_name() == "sqlite":
+        raise ServeError(ONE_PROCESS)
     if in_memory(settings.db_url):
         raise ServeError(
             f"{shown(settings.db_url)!r} keeps games in memory, lost when the server stops: "
@@ -149,10 +159,7 @@ def hold_database(settings: Settings, workers: int = 1) -> None:
     if url.get_backend_name() != "sqlite":
         return
     if workers > 1:
-        raise ServeError(
-            "--workers needs PostgreSQL (--db postgresql://...): SQLite cannot tell one "
-            "process of another's moves"
-        )
+        raise ServeError(ONE_PROCESS)
     if not url.database or url.database == ":memory:":
         return
     path = f"{url.database}.lock"

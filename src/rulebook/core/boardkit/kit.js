@@ -300,5 +300,11 @@ function installTips() {
     },
     true,
   );
-  window.addEventListener("scroll", hide, { passive: true });
+  // a scroll moves the tip's node: a tip of the focused node follows it (the focus itself may
+  // have scrolled the page, as Tab does), any other tip closes
+  window.addEventListener(
+    "scroll",
+    () => (shownFor && shownFor === document.activeElement ? show(shownFor) : hide()),
+    { passive: true },
+  );
 }
