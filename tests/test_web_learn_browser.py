@@ -329,7 +329,13 @@ def test_learning_the_game_in_the_page(
     pick = next((t for t in texts if t not in ("done", "pass", "end")), texts[0])
     page.locator(f'#moves button.move[data-move="{pick}"]').click()
     wait_version(page, before)
-    check_log_in_plain_words(page, payload(server, links))
+    # a bot may move meanwhile: the page and the server's view compared at the same move
+    for _ in range(100):
+        view = payload(server, links)
+        if version(page) == view["version"] and page.locator("#log li").count() == len(view["log"]):
+            break
+        page.wait_for_timeout(50)
+    check_log_in_plain_words(page, view)
 
 
 # -- the components' tips ------------------------------------------------------------------------
