@@ -317,3 +317,38 @@ def test_the_clocks_arithmetic() -> None:
     assert again.left == (86400.0, 86400.0 - 400.0)
     assert Clock.from_text(turn.to_text()) == turn and turn.describe() == "1 day a move"
     assert real.describe() == "real time 1 min + 10 s a move"
+
+
+def test_the_new_game_form_sets_the_clock(c: TestClient, db: Path) -> None:
+    form = {
+        "game": "archmagi",
+        "players": "2",
+        "seat_0": "human",
+        "seat_1": "open",
+        "clock": "realtime",
+        "clock_minutes": "5",
+        "clock_increment": "7",
+        "clock_hours": "24",
+        "clock_grace": "20",
+        "clock_bot": "random",
+    }
+    r = c.post("/new", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    gid = r.headers["location"].split("/")[2]
+    clock = get_view(c, gid)["clock"]
+    assert (clock["kind"], clock["bank"], clock["increment"], clock["grace"]) == (
+        "realtime",
+        300,
+        7,
+        20,
+    )
+    assert clock["bot"] == "random" and get_view(c, gid)["open"] == [1]
+    before = dump(db)
+    for field, value, reason in (
+        ("clock_minutes", "five", "clock_minutes must be a whole number"),
+        ("clock", "sundial", "clock: kind"),
+        ("clock_bot", "wizard", "no bot &#39;wizard&#39;"),
+    ):
+        r = c.post("/new", data={**form, field: value})
+        assert r.status_code == 400 and reason in r.text
+    assert dump(db) == before
