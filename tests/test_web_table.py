@@ -352,3 +352,15 @@ def test_the_new_game_form_sets_the_clock(c: TestClient, db: Path) -> None:
         r = c.post("/new", data={**form, field: value})
         assert r.status_code == 400 and reason in r.text
     assert dump(db) == before
+
+
+def test_a_clock_that_ran_out_while_the_server_was_down(db: Path) -> None:
+    """The deadline is stored: a server started after it passed hands the seat over."""
+    with client(db) as c:
+        links = new_game(c, "archmagi", ["human", "human"], clock=REALTIME)
+        gid = links["id"]
+        first = get_view(c, gid)["to_act"][0]
+    time.sleep(2.5)  # 1 s of time and 1 s of grace pass with no server running
+    with client(db) as c:
+        wait_for(lambda: get_view(c, gid)["held"] == {str(first): "random"}, timeout=15)
+        assert get_view(c, gid)["bots"][0]["why"] == "time"
