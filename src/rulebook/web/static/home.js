@@ -118,7 +118,8 @@ async function openTables() {
     el("td", { text: t.title }), el("td", { text: t.variant }), el("td", { text: t.clock }),
     el("td", { text: `${t.taken} of ${t.seats.length}` }),
     el("td", {}, ...t.open.map((p) => el("button", { type: "button", class: "join", "data-seat": String(p), onclick: () => join(t.id, p) }, `Take seat ${p + 1}`))))));
-  document.getElementById("open-tables").hidden = tables.length === 0;
+  // shown while a table is open, or to say why a seat could not be taken
+  document.getElementById("open-tables").hidden = tables.length === 0 && document.getElementById("join-error").hidden;
   document.getElementById("open-tables").dataset.ready = "yes";
 }
 
