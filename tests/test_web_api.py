@@ -4,6 +4,7 @@ every error path; a refused request leaves the stored games byte-identical."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ def test_list_games(c: TestClient) -> None:
         "mcts (quick)",
         "mcts",
         "mcts (strong)",
+        "open seat",
     ]
 
 
@@ -117,6 +119,7 @@ def test_solo_and_all_bot_games(c: TestClient) -> None:
     wait_for(lambda: get_view(c, bots["id"])["over"])
     result = get_view(c, bots["id"])["result"]
     assert set(result) == {
+        "bots",  # the seats bots played in place of people: none here
         "scores",
         "breakdowns",
         "winners",
@@ -276,7 +279,7 @@ def test_undo(c: TestClient, db: Path) -> None:
     r = c.post(url, headers=auth(tokens[0]), json={"seat": 0})
     assert r.status_code == 200 and r.json()["version"] == 0
     # the move's row is gone: as before it was made, but for the game's count of writes
-    assert dump(db) == before.replace("',0,0);", "',2,0);", 1)
+    assert dump(db) == before.replace("',0,0,NULL", "',2,0,NULL", 1)
     assert get_view(c, gid, tokens[0])["log"] == []
 
 
@@ -402,8 +405,10 @@ def test_websocket_updates(c: TestClient) -> None:
     ):
         spectator.send_text(json.dumps({"spectate": True}))
         seat0.send_text(json.dumps({"token": tokens[0]}))
-        assert spectator.receive_json() == {"type": "hello", "seats": None}
-        assert seat0.receive_json() == {"type": "hello", "seats": [0]}
+        hello = spectator.receive_json()
+        assert hello.pop("now") == pytest.approx(time.time(), abs=60)  # the server's clock
+        assert hello == {"type": "hello", "seats": None}
+        assert {**seat0.receive_json(), "now": 0} == {"type": "hello", "seats": [0], "now": 0}
         first = seat0.receive_json()["view"]
         assert first["seat"] == 0 and spectator.receive_json()["view"]["seat"] is None
         seat = first["to_act"][0]
@@ -412,7 +417,12 @@ def test_websocket_updates(c: TestClient) -> None:
             f"/api/games/{gid}/move", headers=auth(tokens[seat]), json={"seat": seat, "move": move}
         )
         assert seat0.receive_json()["view"]["version"] == 1
-        assert spectator.receive_json()["view"]["version"] == 1
+        # the spectator may first be told that seat 1 connected (presence)
+        told = spectator.receive_json()["view"]
+        if told["version"] == 0:
+            assert [p["here"] for p in told["presence"]] == [True, False]
+            told = spectator.receive_json()["view"]
+        assert told["version"] == 1
         seat0.send_text('{"type":"ping"}')
         for _ in range(3):  # a view may come first: can_undo turning true
             if seat0.receive_json()["type"] == "pong":

@@ -16,11 +16,19 @@ from webtools import auth, client, new_game, seat_tokens, token_of
 
 def test_a_whole_game_through_the_api_leaks_nothing(tmp_path: Path) -> None:
     with client(tmp_path / "games.sqlite3") as c:
-        links = new_game(c, "archmagi", ["human", "human", "greedy"])
+        links = new_game(
+            c, "archmagi", ["human", "human", "greedy"], clock={"kind": "turn", "grace": 60}
+        )
         gid = links["id"]
         tokens = seat_tokens(links)
         hot = token_of(links["hotseat"]["url"])
         received: dict[int, list[str]] = {0: [], 1: []}
+        # issue 25's routes: a seat handed to a bot and taken back, the open tables
+        for body in ({"seat": 1, "bot": "random"}, {"seat": 1, "bot": None}):
+            r = c.post(f"/api/games/{gid}/seat", headers=auth(tokens[1]), json=body)
+            received[1].append(r.text)
+        for seat in (0, 1):
+            received[seat].append(c.get("/api/open").text)
         games = c.app.state.games  # type: ignore[attr-defined]
         rng = random.Random(3)
         with c.websocket_connect(f"/ws/games/{gid}") as ws:
@@ -40,9 +48,19 @@ def test_a_whole_game_through_the_api_leaks_nothing(tmp_path: Path) -> None:
                         )
                         # can_undo may turn true meanwhile (a worker checks it): left out
                         skip = ("static", "can_undo")
-                        answer = {k: v for k, v in answers[seat].items() if k not in skip}
+                        answer = {k: v for k, v in answers[seat].items() if k in expected}
                         expected = {k: v for k, v in expected.items() if k not in skip}
+                        answer = {k: v for k, v in answer.items() if k not in skip}
+                        if answer["result"] is not None:  # with the seats bots played
+                            bots = answer["result"].pop("bots")
+                            assert bots == answers[seat]["bots"]
                         assert answer == json.loads(json.dumps(expected))
+                        # the rest: the table as everyone sees it, and who is connected
+                        rest = {k for k in answers[seat] if k not in expected and k not in skip}
+                        assert rest == {*live.table_view(), "presence"}
+                        table = {k: answers[seat][k] for k in live.table_view()}
+                        if answers[seat]["clock"] is not None:  # the same for every seat
+                            assert table == json.loads(json.dumps(live.table_view()))
                 if answers[0]["over"]:
                     break
                 for seat in (0, 1):
@@ -59,9 +77,15 @@ def test_a_whole_game_through_the_api_leaks_nothing(tmp_path: Path) -> None:
                 received[0].append(message)
                 if message == '{"type":"pong"}':
                     break
+        rematch = {}
+        for seat in (0, 1):
+            r = c.post(f"/api/games/{gid}/rematch", headers=auth(tokens[seat]), json={})
+            received[seat].append(r.text)
+            rematch[seat] = token_of(r.json()["url"])
         seed = str(c.get(f"/api/games/{gid}/save").json()["seed"])
     assert len(received[0]) > 50
     for seat, other in ((0, 1), (1, 0)):
         everything = "\n".join(received[seat])
         assert seed not in everything
         assert tokens[other] not in everything and hot not in everything
+        assert rematch[other] not in everything

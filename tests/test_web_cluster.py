@@ -83,8 +83,8 @@ def three(servers: list[Server]) -> list[Server]:
 
 
 # -- requests -------------------------------------------------------------------------------------
-def create(server: Server, game: str, seats: list[str]) -> tuple[str, dict[int, str]]:
-    body = {"game": game, "players": len(seats), "seats": seats}
+def create(server: Server, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
+    body = {"game": game, "players": len(seats), "seats": seats, **extra}
     r = httpx.post(f"{server.url}/api/games", json=body, timeout=10)
     assert r.status_code == 201, r.text
     links = r.json()
@@ -421,6 +421,37 @@ def _pair(pid: int) -> set[int] | None:
     """The two server processes of supervisor ``pid``, once there are two."""
     found = _children(pid)
     return found if len(found) == 2 else None
+
+
+@NO_POSTGRES
+def test_presence_crosses_processes(three: list[Server]) -> None:
+    """A seat connected through one process is seen connected through every other; when its
+    tab closes, every other tells so at once."""
+    a, b, _ = three
+    gid, tokens = create(a, "archmagi", ["human", "human"])
+    with Socket(b, gid) as spectator:
+        assert [p["here"] for p in spectator.last["presence"]] == [False, False]
+        seat = Socket(a, gid, tokens[1])
+        spectator.until(lambda v: v["presence"][1]["here"])
+        seat.close()
+        gone = spectator.until(lambda v: not v["presence"][1]["here"])
+        assert gone["presence"][1]["seen"] == pytest.approx(time.time(), abs=10)
+
+
+@NO_POSTGRES
+def test_a_clock_runs_out_once_among_three_processes(three: list[Server], database: str) -> None:
+    """Every process watches the stored deadlines; exactly one bot takes the seat (one stint
+    stored), the game goes on, and every process shows it."""
+    clock = {"kind": "realtime", "bank": 1, "increment": 0, "grace": 1, "bot": "random"}
+    a, b, c = three
+    gid, _ = create(a, "battle-merchants", ["human", "human"], clock=clock)
+    first = view(b, gid)["to_act"][0]
+    wait(lambda: view(c, gid)["held"] == {str(first): "random"}, 15, "no bot took the seat")
+    wait(lambda: view(b, gid)["version"] > 0, 15, "the bot did not move")
+    time.sleep(1.5)  # every process's watch has looked again meanwhile
+    rows = sql(database, "SELECT seat, why FROM stints WHERE game_id = %s", gid)
+    assert rows == [(first, "time")]
+    assert view(a, gid)["bots"] == view(b, gid)["bots"] == view(c, gid)["bots"]
 
 
 @NO_POSTGRES

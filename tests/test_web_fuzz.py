@@ -134,22 +134,44 @@ def new_games(draw: st.DrawFn) -> dict[str, Any]:
         for o in game["options"]
         if not o["variants"] or variant["name"] in o["variants"]
     }
-    kinds = st.sampled_from(["human", "human", "random", "greedy"])
+    kinds = st.sampled_from(["human", "human", "random", "greedy", "open"])
     seats = draw(st.lists(kinds, min_size=1, max_size=4))
     seats = (seats * players)[:players]
-    return {
+    body = {
         "game": game["name"],
         "variant": variant["name"],
         "players": players,
         "options": options,
         "seats": seats,
     }
+    clock = draw(st.none() | clocks)
+    return body if clock is None else {**body, "clock": clock}
+
+
+bots = st.sampled_from(["greedy", "random", "mcts-quick", "wizard"])
+clocks = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["none", "realtime", "turn"])},
+    optional={
+        "bank": st.integers(0, 10**6),
+        "increment": st.integers(0, 600),
+        "cap": st.integers(0, 10**6),
+        "per_move": st.integers(0, 10**6),
+        "grace": st.integers(0, 10**6),
+        "bot": bots,
+    },
+)
 
 
 moves = st.fixed_dictionaries(
     {"seat": st.just(SEAT), "move": st.just(LEGAL)}, optional={"version": st.just(VERSION)}
 )
 undos = st.just({"seat": SEAT})
+seat_changes = st.fixed_dictionaries({"seat": st.just(SEAT), "bot": st.none() | bots})
+votes = st.fixed_dictionaries(
+    {"seat": st.just(SEAT), "absent": st.integers(0, 3)}, optional={"bot": bots}
+)
+joins = st.fixed_dictionaries({"seat": st.integers(0, 3)})
+rematches = st.fixed_dictionaries({}, optional={"shuffle": st.booleans()})
 
 
 def save_files() -> st.SearchStrategy[bytes]:
@@ -261,6 +283,12 @@ hellos = st.one_of(
     st.integers(4000, 6000).map(lambda n: {"spectate": True, "pad": "x" * n}),
 )
 
+
+def game_post(name: str, body: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[Call]:
+    """A post to one of a game's routes (``/api/games/ID/NAME``) with ``body`` or junk."""
+    return http(name, "POST", gid.map(lambda g: f"/api/games/{g}/{name}"), json=bodies(body))
+
+
 #: a strategy for every route of the app, by (method, path) as the app declares them
 STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games"): http("/api/games", "GET", st.just("/api/games")),
@@ -273,12 +301,8 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games/{game_id}/view"): http(
         "view", "GET", gid.map(lambda g: f"/api/games/{g}/view")
     ),
-    ("POST", "/api/games/{game_id}/move"): http(
-        "move", "POST", gid.map(lambda g: f"/api/games/{g}/move"), json=bodies(moves)
-    ),
-    ("POST", "/api/games/{game_id}/undo"): http(
-        "undo", "POST", gid.map(lambda g: f"/api/games/{g}/undo"), json=bodies(undos)
-    ),
+    ("POST", "/api/games/{game_id}/move"): game_post("move", moves),
+    ("POST", "/api/games/{game_id}/undo"): game_post("undo", undos),
     ("GET", "/api/games/{game_id}/replay"): http(
         "replay",
         "GET",
@@ -291,6 +315,11 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ("GET", "/api/games/{game_id}/save"): http(
         "save", "GET", gid.map(lambda g: f"/api/games/{g}/save")
     ),
+    ("POST", "/api/games/{game_id}/seat"): game_post("seat", seat_changes),
+    ("POST", "/api/games/{game_id}/vote"): game_post("vote", votes),
+    ("POST", "/api/games/{game_id}/join"): game_post("join", joins),
+    ("POST", "/api/games/{game_id}/rematch"): game_post("rematch", rematches),
+    ("GET", "/api/open"): http("open", "GET", st.just("/api/open")),
     ("GET", "/"): http("/", "GET", st.just("/")),
     ("POST", "/new"): http("/new", "POST", st.just("/new"), data=forms),
     ("POST", "/upload"): http("/upload", "POST", st.just("/upload"), **upload),
@@ -401,12 +430,19 @@ class Target:
 
 
 def new_games_of(client: TestClient) -> list[dict[str, Any]]:
-    """The games the fuzz plays: two to play, one over (uploaded at its end)."""
+    """The games the fuzz plays: three to play (one with a clock and open seats), one over
+    (uploaded at its end)."""
     made = [
         client.post("/api/games", json=body).json()
         for body in (
             {"game": "archmagi", "players": 2, "seats": ["human", "human"]},
             {"game": "merchants-of-magick", "players": 2, "seats": ["human", "greedy"]},
+            {
+                "game": "archmagi",
+                "players": 3,
+                "seats": ["human", "open", "open"],
+                "clock": {"kind": "turn"},
+            },
         )
     ]
     over = rulebook.new_game("merchants-of-magick", 1, seed=2, variant="solo")

@@ -30,6 +30,7 @@ class Server:
         access_log: bool = True,
         profile: Path | None = None,
         processes: int = 1,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.db_url = db_url
         self.access_log = access_log
@@ -40,6 +41,8 @@ class Server:
         self.profile = profile
         #: server processes on the port (``--workers``: more than 1 needs PostgreSQL)
         self.processes = processes
+        #: more options of ``rulebook serve``
+        self.extra = extra
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -59,6 +62,7 @@ class Server:
             str(self.workers),
             *(["--access-log"] if self.access_log else []),
             *(["--workers", str(self.processes)] if self.processes > 1 else []),
+            *self.extra,
         ]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(

@@ -37,6 +37,14 @@ def serve(
             metavar="N", help="Server processes sharing the port (more than 1 needs PostgreSQL)."
         ),
     ] = 1,
+    absent_after: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="Games without a clock: how long a seat must be away before the others may "
+            "vote to let a bot play it.",
+        ),
+    ] = 300.0,
 ) -> None:
     """Start the web app: play in the browser, with friends (private links) or against bots."""
     try:
@@ -53,6 +61,8 @@ def serve(
         fail(f"--bot-workers must be 0-64, not {bot_workers}")
     if not 1 <= workers <= 64:
         fail(f"--workers must be 1-64, not {workers}")
+    if not 0 <= absent_after <= 30 * 86400:
+        fail(f"--absent-after must be 0-2592000 seconds, not {absent_after}")
     console = make_console()
     if db is None and not DEFAULT_DB_PATH.parent.is_dir():
         # the default database's folder is ours to make; one given by --db must exist
@@ -62,7 +72,9 @@ def serve(
             fail(f"cannot create the folder {DEFAULT_DB_PATH.parent}/: {exc.strerror}")
         console.print(f"created the folder {DEFAULT_DB_PATH.parent}/ for the games' database")
     url = sqlite_url(DEFAULT_DB_PATH) if db is None else db
-    settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
+    settings = Settings(
+        db_url=url, bot_delay=bot_delay, bot_workers=bot_workers, absent_after=absent_after
+    )
     try:
         check(settings, host, port, workers)
         hold_database(settings, workers)

@@ -21,7 +21,8 @@ from rulebook.core.registry import get_game
 from rulebook.core.state import SAVE_FORMAT, State
 from rulebook.core.words import plural, seat
 
-_KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats"}
+#: ``bots``: the seats bots played in a web game, from which move to which (not replayed)
+_KEYS = {"format", "game", "players", "seed", "variant", "options", "log", "seats", "bots"}
 #: the longest number a save file may hold (a seed is a few dozen digits at most): longer ones
 #: are refused before Python converts them (it gives up at 4300 digits with a ValueError)
 _DIGITS = 1000
@@ -136,6 +137,9 @@ def save_contents(log: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, A
         raise SaveFileError(
             "not a save file: seats must list one name per player (human, greedy, ...)"
         )
+    bots = data.get("bots", [])
+    if not isinstance(bots, list) or not all(isinstance(b, Mapping) for b in bots):
+        raise SaveFileError("not a save file: bots must list objects (seat, bot, from, to)")
     return data
 
 

@@ -12,15 +12,25 @@ changes nothing.
     POST /api/games/{id}/undo           {seat}: take back the seat's last move
     GET  /api/games/{id}/replay?step=N  the viewer's payload(s) after N moves of the log
     GET  /api/games/{id}/save           the save file, once the game is over
+    POST /api/games/{id}/seat           {seat, bot}: hand the seat to a bot; bot null: take it back
+    POST /api/games/{id}/vote           {seat, absent, bot}: vote to hand an absent seat to a bot
+    GET  /api/open                      the open tables (games with seats anyone may take)
+    POST /api/games/{id}/join           {seat}: take an open seat (its private link)
+    POST /api/games/{id}/rematch        {shuffle}: the same game again, this link's seats' link
     WS   /ws/games/{id}                 live payloads: send {"token": T} or {"spectate": true}
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
+import secrets
+import time
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
@@ -34,10 +44,20 @@ from rulebook.core import RulebookError, Setup, State, get_game, replay, save_co
 from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
-from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooLarge, TooMany, WebError
+from rulebook.web.clocks import Clock
+from rulebook.web.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    TooLarge,
+    TooMany,
+    WebError,
+)
 from rulebook.web.limits import ClientLimits
-from rulebook.web.live import Dealt, Games, LiveGame, Viewer
+from rulebook.web.live import TOKEN_BYTES, Dealt, Games, LiveGame, Viewer
 from rulebook.web.settings import Settings
+from rulebook.web.store import digest
 from rulebook.web.views import Entry, view
 
 log = logging.getLogger("rulebook.web")
@@ -48,6 +68,41 @@ router = APIRouter()
 STRICT = ConfigDict(extra="forbid", strict=True)
 
 
+#: the longest a clock may give (seconds): a bank, a move's time, a grace period
+LONGEST = 30 * 86400
+
+
+class ClockBody(BaseModel):
+    """A game's clock (seconds): real time (``bank``, ``increment``, ``cap``) or turn-based
+    (``per_move``); ``grace`` after a seat's time ran out, then ``bot`` takes the seat."""
+
+    model_config = STRICT
+
+    kind: Literal["none", "realtime", "turn"]
+    bank: int = Field(default=300, ge=1, le=LONGEST)
+    increment: int = Field(default=10, ge=0, le=LONGEST)
+    cap: int = Field(default=0, ge=0, le=LONGEST)  #: 0: the bank
+    per_move: int = Field(default=86400, ge=1, le=LONGEST)
+    grace: int = Field(default=30, ge=0, le=LONGEST)
+    bot: str = Field(default="greedy", max_length=32)
+
+    def clock(self) -> Clock | None:
+        if self.kind == "none":
+            return None
+        bot = bot_named(self.bot)
+        if self.kind == "realtime":
+            cap = max(self.cap, self.bank)
+            return Clock("realtime", self.bank, self.increment, cap, grace=self.grace, bot=bot)
+        return Clock("turn", per_move=self.per_move, grace=self.grace, bot=bot)
+
+
+def bot_named(key: str) -> str:
+    try:
+        return seat_kinds.bot_spec(key)
+    except RulebookError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 class NewGame(BaseModel):
     model_config = STRICT
 
@@ -56,6 +111,36 @@ class NewGame(BaseModel):
     players: int = Field(ge=1, le=16)
     options: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict)
     seats: list[Annotated[str, Field(max_length=32)]] = Field(max_length=16)
+    clock: ClockBody | None = None
+
+
+class SeatBody(BaseModel):
+    """Hand ``seat`` to ``bot`` (a bot's menu key), or take it back (``bot`` null)."""
+
+    model_config = STRICT
+
+    seat: int = Field(ge=0, le=15)
+    bot: str | None = Field(max_length=32)
+
+
+class VoteBody(BaseModel):
+    model_config = STRICT
+
+    seat: int = Field(ge=0, le=15)
+    absent: int = Field(ge=0, le=15)
+    bot: str = Field(default="greedy", max_length=32)
+
+
+class JoinBody(BaseModel):
+    model_config = STRICT
+
+    seat: int = Field(ge=0, le=15)
+
+
+class RematchBody(BaseModel):
+    model_config = STRICT
+
+    shuffle: bool = False
 
 
 class MoveBody(BaseModel):
@@ -119,13 +204,14 @@ async def create_for(
     setup: Setup,
     specs: list[str],
     moves: Sequence[tuple[int, str]] = (),
+    clock: Clock | None = None,
 ) -> tuple[LiveGame, Dealt]:
     """Create a game for the client of ``request``, within its games a minute
     (:class:`TooMany` beyond)."""
     clients: ClientLimits = request.app.state.clients
     who = client_of(request)
     clients.check_new_game(who)
-    created = await games_of(request).create(setup, specs, moves)
+    created = await games_of(request).create(setup, specs, moves, clock)
     clients.game_created(who)
     return created
 
@@ -146,6 +232,7 @@ def links(game: LiveGame, dealt: Dealt) -> dict[str, Any]:
         "id": game.id,
         "title": game.state.game.title,
         "seats": seat_links,
+        "open": [p for p, s in enumerate(game.seats) if s == seat_kinds.OPEN],
         "hotseat": hotseat,
         "spectator": page,
         "links_page": f"{page}/links#{dealt.creator}",
@@ -161,7 +248,8 @@ async def list_games() -> dict[str, Any]:
 async def create_game(request: Request) -> dict[str, Any]:
     body: NewGame = await parse(request, NewGame)
     setup, specs = new_setup(body.game, body.variant, body.players, body.options, body.seats)
-    game, dealt = await create_for(request, setup, specs)
+    clock = None if body.clock is None else body.clock.clock()
+    game, dealt = await create_for(request, setup, specs, clock=clock)
     return links(game, dealt)
 
 
@@ -238,7 +326,7 @@ def views_response(game: LiveGame, payloads: list[dict[str, Any]]) -> dict[str, 
     static = board_static(game.state.setup)
     for p in payloads:
         p["static"] = static
-    return {"views": payloads}
+    return {"views": payloads, "now": time.time()}
 
 
 @router.get("/api/games/{game_id}/view")
@@ -292,7 +380,11 @@ async def get_replay(
         raise BadRequest(f"the game has {known} moves to replay; step must be 0-{known}")
     state, told = replayed(game, step)
     payloads = [view(state, v, told, game.labels) for v in viewpoints]
+    bots = game.table_view()["bots"]  # which seats bots played, from which move to which
     for p in payloads:
+        p["bots"] = bots
+        if p["result"] is not None:
+            p["result"]["bots"] = bots
         p["legal"] = []
         p["replay"] = {"step": step, "moves": known}
     return views_response(game, payloads)
@@ -313,6 +405,105 @@ async def download_save(request: Request, game_id: str) -> Response:
         media_type="application/json",
         headers={"content-disposition": f'attachment; filename="{name}"'},
     )
+
+
+# -- who plays the seats: bots, votes, open seats, rematch ---------------------------------------
+@router.post("/api/games/{game_id}/seat")
+async def seat_control(request: Request, game_id: str) -> dict[str, Any]:
+    """``{seat, bot}``: a bot plays the seat from now on ("I have to go"); ``bot`` null: the
+    seat's person plays it again (a bot took it: handed, voted, or the seat's time ran out)."""
+    body: SeatBody = await parse(request, SeatBody)
+    game = await seat_request(request, game_id, body.seat)
+    games = games_of(request)
+    if body.bot is None:
+        await games.take_back(game, body.seat)
+    else:
+        await games.hand(game, body.seat, bot_named(body.bot))
+    return {"ok": True, "held": game.payload(body.seat)["held"]}
+
+
+@router.post("/api/games/{game_id}/vote")
+async def vote_absent(request: Request, game_id: str) -> dict[str, Any]:
+    """``{seat, absent, bot}``: ``seat`` votes to hand ``absent`` (away a while) to a bot."""
+    body: VoteBody = await parse(request, VoteBody)
+    game = await seat_request(request, game_id, body.seat)
+    took = await games_of(request).vote(game, body.seat, body.absent, bot_named(body.bot))
+    return {"ok": True, "handed": took}
+
+
+@router.get("/api/open")
+async def open_tables(request: Request) -> dict[str, Any]:
+    """The open tables: games not over with seats anyone may take (newest first)."""
+    games = games_of(request)
+    rows = await games.db(games.store.open_tables)
+    tables = []
+    for game_id, name, variant, seats_text, clock_text in rows:
+        seats = json.loads(seats_text)
+        clock = Clock.from_text(clock_text)
+        tables.append(
+            {
+                "id": game_id,
+                "game": name,
+                "title": get_game(name).title,
+                "variant": variant,
+                "clock": "none" if clock is None else clock.describe(),
+                "seats": [seat_kinds.label(s) for s in seats],
+                "open": [p for p, s in enumerate(seats) if s == seat_kinds.OPEN],
+                "taken": sum(1 for s in seats if s != seat_kinds.OPEN),
+            }
+        )
+    return {"tables": tables}
+
+
+@router.post("/api/games/{game_id}/join", status_code=201)
+async def join_table(request: Request, game_id: str) -> dict[str, Any]:
+    """``{seat}``: take an open seat; its private link (409 if someone took it first)."""
+    body: JoinBody = await parse(request, JoinBody)
+    games = games_of(request)
+    game = await games.fresh(game_id)
+    token = await games.join(game, body.seat)
+    return {"seat": body.seat, "url": f"/games/{game.id}#{token}"}
+
+
+def rematch_token(token: str, new_id: str) -> str:
+    """The token of a rematch's link, derived from the link of the finished game that asks:
+    the same link asks again, the same new link (the server keeps only its digest)."""
+    mac = hmac.new(token.encode(), f"rematch/{new_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode().rstrip("=")
+
+
+@router.post("/api/games/{game_id}/rematch")
+async def rematch(request: Request, game_id: str) -> dict[str, Any]:
+    """``{shuffle}``: the same game again (seat kinds, clock), made by the first seat that
+    asks; each seat's link then gets its own link to the new game, for the same seats (or
+    the shuffled ones, when the first asked for a shuffle)."""
+    body: RematchBody = await parse(request, RematchBody)
+    games = games_of(request)
+    game = await games.fresh(game_id)
+    token = bearer(request)
+    seats = await games.seats_of(game, token)
+    assert token is not None
+    if not game.state.is_terminal():
+        raise Conflict("a rematch is offered once the game is over")
+    found = await games.rematch_of(
+        game, body.shuffle, lambda order: create_for(request, *_again(game, order))
+    )
+    order = found["order"]
+    new_seats = [order[p] for p in seats]
+    new_token = rematch_token(token, found["id"])
+    await games.db(games.store.add_token, found["id"], digest(new_token), new_seats)
+    return {"id": found["id"], "seats": new_seats, "url": f"/games/{found['id']}#{new_token}"}
+
+
+def _again(game: LiveGame, order: list[int]) -> tuple[Setup, list[str], tuple[()], Clock | None]:
+    """A new game like ``game``: its setup with a fresh seed, its seat kinds (seat ``p``'s
+    kind in seat ``order[p]``) and its clock."""
+    old = game.state.setup
+    setup = get_game(old.game).setup(old.players, secrets.randbits(62), old.variant, old.options)
+    kinds = [""] * len(game.seats)
+    for p, kind in enumerate(game.seats):
+        kinds[order[p]] = seat_kinds.HUMAN if kind in seat_kinds.PEOPLE else kind
+    return setup, kinds, (), game.clock
 
 
 # -- live updates --------------------------------------------------------------------------------
@@ -432,8 +623,9 @@ async def _live(ws: WebSocket, game_id: str) -> None:
         await _send(ws, close=1008)
         return
     viewer = Viewer(seats)
-    await _send(ws, json.dumps({"type": "hello", "seats": seats}))
+    await _send(ws, json.dumps({"type": "hello", "seats": seats, "now": time.time()}))
     game.viewers.add(viewer)
+    games.arrived(game, viewer)
     viewer.wake.set()
     sender = asyncio.create_task(_send_views(ws, game, viewer))
     try:
@@ -444,6 +636,7 @@ async def _live(ws: WebSocket, game_id: str) -> None:
         sender.cancel()
         await asyncio.wait({sender})
         game.viewers.discard(viewer)
+        games.left(game, viewer)
 
 
 async def _receive_loop(ws: WebSocket, viewer: Viewer, settings: Settings) -> None:

@@ -48,7 +48,7 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import URL
 
-from rulebook.web.store import CHANNEL
+from rulebook.web.store import CHANNEL, PRESENCE
 
 log = logging.getLogger("rulebook.web")
 
@@ -84,6 +84,9 @@ class Followed(Protocol):
 
     async def adopt(self, game_id: str) -> None:
         """This process now drives the bots of ``game_id``: load it, start them."""
+
+    def presence(self, payload: str) -> None:
+        """Another process says which seats of a game are connected through it."""
 
 
 class Alone:
@@ -174,13 +177,17 @@ class Postgres:
         assert games is not None
         async with await self._connect("listen") as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
+            await connection.execute(f"LISTEN {PRESENCE}")
             await games.caught_up()  # what was written while nobody listened
             if self._listening.is_set():
                 log.info("listening to the database's notifications again")
             self._listening.set()
             while True:
                 async for note in connection.notifies(timeout=LISTEN_CHECK):
-                    self._note(games, note.payload)
+                    if note.channel == PRESENCE:
+                        games.presence(note.payload)
+                    else:
+                        self._note(games, note.payload)
                 await asyncio.wait_for(connection.execute("SELECT 1"), QUERY_TIMEOUT)
 
     @staticmethod

@@ -18,8 +18,11 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
+import os
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -30,10 +33,28 @@ import anyio.to_thread
 from rulebook.core import IllegalAction, Setup, State, get_game
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
+from rulebook.web.clocks import (
+    Clock,
+    Times,
+    after,
+    deadline,
+    move_undone,
+    overdue,
+    taken_back,
+)
 from rulebook.web.cluster import Alone, Move, Postgres
 from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
-from rulebook.web.store import MoveWrite, Store, Stored, digest
+from rulebook.web.store import (
+    NO_CLOCKS,
+    Clocks,
+    Control,
+    MoveWrite,
+    Stint,
+    Store,
+    Stored,
+    digest,
+)
 from rulebook.web.views import Entry, entry, to_text, version, view
 from rulebook.web.worker import WorkerLost
 from rulebook.web.writer import Writer
@@ -44,6 +65,10 @@ log = logging.getLogger("rulebook.web")
 TOKEN_BYTES = 24
 #: tries of a bot move that fails for a reason other than the game moving on
 BOT_RETRIES = 3
+#: seconds after which another process's word that a seat is connected is stale (it says it
+#: again every :data:`PRESENCE_AGAIN` seconds while it is)
+PRESENCE_STALE = 75.0
+PRESENCE_AGAIN = 30.0
 #: why a write was not stored: another process wrote the game first
 WRITTEN_MEANWHILE = "the game moved on while your move was being stored; nothing was changed"
 
@@ -51,7 +76,7 @@ WRITTEN_MEANWHILE = "the game moved on while your move was being stored; nothing
 def seat_groups(seats: Sequence[str]) -> list[tuple[int, ...]]:
     """The seats each link of a game admits, in the order they are dealt: one link per human
     seat, then one for them all when there are several (hot-seat)."""
-    humans = tuple(p for p, s in enumerate(seats) if s == seat_kinds.HUMAN)
+    humans = tuple(p for p, s in enumerate(seats) if s == seat_kinds.HUMAN)  # not open seats
     return [(p,) for p in humans] + ([humans] if len(humans) > 1 else [])
 
 
@@ -74,6 +99,10 @@ class Dealt:
 def deal(game_id: str, seats: Sequence[str], creator: str) -> Dealt:
     groups = seat_groups(seats)
     return Dealt([(g, seat_token(creator, game_id, i)) for i, g in enumerate(groups)], creator)
+
+
+#: a change of who plays a game's seats: its write, and what it makes of the game in memory
+Judged = tuple[Control, Callable[[], None]]
 
 
 @dataclass(eq=False)
@@ -139,10 +168,32 @@ class LiveGame:
         self.driven_elsewhere = False
         #: each viewpoint's WebSocket message, built once per change and shared by every
         #: connection of that seat (or every spectator): (revision, can_undo), text
-        self._messages: dict[int | None, tuple[tuple[int, bool], str]] = {}
+        self._messages: dict[int | None, tuple[tuple[int, bool, int], str]] = {}
         #: each viewpoint's payload (with ``can_undo`` false) at a revision
         self._payloads: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: connections of each seat through other processes: {pid: (seats, when told)}
+        self.remote: dict[str, tuple[frozenset[int], float]] = {}
+        #: bumped whenever who is connected changes (the messages carry presence)
+        self.presence_rev = 0
+        self.shown_here: frozenset[int] = frozenset()
+        #: when this process read the game (a seat never seen counts as away from then)
+        self.loaded = time.time()
+        self.table(stored)
         self.rebuild(stored.setup, stored.log)
+
+    def table(self, stored: Stored) -> None:
+        """Who plays each seat, the clocks, the votes and the rematch, as stored."""
+        self.seats = list(stored.seats)
+        self.labels = [seat_kinds.label(s) for s in self.seats]
+        self.clock = Clock.from_text(stored.clock)
+        self.times = Times.read(stored.clocks.left, stored.clocks.since)
+        self.stints = list(stored.stints)
+        #: the seats a bot plays now, and which bot
+        self.held = {s.seat: s.bot for s in self.stints if s.stop is None}
+        self.votes = {a: dict(v) for a, v in stored.votes.items()}
+        self.seen = dict(stored.seen)
+        self.rematch: dict[str, Any] | None = json.loads(stored.rematch) if stored.rematch else None
+        self.revision += 1
 
     def rebuild(self, setup: Setup, moves: Sequence[tuple[int, str]]) -> None:
         """Replay the log from the setup, telling each move as it was made."""
@@ -177,15 +228,123 @@ class LiveGame:
         eligible = last is not None and self.human(last.seat) and not drew
         self.undo_ok = None if eligible and not self.state.is_terminal() else False
 
-    def human(self, seat: int) -> bool:
-        return self.seats[seat] == seat_kinds.HUMAN
+    def human(
+        self, seat: int, held: dict[int, str] | None = None, seats: list[str] | None = None
+    ) -> bool:
+        """Whether a person plays ``seat`` now (not a bot, not an open seat)."""
+        held = self.held if held is None else held
+        seats = self.seats if seats is None else seats
+        return seats[seat] in seat_kinds.PEOPLE and seat not in held
 
-    def bot_to_move(self, state: State | None = None) -> int | None:
+    def spec(self, seat: int) -> str:
+        """Who plays ``seat`` now: the bot that holds it, or the seat's kind."""
+        return self.held.get(seat, self.seats[seat])
+
+    def is_bot(self, seat: int, held: dict[int, str] | None = None) -> bool:
+        held = self.held if held is None else held
+        return seat in held or self.seats[seat] not in (*seat_kinds.PEOPLE, seat_kinds.OPEN)
+
+    def bot_to_move(
+        self, state: State | None = None, held: dict[int, str] | None = None
+    ) -> int | None:
         """A bot seat that is to move in ``state`` (the game's by default), if any."""
         state = self.state if state is None else state
         if state.is_terminal():
             return None
-        return next((p for p in state.current_players() if not self.human(p)), None)
+        return next((p for p in state.current_players() if self.is_bot(p, held)), None)
+
+    def running(
+        self,
+        state: State | None = None,
+        held: dict[int, str] | None = None,
+        seats: list[str] | None = None,
+    ) -> list[int]:
+        """The seats whose clocks run in ``state``: the people still to move."""
+        state = self.state if state is None else state
+        if self.clock is None or state.is_terminal():
+            return []
+        return [p for p in state.current_players() if self.human(p, held, seats)]
+
+    def clocks_after(
+        self,
+        state: State,
+        mover: int | None,
+        held: dict[int, str] | None = None,
+        back: int | None = None,
+        seats: list[str] | None = None,
+        undone: int | None = None,
+    ) -> tuple[Times | None, Clocks]:
+        """The clocks after a write that leaves the game at ``state`` with ``held`` seats
+        played by bots and the seats' kinds ``seats`` (``mover`` moved; ``back``: a person
+        took that seat back; ``undone``: that seat's last move was taken back)."""
+        if self.clock is None or self.times is None:
+            return None, NO_CLOCKS
+        running = self.running(state, held, seats)
+        times = after(self.clock, self.times, self.running(), running, mover, time.time())
+        if back is not None:
+            times = taken_back(self.clock, times, back)
+        if undone is not None:
+            times = move_undone(self.clock, times, undone)
+        return times, Clocks(times.to_text(), times.since, deadline(self.clock, times, running))
+
+    def clocks_now(self) -> Clocks:
+        """The clocks as they are stored now (a write that changes none of them)."""
+        if self.clock is None or self.times is None:
+            return NO_CLOCKS
+        end = deadline(self.clock, self.times, self.running())
+        return Clocks(self.times.to_text(), self.times.since, end)
+
+    def overdue(self, at: float) -> list[int]:
+        """The seats whose time and grace period are over at ``at``."""
+        if self.clock is None or self.times is None:
+            return []
+        return overdue(self.clock, self.times, self.running(), at)
+
+    def here(self) -> set[int]:
+        """The seats connected now, through this process or another."""
+        seats = {p for v in self.viewers if v.seats for p in v.seats}
+        fresh = time.time() - PRESENCE_STALE
+        for told, at in self.remote.values():
+            if at >= fresh:
+                seats |= told
+        return seats
+
+    def presence(self) -> list[dict[str, Any]]:
+        """Each seat: connected now (``here``), else when it was last (``seen``, UNIX
+        seconds; None: never since the server kept count)."""
+        here = self.here()
+        return [
+            {"seat": p, "here": p in here, "seen": None if p in here else self.seen.get(p)}
+            for p in range(len(self.seats))
+        ]
+
+    def presence_changed(self) -> None:
+        """Tell the viewers if the seats connected are no longer those they were shown."""
+        here = frozenset(self.here())
+        if here != self.shown_here:
+            self.shown_here = here
+            self.presence_rev += 1
+            self.publish()
+
+    def table_view(self) -> dict[str, Any]:
+        """What the payload says of the table (the same for every viewer): who plays each seat
+        (a bot holding a seat, since which move), the clocks, the votes, the rematch."""
+        clock = None
+        if self.clock is not None and self.times is not None:
+            clock = {
+                **self.clock.public(),
+                "left": [round(x, 3) for x in self.times.left],
+                "since": self.times.since,
+                "running": self.running(),
+            }
+        return {
+            "clock": clock,
+            "bots": [s.to_dict() for s in self.stints],
+            "held": {str(p): seat_kinds.label(b) for p, b in self.held.items()},
+            "open": [p for p, s in enumerate(self.seats) if s == seat_kinds.OPEN],
+            "votes": {str(a): {str(v): b for v, b in vs.items()} for a, vs in self.votes.items()},
+            "rematch": None if self.rematch is None else self.rematch["id"],
+        }
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last move: its own, by a person, revealing
@@ -201,14 +360,24 @@ class LiveGame:
         of the game; the undo button turning on or off changes only ``can_undo``."""
         known = self._payloads.get(viewer)
         if known is None or known[0] != self.revision:
-            known = (self.revision, view(self.state, viewer, self.log, self.labels))
+            built = view(self.state, viewer, self.log, self.labels)
+            if viewer in self.held:  # a bot plays the seat: its person has no moves to make
+                built["legal"] = []
+            built.update(self.table_view())
+            if built["result"] is not None:
+                built["result"]["bots"] = built["bots"]
+            known = (self.revision, built)
             self._payloads[viewer] = known
-        return {**known[1], "can_undo": viewer is not None and self.can_undo(viewer)}
+        return {
+            **known[1],
+            "can_undo": viewer is not None and self.can_undo(viewer),
+            "presence": self.presence(),
+        }
 
     def message(self, viewer: int | None) -> str:
         """The WebSocket message carrying ``viewer``'s payload, as JSON text: built once per
         change of the game (or of the viewer's undo button) however many connections show it."""
-        key = (self.revision, viewer is not None and self.can_undo(viewer))
+        key = (self.revision, viewer is not None and self.can_undo(viewer), self.presence_rev)
         known = self._messages.get(viewer)
         if known is not None and known[0] == key:
             return known[1]
@@ -221,12 +390,18 @@ class LiveGame:
         return version(self.state, viewer, self.log)
 
     def save_data(self) -> dict[str, Any]:
-        return {
+        """The save file: the seats as their kinds (a seat taken from the open tables is a
+        person's), and which seats bots played from which move to which (``bots``)."""
+        seats = [seat_kinds.HUMAN if s in seat_kinds.PEOPLE else s for s in self.seats]
+        data = {
             "format": "rulebook/1",
             **self.state.setup.to_dict(),
             "log": [[e.seat, e.move] for e in self.log],
-            "seats": list(self.seats),
+            "seats": seats,
         }
+        if self.stints:
+            data["bots"] = [s.to_dict() for s in self.stints]
+        return data
 
     def publish(self) -> None:
         """Tell every connected viewer that the game changed."""
@@ -343,14 +518,24 @@ class Games:
 
     # -- creating ------------------------------------------------------------------------------
     async def create(
-        self, setup: Setup, seats: Sequence[str], moves: Sequence[tuple[int, str]] = ()
+        self,
+        setup: Setup,
+        seats: Sequence[str],
+        moves: Sequence[tuple[int, str]] = (),
+        clock: Clock | None = None,
     ) -> tuple[LiveGame, Dealt]:
-        """Store a new game (with the moves of an uploaded save file) and deal its links:
-        one token per human seat, one for them all when there are several (hot-seat), and
-        the creator's key that deals them again (:meth:`links_of`)."""
+        """Store a new game (with the moves of an uploaded save file, and its clock) and deal
+        its links: one token per human seat, one for them all when there are several
+        (hot-seat), and the creator's key that deals them again (:meth:`links_of`)."""
         game_id = secrets.token_urlsafe(12)
-        stored = Stored(game_id, setup, list(seats), list(moves))
+        rule = None if clock is None else clock.to_text()
+        stored = Stored(game_id, setup, list(seats), list(moves), clock=rule)
         live = self._live(stored)  # replays: a bad log fails here, before anything is stored
+        clocks = NO_CLOCKS
+        if clock is not None:
+            now = time.time()
+            live.times = Times(tuple(clock.start(len(seats))), now)
+            clocks = Clocks(live.times.to_text(), now, deadline(clock, live.times, live.running()))
         dealt = deal(game_id, seats, secrets.token_urlsafe(TOKEN_BYTES))
         tokens = [(digest(t), list(group)) for group, t in dealt.links]
         over = live.state.is_terminal()
@@ -365,6 +550,8 @@ class Games:
             over,
             bots,
             digest(dealt.creator),
+            rule,
+            clocks,
         )
         for (group, _), (key, _) in zip(dealt.links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
@@ -382,6 +569,189 @@ class Games:
         if stored is None or not hmac.compare_digest(stored, digest(key)):
             raise Forbidden("this is not the key of this game's links")
         return deal(game.id, game.seats, key)
+
+    # -- who plays a seat: bots taking over, people taking back, open seats, votes --------------
+    async def _control(self, game: LiveGame, judge: Callable[[], Judged | str]) -> None:
+        """A change of who plays the game's seats (under its lock): ``judge`` gives the write
+        and what it makes of the game in memory, or why it cannot be made (:class:`Conflict`).
+        Stored only if nobody wrote the game meanwhile (else the game is caught up and judged
+        again), then made in memory."""
+        for attempt in range(2):
+            judged = judge()
+            if isinstance(judged, str):
+                raise Conflict(judged)
+            change, apply = judged
+            if await self.writer.call(self.store.control, game.id, game.writes, change):
+                apply()
+                game.writes += 1
+                game.epoch += 1  # a bot's move chosen before the change is thrown away
+                game.revision += 1
+                return
+            if attempt == 0:
+                await self._refresh(game)
+        raise Conflict(WRITTEN_MEANWHILE)
+
+    @staticmethod
+    def _bot_takes(game: LiveGame, seat: int, bot: str, why: str) -> Judged:
+        """The write of a bot taking ``seat`` (the votes on it are over)."""
+        held = {**game.held, seat: bot}
+        times, clocks = game.clocks_after(game.state, None, held)
+        stint = Stint(seat, bot, why, len(game.log))
+
+        def apply() -> None:
+            game.held, game.times = held, times
+            game.stints.append(stint)
+            game.votes.pop(seat, None)
+
+        bots = game.bot_to_move(held=held) is not None
+        return Control(bots, clocks, start=stint, votes_of=seat), apply
+
+    async def _change(self, game: LiveGame, judge: Callable[[], Judged | str]) -> None:
+        async with game.lock:
+            await self._control(game, judge)
+        self._changed(game)
+
+    async def hand(self, game: LiveGame, seat: int, bot: str) -> None:
+        """A bot plays ``seat`` from now on: its person had to go."""
+
+        def judge() -> Judged | str:
+            if game.state.is_terminal():
+                return "the game is over"
+            if not game.human(seat):
+                return f"seat {seat + 1} is not played by a person now"
+            return self._bot_takes(game, seat, bot, "handed")
+
+        await self._change(game, judge)
+
+    async def take_back(self, game: LiveGame, seat: int) -> None:
+        """The seat's person plays it again (from its link): the bot that held it stops."""
+
+        def judge() -> Judged | str:
+            if seat not in game.held:
+                return f"seat {seat + 1} is not played by a bot now"
+            held = {p: b for p, b in game.held.items() if p != seat}
+            times, clocks = game.clocks_after(game.state, None, held, back=seat)
+            stop = len(game.log)
+
+            def apply() -> None:
+                game.held, game.times = held, times
+                game.stints = [
+                    t.stopped(stop) if t.seat == seat and t.stop is None else t for t in game.stints
+                ]
+
+            bots = game.bot_to_move(held=held) is not None
+            return Control(bots, clocks, stop=(seat, stop)), apply
+
+        await self._change(game, judge)
+
+    async def expire(self, game_id: str) -> None:
+        """A bot takes each seat of the game whose time and grace period are over (every
+        process may find it; the write is checked, so one of them makes it)."""
+        game = await self.fresh(game_id)
+        clock = game.clock
+        if clock is None:
+            return
+
+        def judge() -> Judged | str:
+            late = game.overdue(time.time())
+            if not late:
+                return "no seat is out of time"
+            return self._bot_takes(game, late[0], clock.bot, "time")
+
+        with contextlib.suppress(Conflict):
+            while game.overdue(time.time()):
+                await self._change(game, judge)
+
+    async def vote(self, game: LiveGame, voter: int, absent: int, bot: str) -> bool:
+        """``voter`` votes to hand ``absent`` (away a while) to ``bot``; once more than half
+        of the other people's seats have, the bot takes it. Whether it did."""
+        took = False
+
+        def judge() -> Judged | str:
+            nonlocal took
+            if game.clock is not None:
+                return "this game has a clock: a seat whose time runs out goes to a bot by itself"
+            if game.state.is_terminal():
+                return "the game is over"
+            if absent == voter or not game.human(absent) or not game.human(voter):
+                return "a vote is a person's seat's, on another seat a person plays"
+            if absent in game.here():
+                return f"seat {absent + 1} is connected now"
+            away = time.time() - game.seen.get(absent, game.loaded)
+            if away < self.settings.absent_after:
+                return (
+                    f"seat {absent + 1} has been away {int(away)} s; a vote is possible after "
+                    f"{int(self.settings.absent_after)} s"
+                )
+            votes = {**game.votes.get(absent, {}), voter: bot}
+            others = [p for p in range(len(game.seats)) if p != absent and game.human(p)]
+            took = 2 * sum(1 for p in others if p in votes) > len(others)
+            if took:
+                named = list(votes.values())
+                return self._bot_takes(game, absent, max(named, key=named.count), "voted")
+
+            def apply() -> None:
+                game.votes[absent] = votes
+
+            change = Control(
+                game.bot_to_move() is not None, game.clocks_now(), vote=(absent, voter, bot)
+            )
+            return change, apply
+
+        await self._change(game, judge)
+        return took
+
+    async def join(self, game: LiveGame, seat: int) -> str:
+        """Take the open ``seat``: its private link's token (:class:`Conflict` if someone
+        took it first)."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        key = digest(token)
+
+        def judge() -> Judged | str:
+            if game.state.is_terminal():
+                return "the game is over"
+            if not 0 <= seat < len(game.seats) or game.seats[seat] != seat_kinds.OPEN:
+                return f"seat {seat + 1} is not open any more (someone took it first)"
+            seats = list(game.seats)
+            seats[seat] = seat_kinds.JOINED
+            times, clocks = game.clocks_after(game.state, None, seats=seats)
+
+            def apply() -> None:
+                game.seats, game.times = seats, times
+                game.labels = [seat_kinds.label(s) for s in seats]
+
+            bots = game.bot_to_move() is not None
+            return Control(bots, clocks, seats=seats, token=(key, [seat])), apply
+
+        await self._change(game, judge)
+        self._tokens[key] = (game.id, (seat,))
+        game.token_digests.add(key)
+        return token
+
+    async def rematch_of(
+        self,
+        game: LiveGame,
+        shuffle: bool,
+        make: Callable[[list[int]], Coroutine[Any, Any, tuple[LiveGame, Dealt]]],
+    ) -> dict[str, Any]:
+        """The rematch of a finished game: ``{"id", "order"}`` (seat ``p`` plays seat
+        ``order[p]`` of it), made by ``make(order)`` unless one was made already (the first
+        to ask decides whether the seats are shuffled)."""
+        async with game.lock:
+            if game.rematch is None:
+                order = list(range(len(game.seats)))
+                if shuffle:
+                    secrets.SystemRandom().shuffle(order)
+                new, _ = await make(order)
+                chosen = json.dumps({"id": new.id, "order": order})
+                named, won = await self.writer.call(self.store.set_rematch, game.id, chosen)
+                if won:
+                    game.writes += 1
+                game.rematch = json.loads(named)
+                game.revision += 1
+        self._changed(game)
+        assert game.rematch is not None
+        return game.rematch
 
     # -- moving --------------------------------------------------------------------------------
     async def move(
@@ -416,6 +786,8 @@ class Games:
                 )
         if seat not in state.current_players():
             return f"it is not seat {seat}'s move now"
+        if seat in game.held:
+            return f"a bot plays seat {seat + 1} now: take the seat back first"
         try:
             stored = await self._commit(game, seat, text)
         except Conflict as exc:
@@ -434,6 +806,7 @@ class Games:
             new.apply(seat, action)
         except IllegalAction as exc:
             raise Conflict(str(exc)) from None
+        times, clocks = game.clocks_after(new, seat)
         write = MoveWrite(
             game.id,
             game.writes,
@@ -442,9 +815,11 @@ class Games:
             told.move,
             new.is_terminal(),
             game.bot_to_move(new) is not None,
+            clocks,
         )
         if not await self.writer.append(write):
             return False
+        game.times = times
         game.state = new
         game.log.append(told)
         game.writes += 1
@@ -520,8 +895,11 @@ class Games:
         length = len(game.log) - 1
         state, told, drew = replay(game.state.setup, [(e.seat, e.move) for e in log_[:length]])
         bots = game.bot_to_move(state) is not None
-        if not await self.writer.call(self.store.undo, game.id, game.writes, length, bots):
+        times, clocks = game.clocks_after(state, None, undone=seat)
+        undone = await self.writer.call(self.store.undo, game.id, game.writes, length, bots, clocks)
+        if not undone:
             return WRITTEN_MEANWHILE
+        game.times = times
         game.writes += 1
         game.epoch += 1
         game.install(state, told, drew)
@@ -534,7 +912,7 @@ class Games:
         found = await self.db(self.store.since, game.id, len(game.log))
         if found is None:
             return False
-        writes, moves = found
+        writes, moves, clocks = found
         if writes <= game.writes:
             return False
         if writes - game.writes == len(moves):  # moves only, no undo: they follow ours
@@ -545,6 +923,7 @@ class Games:
                 await self._reload(game)
             else:
                 game.writes = writes
+                game.times = Times.read(clocks.left, clocks.since)
         else:
             await self._reload(game)
         self._changed(game, claim=False)
@@ -559,6 +938,7 @@ class Games:
         stored: Stored | None = await self.db(self.store.load, game.id)
         if stored is not None:
             game.epoch += 1
+            game.table(stored)
             game.rebuild(stored.setup, stored.log)
             game.writes = stored.writes
 
@@ -574,6 +954,7 @@ class Games:
             return
         if (
             last is not None
+            and game.clock is None  # a clocked game reads its clocks with the moves
             and writes == game.writes + 1
             and last[0] == len(game.log)
             and not game.lock.locked()  # no write of this process's own under way
@@ -659,7 +1040,7 @@ class Games:
                     await asyncio.sleep(self.settings.bot_delay)
                 try:
                     text = await self.runner.choose(
-                        game.id, game.save_data(), seat, game.seats[seat]
+                        game.id, game.save_data(), seat, game.spec(seat)
                     )
                 except WorkerLost as lost:  # new workers are up: ask them
                     log.warning("bot of seat %d in game %s: %s; asking again", seat, game.id, lost)
@@ -695,7 +1076,11 @@ class Games:
             if not self.cluster.drives(game.id):
                 return None
             for _ in range(2):
-                if game.epoch != epoch or seat not in game.state.current_players():
+                if (
+                    game.epoch != epoch
+                    or seat not in game.state.current_players()
+                    or not game.is_bot(seat)
+                ):
                     return "again"
                 try:
                     if await self._commit(game, seat, text):
@@ -711,11 +1096,92 @@ class Games:
                 await self._refresh(game)
             return "again"
 
+    # -- clocks --------------------------------------------------------------------------------
+    async def _watch_clocks(self) -> None:
+        """Every second, the games where a seat's time and grace period are over (stored
+        deadlines: a restart loses none): a bot takes the seat (:meth:`expire`)."""
+        while True:
+            await asyncio.sleep(self.settings.clock_sweep)
+            try:
+                late = await self.db(self.store.overdue, time.time())
+            except Exception as exc:
+                log.warning("the clocks could not be read: %s", exc)
+                continue
+            for game_id in late:
+                try:
+                    await self.expire(game_id)
+                except NotFound:
+                    pass
+                except Exception:
+                    log.exception("game %s: the seat out of time could not be handed over", game_id)
+
+    # -- presence ------------------------------------------------------------------------------
+    def arrived(self, game: LiveGame, viewer: Viewer) -> None:
+        """A connection of seats opened: everyone sees them connected."""
+        self._presence(game, viewer)
+
+    def left(self, game: LiveGame, viewer: Viewer) -> None:
+        """A connection closed: the seats it held were last seen now (stored)."""
+        self._presence(game, viewer)
+
+    def _presence(self, game: LiveGame, viewer: Viewer) -> None:
+        if not viewer.seats:
+            return
+        now = time.time()
+        for p in viewer.seats:
+            game.seen[p] = now
+        game.presence_changed()
+        self._spawn(self._tell_presence(game, viewer.seats, now))
+
+    async def _tell_presence(self, game: LiveGame, seats: Sequence[int], now: float) -> None:
+        try:
+            await self.db(self.store.seen, game.id, list(seats), now)
+            if self.cluster.shared:
+                await self._announce(game)
+        except Exception as exc:
+            log.warning("game %s: presence not stored: %s", game.id, exc)
+
+    async def _announce(self, game: LiveGame) -> None:
+        """Tell the other processes which seats are connected to the game here."""
+        here = sorted({p for v in game.viewers if v.seats for p in v.seats})
+        payload = f"{game.id}:{os.getpid()}:{','.join(map(str, here))}"
+        await self.db(self.store.notify, payload)
+
+    def presence(self, payload: str) -> None:
+        """Another process said which seats of a game are connected through it
+        (``ID:PID:SEATS``)."""
+        parts = payload.split(":")
+        if len(parts) != 3 or parts[1] == str(os.getpid()):
+            return
+        game = self.cache.get(parts[0])
+        if game is None:
+            return
+        seats = frozenset(int(p) for p in parts[2].split(",") if p.isdigit())
+        now = time.time()
+        before = game.remote.get(parts[1], (frozenset(), 0.0))[0]
+        for p in before | seats:
+            game.seen[p] = now
+        game.remote[parts[1]] = (seats, now)
+        game.presence_changed()
+
+    async def _repeat_presence(self) -> None:
+        """Say again, every :data:`PRESENCE_AGAIN` seconds, who is connected here (a process
+        that died stops saying it: its word goes stale)."""
+        while True:
+            await asyncio.sleep(PRESENCE_AGAIN)
+            for game in list(self.cache.values()):
+                if any(v.seats for v in game.viewers):
+                    with contextlib.suppress(Exception):
+                        await self._announce(game)
+
     async def resume(self) -> int:
-        """Start the writer and restart the bots of the unfinished games (after a restart or a
-        crash): every such game when alone on the database, else those nobody drives (the
-        cluster's sweep finds them)."""
+        """Start the writer, the clocks' watch, and restart the bots of the unfinished games
+        (after a restart or a crash): every such game when alone on the database, else those
+        nobody drives (the cluster's sweep finds them)."""
         self.writer.start()
+        self._spawn(self._watch_clocks())
+        if self.cluster.shared:
+            self._spawn(self._repeat_presence())
         if self.cluster.shared:
             await self.cluster.start(self)
             return 0

@@ -13,12 +13,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from rulebook.core import UnknownGame, get_game
 from rulebook.web import api, learn
 from rulebook.web.boards import board_file, has_board
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
+from rulebook.web.clocks import Clock
 from rulebook.web.errors import BadRequest, NotFound, WebError
 
 router = APIRouter()
@@ -76,6 +78,35 @@ def _form_request(form: FormData) -> tuple[str, str | None, int, dict[str, str],
     return game_name, variant, players, options, seats
 
 
+def _form_clock(form: FormData) -> Clock | None:
+    """The form's clock (:class:`BadRequest` naming the field that is wrong)."""
+    kind = str(form.get("clock") or "none")
+    numbers = {}
+    for name, scale in (("minutes", 60), ("increment", 1), ("hours", 3600), ("grace", 1)):
+        raw = str(form.get(f"clock_{name}") or "0")
+        if not re.fullmatch("[0-9]{1,6}", raw):
+            raise BadRequest(f"clock_{name} must be a whole number")
+        numbers[name] = int(raw) * scale
+    body = {
+        "kind": kind,
+        "bank": numbers["minutes"],
+        "increment": numbers["increment"],
+        "per_move": numbers["hours"],
+        "grace": numbers["grace"],
+        "bot": str(form.get("clock_bot") or "greedy"),
+    }
+    if kind != "realtime":
+        del body["bank"]
+    if kind != "turn":
+        del body["per_move"]
+    try:
+        return api.ClockBody.model_validate(body).clock()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise BadRequest(f"clock: {where}: {first['msg']}") from None
+
+
 def _to_links_page(links: dict[str, Any]) -> RedirectResponse:
     """After a new game is made: to its links page (303: the browser GETs it, so a reload or
     a bookmark shows the links again and creates nothing)."""
@@ -88,7 +119,7 @@ async def new_game(request: Request) -> Response:
     values = {k: str(v) for k, v in form.items() if isinstance(v, str)}
     try:
         setup, specs = new_setup(*_form_request(form))
-        game, dealt = await api.create_for(request, setup, specs)
+        game, dealt = await api.create_for(request, setup, specs, clock=_form_clock(form))
     except WebError as exc:
         return home_page(request, exc.status, error=str(exc), values=values)
     return _to_links_page(api.links(game, dealt))

@@ -11,6 +11,12 @@ from dataclasses import dataclass
 from rulebook.core import UnknownGame
 
 HUMAN = "human"
+#: a seat left open at creation: anyone may take it from the home page's open tables
+OPEN = "open"
+#: an open seat someone took (a person, with the private link they were given)
+JOINED = "joined"
+#: the seats people play
+PEOPLE = frozenset({HUMAN, JOINED})
 
 
 @dataclass(frozen=True)
@@ -32,9 +38,12 @@ CHOICES: tuple[SeatChoice, ...] = (
     SeatChoice("mcts-quick", "mcts:200", "mcts (quick)", "tree search, 200 iterations a move"),
     SeatChoice("mcts", "mcts:1000", "mcts", "tree search, 1000 iterations a move"),
     SeatChoice("mcts-strong", "mcts:3000", "mcts (strong)", "tree search, 3000 iterations a move"),
+    SeatChoice("open", OPEN, "open seat", "anyone may take it from the home page"),
 )
 BY_KEY = {c.key: c for c in CHOICES}
-_LABELS = {c.spec: c.label for c in CHOICES}
+_LABELS = {c.spec: c.label for c in CHOICES} | {JOINED: "human"}
+#: the bots a seat may be handed to
+BOTS = tuple(c for c in CHOICES if c.spec not in (HUMAN, OPEN))
 
 
 def spec_of(key: str) -> str:
@@ -56,10 +65,19 @@ def check_spec(spec: str) -> str:
     of the menu. :class:`UnknownGame` otherwise: a file may name any bot, and ``mcts:10000000``
     would hold a worker (the bots of every game) for hours."""
     spec = spec.strip().lower()
-    if spec not in _LABELS:
+    if spec not in _LABELS or spec == JOINED:
         known = ", ".join(c.spec for c in CHOICES)
         raise UnknownGame(
             f"the file seats {spec[:40]!r}, not one of this server's seats ({known}): "
             "give the seats"
         )
     return spec
+
+
+def bot_spec(key: str) -> str:
+    """The spec of a bot chosen by its menu key (``greedy``, ``mcts-quick``):
+    :class:`UnknownGame` if it names no bot."""
+    found = next((c for c in BOTS if c.key == key), None)
+    if found is None:
+        raise UnknownGame(f"no bot {key!r} (choose one of: {', '.join(c.key for c in BOTS)})")
+    return found.spec

@@ -39,3 +39,7 @@ class Settings:
     max_new_games_per_minute: int = 30
     #: games kept in memory (the rest are rebuilt from the database when next needed)
     cache_games: int = 1000
+    #: seconds between two looks for seats out of time (every process looks)
+    clock_sweep: float = 1.0
+    #: seconds a seat must have been away before the others may vote to hand it to a bot
+    absent_after: float = 300.0

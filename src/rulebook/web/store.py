@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple, cast
@@ -28,6 +28,7 @@ from sqlalchemy import (
     Boolean,
     Connection,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -76,6 +77,18 @@ class GameRow(Base):
     writes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: a bot is to move: a process that finds no other driving it takes the game over
     bots_move: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the clock chosen at creation (:class:`rulebook.web.clocks.Clock` as JSON; None: none)
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    #: each seat's seconds left at ``clock_since`` (JSON list), as of the last write
+    clock_left: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    #: when the last write was made (UNIX seconds): the running seats count down from it
+    clock_since: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+    #: when a running seat's time and grace period will be over (a bot takes it then)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, default=None, index=True)
+    #: seats left open for anyone to take (home page's open tables) while the game goes on
+    open_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0", index=True)
+    #: the rematch made from this game: ``{"id": ..., "order": [new seat of each seat]}``
+    rematch: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
 
     __table_args__ = (
         Index(
@@ -109,6 +122,47 @@ class CreatorRow(Base):
     digest: Mapped[str] = mapped_column(String(64))
 
 
+class StintRow(Base):
+    """A seat played by a bot: from which move to which (``stop`` None: it still plays), which
+    bot, and why (``time``: the seat's time ran out; ``handed``: its player handed it over;
+    ``voted``: the others voted, the seat being away)."""
+
+    __tablename__ = "stints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    bot: Mapped[str] = mapped_column(String(32))
+    why: Mapped[str] = mapped_column(String(16))
+    start: Mapped[int] = mapped_column(Integer)  #: the first move the bot was to make
+    stop: Mapped[int | None] = mapped_column(Integer, nullable=True)  #: the first it did not
+
+
+class VoteRow(Base):
+    """A seat's vote to hand an absent seat to a bot (games without a clock)."""
+
+    __tablename__ = "votes"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    absent: Mapped[int] = mapped_column(Integer, primary_key=True)
+    voter: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bot: Mapped[str] = mapped_column(String(32))
+
+
+class SeenRow(Base):
+    """When a seat was last connected to its game (UNIX seconds)."""
+
+    __tablename__ = "seen"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
 class MoveRow(Base):
     __tablename__ = "moves"
 
@@ -127,6 +181,8 @@ def digest(token: str) -> str:
 
 #: the channel of the "game ID is at WRITES" notifications (PostgreSQL)
 CHANNEL = "rulebook_games"
+#: the channel of "who is connected to game ID through process PID" (PostgreSQL)
+PRESENCE = "rulebook_presence"
 #: a move of this many bytes or more is not sent in a notification (8000 bytes at most)
 _NOTIFY_MOVE = 7000
 #: any number unlikely to be another program's advisory lock: the schema's creation
@@ -140,17 +196,42 @@ _MOVES = cast(Table, MoveRow.__table__)
 _COUNT_WRITE = (
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.writes == bindparam("b_writes"))
-    .values(writes=_GAMES.c.writes + 1, over=bindparam("b_over"), bots_move=bindparam("b_bots"))
+    .values(
+        writes=_GAMES.c.writes + 1,
+        over=bindparam("b_over"),
+        bots_move=bindparam("b_bots"),
+        clock_left=bindparam("b_left"),
+        clock_since=bindparam("b_since"),
+        deadline=bindparam("b_deadline"),
+    )
 )
 _ADD_MOVES = insert(_MOVES)
 #: a game's count of writes and its moves from number ``start`` on: one statement, one snapshot
 _SINCE = (
-    select(_GAMES.c.writes, _MOVES.c.seat, _MOVES.c.move)
+    select(
+        _GAMES.c.writes,
+        _GAMES.c.clock_left,
+        _GAMES.c.clock_since,
+        _GAMES.c.deadline,
+        _MOVES.c.seat,
+        _MOVES.c.move,
+    )
     .select_from(_GAMES)
     .outerjoin(_MOVES, and_(_MOVES.c.game_id == _GAMES.c.id, _MOVES.c.number >= bindparam("start")))
     .where(_GAMES.c.id == bindparam("game"))
     .order_by(_MOVES.c.number)
 )
+
+
+class Clocks(NamedTuple):
+    """The clocks as a write stores them (:mod:`rulebook.web.clocks`)."""
+
+    left: str | None = None  #: JSON list of seconds
+    since: float | None = None
+    deadline: float | None = None
+
+
+NO_CLOCKS = Clocks()
 
 
 class MoveWrite(NamedTuple):
@@ -163,6 +244,52 @@ class MoveWrite(NamedTuple):
     move: str
     over: bool  #: the game ended with it
     bots_move: bool  #: a bot is to move after it
+    clocks: Clocks = NO_CLOCKS  #: the clocks after it
+
+
+@dataclass(frozen=True)
+class Stint:
+    """A seat played by a bot, from move ``start`` to move ``stop`` (excluded; None: on)."""
+
+    seat: int
+    bot: str
+    why: str
+    start: int
+    stop: int | None = None
+
+    def stopped(self, stop: int) -> Stint:
+        return Stint(self.seat, self.bot, self.why, self.start, stop)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "why": self.why,
+            "from": self.start,
+            "to": self.stop,
+        }
+
+
+class Since(NamedTuple):
+    """What :meth:`Store.since` reads: the count of writes, the moves asked for, the clocks."""
+
+    writes: int
+    moves: list[tuple[int, str]]
+    clocks: Clocks
+
+
+@dataclass(frozen=True)
+class Control:
+    """A change of who plays a game's seats (:meth:`Store.control`)."""
+
+    bots_move: bool
+    clocks: Clocks = NO_CLOCKS
+    seats: list[str] | None = None  #: the seats' specs, when they change (an open seat taken)
+    start: Stint | None = None  #: a bot takes a seat
+    stop: tuple[int, int] | None = None  #: (seat, move): the bot of a seat stops
+    votes_of: int | None = None  #: the votes on this seat are over
+    vote: tuple[int, int, str] | None = None  #: (absent seat, voter, bot): a vote to store
+    token: tuple[str, list[int]] | None = None  #: a new link's token digest and seats
 
 
 @dataclass(frozen=True)
@@ -174,6 +301,12 @@ class Stored:
     seats: list[str]
     log: list[tuple[int, str]]
     writes: int = 0
+    clock: str | None = None  #: the clock's JSON (:class:`rulebook.web.clocks.Clock`)
+    clocks: Clocks = NO_CLOCKS
+    stints: tuple[Stint, ...] = ()
+    rematch: str | None = None
+    votes: dict[int, dict[int, str]] = field(default_factory=dict)  #: {absent: {voter: bot}}
+    seen: dict[int, float] = field(default_factory=dict)  #: when each seat was last connected
 
     def save_data(self) -> dict[str, Any]:
         """The save-file form (:func:`rulebook.replay` reads it)."""
@@ -332,9 +465,12 @@ class Store:
         over: bool = False,
         bots_move: bool = False,
         creator: str | None = None,
+        clock: str | None = None,
+        clocks: Clocks = NO_CLOCKS,
     ) -> None:
         """Store a new game, its token digests (with the seats each admits), the digest of
-        its creator's key and, for an uploaded save file, its moves so far: all or nothing."""
+        its creator's key, its clock and, for an uploaded save file, its moves so far: all or
+        nothing."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 GameRow(
@@ -349,6 +485,11 @@ class Store:
                     created=datetime.now(UTC),
                     writes=0,
                     bots_move=bots_move,
+                    clock=clock,
+                    clock_left=clocks.left,
+                    clock_since=clocks.since,
+                    deadline=clocks.deadline,
+                    open_seats=sum(1 for s in seats if s == "open"),
                 )
             )
             s.flush()  # the game row first: the others refer to it
@@ -384,7 +525,15 @@ class Store:
         result = connection.execute(
             _COUNT_WRITE,
             [
-                {"b_id": m.game_id, "b_writes": m.writes, "b_over": m.over, "b_bots": m.bots_move}
+                {
+                    "b_id": m.game_id,
+                    "b_writes": m.writes,
+                    "b_over": m.over,
+                    "b_bots": m.bots_move,
+                    "b_left": m.clocks.left,
+                    "b_since": m.clocks.since,
+                    "b_deadline": m.clocks.deadline,
+                }
                 for m in moves
             ],
         )
@@ -400,14 +549,23 @@ class Store:
             ],
         )
 
-    def undo(self, game_id: str, writes: int, length: int, bots_move: bool) -> bool:
+    def undo(
+        self, game_id: str, writes: int, length: int, bots_move: bool, clocks: Clocks = NO_CLOCKS
+    ) -> bool:
         """Delete the moves from number ``length`` on (an undo), if the game's stored count of
         writes is still ``writes`` (False, and nothing changed, if not)."""
         with self.engine.begin() as connection:
             counted = connection.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.writes == writes)
-                .values(writes=GameRow.writes + 1, over=False, bots_move=bots_move)
+                .values(
+                    writes=GameRow.writes + 1,
+                    over=False,
+                    bots_move=bots_move,
+                    clock_left=clocks.left,
+                    clock_since=clocks.since,
+                    deadline=clocks.deadline,
+                )
             )
             if counted.rowcount != 1:
                 connection.rollback()
@@ -426,20 +584,146 @@ class Store:
                 row.game, row.players, int(row.seed), row.variant, json.loads(row.options)
             )
             seats = json.loads(row.seats)
+            clock, rematch = row.clock, row.rematch
+            stints = tuple(
+                Stint(r.seat, r.bot, r.why, r.start, r.stop)
+                for r in s.scalars(
+                    select(StintRow).where(StintRow.game_id == game_id).order_by(StintRow.id)
+                )
+            )
+            votes: dict[int, dict[int, str]] = {}
+            for v in s.scalars(select(VoteRow).where(VoteRow.game_id == game_id)):
+                votes.setdefault(v.absent, {})[v.voter] = v.bot
+            seen = {
+                r.seat: r.at for r in s.scalars(select(SeenRow).where(SeenRow.game_id == game_id))
+            }
         found = self.since(game_id, 0)  # the log and its count in one reading
         if found is None:
             return None
-        writes, log = found
-        return Stored(game_id, setup, seats, log, writes)
+        return Stored(
+            game_id,
+            setup,
+            seats,
+            found.moves,
+            found.writes,
+            clock,
+            found.clocks,
+            stints,
+            rematch,
+            votes,
+            seen,
+        )
 
-    def since(self, game_id: str, start: int) -> tuple[int, list[tuple[int, str]]] | None:
-        """A game's count of writes and its moves from number ``start`` on, read together
-        (one statement: one snapshot, even while another process writes)."""
+    def control(self, game_id: str, writes: int, change: Control) -> bool:
+        """A write of who plays a game's seats (a bot takes a seat or gives it back, a person
+        takes an open seat), checked like a move: made only if the game's stored count of
+        writes is still ``writes``, and counted as one more write (False: nothing changed)."""
+        values: dict[str, Any] = {
+            "writes": GameRow.writes + 1,
+            "bots_move": change.bots_move,
+            "clock_left": change.clocks.left,
+            "clock_since": change.clocks.since,
+            "deadline": change.clocks.deadline,
+        }
+        if change.seats is not None:
+            values["seats"] = json.dumps(change.seats)
+            values["open_seats"] = sum(1 for s in change.seats if s == "open")
+        with Session(self.engine) as s, s.begin():
+            counted = s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.writes == writes)
+                .values(**values)
+            )
+            if cast(Any, counted).rowcount != 1:
+                s.rollback()
+                return False
+            if change.stop is not None:
+                seat, stop = change.stop
+                s.execute(
+                    update(StintRow)
+                    .where(
+                        StintRow.game_id == game_id, StintRow.seat == seat, StintRow.stop.is_(None)
+                    )
+                    .values(stop=stop)
+                )
+            if change.start is not None:
+                st = change.start
+                s.add(
+                    StintRow(game_id=game_id, seat=st.seat, bot=st.bot, why=st.why, start=st.start)
+                )
+            if change.votes_of is not None:
+                s.execute(
+                    delete(VoteRow).where(
+                        VoteRow.game_id == game_id, VoteRow.absent == change.votes_of
+                    )
+                )
+            if change.vote is not None:
+                absent, voter, bot = change.vote
+                s.merge(VoteRow(game_id=game_id, absent=absent, voter=voter, bot=bot))
+            if change.token is not None:
+                digest_, admitted = change.token
+                s.add(TokenRow(digest=digest_, game_id=game_id, seats=json.dumps(admitted)))
+        return True
+
+    def overdue(self, at: float) -> list[str]:
+        """The games, not over, where a seat's time and grace period are over at ``at``."""
+        rows = self._read(select(GameRow.id).where(GameRow.deadline <= at, GameRow.over.is_(False)))
+        return [game_id for (game_id,) in rows]
+
+    def seen(self, game_id: str, seats: Sequence[int], at: float) -> None:
+        """Seats of a game were connected at ``at``."""
+        with Session(self.engine) as s, s.begin():
+            for seat in seats:
+                row = s.get(SeenRow, (game_id, seat))
+                if row is None:
+                    s.add(SeenRow(game_id=game_id, seat=seat, at=at))
+                elif row.at < at:
+                    row.at = at
+
+    def notify(self, payload: str) -> None:
+        """Tell the other processes who is connected here (PostgreSQL)."""
+        with self.engine.begin() as connection:
+            connection.execute(select(func.pg_notify(PRESENCE, payload)))
+
+    def open_tables(self, limit: int = 50) -> list[tuple[str, str, str, str, str | None]]:
+        """The newest games, not over, with a seat left open: id, game, variant, seats, clock."""
+        return list(
+            self._read(
+                select(GameRow.id, GameRow.game, GameRow.variant, GameRow.seats, GameRow.clock)
+                .where(GameRow.open_seats > 0, GameRow.over.is_(False))
+                .order_by(GameRow.created.desc())
+                .limit(limit)
+            )
+        )
+
+    def set_rematch(self, game_id: str, rematch: str) -> tuple[str, bool]:
+        """Name the rematch of a game, unless one is named already (a write: the other
+        processes read the game again): the one that is, and whether it is this one."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.rematch.is_(None))
+                .values(rematch=rematch, writes=GameRow.writes + 1)
+            )
+            found = s.scalar(select(GameRow.rematch).where(GameRow.id == game_id))
+            return str(found), cast(Any, done).rowcount == 1
+
+    def add_token(self, game_id: str, token_digest: str, seats: Sequence[int]) -> None:
+        """A token for seats of a game (a rematch's link), unless it is stored already."""
+        with Session(self.engine) as s, s.begin():
+            if s.get(TokenRow, token_digest) is None:
+                s.add(TokenRow(digest=token_digest, game_id=game_id, seats=json.dumps(seats)))
+
+    def since(self, game_id: str, start: int) -> Since | None:
+        """A game's count of writes, its clocks and its moves from number ``start`` on, read
+        together (one statement: one snapshot, even while another process writes)."""
         with self.engine.connect() as connection:
             rows = connection.execute(_SINCE, {"game": game_id, "start": start}).all()
         if not rows:
             return None
-        return rows[0][0], [(seat, move) for _, seat, move in rows if seat is not None]
+        first = rows[0]
+        moves = [(r[4], r[5]) for r in rows if r[4] is not None]
+        return Since(first[0], moves, Clocks(first[1], first[2], first[3]))
 
     def writes_of(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The stored count of writes of each of these games."""

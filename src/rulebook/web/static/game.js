@@ -4,6 +4,7 @@
 import { el } from "/static/dom.js";
 import * as fallback from "/static/fallback.js";
 import { offerGuide } from "/static/guide.js";
+import { drawTable, notifyButton, remember, serverTime, tick, yourTurn } from "/static/table.js";
 
 const page = document.getElementById("game");
 const gameId = page.dataset.gameId;
@@ -118,6 +119,17 @@ async function undo() {
     showError(err instanceof Offline
       ? "Nothing was taken back: the server cannot be reached. Try again once the connection is back."
       : err.message);
+  }
+}
+
+/** A post about the table (seat, vote, rematch): its answer, or the reason shown. */
+async function post(what, body) {
+  try {
+    showError("");
+    return await call("POST", `/api/games/${gameId}/${what}`, body);
+  } catch (err) {
+    showError(err instanceof Offline ? "Not sent: the server cannot be reached. Try again once the connection is back." : err.message);
+    return null;
   }
 }
 
@@ -362,6 +374,11 @@ async function draw() {
   $("pass").hidden = !passing;
   $("table").hidden = passing;
   drawStatus(view);
+  drawTable(view, post);
+  if (!state.replay) {
+    yourTurn(view);
+    remember(gameId, token, view);
+  }
   if (passing) {
     $("pass-text").textContent = `Seat ${state.shown + 1}'s turn. Pass the device to seat ${state.shown + 1}; the board stays hidden until they are ready.`;
     $("pass-ready").textContent = `I am seat ${state.shown + 1}: show my board`;
@@ -440,6 +457,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "hello") {
+      serverTime(message.now);
       state.retry = 0;
       $("connection").textContent = "live";
       page.dataset.live = "yes";
@@ -552,6 +570,7 @@ async function start() {
   state.board = state.board || (await loadBoard());
   try {
     const data = await call("GET", `/api/games/${gameId}/view`);
+    serverTime(data.now);
     state.staticData = data.views[0].static || null;
     state.held = data.views.map((v) => v.seat).filter((p) => p !== null);
     for (const v of data.views) keep(v);
@@ -572,4 +591,6 @@ async function start() {
 
 howto();
 shortForms();
+notifyButton();
+setInterval(tick, 500);
 start();

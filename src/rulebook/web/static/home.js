@@ -90,6 +90,84 @@ for (const button of document.querySelectorAll("button.pick")) {
     gameSelect.focus();
   });
 }
+// -- the clock: its fields follow its kind ----------------------------------------------------------
+const clockSelect = document.getElementById("clock");
+function fitClock() {
+  const kind = clockSelect.value;
+  for (const f of document.querySelectorAll("#clock-fields .field")) {
+    if (f.contains(clockSelect)) continue;
+    f.hidden = f.classList.contains("clock-any") ? kind === "none" : !f.classList.contains(`clock-${kind}`);
+  }
+}
+for (const name of ["clock", "clock_minutes", "clock_increment", "clock_hours", "clock_grace", "clock_bot"]) {
+  if (values[name]) document.getElementById(name).value = values[name];
+}
+clockSelect.addEventListener("change", fitClock);
+fitClock();
+
+// -- open tables -------------------------------------------------------------------------------------
+async function openTables() {
+  let tables = [];
+  try {
+    tables = (await (await fetch("/api/open")).json()).tables || [];
+  } catch {
+    return;
+  }
+  const list = document.getElementById("open-list");
+  list.replaceChildren(...tables.map((t) => el("tr", { "data-game-id": t.id },
+    el("td", { text: t.title }), el("td", { text: t.variant }), el("td", { text: t.clock }),
+    el("td", { text: `${t.taken} of ${t.seats.length}` }),
+    el("td", {}, ...t.open.map((p) => el("button", { type: "button", class: "join", "data-seat": String(p), onclick: () => join(t.id, p) }, `Take seat ${p + 1}`))))));
+  // shown while a table is open, or to say why a seat could not be taken
+  document.getElementById("open-tables").hidden = tables.length === 0 && document.getElementById("join-error").hidden;
+  document.getElementById("open-tables").dataset.ready = "yes";
+}
+
+async function join(id, seat) {
+  const box = document.getElementById("join-error");
+  const r = await fetch(`/api/games/${id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seat }) });
+  const answer = await r.json().catch(() => ({}));
+  if (r.ok) {
+    location.assign(answer.url);
+    return;
+  }
+  box.textContent = answer.error || `error ${r.status}`;
+  box.hidden = false;
+  openTables();
+}
+
+// -- my games: the links this browser holds (localStorage), with whose move it is -------------------
+async function myGames() {
+  let mine = {};
+  try {
+    mine = JSON.parse(localStorage.getItem("rulebook.games") || "{}");
+  } catch {
+    return;
+  }
+  const rows = [];
+  for (const [id, g] of Object.entries(mine).sort((a, b) => b[1].at - a[1].at)) {
+    let now = g.over ? "over" : "";
+    try {  // to this server only, as the game page does: the token in a header, never a URL
+      const r = await fetch(`/api/games/${encodeURIComponent(id)}/view`, { headers: { authorization: `Bearer ${g.token}` } });
+      if (r.status === 404 || r.status === 403) continue;
+      const v = (await r.json()).views.find((x) => x.seat === g.seat);
+      if (v.over) now = "over";
+      else if (v.legal.length) now = "your move";
+      else now = `waiting for ${v.to_act.map((p) => `seat ${p + 1}`).join(", ")}`;
+    } catch {
+      now = now || "?";
+    }
+    rows.push(el("tr", { "data-game-id": id, class: now === "your move" ? "mine" : "" },
+      el("td", { text: g.title }), el("td", { text: `seat ${g.seat + 1}` }), el("td", { class: "now", text: now }),
+      el("td", {}, el("a", { href: `/games/${encodeURIComponent(id)}#${g.token}` }, "open"))));
+  }
+  document.getElementById("my-games-list").replaceChildren(...rows);
+  document.getElementById("my-games").hidden = rows.length === 0;
+  document.getElementById("my-games").dataset.ready = "yes";
+}
+
+openTables();
+myGames();
 refresh(true);
 if (values.players) { playersInput.value = values.players; refresh(false); }
 // an error of the last post (the form's or the upload's) is where the eye is, and read out

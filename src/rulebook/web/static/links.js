@@ -59,7 +59,11 @@ async function show() {
   for (const s of data.seats) {
     seats.append(linkRow(`Seat ${s.seat + 1}`, s.url, `Play seat ${s.seat + 1}`, { "data-seat": String(s.seat) }));
   }
-  document.getElementById("seat-links").hidden = !data.seats.length;
+  for (const p of data.open || []) {
+    seats.append(el("li", { class: "open-seat", "data-seat": String(p) },
+      el("span", { class: "seat-name", text: `Seat ${p + 1}` }), " open: anyone may take it from the home page's ", el("a", { href: "/#open-tables", text: "open tables" })));
+  }
+  document.getElementById("seat-links").hidden = !data.seats.length && !(data.open || []).length;
   if (data.hotseat) {
     document.getElementById("hotseat-link-list").append(linkRow("All human seats", data.hotseat.url, "Play hot-seat", { id: "hotseat-link" }));
     document.getElementById("hotseat-links").hidden = false;
