@@ -25,6 +25,9 @@ The children use only what the baseline has too (``rulebook.new_game``, the agen
 simulator), so the same code measures both. The working tree runs its compiled modules when
 they are built and current, as every run does by default (``make bench`` builds them;
 ``RULEBOOK_COMPILED=0`` in the environment measures pure Python); the header says which.
+The exported baseline runs pure Python; to compare compiled with compiled, give a checkout of
+the baseline with its modules built (``--baseline-src DIR/src``, ``RULEBOOK_COMPILED=1``, which
+a baseline from before compiled-by-default needs).
 """
 
 from __future__ import annotations
@@ -166,10 +169,11 @@ def run(
     repeat: int,
     configs: Sequence[tuple[str, int, str]],
     measures: Sequence[str],
+    baseline_src: Path | None = None,
 ) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="rulebook-baseline-") as tmp:
-        old_src = export(baseline, Path(tmp))
+        old_src = baseline_src if baseline_src is not None else export(baseline, Path(tmp))
         now_src = ROOT / "src"
         for game, players, variant in configs:
             for what in measures:
@@ -235,6 +239,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help=f"commit (default {BASELINE})")
+    parser.add_argument(
+        "--baseline-src",
+        type=Path,
+        metavar="DIR",
+        help="the baseline's src folder instead of exporting --baseline: a checkout whose "
+        "compiled modules are built (python -m rulebook.compiled there) measures compiled "
+        "against compiled (run with RULEBOOK_COMPILED=1)",
+    )
     parser.add_argument("--seconds", type=float, default=1.5, help="CPU seconds per figure")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (median)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
@@ -251,13 +263,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not configs:
         parser.error(f"no game among {args.game}")
     print(
-        f"baseline {args.baseline} vs the working tree; median of {args.repeat} runs of "
+        f"baseline {args.baseline_src or args.baseline} vs the working tree; median of "
+        f"{args.repeat} runs of "
         f"{args.seconds:g} CPU s each, one core, alternating; {compiled_now()}\n"
     )
     print(
         f"{'configuration':30} {'measure':7} {'unit':13} {'baseline':>10} {'now':>10} {'ratio':>7}"
     )
-    rows = run(args.baseline, args.seconds, args.repeat, configs, measures)
+    if args.baseline_src is not None and not (args.baseline_src / "rulebook").is_dir():
+        parser.error(f"--baseline-src {args.baseline_src}: no rulebook package in it")
+    rows = run(args.baseline, args.seconds, args.repeat, configs, measures, args.baseline_src)
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
     if args.markdown is not None:

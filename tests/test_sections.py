@@ -27,6 +27,8 @@ from pathlib import Path
 import pytest
 
 import rulebook
+from test_rules_apart import imported
+from test_rules_apart import source as importgraph_source
 
 SRC = Path(rulebook.__file__).resolve().parent.parent
 MAPS = Path(__file__).parent / "sections"
@@ -39,32 +41,12 @@ NOT_RULES = ("bots", "lookahead", "render", "cards", "encoding", "stats", "web",
 
 
 def source(module: str) -> Path | None:
-    path = SRC.joinpath(*module.split("."))
-    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
+    return importgraph_source(SRC, module)
 
 
 def imports(module: str) -> set[str]:
     """The ``rulebook`` modules ``module`` imports, at any depth of its source."""
-    path = source(module)
-    assert path is not None, module
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*anchor, *([base] if base else [])])
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                found.add(sub if source(sub) is not None else base)
-    return {m for m in found if m.startswith("rulebook.")}
+    return imported(SRC, module)
 
 
 def rules_modules(package: str) -> set[str]:
