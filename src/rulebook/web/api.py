@@ -633,10 +633,12 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass  # the client left, or the socket is closed (the sender's 1011 after a failure)
     finally:
+        # told before any await: a connection cancelled as it closes (a client or a server
+        # going away) would otherwise skip the rest of this block, and its seats stay "here"
         sender.cancel()
-        await asyncio.wait({sender})
         game.viewers.discard(viewer)
         games.left(game, viewer)
+        await asyncio.wait({sender})
 
 
 async def _receive_loop(ws: WebSocket, viewer: Viewer, settings: Settings) -> None:
