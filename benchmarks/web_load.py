@@ -18,6 +18,11 @@ the game (p50, p99, max), every refused request or error by kind, the CPU per mo
 servers (each process's and their sum), their workers and the load generator, and the load
 average. ``--profile OUT`` runs the servers under cProfile.
 
+``--baseline-src DIR`` measures a baseline side by side in the same run: each configuration
+is run with this tree's servers and then with the servers of the ``rulebook`` package in DIR
+(another checkout's ``src/``, its compiled modules built there), alternating ``--repeat``
+times, and the rows say which is which. Set ``RULEBOOK_COMPILED`` the same for both.
+
 Usage::
 
     python benchmarks/web_load.py [--games 200] [--seconds 60] [--db sqlite|postgresql|both]
@@ -306,9 +311,16 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def run(
-    db_name: str, url_of_db: str, processes: int, args: argparse.Namespace, folder: Path
+    db_name: str,
+    url_of_db: str,
+    processes: int,
+    args: argparse.Namespace,
+    folder: Path,
+    src: Path | None = None,
 ) -> dict[str, Any]:
     label = db_name if processes == 1 else f"{db_name} x{processes}"
+    if args.baseline_src is not None:
+        label = f"{label} {'baseline' if src is not None else 'now'}"
     stats = Stats()
     servers = []
     for i in range(processes):
@@ -316,7 +328,15 @@ def run(
         profile = args.profile and args.profile.with_suffix(f".{tag}.prof")
         log = folder / f"server-{tag}.log"
         servers.append(
-            Server(url_of_db, log, args.bot_delay, workers=1, access_log=False, profile=profile)
+            Server(
+                url_of_db,
+                log,
+                args.bot_delay,
+                workers=1,
+                access_log=False,
+                profile=profile,
+                src=src,
+            )
         )
     starting = [threading.Thread(target=server.start) for server in servers]
     for t in starting:
@@ -368,6 +388,7 @@ def run(
     row = {
         "db": db_name,
         "processes": processes,
+        "tree": "now" if src is None else str(src),
         "games": args.games,
         "seconds": args.seconds,
         "moves_per_s": stats.moves / args.seconds,
@@ -385,7 +406,7 @@ def run(
     }
     per_process = " + ".join(f"{x:.1f}" for x in each) + " = " if processes > 1 else ""
     print(
-        f"{label:15} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
+        f"{label:24} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
         f"every viewer's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
         f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; refused or failed "
         f"{stats.errors}; CPU per move: server{'s' if processes > 1 else ''} {per_process}"
@@ -420,20 +441,36 @@ def main() -> None:
         type=Path,
         help="run the servers under cProfile, writing PROFILE.DB-PROCESSES-I.prof",
     )
+    parser.add_argument(
+        "--baseline-src",
+        type=Path,
+        help="also run the servers of the rulebook package in this src/ folder, alternating",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each configuration and tree (default 1)"
+    )
     args = parser.parse_args()
+    if args.baseline_src is not None and not (args.baseline_src / "rulebook").is_dir():
+        parser.error(f"--baseline-src {args.baseline_src}: no rulebook package there")
     counts = [int(n) for n in args.processes.split(",")]
+    trees: list[Path | None] = [None] if args.baseline_src is None else [None, args.baseline_src]
     rows = []
     with tempfile.TemporaryDirectory(prefix="rulebook-bench-web-") as tmp:
         folder = Path(tmp)
         if args.db in ("sqlite", "both"):
-            rows.append(run("sqlite", f"sqlite:///{folder / 'bench.sqlite3'}", 1, args, folder))
+            for i in range(args.repeat):
+                for src in trees:  # a new database for each run: the same start
+                    db = f"sqlite:///{folder / f'bench-{i}-{len(rows)}.sqlite3'}"
+                    rows.append(run("sqlite", db, 1, args, folder, src))
         if args.db in ("postgresql", "both"):
             reason = missing()
             if reason:
                 print(f"postgresql: skipped ({reason})")
             for n in [] if reason else counts:
-                with postgres() as url:  # a new database for each run: the same start
-                    rows.append(run("postgresql", url, n, args, folder))
+                for _ in range(args.repeat):
+                    for src in trees:
+                        with postgres() as url:
+                            rows.append(run("postgresql", url, n, args, folder, src))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 

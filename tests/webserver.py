@@ -31,6 +31,7 @@ class Server:
         profile: Path | None = None,
         processes: int = 1,
         extra: tuple[str, ...] = (),
+        src: Path | None = None,
     ) -> None:
         self.db_url = db_url
         self.access_log = access_log
@@ -43,14 +44,25 @@ class Server:
         self.processes = processes
         #: more options of ``rulebook serve``
         self.extra = extra
+        #: run the ``rulebook`` package found here (a baseline's ``src/``) instead of this tree's
+        self.src = src
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 90.0) -> Server:
         profiled = Path(__file__).resolve().parents[1] / "benchmarks" / "profiled_serve.py"
+        if self.profile:
+            program = [sys.executable, str(profiled), str(self.profile)]
+        elif self.src is not None:
+            program = [sys.executable, "-m", "rulebook"]
+        else:
+            program = [RULEBOOK]
+        env = dict(os.environ)
+        if self.src is not None:
+            env["PYTHONPATH"] = str(self.src)
         command = [
-            *([sys.executable, str(profiled), str(self.profile)] if self.profile else [RULEBOOK]),
+            *program,
             "serve",
             "--port",
             str(self.port),
@@ -66,7 +78,7 @@ class Server:
         ]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env
             )
         end = time.monotonic() + timeout
         while True:
