@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -98,9 +98,8 @@ class Setup:
     options: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field by its name, the options as a plain dict."""
-        named = {f.name: getattr(self, f.name) for f in fields(self)}
-        return {**named, "options": dict(self.options)}
+        """Every field by its name (in their order), the options as a plain dict."""
+        return {**vars(self), "options": dict(self.options)}
 
 
 @dataclass(frozen=True)
