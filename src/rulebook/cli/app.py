@@ -31,30 +31,19 @@ import rulebook
 import rulebook.compiled
 from rulebook.cli.common import (
     INTERRUPTED,
+    AgentGames,
     Parallel,
-    agent_games,
     find_game,
     make_console,
     parse_options,
+    plays_agents,
     print_results,
     table_view,
     usage_errors,
     writable_file,
 )
 from rulebook.cli.lookup import rules_view
-from rulebook.cli.options import (
-    AgentsOpt,
-    GameArg,
-    GamesOpt,
-    LevelOpt,
-    OptionOpt,
-    PlayerCountOpt,
-    RayAddressOpt,
-    RayOpt,
-    SeedOpt,
-    VariantOpt,
-    WorkersOpt,
-)
+from rulebook.cli.options import PLAYER_COUNT, GameArg, LevelOpt, OptionOpt, VariantOpt
 from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
@@ -130,9 +119,7 @@ def play(
             metavar="GAME", help="The game's name (see: rulebook list); --load names it."
         ),
     ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")
-    ] = None,
+    players: Annotated[int | None, PLAYER_COUNT] = None,
     seats: Annotated[
         str | None,
         typer.Option(
@@ -195,36 +182,24 @@ def rules_command(game: GameArg) -> None:
 
 
 @app.command()
+@plays_agents("simulations are between agents")
 def simulate(
-    game: GameArg,
-    players: PlayerCountOpt,
-    games: GamesOpt,
-    agents: AgentsOpt,
-    seed: SeedOpt = 0,
-    variant: VariantOpt = None,
-    option: OptionOpt = None,
-    level: LevelOpt = None,
-    workers: WorkersOpt = None,
+    checked: AgentGames,
     out: Annotated[
         Path | None,
         typer.Option(
             metavar="FILE", help="Store every game in this Parquet file; re-run to resume."
         ),
     ] = None,
-    ray: RayOpt = False,
-    ray_address: RayAddressOpt = None,
     data_override: Annotated[
         Path | None,
         typer.Option(metavar="FILE", help="TOML file replacing values of the game's data."),
     ] = None,
 ) -> None:
     """Play many games between bots (in parallel) and report win rates and scores per seat."""
+    found, setup, specs = checked.game, checked.setup, checked.specs
+    players, games, seed, variant = setup.players, checked.games, setup.seed, checked.variant
     with usage_errors():
-        checked = agent_games(
-            game, players, games, agents, seed, variant, option, level,
-            workers, ray, ray_address, "simulations are between agents",
-        )  # fmt: skip
-        found, setup, specs = checked.game, checked.setup, checked.specs
         if out is not None:
             writable_file(out, "--out")
         override = None

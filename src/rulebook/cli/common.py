@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import wraps
+from inspect import Parameter, Signature, signature
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console, RenderableType
@@ -20,6 +22,19 @@ from rich.text import Text
 
 import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
+from rulebook.cli.options import (
+    AgentsOpt,
+    GameArg,
+    GamesOpt,
+    LevelOpt,
+    OptionOpt,
+    PlayerCountOpt,
+    RayAddressOpt,
+    RayOpt,
+    SeedOpt,
+    VariantOpt,
+    WorkersOpt,
+)
 from rulebook.core import Game, RulebookError, Setup, State, words
 from rulebook.core.data import DataError
 from rulebook.core.words import plural
@@ -208,41 +223,74 @@ def check_parallel(workers: int | None, ray: bool = False, address: str | None =
 @dataclass(frozen=True)
 class AgentGames:
     """What ``simulate`` and ``record`` play, checked: the game, the setup of the first game,
-    one agent spec per seat, the options given, in their canonical form, and where the games
-    run."""
+    one agent spec per seat, the options given, in their canonical form, where the games run,
+    how many games, and the variant as given (None: the first that fits)."""
 
     game: Game
     setup: Setup
     specs: list[str]
     options: dict[str, str]
     parallel: Parallel
+    games: int
+    variant: str | None
 
 
 def agent_games(
-    name: str,
-    players: int,
-    games: int,
-    agents: str,
-    seed: int,
-    variant: str | None,
-    option: Sequence[str] | None,
-    level: str | None,
-    workers: int | None,
-    ray: bool,
-    ray_address: str | None,
+    game: GameArg,
+    players: PlayerCountOpt,
+    games: GamesOpt,
+    agents: AgentsOpt,
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    level: LevelOpt = None,
+    workers: WorkersOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    *,
     refusal: str,
 ) -> AgentGames:
     """Check the options ``simulate`` and ``record`` share (``refusal`` says what the command
     plays, should ``--agents`` name ``human``): :class:`UsageError` or the engine's refusal of
     the setup, in one line, before any game is played."""
-    game = find_game(name)
+    found = find_game(game)
     options = parse_options(option, level)
-    setup = game.setup(players, seed, variant, options)
+    setup = found.setup(players, seed, variant, options)
     specs = agent_specs(agents, players, refusal)
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
-    return AgentGames(game, setup, specs, given, check_parallel(workers, ray, ray_address))
+    parallel = check_parallel(workers, ray, ray_address)
+    return AgentGames(found, setup, specs, given, parallel, games, variant)
+
+
+def plays_agents(refusal: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A command whose games are all played by agents (``simulate``, ``record``): its options
+    are :func:`agent_games`' (declared once there; ``refusal`` says what the command plays),
+    then its own; it is called with the former checked, as ``checked`` (:class:`AgentGames`),
+    and the latter by name."""
+    shared = [
+        p.replace(kind=Parameter.KEYWORD_ONLY)
+        for p in signature(agent_games, eval_str=True).parameters.values()
+        if p.name != "refusal"
+    ]
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        own = signature(command, eval_str=True).parameters.values()
+        own_options = [p.replace(kind=Parameter.KEYWORD_ONLY) for p in own if p.name != "checked"]
+
+        @wraps(command)
+        def run(**given: Any) -> None:
+            with usage_errors():
+                checked = agent_games(
+                    **{p.name: given.pop(p.name) for p in shared}, refusal=refusal
+                )
+            command(checked, **given)
+
+        run.__signature__ = Signature([*shared, *own_options])  # type: ignore[attr-defined]
+        return run
+
+    return decorate
 
 
 def cycle_specs(specs: Sequence[str], players: int) -> list[str]:

@@ -22,10 +22,10 @@ LevelOpt = Annotated[
     str | None,
     typer.Option("--level", metavar="LEVEL", help="Shorthand for --option level=LEVEL."),
 ]
+#: ``--players``, as ``play`` takes it (optional: a save file or the seats may say it)
+PLAYER_COUNT = typer.Option("--players", "-p", metavar="N", help="Number of players.")
 #: the number of players, where a command needs it given (``simulate``, ``record``)
-PlayerCountOpt = Annotated[
-    int, typer.Option("--players", "-p", metavar="N", help="Number of players.")
-]
+PlayerCountOpt = Annotated[int, PLAYER_COUNT]
 #: the number of players where the game's usual count is the default
 PlayersOpt = Annotated[
     int | None,

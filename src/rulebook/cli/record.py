@@ -13,45 +13,24 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rulebook.cli.app import app
 from rulebook.cli.common import (
     INTERRUPTED,
+    AgentGames,
     UsageError,
-    agent_games,
     make_console,
     output_errors,
+    plays_agents,
     usage_errors,
     writable_file,
-)
-from rulebook.cli.options import (
-    AgentsOpt,
-    GameArg,
-    GamesOpt,
-    LevelOpt,
-    OptionOpt,
-    PlayerCountOpt,
-    RayAddressOpt,
-    RayOpt,
-    SeedOpt,
-    VariantOpt,
-    WorkersOpt,
 )
 from rulebook.core.words import plural
 
 
 @app.command()
+@plays_agents("recordings are of games between agents")
 def record(
-    game: GameArg,
-    players: PlayerCountOpt,
-    games: GamesOpt,
-    agents: AgentsOpt,
+    checked: AgentGames,
     out: Annotated[
         Path, typer.Option(metavar="FILE", help="The Parquet file to write (one row a decision).")
     ],
-    seed: SeedOpt = 0,
-    variant: VariantOpt = None,
-    option: OptionOpt = None,
-    level: LevelOpt = None,
-    workers: WorkersOpt = None,
-    ray: RayOpt = False,
-    ray_address: RayAddressOpt = None,
     views: Annotated[
         bool, typer.Option("--views", help="Keep each observation's JSON as well as its tensor.")
     ] = False,
@@ -65,12 +44,9 @@ def record(
     from rulebook.interop.dataset import Interrupted, Recording
     from rulebook.interop.dataset import record as write
 
+    found, specs, parallel = checked.game, checked.specs, checked.parallel
+    players, games, seed = checked.setup.players, checked.games, checked.setup.seed
     with usage_errors():
-        checked = agent_games(
-            game, players, games, agents, seed, variant, option, level,
-            workers, ray, ray_address, "recordings are of games between agents",
-        )  # fmt: skip
-        found, specs, parallel = checked.game, checked.specs, checked.parallel
         if out.exists() and not overwrite:
             raise UsageError(f"--out {out} exists; not overwritten (add --overwrite to replace it)")
         writable_file(out, "--out")

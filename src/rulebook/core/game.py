@@ -98,13 +98,8 @@ class Setup:
     options: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "players": self.players,
-            "seed": self.seed,
-            "variant": self.variant,
-            "options": dict(self.options),
-        }
+        """Every field by its name (in their order), the options as a plain dict."""
+        return {**vars(self), "options": dict(self.options)}
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,9 @@ than the games. ``docs/research.md`` has the measured rates.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Unpack
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -51,10 +52,24 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from rulebook.core import State, UnknownGame
-from rulebook.interop.common import Settings, Table, as_index, check_limit
+from rulebook.interop.common import Arguments, as_index, check_limit, takes
 from rulebook.interop.opponents import Opponents, Player, play_opponents
 
 ObsType = dict[str, npt.NDArray[Any]]
+
+
+@dataclass(frozen=True)
+class BatchedArguments(Arguments):
+    """What :class:`BatchedEnv` takes: ``game, players, variant=None, options=None,
+    num_envs=8, seat=0, opponents="greedy", max_episode_steps=None, copy=False``, then the
+    keywords every environment takes (:class:`~rulebook.interop.common.Arguments`; it does
+    not render)."""
+
+    num_envs: int = 8
+    seat: int | None = 0
+    opponents: Any = "greedy"
+    max_episode_steps: int | None = None
+    copy: bool = False
 
 
 class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -65,23 +80,12 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         "render_modes": [],
     }
 
-    def __init__(
-        self,
-        game: str,
-        players: int,
-        variant: str | None = None,
-        options: Mapping[str, str] | None = None,
-        num_envs: int = 8,
-        seat: int | None = 0,
-        opponents: Any = "greedy",
-        max_episode_steps: int | None = None,
-        copy: bool = False,
-        **settings: Unpack[Settings],
-    ) -> None:
-        if settings.get("render_mode") is not None:
+    @takes(BatchedArguments)
+    def __init__(self, arguments: BatchedArguments) -> None:
+        if arguments.render_mode is not None:
             raise UnknownGame("a batched environment does not render: render one game instead")
-        settings = {k: v for k, v in settings.items() if k != "render_mode"}  # type: ignore[assignment]
-        self.table = table = Table.of(game, players, variant, options, settings)
+        self.table = table = arguments.table()
+        players, num_envs, seat = arguments.players, arguments.num_envs, arguments.seat
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise UnknownGame(f"num_envs must be a positive whole number, not {num_envs!r}")
         if seat is not None and (
@@ -90,8 +94,9 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise UnknownGame(f"seat must be one of 0-{players - 1} or None, not {seat!r}")
         self.num_envs = num_envs
         self.learner = seat
-        self.copy = copy
-        self.max_episode_steps = check_limit(max_episode_steps, "max_episode_steps")
+        self.copy = arguments.copy
+        self.max_episode_steps = check_limit(arguments.max_episode_steps, "max_episode_steps")
+        opponents = arguments.opponents
         self.opponents = (
             [] if seat is None else [Opponents(opponents, players, seat) for _ in range(num_envs)]
         )

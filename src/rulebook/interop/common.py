@@ -16,11 +16,13 @@ Rewards come only at the end of a game (0 before), as the games score at the end
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import KW_ONLY, dataclass
+from functools import wraps
 from itertools import product
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -58,19 +60,9 @@ IDLE = 0
 #: (Archmagi's Magi), keep their default
 SMALL_OPTION = 4
 
-
-class Settings(TypedDict, total=False):
-    """How an environment plays, beyond its configuration (every key optional), as the
-    Gymnasium and PettingZoo environments take them."""
-
-    #: ``"win"``, ``"margin"`` or ``"score"`` (default: ``"win"``, solo ``"score"``)
-    reward: str | None
-    #: ``"penalize"`` (default) or ``"raise"``: what an illegal index does (:data:`ILLEGAL`)
-    illegal: str
-    #: the reward of a refused move with ``illegal="penalize"`` (default -1)
-    illegal_reward: float
-    #: ``"ansi"`` for the environment's ``render`` to return text
-    render_mode: str | None
+P = ParamSpec("P")
+A = TypeVar("A", bound="Arguments")
+E = TypeVar("E")
 
 
 @dataclass(frozen=True)
@@ -225,27 +217,6 @@ class Table:
         self.no_mask.flags.writeable = False
         self.idle_mask.flags.writeable = False
 
-    @classmethod
-    def of(
-        cls,
-        game: str,
-        players: int,
-        variant: str | None,
-        options: Mapping[str, str] | None,
-        settings: Settings,
-    ) -> Table:
-        """The table of a configuration played with ``settings`` (its defaults filled in);
-        ``TypeError`` naming a setting there is no such thing as, as for a misspelt keyword."""
-        unknown = set(settings) - (Settings.__required_keys__ | Settings.__optional_keys__)
-        if unknown:
-            raise TypeError(f"unexpected keyword argument {', '.join(sorted(unknown))}")
-        return cls(
-            Config.of(game, players, variant, options),
-            settings.get("reward"),
-            settings.get("illegal", "penalize"),
-            settings.get("illegal_reward", ILLEGAL_REWARD),
-        )
-
     def observation_space(self) -> spaces.Dict:
         """The space of an environment's observations: the seat's tensor within the encoder's
         bounds (``"observation"``) and the legal-move mask (``"action_mask"``)."""
@@ -310,3 +281,50 @@ class Table:
         (the phase is played one seat after another, each seeing the others as they were when
         it began, as PettingZoo and OpenSpiel serialise simultaneous moves)."""
         return state.current_players()[0]
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """What every environment is made with, stated once: a configuration (game, player count,
+    variant, options), then, by keyword only, how it plays. An adapter's own parameters are
+    the fields of its subclass (:class:`rulebook.interop.gymnasium.GymArguments`...): they
+    follow ``options`` among the positional ones, and a keyword the adapter does not take is
+    refused with ``TypeError``, as a misspelt keyword is."""
+
+    game: str
+    players: int
+    variant: str | None = None
+    options: Mapping[str, str] | None = None
+    _: KW_ONLY
+    #: ``"win"``, ``"margin"`` or ``"score"`` (default: ``"win"``, solo ``"score"``)
+    reward: str | None = None
+    #: ``"penalize"`` (default) or ``"raise"``: what an illegal index does (:data:`ILLEGAL`)
+    illegal: str = "penalize"
+    #: the reward of a refused move with ``illegal="penalize"`` (default -1)
+    illegal_reward: float = ILLEGAL_REWARD
+    #: ``"ansi"`` for the environment's ``render`` to return text
+    render_mode: str | None = None
+
+    def table(self) -> Table:
+        """The table of the configuration (its defaults filled in) played so."""
+        config = Config.of(self.game, self.players, self.variant, self.options)
+        return Table(config, self.reward, self.illegal, self.illegal_reward)
+
+
+def takes(
+    arguments: Callable[P, A],
+) -> Callable[[Callable[[E, A], None]], Callable[Concatenate[E, P], None]]:
+    """An environment's ``__init__(self, arguments)`` made to take the parameters of
+    ``arguments`` (an :class:`Arguments` class), which checks and holds them."""
+
+    def decorate(init: Callable[[E, A], None]) -> Callable[Concatenate[E, P], None]:
+        @wraps(init)
+        def __init__(self: E, /, *args: P.args, **kwargs: P.kwargs) -> None:
+            init(self, arguments(*args, **kwargs))
+
+        given = inspect.signature(arguments).parameters.values()
+        itself = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        __init__.__signature__ = inspect.Signature([itself, *given])  # type: ignore[attr-defined]
+        return __init__
+
+    return decorate

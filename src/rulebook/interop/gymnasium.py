@@ -45,8 +45,8 @@ Registered ids: ``rulebook/<Game>-<n>p[-<Variant>][-<Level>]-v0`` for every conf
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Unpack
+from dataclasses import dataclass
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -54,10 +54,27 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rulebook.core import State, UnknownGame
-from rulebook.interop.common import Config, Settings, Table, check_limit, configurations
+from rulebook.interop.common import (
+    Arguments,
+    Config,
+    check_limit,
+    configurations,
+    takes,
+)
 from rulebook.interop.opponents import Opponents, Player, play_opponents
 
 ObsType = dict[str, npt.NDArray[Any]]
+
+
+@dataclass(frozen=True)
+class GymArguments(Arguments):
+    """What :class:`RulebookEnv` takes: ``game, players, variant=None, options=None, seat=0,
+    opponents="greedy", max_episode_steps=None``, then the keywords every environment takes
+    (:class:`~rulebook.interop.common.Arguments`)."""
+
+    seat: int = 0
+    opponents: Any = "greedy"
+    max_episode_steps: int | None = None
 
 
 class RulebookEnv(gym.Env[ObsType, np.int64]):
@@ -65,26 +82,18 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
 
-    def __init__(
-        self,
-        game: str,
-        players: int,
-        variant: str | None = None,
-        options: Mapping[str, str] | None = None,
-        seat: int = 0,
-        opponents: Any = "greedy",
-        max_episode_steps: int | None = None,
-        **settings: Unpack[Settings],
-    ) -> None:
-        self.table = Table.of(game, players, variant, options, settings)
+    @takes(GymArguments)
+    def __init__(self, arguments: GymArguments) -> None:
+        self.table = arguments.table()
+        players, seat = arguments.players, arguments.seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise UnknownGame(f"seat must be one of 0-{players - 1}, not {seat!r}")
         self.seat = seat
-        self.opponents = Opponents(opponents, players, seat)
-        self.max_episode_steps = check_limit(max_episode_steps, "max_episode_steps")
+        self.opponents = Opponents(arguments.opponents, players, seat)
+        self.max_episode_steps = check_limit(arguments.max_episode_steps, "max_episode_steps")
         self.observation_space = self.table.observation_space()  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.table.space.size)
-        render_mode = settings.get("render_mode")
+        render_mode = arguments.render_mode
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UnknownGame(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode

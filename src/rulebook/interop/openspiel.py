@@ -272,7 +272,9 @@ def _spec(config: Config, reward: str) -> _Spec:
     return _Spec(config, reward)
 
 
-def _game_type(game: str) -> pyspiel.GameType:
+def _game_type(game: str, utility: Any = pyspiel.GameType.Utility.CONSTANT_SUM) -> pyspiel.GameType:
+    """The game's type for OpenSpiel: constant-sum for the share of the win, ``utility``
+    general-sum for the score rewards."""
     g = get_game(game)
     low = min(v.min_players for v in g.variants)
     high = max(v.max_players for v in g.variants)
@@ -282,7 +284,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -318,7 +320,7 @@ class RulebookGame(pyspiel.Game):  # type: ignore[misc]
         if spec.reward == "win":
             low, high, total = 0.0, 1.0, 1.0
         else:
-            kind = _with_utility(kind, pyspiel.GameType.Utility.GENERAL_SUM)
+            kind = _game_type(game, pyspiel.GameType.Utility.GENERAL_SUM)
             total = None
             low, high = float(b.min_score), float(b.max_score)
             if spec.reward == "margin" and players > 1:
@@ -359,25 +361,6 @@ class RulebookGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"observation parameters are not supported: {params}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return RulebookObserver(self.spec, perfect_recall)
-
-
-def _with_utility(kind: pyspiel.GameType, utility: Any) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=kind.short_name,
-        long_name=kind.long_name,
-        dynamics=kind.dynamics,
-        chance_mode=kind.chance_mode,
-        information=kind.information,
-        utility=utility,
-        reward_model=kind.reward_model,
-        max_num_players=kind.max_num_players,
-        min_num_players=kind.min_num_players,
-        provides_information_state_string=kind.provides_information_state_string,
-        provides_information_state_tensor=kind.provides_information_state_tensor,
-        provides_observation_string=kind.provides_observation_string,
-        provides_observation_tensor=kind.provides_observation_tensor,
-        parameter_specification=kind.parameter_specification,
-    )
 
 
 class RulebookState(pyspiel.State):  # type: ignore[misc]

@@ -44,8 +44,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Unpack
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ParamSpec
 
 import numpy as np
 import numpy.typing as npt
@@ -54,14 +56,25 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from rulebook.core import Action, IllegalAction, State, UnknownGame
-from rulebook.interop.common import Settings, Table, check_limit
+from rulebook.interop.common import Arguments, check_limit, takes
 
 #: games with a Parallel environment: their only simultaneous phase covers every decision
 PARALLEL_GAMES = ("merchants-of-magick", "ye-olde-magick-shoppe")
 
+P = ParamSpec("P")
+
 
 def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**31 - 1))
+
+
+@dataclass(frozen=True)
+class PettingZooArguments(Arguments):
+    """What :data:`raw_env`, :data:`parallel_env` and :func:`env` take: ``game, players,
+    variant=None, options=None, max_cycles=None``, then the keywords every environment takes
+    (:class:`~rulebook.interop.common.Arguments`)."""
+
+    max_cycles: int | None = None
 
 
 class _Spaces:
@@ -72,22 +85,16 @@ class _Spaces:
     #: what ``metadata["name"]`` adds to the configuration's name
     kind = ""
 
-    def __init__(
-        self,
-        game: str,
-        players: int,
-        variant: str | None = None,
-        options: Mapping[str, str] | None = None,
-        max_cycles: int | None = None,
-        **settings: Unpack[Settings],
-    ) -> None:
-        self._check_game(game)
+    @takes(PettingZooArguments)
+    def __init__(self, arguments: PettingZooArguments) -> None:
+        self._check_game(arguments.game)
         super().__init__()
-        self.table = Table.of(game, players, variant, options, settings)
+        self.table = arguments.table()
         self.config = self.table.config
-        self.max_cycles = check_limit(max_cycles, "max_cycles")
+        self.max_cycles = check_limit(arguments.max_cycles, "max_cycles")
         self.metadata = {**_Spaces.metadata, "name": f"rulebook_{self.config.name}{self.kind}"}
-        self.render_mode = settings.get("render_mode")
+        self.render_mode = arguments.render_mode
+        players = arguments.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agents: list[str] = []
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -321,24 +328,26 @@ class RulebookParallel(_Spaces, ParallelEnv[str, dict[str, Any], int]):  # type:
 
 
 #: the AEC environment without PettingZoo's wrappers: ``raw_env(game, players, variant,
-#: options, max_cycles, **settings)``
+#: options, max_cycles, *, reward, illegal, illegal_reward, render_mode)``
+#: (:class:`PettingZooArguments`)
 raw_env = RulebookAEC
 #: the Parallel environment of a roll-and-write configuration (:data:`PARALLEL_GAMES`):
-#: ``parallel_env(game, players, variant, options, max_cycles, **settings)``
+#: ``parallel_env(game, players, variant, options, max_cycles, *, reward, ...)``, as ``raw_env``
 parallel_env = RulebookParallel
 
 
-def env(
-    game: str,
-    players: int,
-    variant: str | None = None,
-    options: Mapping[str, str] | None = None,
-    max_cycles: int | None = None,
-    **settings: Unpack[Settings],
-) -> AECEnv[str, dict[str, Any], int]:
-    """The AEC environment of a game configuration, with PettingZoo's order-enforcing wrapper
-    (clear errors for steps before reset); ``reward`` is ``"win"``, ``"margin"`` or
-    ``"score"`` (default: ``"win"``, solo ``"score"``)."""
-    return wrappers.OrderEnforcingWrapper(
-        RulebookAEC(game, players, variant, options, max_cycles, **settings)
-    )
+def _order_enforcing(
+    make: Callable[P, RulebookAEC],
+) -> Callable[P, AECEnv[str, dict[str, Any], int]]:
+    def env(*args: P.args, **kwargs: P.kwargs) -> AECEnv[str, dict[str, Any], int]:
+        """The AEC environment of a game configuration (:data:`raw_env`'s arguments,
+        :class:`PettingZooArguments`), with PettingZoo's order-enforcing wrapper (clear errors
+        for steps before reset); ``reward`` is ``"win"``, ``"margin"`` or ``"score"``
+        (default: ``"win"``, solo ``"score"``)."""
+        return wrappers.OrderEnforcingWrapper(make(*args, **kwargs))
+
+    env.__signature__ = inspect.signature(make)  # type: ignore[attr-defined]
+    return env
+
+
+env = _order_enforcing(RulebookAEC)

@@ -4,38 +4,42 @@ from __future__ import annotations
 
 
 class WebError(Exception):
-    """A request the server refuses; nothing was changed. ``str(error)`` is the reason."""
+    """A request the server refuses; nothing was changed. ``str(error)`` is the reason and
+    ``status`` the HTTP status, which each kind of refusal names in its class line
+    (``class NotFound(WebError, status=404)``)."""
 
     status = 400
 
-
-class BadRequest(WebError):
-    status = 400
-
-
-class Forbidden(WebError):
-    status = 403
+    def __init_subclass__(cls, status: int = 400) -> None:
+        super().__init_subclass__()
+        cls.status = status
 
 
-class NotFound(WebError):
-    status = 404
+class BadRequest(WebError, status=400):
+    """Not usable as sent: a form value out of range, a save file that does not load, a
+    message not understood."""
 
 
-class Conflict(WebError):
+class Forbidden(WebError, status=403):
+    """Not this client's to do: a wrong or missing token or key, a seat its link does not
+    hold."""
+
+
+class NotFound(WebError, status=404):
+    """No such game, board file, card list or how-to-play."""
+
+
+class Conflict(WebError, status=409):
     """Well-formed, but not possible now: an illegal move, a move out of turn, a stale page."""
 
-    status = 409
+
+class TooLarge(WebError, status=413):
+    """A save file or a message over its size limit."""
 
 
-class TooLarge(WebError):
-    status = 413
-
-
-class TooMany(WebError):
+class TooMany(WebError, status=429):
     """A client asked for more than its share (connections, new games); ``retry_after`` is in
     seconds."""
-
-    status = 429
 
     def __init__(self, reason: str, retry_after: int = 60) -> None:
         super().__init__(reason)
