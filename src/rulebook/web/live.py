@@ -140,7 +140,7 @@ class LiveGame:
     """One game in memory. Changed only under :attr:`lock`, and only once the store has the
     change."""
 
-    def __init__(self, stored: Stored) -> None:
+    def __init__(self, stored: Stored, absent_after: float) -> None:
         self.id = stored.id
         self.seats = list(stored.seats)
         self.labels = [seat_kinds.label(s) for s in self.seats]
@@ -178,6 +178,9 @@ class LiveGame:
         self.shown_here: frozenset[int] = frozenset()
         #: when this process read the game (a seat never seen counts as away from then)
         self.loaded = time.time()
+        #: how long a seat must be away before the others may vote it to a bot (seconds: the
+        #: server's ``--absent-after``)
+        self.absent_after = absent_after
         self.table(stored)
         self.rebuild(stored.setup, stored.log)
 
@@ -309,12 +312,23 @@ class LiveGame:
                 seats |= told
         return seats
 
+    def away_since(self, seat: int) -> float:
+        """Since when ``seat`` counts as away (if it is): when it was last seen, else when this
+        process read the game."""
+        return self.seen.get(seat, self.loaded)
+
     def presence(self) -> list[dict[str, Any]]:
         """Each seat: connected now (``here``), else when it was last (``seen``, UNIX
-        seconds; None: never since the server kept count)."""
+        seconds; None: never since the server kept count) and since when it counts as away
+        for a vote (``away_since``: ``seen``, or when this process read the game)."""
         here = self.here()
         return [
-            {"seat": p, "here": p in here, "seen": None if p in here else self.seen.get(p)}
+            {
+                "seat": p,
+                "here": p in here,
+                "seen": None if p in here else self.seen.get(p),
+                "away_since": None if p in here else self.away_since(p),
+            }
             for p in range(len(self.seats))
         ]
 
@@ -325,6 +339,18 @@ class LiveGame:
             self.shown_here = here
             self.presence_rev += 1
             self.publish()
+
+    def bot_moves(self, upto: int | None = None) -> dict[int, str]:
+        """The moves of the log (its first ``upto``) a bot made in a person's seat, by their
+        place in the log: the bot's name (from the stints: a stint's seat's moves from its start
+        to its stop)."""
+        end = len(self.log) if upto is None else min(upto, len(self.log))
+        made: dict[int, str] = {}
+        for s in self.stints:
+            name = seat_kinds.label(s.bot)
+            stop = end if s.stop is None else min(s.stop, end)
+            made.update((i, name) for i in range(s.start, stop) if self.log[i].seat == s.seat)
+        return made
 
     def table_view(self) -> dict[str, Any]:
         """What the payload says of the table (the same for every viewer): who plays each seat
@@ -343,6 +369,8 @@ class LiveGame:
             "held": {str(p): seat_kinds.label(b) for p, b in self.held.items()},
             "open": [p for p, s in enumerate(self.seats) if s == seat_kinds.OPEN],
             "votes": {str(a): {str(v): b for v, b in vs.items()} for a, vs in self.votes.items()},
+            # votes are for games without a clock: a seat away this long (seconds) may be voted
+            "absent_after": None if self.clock is not None else self.absent_after,
             "rematch": None if self.rematch is None else self.rematch["id"],
         }
 
@@ -360,7 +388,7 @@ class LiveGame:
         of the game; the undo button turning on or off changes only ``can_undo``."""
         known = self._payloads.get(viewer)
         if known is None or known[0] != self.revision:
-            built = view(self.state, viewer, self.log, self.labels)
+            built = view(self.state, viewer, self.log, self.labels, bots=self.bot_moves())
             if viewer in self.held:  # a bot plays the seat: its person has no moves to make
                 built["legal"] = []
             built.update(self.table_view())
@@ -478,7 +506,7 @@ class Games:
         return game
 
     def _live(self, stored: Stored) -> LiveGame:
-        game = LiveGame(stored)
+        game = LiveGame(stored, self.settings.absent_after)
         game.check_undo = self._check_undo
         return game
 
@@ -677,11 +705,11 @@ class Games:
                 return "a vote is a person's seat's, on another seat a person plays"
             if absent in game.here():
                 return f"seat {absent + 1} is connected now"
-            away = time.time() - game.seen.get(absent, game.loaded)
-            if away < self.settings.absent_after:
+            away = time.time() - game.away_since(absent)
+            if away < game.absent_after:
                 return (
                     f"seat {absent + 1} has been away {int(away)} s; a vote is possible after "
-                    f"{int(self.settings.absent_after)} s"
+                    f"{int(game.absent_after)} s"
                 )
             votes = {**game.votes.get(absent, {}), voter: bot}
             others = [p for p in range(len(game.seats)) if p != absent and game.human(p)]
