@@ -234,6 +234,10 @@ def test_the_others_vote_on_an_absent_seat(db: Path) -> None:
         # its link takes it back whenever it returns
         assert post(c, f"/api/games/{gid}/seat", tokens[2], {"seat": 2, "bot": None}).is_success
         assert get_view(c, gid)["held"] == {}
+    with client(db, absent_after=0.3) as again:  # a seat never seen: away since the creation
+        assert (
+            get_view(again, gid)["presence"][1]["away_since"] == early["presence"][1]["away_since"]
+        )
 
 
 def test_no_vote_in_a_game_with_a_clock(c: TestClient) -> None:

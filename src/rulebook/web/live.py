@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio.to_thread
@@ -54,6 +55,7 @@ from rulebook.web.store import (
     Store,
     Stored,
     digest,
+    unix_time,
 )
 from rulebook.web.views import Entry, entry, to_text, version, view
 from rulebook.web.worker import WorkerLost
@@ -176,8 +178,9 @@ class LiveGame:
         #: bumped whenever who is connected changes (the messages carry presence)
         self.presence_rev = 0
         self.shown_here: frozenset[int] = frozenset()
-        #: when this process read the game (a seat never seen counts as away from then)
-        self.loaded = time.time()
+        #: when the game was created: a seat never seen counts as away from then (from when
+        #: this process read it if the store did not say)
+        self.created = time.time() if stored.created is None else stored.created
         #: how long a seat must be away before the others may vote it to a bot (seconds: the
         #: server's ``--absent-after``)
         self.absent_after = absent_after
@@ -313,14 +316,14 @@ class LiveGame:
         return seats
 
     def away_since(self, seat: int) -> float:
-        """Since when ``seat`` counts as away (if it is): when it was last seen, else when this
-        process read the game."""
-        return self.seen.get(seat, self.loaded)
+        """Since when ``seat`` counts as away (if it is): when it was last seen, else since the
+        game was created (the same in every process, and after a restart)."""
+        return self.seen.get(seat, self.created)
 
     def presence(self) -> list[dict[str, Any]]:
         """Each seat: connected now (``here``), else when it was last (``seen``, UNIX
         seconds; None: never since the server kept count) and since when it counts as away
-        for a vote (``away_since``: ``seen``, or when this process read the game)."""
+        for a vote (``away_since``: ``seen``, or when the game was created)."""
         here = self.here()
         return [
             {
@@ -557,7 +560,10 @@ class Games:
         (hot-seat), and the creator's key that deals them again (:meth:`links_of`)."""
         game_id = secrets.token_urlsafe(12)
         rule = None if clock is None else clock.to_text()
-        stored = Stored(game_id, setup, list(seats), list(moves), clock=rule)
+        created = datetime.now(UTC)  # as stored: every process reads back the same instant
+        stored = Stored(
+            game_id, setup, list(seats), list(moves), clock=rule, created=unix_time(created)
+        )
         live = self._live(stored)  # replays: a bad log fails here, before anything is stored
         clocks = NO_CLOCKS
         if clock is not None:
@@ -580,6 +586,7 @@ class Games:
             digest(dealt.creator),
             rule,
             clocks,
+            created,
         )
         for (group, _), (key, _) in zip(dealt.links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
