@@ -44,7 +44,12 @@ def test_a_whole_game_through_the_api_leaks_nothing(tmp_path: Path) -> None:
                 for seat in (0, 1):
                     if answers[seat]["version"] == len(live.log):  # no bot move in between
                         expected = view(
-                            live.state, seat, live.log, live.labels, live.can_undo(seat)
+                            live.state,
+                            seat,
+                            live.log,
+                            live.labels,
+                            live.can_undo(seat),
+                            bots=live.bot_moves(),
                         )
                         # can_undo may turn true meanwhile (a worker checks it): left out
                         skip = ("static", "can_undo")

@@ -17,6 +17,7 @@ import pytest
 import rulebook
 from rulebook.agents import make_agent
 from rulebook.core import State
+from rulebook.core.words import third_person
 from rulebook.web.views import Entry, entry, to_text, version, view
 
 #: a seed whose digits cannot appear in a payload by accident
@@ -42,18 +43,22 @@ def _text(payload: object) -> str:
 
 def check_step(state: State, log: list[Entry], rng: random.Random, labels: list[str]) -> None:
     n = state.num_players
-    public = _text(view(state, None, log, labels))
+    # every third move told as a bot's in a person's seat (issue 25: "bot", third person)
+    bots = {i: "greedy" for i in range(1, len(log), 3)}
+    public = _text(view(state, None, log, labels, bots=bots))
     assert str(SEED) not in public
     for p in range(n):
-        payload = view(state, p, log, labels, can_undo=True)
+        payload = view(state, p, log, labels, can_undo=True, bots=bots)
         mine = _text(payload)
         assert str(SEED) not in mine
         # what the WebSocket sends (orjson) says the same, and the move API's version agrees
         assert json.loads(to_text(payload)) == json.loads(mine)
         assert version(state, p, log) == payload["version"]
         sample = state.determinize(p, rng)
-        assert _text(view(sample, p, log, labels, can_undo=True)) == mine, f"seat {p} payload"
-        assert _text(view(sample, None, log, labels)) == public, f"spectator, from seat {p}"
+        again = view(sample, p, log, labels, can_undo=True, bots=bots)
+        assert _text(again) == mine, f"seat {p} payload"
+        spectator = view(sample, None, log, labels, bots=bots)
+        assert _text(spectator) == public, f"spectator, from seat {p}"
 
 
 def check_entry(state: State, seat: int, action: rulebook.Action, rng: random.Random) -> Entry:
@@ -119,6 +124,12 @@ def test_simultaneous_moves_are_withheld_until_the_phase_ends() -> None:
         {"seat": 1, "text": log[0].explain, "plain": log[0].plain}
     ]
     assert view(state, 0, log, labels)["version"] == 0
+    # nor told that a bot made it (in a person's seat): the seat's own line says so
+    assert view(state, 0, log, labels, bots={0: "greedy"})["log"] == []
+    assert view(state, None, log, labels, bots={0: "greedy"})["log"] == []
+    assert view(state, 1, log, labels, bots={0: "greedy"})["log"] == [
+        {"seat": 1, "text": log[0].explain, "plain": third_person(log[0].plain), "bot": "greedy"}
+    ]
     for seat in (0, 1):
         while seat in state.current_players():
             done = next(a for a in state.legal_actions(seat) if str(a) == "done")

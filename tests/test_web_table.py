@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from rulebook.core.words import third_person
 from webtools import auth, client, dump, get_view, new_game, seat_tokens, token_of, wait_for
 
 REALTIME = {"kind": "realtime", "bank": 1, "increment": 0, "grace": 1, "bot": "random"}
@@ -152,13 +153,64 @@ def test_a_seat_hands_itself_to_a_bot_and_the_result_and_save_say_so(c: TestClie
     assert r.status_code == 201, r.text
 
 
+def test_a_bot_s_moves_in_a_person_s_seat_are_told_as_the_bot_s(c: TestClient) -> None:
+    """The moves a bot made in a person's seat carry its name in every viewer's log (and the
+    replay's); the seat's own lines read in the third person; once the person took the seat
+    back, their own moves are theirs again."""
+    links = new_game(c, "archmagi", ["human", "human"])
+    gid, tokens = links["id"], seat_tokens(links)
+    (first,) = get_view(c, gid, tokens[0])["to_act"]
+    other = 1 - first
+    # the seat to move hands itself to a bot, which plays its turn; its person takes it back
+    r = post(c, f"/api/games/{gid}/seat", tokens[first], {"seat": first, "bot": "random"})
+    assert r.status_code == 200, r.text
+    wait_for(lambda: get_view(c, gid, tokens[other])["legal"] != [])
+    r = post(c, f"/api/games/{gid}/seat", tokens[first], {"seat": first, "bot": None})
+    assert r.status_code == 200, r.text
+    # the other seat plays until it is the first seat's move again; then its person moves
+    while first not in get_view(c, gid, tokens[first])["to_act"]:
+        move = first_move(get_view(c, gid, tokens[other]))
+        r = post(c, f"/api/games/{gid}/move", tokens[other], {"seat": other, "move": move})
+        assert r.status_code == 200, r.text
+    move = first_move(get_view(c, gid, tokens[first]))
+    r = post(c, f"/api/games/{gid}/move", tokens[first], {"seat": first, "move": move})
+    assert r.status_code == 200, r.text
+    views = {p: get_view(c, gid, tokens[p]) for p in (first, other)}
+    spectator = get_view(c, gid)
+    (stint,) = views[first]["bots"]
+    assert stint["from"] == 0 and stint["to"] is not None and stint["to"] >= 1
+    live = c.portal.call(c.app.state.games.get, gid)  # type: ignore[attr-defined,union-attr]
+    assert len(live.log) == len(spectator["log"])  # no simultaneous phase: one line a move
+    for told in (views[first], views[other], spectator):
+        for i, e in enumerate(told["log"]):
+            by_bot = e["seat"] == first and stint["from"] <= i < stint["to"]
+            assert e.get("bot") == ("random" if by_bot else None), (told["seat"], i, e)
+    own = views[first]["log"]
+    for i in range(stint["from"], stint["to"]):
+        # "The random bot, in your seat, plays ...": the seat's own words, in the third person
+        assert own[i]["text"] == live.log[i].explain
+        assert own[i]["plain"] == third_person(live.log[i].plain) != live.log[i].plain
+        assert views[other]["log"][i]["plain"] == live.log[i].plain_public
+    assert own[-1] == {"seat": first, "text": live.log[-1].explain, "plain": live.log[-1].plain}
+    # the replay tells the bot's moves so too, at every step
+    for step in (stint["to"], len(live.log)):
+        r = c.get(f"/api/games/{gid}/replay?step={step}", headers=auth(tokens[other]))
+        replayed = r.json()["views"][0]["log"]
+        assert replayed == views[other]["log"][:step]
+
+
 def test_the_others_vote_on_an_absent_seat(db: Path) -> None:
     with client(db, absent_after=0.3) as c:
+        created = time.time()
         links = new_game(c, "archmagi", ["human", "human", "human"])
         gid, tokens = links["id"], seat_tokens(links)
         url = f"/api/games/{gid}/vote"
         r = post(c, url, tokens[0], {"seat": 0, "absent": 2, "bot": "greedy"})
         assert r.status_code == 409 and "a vote is possible after" in r.json()["error"]
+        # the page knows when a vote opens: the seat away since, plus the wait
+        early = get_view(c, gid, tokens[0])
+        assert early["absent_after"] == 0.3 and early["presence"][2]["seen"] is None
+        assert created <= early["presence"][2]["away_since"] <= time.time()  # never seen
         time.sleep(0.4)
         with c.websocket_connect(f"/ws/games/{gid}") as ws:  # seat 3 is here: no vote
             ws.send_text(json.dumps({"token": tokens[2]}))
@@ -182,6 +234,10 @@ def test_the_others_vote_on_an_absent_seat(db: Path) -> None:
         # its link takes it back whenever it returns
         assert post(c, f"/api/games/{gid}/seat", tokens[2], {"seat": 2, "bot": None}).is_success
         assert get_view(c, gid)["held"] == {}
+    with client(db, absent_after=0.3) as again:  # a seat never seen: away since the creation
+        assert (
+            get_view(again, gid)["presence"][1]["away_since"] == early["presence"][1]["away_since"]
+        )
 
 
 def test_no_vote_in_a_game_with_a_clock(c: TestClient) -> None:
@@ -189,6 +245,7 @@ def test_no_vote_in_a_game_with_a_clock(c: TestClient) -> None:
     gid, tokens = links["id"], seat_tokens(links)
     r = post(c, f"/api/games/{gid}/vote", tokens[0], {"seat": 0, "absent": 1})
     assert r.status_code == 409 and "has a clock" in r.json()["error"]
+    assert get_view(c, gid, tokens[0])["absent_after"] is None  # no vote to count down to
 
 
 # -- presence --------------------------------------------------------------------------------------
@@ -208,7 +265,8 @@ def test_presence_follows_the_seats_connections(c: TestClient) -> None:
         closed = time.time()
         told = watcher.receive_json()["view"]["presence"]  # the tab closed: told at once
         assert told[1]["here"] is False and told[1]["seen"] == pytest.approx(closed, abs=5)
-        assert told[0] == {"seat": 0, "here": True, "seen": None}
+        assert told[0] == {"seat": 0, "here": True, "seen": None, "away_since": None}
+        assert told[1]["away_since"] == told[1]["seen"]  # a vote counts from when it left
 
 
 # -- open seats ------------------------------------------------------------------------------------

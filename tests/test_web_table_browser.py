@@ -11,6 +11,7 @@ tests/test_web_table_browser.py`` renews the ones kept in ``docs/screenshots/``.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -47,12 +48,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def browsers(browser: Any) -> Iterator[Any]:
     """Opens pages, each in a browser context of its own (a person of their own, with their
-    own ``localStorage``); no page may log an error."""
+    own ``localStorage``; ``options``: the context's, such as ``permissions``); no page may
+    log an error."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def new_page() -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def new_page(**options: Any) -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, **options)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -87,6 +89,35 @@ def open_seat(page: Any, url: str) -> Any:
 
 def text(page: Any, selector: str) -> str:
     return str(page.locator(selector).first.text_content() or "")
+
+
+def seat_auth(links: dict[str, Any], seat: int) -> dict[str, str]:
+    url = next(s["url"] for s in links["seats"] if s["seat"] == seat)
+    return {"authorization": f"Bearer {url.split('#', 1)[1]}"}
+
+
+def seat_view(server: Server, links: dict[str, Any], seat: int) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/games/{links['id']}/view", headers=seat_auth(links, seat))
+    assert r.status_code == 200, r.text
+    view: dict[str, Any] = r.json()["views"][0]
+    return view
+
+
+def play_until(server: Server, links: dict[str, Any], seat: int, waiting: int) -> None:
+    """``seat`` makes moves through the API (its first that is not "done", if any) until
+    ``waiting`` is to move (two seats taking turns)."""
+    while waiting not in (view := seat_view(server, links, seat))["to_act"]:
+        texts = [m["text"] for m in view["legal"]]
+        body = {"seat": seat, "move": next((t for t in texts if t != "done"), texts[0])}
+        r = httpx.post(
+            f"{server.url}/api/games/{links['id']}/move", json=body, headers=seat_auth(links, seat)
+        )
+        assert r.status_code == 200, r.text
+
+
+def log_lines(page: Any) -> list[str]:
+    """The log's lines as the page shows them (what CSS hides left out)."""
+    return [str(t) for t in page.locator("#log li").all_inner_texts()]
 
 
 # -- clocks ----------------------------------------------------------------------------------------
@@ -167,6 +198,74 @@ def test_a_seat_hands_itself_to_a_bot_and_takes_it_back(server: Server, browsers
     page.wait_for_selector("#hand")
 
 
+def test_a_bot_s_moves_in_a_person_s_seat_name_the_bot(server: Server, browsers: Any) -> None:
+    links = create(server, "archmagi", ["human", "human"])
+    (first,) = seat_view(server, links, 0)["to_act"]
+    other = 1 - first
+    mine = open_seat(browsers(), seat_url(server, links, first))
+    theirs = open_seat(browsers(), seat_url(server, links, other))
+    watcher = open_seat(browsers(), server.url + links["spectator"])
+    mine.select_option("#hand-bot", "random")
+    mine.click("#hand")  # the bot plays the seat's turn
+    wait_until(theirs, "document.body.dataset.yourTurn === 'yes'")
+    made = len(seat_view(server, links, other)["log"])  # the bot's moves: 0 to made - 1
+    assert made >= 1
+    for page in (mine, theirs, watcher):
+        wait_until(page, f"document.querySelectorAll('#log li').length === {made}")
+    assert all(line.startswith("The random bot, in your seat, ") for line in log_lines(mine))
+    assert all(line.startswith(f"Seat {first + 1} (random bot) ") for line in log_lines(theirs))
+    assert log_lines(watcher) == log_lines(theirs)
+    # short forms: "The random bot in your seat: ..."
+    mine.check("#short-forms")
+    assert log_lines(mine)[0].startswith("The random bot in your seat: ")
+    mine.uncheck("#short-forms")
+    # the replay tells it so too
+    mine.click("#replay-first")
+    mine.click("#replay-next")
+    wait_until(mine, "document.querySelectorAll('#log li').length === 1")
+    assert log_lines(mine)[0].startswith("The random bot, in your seat, ")
+    mine.click("#replay-live")
+    # the person takes the seat back: their own moves are "You" again
+    mine.click("#take-back")
+    mine.wait_for_selector("#hand")
+    play_until(server, links, other, first)
+    wait_until(mine, "document.body.dataset.yourTurn === 'yes'")
+    play_until(server, links, first, other)
+    wait_until(theirs, "document.body.dataset.yourTurn === 'yes'")
+    total = len(seat_view(server, links, other)["log"])
+    wait_until(mine, f"document.querySelectorAll('#log li').length === {total}")
+    lines = log_lines(mine)
+    assert all(line.startswith("The random bot, in your seat, ") for line in lines[:made])
+    assert lines[-1].startswith("You ") and "bot" not in lines[-1].split(":")[0]
+    wait_until(theirs, f"document.querySelectorAll('#log li').length === {total}")
+    assert log_lines(theirs)[-1].startswith(f"Seat {first + 1} (human) ")
+
+
+def test_the_vote_opens_once_the_seat_was_away_long_enough(tmp_path: Path, browsers: Any) -> None:
+    with Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        tmp_path / "server.log",
+        extra=("--absent-after", "5"),
+    ) as slow:
+        created = time.time()
+        links = create(slow, "archmagi", ["human", "human"])  # seat 2 never comes
+        page = open_seat(browsers(), seat_url(slow, links, 0))
+        page.wait_for_selector(".vote-wait[data-seat='1']")
+        assert page.locator(".vote-button").count() == 0
+        said = text(page, ".vote-wait .vote-opens")
+        assert re.fullmatch(r"You may vote to hand Seat 2 to a bot in [1-5] s\.", said), said
+        assert text(page, ".vote-wait").startswith("Seat 2 is away (not seen yet). ")
+        wait_until(page, f"document.querySelector('.vote-opens')?.textContent !== {said!r}")
+        page.wait_for_selector(".vote-button[data-seat='1']", timeout=10_000)
+        assert time.time() >= created + 5 - 0.5  # not before the server takes a vote
+        assert page.locator(".vote-wait").count() == 0
+        page.click(".vote-button[data-seat='1']")
+        page.wait_for_selector(".bot-took-over")
+        assert page.locator("#error").is_hidden()  # the server took the vote
+        page.close()
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
 def test_the_other_seat_votes_on_an_absent_seat(server: Server, browsers: Any) -> None:
     links = create(server, "archmagi", ["human", "human"])  # seat 2 never comes
     time.sleep(1.2)  # the server takes a vote after a seat was away 1 s (--absent-after 1)
@@ -206,6 +305,69 @@ def test_your_move_changes_the_title_and_icon(server: Server, browsers: Any) -> 
     assert theirs.get_attribute("body", "data-your-turn") == "no"
     assert not theirs.title().startswith("(Your move)")
     assert theirs.get_attribute("link[rel=icon]", "href") == "/static/icon.svg"
+
+
+#: the page's notifications recorded (``window.made``), and a switch for its visibility
+#: (``window.hide(true)``: the tab in the background, as the Notification API sees it)
+RECORD_NOTIFICATIONS = """(() => {
+  window.made = [];
+  let hidden = false;
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  Object.defineProperty(document, "visibilityState", {
+    configurable: true, get: () => (hidden ? "hidden" : "visible") });
+  window.hide = (value) => {
+    hidden = value;
+    document.dispatchEvent(new Event("visibilitychange"));
+  };
+  const Real = window.Notification;
+  window.Notification = class extends Real {
+    constructor(title, options = {}) {
+      window.made.push({ title, body: options.body, tag: options.tag });
+      THROW
+      super(title, options);
+    }
+  };
+})();"""
+
+
+def test_your_move_notifies_a_background_tab_that_allowed_it(server: Server, browsers: Any) -> None:
+    """One notification when the seat's move comes while its tab is hidden and the player
+    allowed notifications; none while the tab is shown, none without the permission; a browser
+    that refuses to construct one (Chrome on Android) still shows the move."""
+    links = create(server, "archmagi", ["human", "human"])
+    (first,) = seat_view(server, links, 0)["to_act"]
+    other = 1 - first
+    cases = {  # name: (hidden, permissions, the constructor throws)
+        "background": (True, ["notifications"], False),
+        "shown": (False, ["notifications"], False),
+        "not allowed": (True, [], False),
+        "android": (True, ["notifications"], True),
+    }
+    pages = {}
+    for name, (hidden, permissions, throws) in cases.items():
+        page = browsers(permissions=permissions)
+        throw = 'throw new TypeError("Illegal constructor");' if throws else ""
+        page.add_init_script(RECORD_NOTIFICATIONS.replace("THROW", throw))
+        open_seat(page, seat_url(server, links, other))
+        page.evaluate(f"window.hide({'true' if hidden else 'false'})")
+        pages[name] = page
+    assert pages["background"].evaluate("Notification.permission") == "granted"
+    assert pages["not allowed"].evaluate("Notification.permission") != "granted"
+    assert all(p.evaluate("window.made") == [] for p in pages.values())  # not its move yet
+    play_until(server, links, first, other)
+    for page in pages.values():
+        wait_until(page, "document.body.dataset.yourTurn === 'yes'")
+        wait_until(page, "document.querySelector('#moves button.move') !== null")
+    pages["background"].wait_for_timeout(500)  # a second message would come by now
+    told = {
+        "title": "Your move in Archmagi",
+        "body": f"Seat {other + 1}: it is your turn.",
+        "tag": f"rulebook-{links['id']}",
+    }
+    assert pages["background"].evaluate("window.made") == [told]
+    assert pages["shown"].evaluate("window.made") == []
+    assert pages["not allowed"].evaluate("window.made") == []
+    assert pages["android"].evaluate("window.made") == [told]  # tried, refused, drawn on
 
 
 def test_my_games_lists_only_this_browser_s_games(server: Server, browsers: Any) -> None:

@@ -379,7 +379,8 @@ async def get_replay(
     if step > known:
         raise BadRequest(f"the game has {known} moves to replay; step must be 0-{known}")
     state, told = replayed(game, step)
-    payloads = [view(state, v, told, game.labels) for v in viewpoints]
+    made = game.bot_moves(step)  # the moves bots made in people's seats, named in the log
+    payloads = [view(state, v, told, game.labels, bots=made) for v in viewpoints]
     bots = game.table_view()["bots"]  # which seats bots played, from which move to which
     for p in payloads:
         p["bots"] = bots

@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio.to_thread
@@ -54,6 +55,7 @@ from rulebook.web.store import (
     Store,
     Stored,
     digest,
+    unix_time,
 )
 from rulebook.web.views import Entry, entry, to_text, version, view
 from rulebook.web.worker import WorkerLost
@@ -140,7 +142,7 @@ class LiveGame:
     """One game in memory. Changed only under :attr:`lock`, and only once the store has the
     change."""
 
-    def __init__(self, stored: Stored) -> None:
+    def __init__(self, stored: Stored, absent_after: float) -> None:
         self.id = stored.id
         self.seats = list(stored.seats)
         self.labels = [seat_kinds.label(s) for s in self.seats]
@@ -176,8 +178,12 @@ class LiveGame:
         #: bumped whenever who is connected changes (the messages carry presence)
         self.presence_rev = 0
         self.shown_here: frozenset[int] = frozenset()
-        #: when this process read the game (a seat never seen counts as away from then)
-        self.loaded = time.time()
+        #: when the game was created: a seat never seen counts as away from then (from when
+        #: this process read it if the store did not say)
+        self.created = time.time() if stored.created is None else stored.created
+        #: how long a seat must be away before the others may vote it to a bot (seconds: the
+        #: server's ``--absent-after``)
+        self.absent_after = absent_after
         self.table(stored)
         self.rebuild(stored.setup, stored.log)
 
@@ -309,12 +315,23 @@ class LiveGame:
                 seats |= told
         return seats
 
+    def away_since(self, seat: int) -> float:
+        """Since when ``seat`` counts as away (if it is): when it was last seen, else since the
+        game was created (the same in every process, and after a restart)."""
+        return self.seen.get(seat, self.created)
+
     def presence(self) -> list[dict[str, Any]]:
         """Each seat: connected now (``here``), else when it was last (``seen``, UNIX
-        seconds; None: never since the server kept count)."""
+        seconds; None: never since the server kept count) and since when it counts as away
+        for a vote (``away_since``: ``seen``, or when the game was created)."""
         here = self.here()
         return [
-            {"seat": p, "here": p in here, "seen": None if p in here else self.seen.get(p)}
+            {
+                "seat": p,
+                "here": p in here,
+                "seen": None if p in here else self.seen.get(p),
+                "away_since": None if p in here else self.away_since(p),
+            }
             for p in range(len(self.seats))
         ]
 
@@ -325,6 +342,18 @@ class LiveGame:
             self.shown_here = here
             self.presence_rev += 1
             self.publish()
+
+    def bot_moves(self, upto: int | None = None) -> dict[int, str]:
+        """The moves of the log (its first ``upto``) a bot made in a person's seat, by their
+        place in the log: the bot's name (from the stints: a stint's seat's moves from its start
+        to its stop)."""
+        end = len(self.log) if upto is None else min(upto, len(self.log))
+        made: dict[int, str] = {}
+        for s in self.stints:
+            name = seat_kinds.label(s.bot)
+            stop = end if s.stop is None else min(s.stop, end)
+            made.update((i, name) for i in range(s.start, stop) if self.log[i].seat == s.seat)
+        return made
 
     def table_view(self) -> dict[str, Any]:
         """What the payload says of the table (the same for every viewer): who plays each seat
@@ -343,6 +372,8 @@ class LiveGame:
             "held": {str(p): seat_kinds.label(b) for p, b in self.held.items()},
             "open": [p for p, s in enumerate(self.seats) if s == seat_kinds.OPEN],
             "votes": {str(a): {str(v): b for v, b in vs.items()} for a, vs in self.votes.items()},
+            # votes are for games without a clock: a seat away this long (seconds) may be voted
+            "absent_after": None if self.clock is not None else self.absent_after,
             "rematch": None if self.rematch is None else self.rematch["id"],
         }
 
@@ -360,7 +391,7 @@ class LiveGame:
         of the game; the undo button turning on or off changes only ``can_undo``."""
         known = self._payloads.get(viewer)
         if known is None or known[0] != self.revision:
-            built = view(self.state, viewer, self.log, self.labels)
+            built = view(self.state, viewer, self.log, self.labels, bots=self.bot_moves())
             if viewer in self.held:  # a bot plays the seat: its person has no moves to make
                 built["legal"] = []
             built.update(self.table_view())
@@ -478,7 +509,7 @@ class Games:
         return game
 
     def _live(self, stored: Stored) -> LiveGame:
-        game = LiveGame(stored)
+        game = LiveGame(stored, self.settings.absent_after)
         game.check_undo = self._check_undo
         return game
 
@@ -529,7 +560,10 @@ class Games:
         (hot-seat), and the creator's key that deals them again (:meth:`links_of`)."""
         game_id = secrets.token_urlsafe(12)
         rule = None if clock is None else clock.to_text()
-        stored = Stored(game_id, setup, list(seats), list(moves), clock=rule)
+        created = datetime.now(UTC)  # as stored: every process reads back the same instant
+        stored = Stored(
+            game_id, setup, list(seats), list(moves), clock=rule, created=unix_time(created)
+        )
         live = self._live(stored)  # replays: a bad log fails here, before anything is stored
         clocks = NO_CLOCKS
         if clock is not None:
@@ -552,6 +586,7 @@ class Games:
             digest(dealt.creator),
             rule,
             clocks,
+            created,
         )
         for (group, _), (key, _) in zip(dealt.links, tokens, strict=True):
             self._tokens[key] = (game_id, group)
@@ -677,11 +712,11 @@ class Games:
                 return "a vote is a person's seat's, on another seat a person plays"
             if absent in game.here():
                 return f"seat {absent + 1} is connected now"
-            away = time.time() - game.seen.get(absent, game.loaded)
-            if away < self.settings.absent_after:
+            away = time.time() - game.away_since(absent)
+            if away < game.absent_after:
                 return (
                     f"seat {absent + 1} has been away {int(away)} s; a vote is possible after "
-                    f"{int(self.settings.absent_after)} s"
+                    f"{int(game.absent_after)} s"
                 )
             votes = {**game.votes.get(absent, {}), voter: bot}
             others = [p for p in range(len(game.seats)) if p != absent and game.human(p)]

@@ -247,6 +247,11 @@ class MoveWrite(NamedTuple):
     clocks: Clocks = NO_CLOCKS  #: the clocks after it
 
 
+def unix_time(at: datetime) -> float:
+    """A stored time as UNIX seconds (SQLite gives it back without its zone: UTC)."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
+
+
 @dataclass(frozen=True)
 class Stint:
     """A seat played by a bot, from move ``start`` to move ``stop`` (excluded; None: on)."""
@@ -307,6 +312,7 @@ class Stored:
     rematch: str | None = None
     votes: dict[int, dict[int, str]] = field(default_factory=dict)  #: {absent: {voter: bot}}
     seen: dict[int, float] = field(default_factory=dict)  #: when each seat was last connected
+    created: float | None = None  #: when the game was created (UNIX seconds)
 
     def save_data(self) -> dict[str, Any]:
         """The save-file form (:func:`rulebook.replay` reads it)."""
@@ -467,10 +473,11 @@ class Store:
         creator: str | None = None,
         clock: str | None = None,
         clocks: Clocks = NO_CLOCKS,
+        created: datetime | None = None,
     ) -> None:
         """Store a new game, its token digests (with the seats each admits), the digest of
-        its creator's key, its clock and, for an uploaded save file, its moves so far: all or
-        nothing."""
+        its creator's key, its clock, when it was created (now unless given) and, for an
+        uploaded save file, its moves so far: all or nothing."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 GameRow(
@@ -482,7 +489,7 @@ class Store:
                     options=json.dumps(dict(setup.options)),
                     seats=json.dumps(list(seats)),
                     over=over,
-                    created=datetime.now(UTC),
+                    created=datetime.now(UTC) if created is None else created,
                     writes=0,
                     bots_move=bots_move,
                     clock=clock,
@@ -597,6 +604,7 @@ class Store:
             seen = {
                 r.seat: r.at for r in s.scalars(select(SeenRow).where(SeenRow.game_id == game_id))
             }
+            created = unix_time(row.created)
         found = self.since(game_id, 0)  # the log and its count in one reading
         if found is None:
             return None
@@ -612,6 +620,7 @@ class Store:
             rematch,
             votes,
             seen,
+            created,
         )
 
     def control(self, game_id: str, writes: int, change: Control) -> bool:

@@ -9,13 +9,16 @@ The move log is told as the viewer learned of it: a seat's own moves with ``expl
 menu showed them) and ``describe`` (in plain words), other seats' moves with ``announce`` and
 ``describe_public``; moves of a simultaneous phase still under way
 (:meth:`State.pending_moves`) are withheld from the seats that did not make them, and from
-spectators, until the phase ends.
+spectators, until the phase ends. A move a bot made in a person's seat (issue 25's stints)
+carries the bot's name (``bot``), and the seat's own line reads in the third person ("the
+greedy bot, in your seat, buys ..."): who made a move is public (the stints are in every
+payload), never what the move hid.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,20 +94,35 @@ def to_text(data: Any) -> str:
         return json.dumps(data)
 
 
-def visible_log(state: State, viewer: int | None, log: Sequence[Entry]) -> list[dict[str, Any]]:
-    """The moves as ``viewer`` learned of them (see the module docstring)."""
+def visible_log(
+    state: State,
+    viewer: int | None,
+    log: Sequence[Entry],
+    bots: Mapping[int, str] | None = None,
+) -> list[dict[str, Any]]:
+    """The moves as ``viewer`` learned of them (see the module docstring); ``bots``: the
+    moves (by their place in ``log``) a bot made in a person's seat, and the bot's name."""
     if len(log) != len(state.history):
         raise ValueError(f"the log has {len(log)} moves, the game {len(state.history)}")
+    bots = bots or {}
     pending_from = len(log) - state.pending_moves()
     told = []
     for i, e in enumerate(log):
         own = e.seat == viewer
         if i >= pending_from and not own:
             continue
+        bot = bots.get(i)
+        line: dict[str, Any]
         if own:
-            told.append({"seat": e.seat, "text": e.explain, "plain": e.plain})
+            # the seat's own words (what it knows), told of the bot that made the move
+            line = {"seat": e.seat, "text": e.explain, "plain": e.plain}
+            if bot is not None:
+                line["plain"] = third_person(e.plain)
         else:
-            told.append({"seat": e.seat, "text": e.announce, "plain": e.plain_public})
+            line = {"seat": e.seat, "text": e.announce, "plain": e.plain_public}
+        if bot is not None:
+            line["bot"] = bot
+        told.append(line)
     return told
 
 
@@ -136,14 +154,16 @@ def view(
     log: Sequence[Entry],
     labels: Sequence[str],
     can_undo: bool = False,
+    bots: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The payload of one viewer (a seat, or ``None`` for a spectator): the contract of
-    ``docs/web.md`` that the page and the game boards draw from."""
+    ``docs/web.md`` that the page and the game boards draw from. ``bots``: the moves of
+    ``log`` a bot made in a person's seat (:func:`visible_log`)."""
     setup = state.setup
     to_act = list(state.current_players())
     observation = state.public_observation() if viewer is None else state.observation(viewer)
     legal = [] if viewer is None or viewer not in to_act else legal_moves(state, viewer)
-    told = visible_log(state, viewer, log)
+    told = visible_log(state, viewer, log, bots)
     return {
         "game": setup.game,
         "title": state.game.title,

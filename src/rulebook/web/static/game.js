@@ -308,13 +308,34 @@ function drawMoves(view) {
   }
 }
 
+/** Who made a move of the log: "You", "Seat 2 (greedy)"; a bot in a person's seat (``bot``)
+ * is named: "The greedy bot, in your seat," on that seat's page, "Seat 2 (greedy bot)" on
+ * the others'. */
+function mover(view, e) {
+  const mine = e.seat === view.seat;
+  if (!e.bot) {
+    const who = mine ? "You" : seatName(view, e.seat);
+    return { who, node: el("b", { class: "who", text: who }) };
+  }
+  if (!mine) {
+    const who = `Seat ${e.seat + 1} (${e.bot} bot)`;
+    return { who, node: el("b", { class: "who", text: who }) };
+  }
+  // the commas read in plain words only ("The greedy bot in your seat: d6 greaves" in short)
+  return {
+    who: `The ${e.bot} bot in your seat`,
+    node: el("b", { class: "who" }, `The ${e.bot} bot`,
+      el("span", { class: "plain", text: ", in your seat," }), el("span", { class: "short", text: " in your seat" })),
+  };
+}
+
 function drawLog(view) {
   const list = $("log");
   list.replaceChildren(...view.log.map((e) => {
     const mine = e.seat === view.seat;
-    const who = mine ? "You" : seatName(view, e.seat);
-    return el("li", { class: mine ? "mine" : "", title: `${who}: ${e.text}` },
-      el("b", { class: "who", text: who }),
+    const { who, node } = mover(view, e);
+    return el("li", { class: `${mine ? "mine" : ""}${e.bot ? " by-bot" : ""}`.trim(), title: `${who}: ${e.text}` },
+      node,
       el("span", { class: "plain", text: ` ${e.plain || e.text}` }),
       el("span", { class: "short", text: `: ${e.text}` }));
   }));
@@ -376,7 +397,7 @@ async function draw() {
   drawStatus(view);
   drawTable(view, post);
   if (!state.replay) {
-    yourTurn(view);
+    yourTurn(view, gameId);
     remember(gameId, token, view);
   }
   if (passing) {

@@ -1,7 +1,8 @@
 // The table around the board (issue 25): each seat's clock, who is connected, the seats bots
 // play (and the notice when one took over), "I have to go" and "take my seat back", the vote
-// on an absent seat, "your turn" in the tab's title and icon (and a notification when the tab
-// is hidden and the player allowed it), "my games" kept in this browser, and the rematch.
+// on an absent seat (and the wait until it opens), "your turn" in the tab's title and icon
+// (and a notification when the tab is hidden and the player allowed it), "my games" kept in
+// this browser, and the rematch.
 // Everything comes from the payload (docs/web.md); times are the server's (UNIX seconds).
 import { el } from "/static/dom.js";
 
@@ -121,6 +122,12 @@ function drawNotices(view, clocks) {
       if (p === me || seen.here || !person) continue;
       const votes = (view.votes && view.votes[String(p)]) || {};
       const voted = String(me) in votes;
+      const opens = voteOpens(view, seen);
+      if (opens > now()) {  // the server takes a vote once the seat was away long enough
+        parts.push(el("p", { class: "vote vote-wait", "data-seat": String(p), "data-opens": String(opens) },
+          `Seat ${p + 1} is away (${ago(seen.seen)}). `, el("span", { class: "vote-opens", text: votingOpens(p, opens) })));
+        continue;
+      }
       const choice = botChoice(`vote-bot-${p}`);
       parts.push(el("p", { class: "vote" }, `Seat ${p + 1} is away (${ago(seen.seen)}). `, choice, " ",
         el("button", { type: "button", class: "vote-button", "data-seat": String(p), onclick: () => act("vote", { seat: me, absent: p, bot: choice.value }) }, voted ? "Vote again" : "Vote to let a bot play it"),
@@ -144,9 +151,48 @@ async function rematch(shuffle) {
   if (answer && answer.url) location.assign(answer.url);
 }
 
-/** Tick the clocks (and the grace countdowns) between two payloads. */
+/** When the others may vote on the away seat ``seen`` (its ``presence`` entry): once it was
+ * away ``absent_after`` seconds (the server's ``--absent-after``). */
+function voteOpens(view, seen) {
+  const since = seen.away_since ?? seen.seen;
+  if (since == null || view.absent_after == null) return 0;
+  return since + view.absent_after;
+}
+
+/** "1 min 20 s", "45 s", "2 h 5 min": a wait, rounded up to the second. */
+export function waitText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
+  if (m) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return `${s} s`;
+}
+
+function votingOpens(p, opens) {
+  return `You may vote to hand Seat ${p + 1} to a bot in ${waitText(opens - now())}.`;
+}
+
+/** Count down to the votes on away seats; once one opens, show its vote button. */
+function tickVotes() {
+  const waiting = document.querySelectorAll("#table-notices .vote-wait");
+  let opened = false;
+  for (const row of waiting) {
+    const opens = Number(row.dataset.opens);
+    if (opens <= now()) opened = true;
+    else row.querySelector(".vote-opens").textContent = votingOpens(Number(row.dataset.seat), opens);
+  }
+  if (opened) drawNotices(shown, times(shown));
+}
+
+/** Tick the clocks (and the grace countdowns) between two payloads, and the wait before a
+ * vote. */
 export function tick() {
-  if (!shown || !shown.clock) return;
+  if (!shown) return;
+  if (!shown.clock) {
+    tickVotes();
+    return;
+  }
   const clocks = times(shown);
   for (const node of document.querySelectorAll("#seat-list .clock")) {
     const t = clocks[Number(node.dataset.seat)];
@@ -165,15 +211,21 @@ const ICON = "/static/icon.svg";
 const TURN_ICON = "/static/icon-turn.svg";
 
 /** The tab's title and icon say when it is this seat's move; a notification tells a player
- * whose tab is in the background, if they allowed it. */
-export function yourTurn(view) {
+ * whose tab is in the background, if they allowed it (one per game: ``gameId`` tags it). */
+export function yourTurn(view, gameId) {
   const mine = !view.over && view.legal.length > 0;
   document.title = mine ? `(Your move) ${baseTitle}` : baseTitle;
   const icon = document.querySelector("link[rel='icon']");
   if (icon) icon.href = mine ? TURN_ICON : ICON;
   document.body.dataset.yourTurn = mine ? "yes" : "no";
   if (mine && !wasMine && document.hidden && "Notification" in window && Notification.permission === "granted") {
-    new Notification(`Your move in ${view.title}`, { body: `Seat ${view.seat + 1}: it is your turn.`, tag: `rulebook-${view.game}`, icon: TURN_ICON });
+    try {
+      const told = new Notification(`Your move in ${view.title}`, { body: `Seat ${view.seat + 1}: it is your turn.`, tag: `rulebook-${gameId}`, icon: TURN_ICON });
+      told.addEventListener("click", () => { window.focus(); told.close(); });
+    } catch {
+      // a browser that notifies only through a service worker (Chrome on Android): the title
+      // and icon say it; the page draws on
+    }
   }
   wasMine = mine;
   const ask = $("notify");
