@@ -22,9 +22,7 @@ POTION_CAP = 4.0
 
 
 class MerchantsEncoder(SheetEncoder):
-    LINE = "orders"
-    VALUE = "coins"
-    SIDES = ("master", "apprentice")
+    STATE = rules.MerchantsState
     CATEGORIES = rules.CATEGORIES
     #: the best solo rating ("Master") needs 90 Coins
     SCORE_SCALE = 100.0

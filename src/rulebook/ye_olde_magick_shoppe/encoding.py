@@ -20,9 +20,7 @@ BONUS_SCALE = 5.0
 
 
 class ShoppeEncoder(SheetEncoder):
-    LINE = "customers"
-    VALUE = "stars"
-    SIDES = ("higher", "lower")
+    STATE = rules.ShoppeState
     CATEGORIES = rules.CATEGORIES
     #: a strong seat's final score is about 50-60 stars (README, strength table)
     SCORE_SCALE = 60.0
