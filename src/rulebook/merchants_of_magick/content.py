@@ -35,6 +35,7 @@ WORDS = rw.SheetWords(
     modify="Each Potion spent with a result raises or lowers it by 1.",
     mastery={"material": "Material Mastery", "energy": "Energy Mastery"},
     sides=("Master side", "Apprentice side"),
+    masteries="Masteries",
 )
 
 

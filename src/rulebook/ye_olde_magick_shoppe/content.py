@@ -43,6 +43,7 @@ WORDS = rw.SheetWords(
         "energy": "Energy Mastery Certification",
     },
     sides=("higher value", "lower value"),
+    masteries="Certifications",
 )
 
 
