@@ -22,7 +22,9 @@ POTION_CAP = 4.0
 
 
 class MerchantsEncoder(SheetEncoder):
-    STATE = rules.MerchantsState
+    LINE = "orders"
+    VALUE = "coins"
+    SIDES = ("master", "apprentice")
     CATEGORIES = rules.CATEGORIES
     #: the best solo rating ("Master") needs 90 Coins
     SCORE_SCALE = 100.0

@@ -20,7 +20,9 @@ BONUS_SCALE = 5.0
 
 
 class ShoppeEncoder(SheetEncoder):
-    STATE = rules.ShoppeState
+    LINE = "customers"
+    VALUE = "stars"
+    SIDES = ("higher", "lower")
     CATEGORIES = rules.CATEGORIES
     #: a strong seat's final score is about 50-60 stars (README, strength table)
     SCORE_SCALE = 60.0

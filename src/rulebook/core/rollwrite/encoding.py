@@ -73,13 +73,14 @@ def sheet_ignored(line: str) -> dict[str, str]:
 
 
 class SheetEncoder(FlatEncoder):
-    """A sheet game's observation tensor. A game supplies its state class (whose words it
-    uses), the names of its scoring ``CATEGORIES``, the size of a seat's line of cards, a scale
-    for scores, and its own seat parts (:meth:`declare_seat_extras`, :meth:`fill_seat_extras`)."""
+    """A sheet game's observation tensor. A game supplies its words (``LINE``, ``VALUE``, the
+    names of its scoring ``CATEGORIES``), the size of a seat's line of cards, a scale for
+    scores, and its own seat parts (:meth:`declare_seat_extras`, :meth:`fill_seat_extras`)."""
 
-    #: the game's state class: its words for the line of cards and a card's value, the
-    #: observation's keys (``LINE``, ``VALUE``), and a mastery card's two values (``SIDES``)
-    STATE: type[SheetState[Any]]
+    LINE = "customers"
+    VALUE = "stars"
+    #: the names of a mastery card's two values, the higher first (as the observation shows)
+    SIDES = ("higher", "lower")
     #: the keys of ``score_breakdown`` (the rulebook's scoring categories), in order
     CATEGORIES: tuple[str, ...] = ()
     #: a score (and each category of it) is divided by this: about the best seat's final score
@@ -155,7 +156,7 @@ class SheetEncoder(FlatEncoder):
         p = f"seat{k}."
         slot = (
             f"per space ({self.slot} values): face-up card, face-down card, empty space, the "
-            f"rows the card needs ({len(self.rows)}, sheet order), its {self.STATE.VALUE} / "
+            f"rows the card needs ({len(self.rows)}, sheet order), its {self.VALUE} / "
             f"{self.card_scale:g}"
         )
         at = {
@@ -167,9 +168,7 @@ class SheetEncoder(FlatEncoder):
             "extra": add(
                 p + "extra_dice_used", 1, f"Extra Dice boxes marked / {self.extra_scale:g}"
             ),
-            "line": add(
-                p + self.STATE.LINE, self.shop_size * self.slot, f"the shoppe's cards, {slot}"
-            ),
+            "line": add(p + self.LINE, self.shop_size * self.slot, f"the shoppe's cards, {slot}"),
             "waiting": add(
                 p + "waiting", self.waiting * self.slot, f"the waiting cards (solo), {slot}"
             ),
@@ -425,7 +424,7 @@ class SheetEncoder(FlatEncoder):
         )
         hot(ones, self.at_energy, len(self.energy), lookup(self.energy, energy["name"], "card"))
         for k, card in enumerate((material, energy)):
-            out[self.at_mastery + 2 * k] = card["side"] == self.STATE.SIDES[0]
+            out[self.at_mastery + 2 * k] = card["side"] == self.SIDES[0]
             out[self.at_mastery + 2 * k + 1] = card["value"] / self.mastery_scale
         deck = obs["deck"]
         out[self.at_deck] = deck["cards"] / self.deck_scale
@@ -444,7 +443,7 @@ class SheetEncoder(FlatEncoder):
         ones += positions(self.rows, seat["completed"], at["completed"], "row")
         ones += positions(self.die_index, seat["results_spent"], at["spent"], "die")
         out[at["extra"]] = seat["extra_dice_used"] / self.extra_scale
-        self._fill_line(seat[self.STATE.LINE], self.shop_size, at["line"], out, ones)
+        self._fill_line(seat[self.LINE], self.shop_size, at["line"], out, ones)
         self._fill_line(seat["waiting"], self.waiting, at["waiting"], out, ones)
         ones += positions(self.cards, seat["claimed"], at["claimed"], "card")
         for k, value in enumerate(seat["masteries"]):
@@ -481,4 +480,4 @@ class SheetEncoder(FlatEncoder):
                 ones.append(base)
                 ones.append(base + 3 + lookup(rows, card["item"], "row"))
                 ones += positions(rows, card["enchantments"], base + 3, "row")
-                out[base + 3 + len(rows)] = card[self.STATE.VALUE] / self.card_scale
+                out[base + 3 + len(rows)] = card[self.VALUE] / self.card_scale
