@@ -14,7 +14,7 @@ from rulebook.core.rollwrite.words import listed, source_note, with_note
 from rulebook.core.words import plural
 from rulebook.merchants_of_magick.cards import cards
 from rulebook.merchants_of_magick.content import Content, content
-from rulebook.merchants_of_magick.rules import CATEGORIES, TIEBREAKS, MerchantsState, row_reward
+from rulebook.merchants_of_magick.rules import CATEGORIES, TIEBREAKS, row_reward
 
 SHARED = ("rulebook.core.rollwrite.web",)
 
@@ -26,7 +26,9 @@ def static(setup: Setup) -> dict[str, Any]:
     """The printed sheet and cards' fixed texts (the same for every seed)."""
     c = content()
     solo = setup.variant == "solo"
-    out = sheet_static(setup, c, MerchantsState, cards, row_reward, TIPS.categories, texts(c, solo))
+    out = sheet_static(
+        setup, c, cards, row_reward, TIPS.categories, texts(c, solo), line="orders", value="coins"
+    )
     out["explain"]["extra"] = with_note(out["explain"]["extra"], source_note(c.rules))
     for row, spec in zip(out["rows"], c.rows, strict=True):
         row["potions"] = spec.potions if spec.potions is not None else c.rules.potions_per_row

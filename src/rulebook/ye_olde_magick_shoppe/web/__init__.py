@@ -14,7 +14,7 @@ from rulebook.core.rollwrite.web import sheet_static, sheet_tips
 from rulebook.core.rollwrite.words import listed, row_kind, source_note, titled, with_note
 from rulebook.ye_olde_magick_shoppe.cards import cards
 from rulebook.ye_olde_magick_shoppe.content import KINDS, Content, content
-from rulebook.ye_olde_magick_shoppe.rules import CATEGORIES, TIEBREAKS, ShoppeState, row_reward
+from rulebook.ye_olde_magick_shoppe.rules import CATEGORIES, TIEBREAKS, row_reward
 
 SHARED = ("rulebook.core.rollwrite.web",)
 
@@ -25,7 +25,9 @@ TIPS = sheet_tips(__name__)
 def static(setup: Setup) -> dict[str, Any]:
     """The printed sheet and cards' fixed texts (the same for every seed)."""
     c = content()
-    out = sheet_static(setup, c, ShoppeState, cards, row_reward, TIPS.categories, texts(c))
+    out = sheet_static(
+        setup, c, cards, row_reward, TIPS.categories, texts(c), line="customers", value="stars"
+    )
     for row, spec in zip(out["rows"], c.rows, strict=True):
         row["bonus_kind"] = spec.bonus
         if spec.advances is not None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rulebook.core.data import Strict, load
 from rulebook.core.game import Setup
-from rulebook.core.rollwrite.state import C, SheetContent, SheetState
+from rulebook.core.rollwrite.state import C, SheetContent
 from rulebook.core.rollwrite.words import (
     dice_said,
     listed,
@@ -47,19 +47,22 @@ def sheet_tips(package: str) -> SheetTips:
 def sheet_static(
     setup: Setup,
     content: C,
-    state: type[SheetState[C]],
     cards: Callable[[Setup], Mapping[str, str]],
     row_reward: Callable[[C, int], str],
     categories: Mapping[str, str],
     texts: Mapping[str, str],
+    *,
+    line: str,
+    value: str,
 ) -> dict[str, Any]:
     """The printed sheet of a game on the shared engine in configuration ``setup``, and what
     each part explains.
 
-    From the game's ``content`` and its ``state`` class: the observation's words for the line
-    of cards and what a card is worth (``state.LINE``, ``state.VALUE``: "orders"/"coins"), the
-    game's names for its parts (``content.words``: "Orders", "Coins", its ``masteries``),
-    which half of the sheet each row is in (its circles' columns). For the tips: ``cards``
+    ``line`` and ``value`` are the observation's words for the line of cards and what a card
+    is worth (the state's ``LINE`` and ``VALUE``: "orders"/"coins"). From the game's
+    ``content``: its names for its parts (``content.words``: "Orders", "Coins", its
+    ``masteries``), which half of the sheet each row is in (its circles' columns). For the
+    tips: ``cards``
     every card's text by name (the game's ``Game.cards``), ``row_reward`` what completing a
     row gives (``4 Coins and 1 Potion``), ``categories`` each row category's text, ``texts``
     the texts of the game's other parts (``deck``, ``score``... and its own), added to the
@@ -120,8 +123,8 @@ def sheet_static(
         "rounds": content.rounds,
         "results_per_round": content.results_per_round,
         "extra_dice_costs": list(content.extra_dice_costs),
-        "line": state.LINE,
-        "value": state.VALUE,
+        "line": line,
+        "value": value,
         "words": words,
         "cards": dict(cards(setup)),
         "categories": dict(categories),
