@@ -389,3 +389,31 @@ def test_plain_words_told_to_others_never_say_more_than_announce() -> None:
     )
     assert State.describe_public(game, 0, "open") == "Take open from the pile"  # type: ignore[arg-type]
     assert State.describe_public(game, 0, "secret") == "take a card"  # type: ignore[arg-type]
+
+
+def test_a_game_package_says_what_it_is_in_its_about_toml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``register_package`` reads the package's ``about.toml``; a bad one is refused, saying
+    which file and field, before anything is registered."""
+    from rulebook.core import registry
+    from rulebook.merchants_of_magick.rules import MerchantsState
+
+    package = tmp_path / "toy_game"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    about = package / "about.toml"
+    about.write_text('title = "Toy"\nrulebook = "toy.txt"\ndescription = "a toy"\nvariants = []\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_GAMES", {})
+    with pytest.raises(DataError, match=r"toy_game/about.toml: invalid data\n  variants"):
+        registry.register_package("toy_game", MerchantsState)
+    assert registry.games() == []
+    about.write_text(
+        'title = "Toy"\nrulebook = "toy.txt"\ndescription = "a toy"\ncommon_players = 2\n'
+        '[[variants]]\nname = "duo"\nmin_players = 2\nmax_players = 2\n'
+    )
+    game = registry.register_package("toy_game", MerchantsState)
+    assert registry.games() == ["toy-game"]
+    assert (game.title, game.rulebook, game.common_players) == ("Toy", "toy.txt", 2)
+    assert [(v.name, v.min_players, v.max_players) for v in game.variants] == [("duo", 2, 2)]

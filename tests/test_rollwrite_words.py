@@ -15,6 +15,7 @@ import pytest
 import rulebook
 from rollwrite_helpers import card_index, complete, mark, new_state, set_dice
 from rulebook.core.rollwrite import Done, FreeMark, SheetState, Spend
+from rulebook.core.rollwrite.words import row_kind
 from rulebook.core.words import third_person
 from rulebook.merchants_of_magick.rules import MerchantsState
 from rulebook.web.views import entry
@@ -302,3 +303,16 @@ def test_authored_cards_and_rows_say_so() -> None:
     for spec in (*decks.customers, *decks.connoisseurs):
         assert "Authored for this project: its stars" in shoppe[spec.name]
     assert "Authored for this project" not in shoppe["Wild Energy Mastery"].split("\n")[0]
+
+
+def test_a_row_is_named_by_its_category() -> None:
+    """One rule names a row of each category in the tips of both sheet games."""
+    assert [row_kind(c) for c in ("gear", "weapon", "plate-armor", "charm", "glyph")] == [
+        "Gear",
+        "Weapon",
+        "Plate Armor",
+        "Charm",
+        "Glyph",
+    ]
+    assert row_kind("prefix") == "Prefix Enchantment"
+    assert row_kind("suffix") == "Suffix Enchantment"

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
 from rulebook.archmagi.symbols import COMMON, Effect, Monster, Spell
 from rulebook.core.data import DataError, Sourced, Strict, cached, content_from_files, load
@@ -95,10 +95,10 @@ class SpellsFile(Strict):
 class MonsterSpec(Sourced):
     name: str
     tier: int = Field(ge=1, le=3)
-    crystals: int = Field(ge=0)
+    crystals: NonNegativeInt
     spells: int = Field(default=0, ge=0)
     reward: list[EffectSpec] = Field(default_factory=list)
-    favor: int = Field(ge=0)
+    favor: NonNegativeInt
 
 
 class MonstersFile(Strict):
@@ -110,7 +110,7 @@ class MagiSpec(Sourced):
     name: str
     ability: str
     #: Plays gained in the Play Phase
-    plays: int = Field(ge=0)
+    plays: NonNegativeInt
     #: Spells drawn in the Draw Phase
     draws: int = Field(default=1, ge=0)
     #: symbols the Magi performs at the start of each of their Play Phases
@@ -130,20 +130,20 @@ class MagiFile(Strict):
 
 
 class RulesSpec(Sourced):
-    rounds: int = Field(ge=1)
-    plays: int = Field(ge=0)
-    hand_limit: int = Field(ge=0)
-    crystals: int = Field(ge=0)
-    path_size: int = Field(ge=1)
-    starting_hand: int = Field(ge=0)
-    book_size: int = Field(ge=0)
-    starting_spells: int = Field(ge=0)
+    rounds: PositiveInt
+    plays: NonNegativeInt
+    hand_limit: NonNegativeInt
+    crystals: NonNegativeInt
+    path_size: PositiveInt
+    starting_hand: NonNegativeInt
+    book_size: NonNegativeInt
+    starting_spells: NonNegativeInt
     #: the contents list: Starting Common Spells, and Round 1-4 Common Spells (at 4 players)
-    starting_commons: int = Field(ge=0)
+    starting_commons: NonNegativeInt
     round_commons: list[int] = Field(min_length=4, max_length=4)
-    monsters_per_tier: int = Field(ge=1)
+    monsters_per_tier: PositiveInt
     #: from this round on, every Draft may be used as a Draw (END OF ROUND, round 3)
-    drafts_as_draws_round: int = Field(ge=1)
+    drafts_as_draws_round: PositiveInt
 
 
 class GameFile(Strict):

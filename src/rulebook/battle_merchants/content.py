@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
 from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 
@@ -76,12 +76,12 @@ class BoardFile(Strict):
 
 
 class ChartSpec(Sourced):
-    forge_standard: int = Field(ge=0)
-    forge_vorpal: int = Field(ge=0)
-    sell_standard: int = Field(ge=0)
-    sell_vorpal: int = Field(ge=0)
-    end_standard: int = Field(ge=0)
-    end_vorpal: int = Field(ge=0)
+    forge_standard: NonNegativeInt
+    forge_vorpal: NonNegativeInt
+    sell_standard: NonNegativeInt
+    sell_vorpal: NonNegativeInt
+    end_standard: NonNegativeInt
+    end_vorpal: NonNegativeInt
 
 
 class MatSpec(Sourced):
@@ -99,9 +99,9 @@ class MatsFile(Strict):
 class CraftSpec(Sourced):
     weapon: str
     cost: Literal["free", "x1", "x2"]
-    levels: int = Field(ge=1)
-    coins: int = Field(ge=0)
-    copies: int = Field(ge=1)
+    levels: PositiveInt
+    coins: NonNegativeInt
+    copies: PositiveInt
 
 
 class CraftsFile(Strict):
@@ -130,21 +130,21 @@ class KingdomFile(Strict):
 class RulesSpec(Sourced):
     seasons: list[str] = Field(min_length=1)
     kingdom_limit: list[int]
-    start_gold: int = Field(ge=0)
-    face_up_crafts: int = Field(ge=1)
-    face_up_kingdom: int = Field(ge=1)
-    forge_limit: int = Field(ge=1)
-    vorpal_level: int = Field(ge=1)
-    bonus_level: int = Field(ge=1)
-    season_tokens: int = Field(ge=1)
-    tie_gold: int = Field(ge=0)
-    repair_gold: int = Field(ge=0)
-    defeated_standard: int = Field(ge=0)
-    defeated_vorpal: int = Field(ge=0)
+    start_gold: NonNegativeInt
+    face_up_crafts: PositiveInt
+    face_up_kingdom: PositiveInt
+    forge_limit: PositiveInt
+    vorpal_level: PositiveInt
+    bonus_level: PositiveInt
+    season_tokens: PositiveInt
+    tie_gold: NonNegativeInt
+    repair_gold: NonNegativeInt
+    defeated_standard: NonNegativeInt
+    defeated_vorpal: NonNegativeInt
     defeated_bonus: list[int]
     defeated_bonus_2p: list[int]
-    tiebreak_standard: int = Field(ge=0)
-    tiebreak_vorpal: int = Field(ge=0)
+    tiebreak_standard: NonNegativeInt
+    tiebreak_vorpal: NonNegativeInt
 
     @model_validator(mode="after")
     def _limits(self) -> RulesSpec:

@@ -9,6 +9,9 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
+from pydantic import Field
+
+from rulebook.core.data import Strict, load
 from rulebook.core.errors import UnknownGame
 from rulebook.core.game import Game, Option, Setup, Variant
 
@@ -78,22 +81,48 @@ class _Create:
         return self.state(get_game(self.name), setup)
 
 
-def register_package(
-    package: str,
-    state: type[State],
-    *,
-    title: str,
-    rulebook: str,
-    description: str,
-    variants: tuple[Variant, ...],
-    options: tuple[Option, ...] = (),
-    common_players: int | None = None,
-) -> Game:
+class VariantSpec(Strict):
+    """A variant of ``about.toml`` (:class:`~rulebook.core.game.Variant`)."""
+
+    name: str
+    min_players: int = Field(ge=1)
+    max_players: int = Field(ge=1)
+    description: str = ""
+    opponent: str = ""
+
+
+class OptionSpec(Strict):
+    """An option of ``about.toml`` whose values are listed (:class:`~rulebook.core.game.Option`)."""
+
+    name: str
+    choices: tuple[str, ...] = Field(min_length=1)
+    default: str
+    variants: tuple[str, ...] = ()
+    description: str = ""
+
+
+class AboutFile(Strict):
+    """A game package's ``about.toml``: what the game is, as the list of games shows it."""
+
+    title: str
+    #: the rulebook's file in ``/work/shared/rulebooks``
+    rulebook: str
+    description: str
+    variants: tuple[VariantSpec, ...] = Field(min_length=1)
+    options: tuple[OptionSpec, ...] = ()
+    #: the usual player count (the lab's and the tuner's default)
+    common_players: int | None = Field(default=None, ge=1)
+
+
+def register_package(package: str, state: type[State], *, options: tuple[Option, ...] = ()) -> Game:
     """Register the game of ``package`` (a game package's ``__name__``): what the game is
-    (given here), played with ``state``, its name the package's (``pandoria_merchants`` ->
-    ``pandoria-merchants``), and its hooks found in the package's modules by :data:`HOOKS`
-    (``bots.evaluate``, ``lookahead.lookahead``, ``render.turn``...), its data files in
-    ``<package>.data`` (``rules.md``: how to play) and its board view in ``<package>.web``."""
+    (its ``about.toml``: title, rulebook, variants, listed options), played with ``state``,
+    with ``options`` that a rule checks (Archmagi's Magi) after the listed ones, its name the
+    package's (``pandoria_merchants`` -> ``pandoria-merchants``), and its hooks found in the
+    package's modules by :data:`HOOKS` (``bots.evaluate``, ``lookahead.lookahead``,
+    ``render.turn``...), its data files in ``<package>.data`` (``rules.md``: how to play) and
+    its board view in ``<package>.web``."""
+    about = load(AboutFile, package, "about.toml")
     hooks: dict[str, Any] = {}
     for module_name, fields in HOOKS.items():
         if find_spec(f"{package}.{module_name}") is None:
@@ -103,16 +132,17 @@ def register_package(
             if hasattr(module, attribute):
                 hooks[field_name] = getattr(module, attribute)
     name = package.rsplit(".", 1)[-1].replace("_", "-")
+    listed = tuple(Option(**spec.model_dump()) for spec in about.options)
     return register(
         Game(
             name=name,
-            title=title,
-            rulebook=rulebook,
-            variants=variants,
+            title=about.title,
+            rulebook=about.rulebook,
+            variants=tuple(Variant(**spec.model_dump()) for spec in about.variants),
             create=_Create(name, state),
-            options=options,
-            description=description,
-            common_players=common_players,
+            options=listed + options,
+            description=about.description,
+            common_players=about.common_players,
             data_package=f"{package}.data" if find_spec(f"{package}.data") else None,
             web_view=f"{package}.web" if find_spec(f"{package}.web") else None,
             **hooks,

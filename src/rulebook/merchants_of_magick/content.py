@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
 import rulebook.core.rollwrite as rw
 from rulebook.core.data import DataError, Sourced, Strict, content_from_files
@@ -35,13 +35,14 @@ WORDS = rw.SheetWords(
     modify="Each Potion spent with a result raises or lowers it by 1.",
     mastery={"material": "Material Mastery", "energy": "Energy Mastery"},
     sides=("Master side", "Apprentice side"),
+    masteries="Masteries",
 )
 
 
 # -- schemas of the files --------------------------------------------------------------------
 class SheetRow(rw.SheetRowSpec):
     category: Literal["accessory", "weapon", "armor", "prefix", "suffix", "charm"]
-    coins: int = Field(ge=0)
+    coins: NonNegativeInt
     potions: int | None = Field(default=None, ge=0)
     bonus_category: Literal["accessory", "weapon", "armor"] | None = None
     bonus_coins: int = Field(default=0, ge=0)
@@ -51,7 +52,7 @@ SheetFile = rw.SheetFileBase[SheetRow]
 
 
 class OrderSpec(rw.CardSpec):
-    coins: int = Field(ge=0)
+    coins: NonNegativeInt
 
 
 class OrdersFile(Strict):
@@ -62,7 +63,7 @@ class AdventurerSpec(Sourced):
     name: str
     enchantment: str
     items: list[str] = Field(min_length=3, max_length=3)
-    coins: int = Field(ge=0)
+    coins: NonNegativeInt
 
 
 class AdventurersFile(Strict):
@@ -70,19 +71,19 @@ class AdventurersFile(Strict):
 
 
 class RulesSpec(Sourced):
-    rounds: int = Field(ge=1)
-    results_per_round: int = Field(ge=1)
-    potions_per_row: int = Field(ge=0)
+    rounds: PositiveInt
+    results_per_round: PositiveInt
+    potions_per_row: NonNegativeInt
     extra_dice_costs: list[int]
-    redeal_doubles: int = Field(ge=1)
-    solo_waiting_orders: int = Field(ge=0)
+    redeal_doubles: PositiveInt
+    solo_waiting_orders: NonNegativeInt
     orders_per_player: dict[int, int]
 
 
 class RewardsSpec(Sourced):
-    first_potions: int = Field(ge=0)
-    second_free_marks: int = Field(ge=0)
-    third_free_marks: int = Field(ge=0)
+    first_potions: NonNegativeInt
+    second_free_marks: NonNegativeInt
+    third_free_marks: NonNegativeInt
 
 
 class SoloSpec(Sourced):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from pydantic import Field, model_validator
+from pydantic import Field, PositiveInt, model_validator
 
 from rulebook.core.data import DataError, Sourced, Strict, content_from_files
 from rulebook.pandoria_merchants.board import KINDS, Board, build_board, tokens
@@ -61,7 +61,7 @@ class Letters(Sourced):
 
 
 class River(Strict):
-    after_row: int = Field(ge=1)
+    after_row: PositiveInt
     boundary_for: list[int]
 
 
@@ -74,7 +74,7 @@ class StandardMap(Sourced):
 
 class SoloMap(Sourced):
     rows: list[str] = Field(min_length=2)
-    first_territory: int = Field(ge=1)
+    first_territory: PositiveInt
     bridges: list[tuple[str, str]]
     starts: dict[str, str]
 
@@ -86,13 +86,13 @@ class MapsFile(Strict):
 
 
 class CardSpec(Sourced):
-    column: int = Field(ge=1)
+    column: PositiveInt
     spell: Spell
     power: int = Field(default=0, ge=0, le=3)
-    crystals: int = Field(ge=1)
+    crystals: PositiveInt
     building: Building
-    wood: int = Field(ge=1)
-    gold: int = Field(ge=1)
+    wood: PositiveInt
+    gold: PositiveInt
 
 
 class RelicSpec(Sourced):
@@ -120,9 +120,9 @@ class TracksSpec(Sourced):
     resources: list[str]
     start: int
     maximum: int
-    overflow_per_vp: int = Field(ge=1)
-    craft_rate: int = Field(ge=1)
-    market_rate: int = Field(ge=1)
+    overflow_per_vp: PositiveInt
+    craft_rate: PositiveInt
+    market_rate: PositiveInt
     store_vp: int
     shrine_vp: int
     academy_vp: int
@@ -148,7 +148,7 @@ class FamilySpec(Sourced):
 
 
 class RoomSpec(Sourced):
-    level: int = Field(ge=1)
+    level: PositiveInt
     room: str
     min_players: int = Field(ge=1, le=4)
     spells: list[str] = Field(min_length=1)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
 import rulebook.core.rollwrite as rw
 from rulebook.core.data import DataError, Sourced, Strict, content_from_files
@@ -43,13 +43,14 @@ WORDS = rw.SheetWords(
         "energy": "Energy Mastery Certification",
     },
     sides=("higher value", "lower value"),
+    masteries="Certifications",
 )
 
 
 # -- schemas of the files --------------------------------------------------------------------
 class SheetRow(rw.SheetRowSpec):
     category: Literal["gear", "weapon", "armor", "prefix", "suffix", "charm", "glyph"]
-    stars: int = Field(ge=0)
+    stars: NonNegativeInt
     #: the Bonus Modifier completing the row circles
     bonus: Kind
     #: Charms: the Bonus Modifier Value they advance ("circle next (-) modifier value")
@@ -71,7 +72,7 @@ SheetFile = rw.SheetFileBase[SheetRow]
 
 
 class CustomerSpec(rw.CardSpec):
-    stars: int = Field(ge=0)
+    stars: NonNegativeInt
 
 
 class CustomersFile(Strict):
@@ -80,11 +81,11 @@ class CustomersFile(Strict):
 
 
 class RulesSpec(Sourced):
-    rounds: int = Field(ge=1)
-    results_per_round: int = Field(ge=1)
-    extra_dice: int = Field(ge=0)
-    connoisseurs_per_player: int = Field(ge=0)
-    solo_waiting: int = Field(ge=0)
+    rounds: PositiveInt
+    results_per_round: PositiveInt
+    extra_dice: NonNegativeInt
+    connoisseurs_per_player: NonNegativeInt
+    solo_waiting: NonNegativeInt
     minus_values: list[int] = Field(min_length=1)
     plus_values: list[int] = Field(min_length=1)
     customers_per_player: dict[int, int]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import Field
+from pydantic import Field, NonNegativeInt, PositiveInt
 
 from rulebook.core.data import DataError, Sourced, Strict
 from rulebook.core.rollwrite.words import SheetWords, source_note
@@ -48,9 +48,9 @@ class MasterySpec(Sourced):
 
     name: str
     column: str
-    circles: int = Field(ge=1)
-    master: int = Field(ge=0)
-    apprentice: int = Field(ge=0)
+    circles: PositiveInt
+    master: NonNegativeInt
+    apprentice: NonNegativeInt
 
 
 class SheetRowSpec(Sourced):

@@ -48,6 +48,8 @@ class SheetWords:
     #: higher first (``("Master side", "Apprentice side")``)
     mastery: Mapping[str, str]
     sides: tuple[str, str]
+    #: the mastery cards together, as a heading (``Masteries``; ``Certifications``)
+    masteries: str
 
 
 class Provenance(Protocol):
@@ -68,6 +70,14 @@ def titled(name: str) -> str:
     words = [w if w in ("of", "the") else w.capitalize() for w in name.replace("_", "-").split("-")]
     text = " ".join(w for w in words if w)
     return text[:1].upper() + text[1:]
+
+
+def row_kind(category: str) -> str:
+    """One row of ``category`` as the tips name it: ``Weapon``, ``Charm``; a spell's
+    ``Prefix Enchantment``, ``Suffix Enchantment``."""
+    return (
+        f"{titled(category)} Enchantment" if category in ("prefix", "suffix") else titled(category)
+    )
 
 
 def listed(items: Sequence[str], last: str = "and") -> str:

@@ -6,54 +6,20 @@ every part explains itself with, from the data files (the cards' the same as ``c
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from rulebook.core import Setup
-from rulebook.core.rollwrite.web import sheet_static
+from rulebook.core.rollwrite.web import sheet_static, sheet_tips
 from rulebook.core.rollwrite.words import listed, source_note, with_note
 from rulebook.core.words import plural
 from rulebook.merchants_of_magick.cards import cards
-from rulebook.merchants_of_magick.content import ITEM_CATEGORIES, Content, content
+from rulebook.merchants_of_magick.content import Content, content
 from rulebook.merchants_of_magick.rules import CATEGORIES, TIEBREAKS, row_reward
 
 SHARED = ("rulebook.core.rollwrite.web",)
 
-#: a row of each category, as the tips name it
-KINDS = {
-    "accessory": "Accessory",
-    "weapon": "Weapon",
-    "armor": "Armor",
-    "prefix": "Prefix Enchantment",
-    "suffix": "Suffix Enchantment",
-    "charm": "Charm",
-}
-#: what each category of rows is (CRAFTING, SPELL RESEARCH)
-ITEMS = (
-    "items crafted on the left half of the sheet. An Order asks for one item with one or two "
-    "Enchantments; your Sponsored Adventurer for an Accessory, a Weapon and an Armor."
-)
-CATEGORY_TEXTS = {
-    "accessory": f"Accessories: {ITEMS}",
-    "weapon": f"Weapons: {ITEMS}",
-    "armor": f"Armor: {ITEMS}",
-    "prefix": "Prefix Enchantments: spells named before the item (a Fiery Ring), researched on "
-    "the right half of the sheet.",
-    "suffix": "Suffix Enchantments: spells named after the item (a Ring of the Elves), "
-    "researched on the right half of the sheet.",
-    "charm": "Charms: spells that give Potions at once, or bonus Coins at the end for the "
-    "Orders of one item category you fulfilled.",
-}
-#: the score pad's categories (END OF GAME), as the tip of the score explains them
-SCORE = {
-    "crafting": "Crafting (completed items)",
-    "material_mastery": "Material Mastery",
-    "spell_research": "Spell Research (completed spells)",
-    "energy_mastery": "Energy Mastery",
-    "orders": "Orders (the Coins of the Orders you fulfilled)",
-    "charms_bonus": "Charms Bonus",
-    "sponsored_adventurer": "Sponsored Adventurer (once all 3 of its Orders are fulfilled)",
-}
+#: what each category of rows is and the score pad's categories, as the tips say them
+TIPS = sheet_tips(__name__)
 
 
 def static(setup: Setup) -> dict[str, Any]:
@@ -61,23 +27,7 @@ def static(setup: Setup) -> dict[str, Any]:
     c = content()
     solo = setup.variant == "solo"
     out = sheet_static(
-        c,
-        line="orders",
-        value="coins",
-        words={
-            "line": "Orders",
-            "value": "Coins",
-            "masteries": "Masteries",
-            "crafting": "Crafting",
-            "research": "Spell Research",
-        },
-        crafting=ITEM_CATEGORIES,
-        cards=cards(setup),
-        row_reward=partial(row_reward, c),
-        kinds=KINDS,
-        categories=CATEGORY_TEXTS,
-        texts=texts(c, solo),
-        solo=solo,
+        setup, c, cards, row_reward, TIPS.categories, texts(c, solo), line="orders", value="coins"
     )
     out["explain"]["extra"] = with_note(out["explain"]["extra"], source_note(c.rules))
     for row, spec in zip(out["rows"], c.rows, strict=True):
@@ -106,8 +56,8 @@ def texts(c: Content, solo: bool) -> dict[str, str]:
     out = {
         "deck": "The Orders deck: each Order claimed is replaced face-down from it; once it is "
         "empty, a shoppe keeps one Order fewer.",
-        "score": f"Your Coins so far: {listed([SCORE[k] for k in CATEGORIES])}. The most Coins "
-        f"after round {c.rounds} wins; ties: {ties}.",
+        "score": f"Your Coins so far: {listed([TIPS.score[k] for k in CATEGORIES])}. The "
+        f"most Coins after round {c.rounds} wins; ties: {ties}.",
         "potions": f"Potions: spend them with a result, each raising or lowering it by 1, or on "
         f"Extra Dice slots {listed(paid)}. You gain {plural(rules.potions_per_row, 'Potion')} "
         f"for each row you complete ({listed(suppliers)}) and {r.first_potions} for your "

@@ -14,10 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulebook.core.rollwrite.state import SheetContent
+from rulebook.core.data import Strict, load
+from rulebook.core.game import Setup
+from rulebook.core.rollwrite.state import C, SheetContent
 from rulebook.core.rollwrite.words import (
     dice_said,
     listed,
+    row_kind,
     row_said,
     threshold_said,
     titled,
@@ -25,38 +28,57 @@ from rulebook.core.rollwrite.words import (
 )
 from rulebook.core.sheet import Layout
 
-__all__ = ["sheet_static"]
+__all__ = ["SheetTips", "sheet_static", "sheet_tips"]
+
+
+class SheetTips(Strict):
+    """A sheet game's ``tips.toml``, beside its board: what each category of rows is, and the
+    score pad's categories as the tip of the score names them, in the project's words."""
+
+    categories: dict[str, str]
+    score: dict[str, str]
+
+
+def sheet_tips(package: str) -> SheetTips:
+    """The tips of ``package`` (a sheet game's board package): its ``tips.toml``, validated."""
+    return load(SheetTips, package, "tips.toml")
 
 
 def sheet_static(
-    content: SheetContent,
+    setup: Setup,
+    content: C,
+    cards: Callable[[Setup], Mapping[str, str]],
+    row_reward: Callable[[C, int], str],
+    categories: Mapping[str, str],
+    texts: Mapping[str, str],
     *,
     line: str,
     value: str,
-    words: dict[str, str],
-    crafting: tuple[str, ...],
-    cards: Mapping[str, str],
-    row_reward: Callable[[int], str],
-    kinds: Mapping[str, str],
-    categories: Mapping[str, str],
-    texts: Mapping[str, str],
-    solo: bool,
 ) -> dict[str, Any]:
-    """The printed sheet of a game on the shared engine, and what each part explains.
+    """The printed sheet of a game on the shared engine in configuration ``setup``, and what
+    each part explains.
 
-    ``line`` and ``value`` are the observation's words for the customer line and what a card
-    is worth ("orders"/"coins"); ``words`` the game's names for its parts (``line``,
-    ``value``, ``masteries``, ``crafting``, ``research``); ``crafting`` the item categories
-    (the crafting half of the sheet), in printed order. For the tips: ``cards`` every card's
-    text by name (the game's ``Game.cards``), ``row_reward`` what completing a row gives
-    (``4 Coins and 1 Potion``), ``kinds`` each row category's name for one row (``Prefix
-    Enchantment``), ``categories`` each row category's text, ``texts`` the texts of the
-    game's other parts (``deck``, ``score``... and its own), added to the shared ones
-    (``extra``, ``face_down``, ``empty``, ``waiting``, ``line``: ``solo`` or not).
+    ``line`` and ``value`` are the observation's words for the line of cards and what a card
+    is worth (the state's ``LINE`` and ``VALUE``: "orders"/"coins"). From the game's
+    ``content``: its names for its parts (``content.words``: "Orders", "Coins", its
+    ``masteries``), which half of the sheet each row is in (its circles' columns). For the
+    tips: ``cards``
+    every card's text by name (the game's ``Game.cards``), ``row_reward`` what completing a
+    row gives (``4 Coins and 1 Potion``), ``categories`` each row category's text, ``texts``
+    the texts of the game's other parts (``deck``, ``score``... and its own), added to the
+    shared ones (``extra``, ``face_down``, ``empty``, ``waiting``, ``line``: solo or not).
     """
+    solo = setup.variant == "solo"
     layout = content.layout
     said = content.words
     card = next(iter(said.cards.values()))
+    words = {
+        "line": titled(f"{card}s"),
+        "value": titled(f"{said.value}s"),
+        "masteries": said.masteries,
+        "crafting": "Crafting",
+        "research": "Spell Research",
+    }
     return {
         "dice": [
             {"id": d, "sides": s, "explain": _die_text(content, d, s)}
@@ -78,12 +100,13 @@ def sheet_static(
                 "id": row.id,
                 "name": row.name,
                 "category": row.category,
-                "section": "crafting" if row.category in crafting else "research",
+                "section": "crafting" if layout.circles[row.circles[0]].at_least else "research",
                 "value": row.value,
                 "explain": _row_text(
-                    content, row.index, row_reward(row.index), card, kinds[row.category]
+                    content, row.index, row_reward(content, row.index), card, row_kind(row.category)
                 ),
-                "reward_explain": f"Completing {row_said(row.name)} gives {row_reward(row.index)}.",
+                "reward_explain": f"Completing {row_said(row.name)} gives "
+                f"{row_reward(content, row.index)}.",
                 "circles": [
                     {
                         "id": layout.circles[i].id,
@@ -102,8 +125,8 @@ def sheet_static(
         "extra_dice_costs": list(content.extra_dice_costs),
         "line": line,
         "value": value,
-        "words": dict(words),
-        "cards": dict(cards),
+        "words": words,
+        "cards": dict(cards(setup)),
         "categories": dict(categories),
         "explain": {**_shared_texts(content, card, solo), **texts},
     }
