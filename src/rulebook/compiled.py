@@ -21,13 +21,16 @@ developer's back.
 **The same errors.** A compiled function checks its arguments' declared types at the call, so
 ``state.legal_actions("0")`` raised ``TypeError`` where pure Python raises
 :class:`~rulebook.core.errors.IllegalAction` (and pure Python itself took a seat given as text
-in some methods, ``parse_action("0", ...)``, and raised ``TypeError`` in others). So the game
-states of :data:`MODULES`, compiled or not, have their methods that take a seat guarded
-(:func:`guard_seats`) when called from Python: a seat that is no whole number is refused with
+in some methods, ``parse_action("0", ...)``, and raised ``TypeError`` in others). The bots' two
+hot methods check the seat themselves, at no cost to a seat that is an ``int``:
+``legal_actions`` (each game's takes ``player: object`` and returns ``State.no_moves`` for
+anything but an ``int``) and ``State.lookahead`` (:meth:`~rulebook.core.state.State.seat_number`
+for anything but an ``int``). The game states of :data:`MODULES`, compiled or not, have their
+other methods that take a seat (:data:`SEAT_METHODS`) guarded (:func:`guard_seats`) when called
+from Python. Either way a seat that is no whole number is refused with
 :class:`~rulebook.core.errors.IllegalAction` by :meth:`~rulebook.core.state.State.check_seat`,
 any integer type (``numpy.int64``) is taken as its ``int``, and an out-of-range seat is refused
-too (by ``legal_actions`` and ``lookahead`` themselves, the bots' hot path).
-Compiled callers reach the compiled methods directly.
+too. Compiled callers reach the compiled methods directly.
 
 The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
 and its lookahead), the policies and the search: what the bots spend their time in; and Battle
@@ -48,7 +51,6 @@ import functools
 import hashlib
 import importlib.util
 import json
-import operator
 import os
 import shutil
 import subprocess
@@ -142,9 +144,9 @@ BUILD = build_dir()
 STAMP = BUILD / "stamp.json"
 #: ``0`` forces pure Python; otherwise the compiled modules run when built and current
 ENV = "RULEBOOK_COMPILED"
-#: the methods of a game state that take a seat first (guarded when compiled)
+#: the methods of a game state that take a seat first, guarded (not the bots' hot
+#: ``legal_actions`` and ``lookahead``, which check the seat themselves)
 SEAT_METHODS = (
-    "legal_actions",
     "observation",
     "parse_action",
     "explain",
@@ -152,11 +154,7 @@ SEAT_METHODS = (
     "score_breakdown",
     "tiebreak",
     "determinize",
-    "lookahead",
 )
-
-#: the seat-taking methods the bots call most: their guard checks the seat's type only
-HOT = ("legal_actions", "lookahead")
 
 #: whether this process runs the compiled modules (set by :func:`install`)
 active = False
@@ -206,36 +204,16 @@ def why_not() -> str:
     return "a compiled module is missing (make compiled)"
 
 
-def _seat(state: Any, player: Any) -> int:
-    """A seat given as something else than an ``int``: its value if it is an integer type
-    (``numpy.int64``), else :class:`IllegalAction` from ``check_seat``, naming what is
-    wrong."""
-    if isinstance(player, bool) or not hasattr(type(player), "__index__"):
-        state.check_seat(player)  # raises
-    return operator.index(player)
-
-
 def _seat_guard(native: Callable[..., Any]) -> Callable[..., Any]:
     """``native`` (a method taking a seat first) as called from Python: a seat that is no
-    ``int`` goes through :func:`_seat` (so compiled code's ``TypeError`` becomes the
-    :class:`IllegalAction` of pure Python). The bots' hot methods (:data:`HOT`) leave an
-    out-of-range ``int`` to the method (which refuses it itself); the others check it too.
-    Fixed arities: the wrapper is on the bots' path."""
-    method: Callable[..., Any]
-    if native.__name__ in HOT:
+    ``int`` goes through ``State.seat_number`` (so compiled code's ``TypeError`` becomes the
+    :class:`IllegalAction` of pure Python), and its range is checked."""
 
-        def method(self: Any, player: Any, *args: Any) -> Any:
-            if type(player) is not int:
-                player = _seat(self, player)
-            return native(self, player, *args)
-
-    else:
-
-        def method(self: Any, player: Any, *args: Any) -> Any:
-            if type(player) is not int:
-                player = _seat(self, player)
-            self.check_seat(player)
-            return native(self, player, *args)
+    def method(self: Any, player: Any, *args: Any) -> Any:
+        if type(player) is not int:
+            player = self.seat_number(player)
+        self.check_seat(player)
+        return native(self, player, *args)
 
     functools.update_wrapper(method, native)
     method.__rulebook_guard__ = native  # type: ignore[attr-defined]

@@ -190,10 +190,10 @@ class ArchmagiState(State):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: object) -> list[Action]:
         """A decision's choices (:func:`actions.choices`), else the Monster Phase's
         (:func:`monsters.options`) or the Play Phase's Plays (:func:`phases.plays`)."""
-        if self.phase == OVER or player not in self.current_players():
+        if self.phase == OVER or type(player) is not int or player not in self.current_players():
             return self.no_moves(player)
         if self.stack:
             return actions.choices(self, self.stack[-1])

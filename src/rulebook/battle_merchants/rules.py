@@ -229,11 +229,11 @@ class BattleState(State):
     def is_terminal(self) -> bool:
         return self.step == OVER
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: object) -> list[Action]:
         """Player Turns: the actions the seat has the cards, Craft and gold for, or the moves of
         the step under way (the next Weapon to forge, the second sale, a free card); ``pass``
         only when there is none."""
-        if self.step == OVER or player != self.current:
+        if self.step == OVER or type(player) is not int or player != self.current:
             return self.no_moves(player)
         p = player
         out: list[Action] = []

@@ -12,6 +12,7 @@ the save-file form (setup + action log, see :mod:`rulebook.core.replay`).
 from __future__ import annotations
 
 import json
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -83,7 +84,13 @@ class State(ABC):
     def legal_actions(self, player: int) -> list[Action]:
         """Every move ``player`` may make now (empty when the seat is not to act; a number
         that is no seat raises :class:`IllegalAction`: games return :meth:`no_moves` for a
-        seat not to act, which checks it)."""
+        seat not to act, which checks it).
+
+        A game declares ``player: object`` and returns :meth:`no_moves` for a ``player`` that
+        is no ``int`` (``type(player) is not int``) before anything else: compiled, a method
+        declared to take an ``int`` refuses anything else with ``TypeError`` at the call,
+        before it can say :class:`IllegalAction`, and a ``bool`` or a ``numpy.int64`` seat
+        must go to :meth:`no_moves` (which takes an integer type as its seat)."""
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> None:
@@ -217,8 +224,11 @@ class State(ABC):
         (:attr:`Game.lookahead`) where it registers one; otherwise
         :meth:`lookahead_on_clones`. A game may also override this with something cheaper
         that gives the same values (moves played on this state and undone, say); the tests
-        hold every game's version to :meth:`lookahead_on_clones`.
+        hold every game's version to :meth:`lookahead_on_clones`. A seat that is no ``int`` is
+        taken by :meth:`seat_number` (a ``numpy.int64`` as its seat, anything else refused).
         """
+        if type(player) is not int:
+            player = self.seat_number(player)
         game = self.game
         if game.lookahead is not None and evaluate is game.evaluate:
             return game.lookahead(self, player, actions)
@@ -249,9 +259,20 @@ class State(ABC):
         """The moves of a seat that is not to act: none. Raises :class:`IllegalAction` if
         ``player`` is no seat of this game, so a bad seat is an error rather than "no moves".
         Each game's :meth:`legal_actions` returns this on its not-to-act path, so the check
-        costs nothing when the seat asked about is the one to act."""
+        costs nothing when the seat asked about is the one to act. A seat given as another
+        integer type (``numpy.int64``) is that seat: its moves, by :meth:`legal_actions`."""
+        if type(player) is not int and not isinstance(player, bool):
+            return self.legal_actions(self.seat_number(player))
         self.check_seat(player)
         return []
+
+    def seat_number(self, player: object) -> int:
+        """``player`` as a seat number: an ``int`` as it is, another integer type
+        (``numpy.int64``) as its ``int``; anything else (text, a float, ``None``, a ``bool``)
+        raises :class:`IllegalAction` (:meth:`check_seat`). The range is not checked."""
+        if isinstance(player, bool) or not hasattr(type(player), "__index__"):
+            self.check_seat(player)  # raises, naming what is wrong
+        return operator.index(player)  # type: ignore[arg-type]
 
     def check_seat(self, player: object) -> None:
         """Raise :class:`IllegalAction` unless ``player`` is a seat number of this game."""

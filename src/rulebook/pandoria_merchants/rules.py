@@ -491,8 +491,8 @@ class PandoriaState(State):
             self._legal = self._options()
         return self._legal
 
-    def legal_actions(self, player: int) -> list[Action]:
-        if self.phase == OVER or player != self.turn:
+    def legal_actions(self, player: object) -> list[Action]:
+        if self.phase == OVER or type(player) is not int or player != self.turn:
             return self.no_moves(player)
         return list(self._legal_moves())
 

@@ -30,7 +30,7 @@ from rulebook.core.rollwrite.customer_phase import lines_moved, turn_up
 from rulebook.core.rollwrite.customers import claim
 from rulebook.core.rollwrite.mastery import masters, mastery_value
 from rulebook.core.rollwrite.moves import CRAFTING, OVER, Spend
-from rulebook.core.rollwrite.state import SheetState
+from rulebook.core.rollwrite.state import C, SheetState
 from rulebook.core.state import Action, State
 
 
@@ -79,7 +79,7 @@ def lookahead(state: State, player: int, actions: Sequence[Action]) -> list[floa
     return values
 
 
-def round_end_value(s: SheetState[Any], p: int, evaluate: Callable[[State, int], float]) -> float:
+def round_end_value(s: SheetState[C], p: int, evaluate: Callable[[State, int], float]) -> float:
     """The game's own evaluation of seat ``p`` after the Mastery phase and (but in the last
     round) the Customer phase that follow this position, worked out for ``p`` alone on this
     state (in the middle of :func:`lookahead`, whose :func:`restore_seat` puts back ``p``'s

@@ -14,17 +14,17 @@ methods (``current_players``, ``pending_moves``...) call them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulebook.core.rollwrite.customer_phase import customer_phase
 from rulebook.core.rollwrite.mastery import mastery_phase
 from rulebook.core.rollwrite.moves import CRAFTING, OVER
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import SheetState
+    from rulebook.core.rollwrite.state import C, SheetState
 
 
-def start_round(s: SheetState[Any]) -> None:
+def start_round(s: SheetState[C]) -> None:
     """THE RESOURCE PHASE (Round Flow 1): roll all four dice; then everyone crafts and
     researches at once.
 
@@ -43,7 +43,7 @@ def start_round(s: SheetState[Any]) -> None:
     s.phase = CRAFTING
 
 
-def current_players(s: SheetState[Any]) -> tuple[int, ...]:
+def current_players(s: SheetState[C]) -> tuple[int, ...]:
     """GAMEPLAY / Round Flow: every seat not done with this round's crafting acts at once."""
     if s._current is None:
         s._current = (
@@ -52,7 +52,7 @@ def current_players(s: SheetState[Any]) -> tuple[int, ...]:
     return s._current
 
 
-def pending_moves(s: SheetState[Any]) -> int:
+def pending_moves(s: SheetState[C]) -> int:
     """GAMEPLAY (simultaneous phases): the moves made since this round's crafting began: a seat
     learns of the others' ones when the phase ends (until then its observation shows the other seats
     as they were when it began)."""
@@ -61,7 +61,7 @@ def pending_moves(s: SheetState[Any]) -> int:
     return len(s.history) - s._origin_len
 
 
-def finish(s: SheetState[Any], p: int) -> None:
+def finish(s: SheetState[C], p: int) -> None:
     """THE CRAFTING AND RESEARCH PHASE (Round Flow 5): seat ``p`` is done with this round ("put down
     their pencils"); when every seat is, the round ends (:func:`end_crafting`)."""
     s.done[p] = True
@@ -70,7 +70,7 @@ def finish(s: SheetState[Any], p: int) -> None:
         end_crafting(s)
 
 
-def end_crafting(s: SheetState[Any]) -> None:
+def end_crafting(s: SheetState[C]) -> None:
     """THE MASTERY PHASE follows every round; THE CUSTOMER PHASE every round but the last
     ("No Customer Phase is resolved in the final round"), which ends the game (END OF GAME,
     End of the Game and Scoring)."""

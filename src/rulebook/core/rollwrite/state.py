@@ -256,7 +256,7 @@ class SheetState(State, Generic[C]):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: object) -> list[Action]:
         return crafting.legal_actions(self, player)
 
     def parse_action(self, player: int, text: str) -> Action:
