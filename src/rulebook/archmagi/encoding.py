@@ -89,6 +89,7 @@ class ArchmagiEncoder(DirectEncoder):
         self.book_size = float(rules.book_size)
         self.hand_limit = float(rules.hand_limit)
         self._declare()
+        self._prepare_fast()
 
     def _declare(self) -> None:
         n, add = self.players, self.parts.add
@@ -259,8 +260,6 @@ class ArchmagiEncoder(DirectEncoder):
     ) -> None:
         """:meth:`fill` of :func:`rulebook.archmagi.view.view` of ``player``, read from the
         state."""
-        if not hasattr(self, "_spell_at"):
-            self._prepare_fast()
         s: ArchmagiState = state
         n = self.players
         over = s.phase == OVER

@@ -127,6 +127,7 @@ class BattleEncoder(DirectEncoder):
         self.side = self.owners + 1
         self.field_size = len(TOKENS) + 2 * self.side
         self._declare()
+        self._prepare_fast()
 
     # -- layout ------------------------------------------------------------------------------
     def _declare(self) -> None:
@@ -475,8 +476,6 @@ class BattleEncoder(DirectEncoder):
     ) -> None:
         """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
         from the state."""
-        if not hasattr(self, "_craft_card"):
-            self._prepare_fast()
         s: BattleState = state
         c, n, you = self.content, self.players, player
         board = s.board

@@ -187,6 +187,7 @@ class PandoriaEncoder(DirectEncoder):
         #: the standard game reads its states directly (:meth:`fill_state`); family and solo
         #: go through the observation
         self.direct = self.mode == "standard"
+        self._prepare_fast()
 
     def _tokens(self) -> None:
         """Every hex a map can show (symbol and mark, ``view.row_text``) numbered
@@ -598,8 +599,6 @@ class PandoriaEncoder(DirectEncoder):
     ) -> None:
         """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
         standard game, read from the state."""
-        if not hasattr(self, "_maps"):
-            self._prepare_fast()
         s: PandoriaState = state
         n, you = self.players, player
         hexes, at_map = self.hexes, base + self.at_map
@@ -636,8 +635,8 @@ class PandoriaEncoder(DirectEncoder):
         values += (s.pre_enclosed / self.preprinted, s.end_triggered)
         blocked = s.blocked
         ones += [base + self.at_blocked + col for col in range(self.columns) if blocked >> col & 1]
-        for at, left in zip(self._relic_at, s.relic_left, strict=True):
-            ones += [base + a for a, here in zip(at, left, strict=True) if here]
+        for relic_at, left in zip(self._relic_at, s.relic_left, strict=True):
+            ones += [base + a for a, here in zip(relic_at, left, strict=True) if here]
         ones += [
             base + a for a, here in zip(self._monument_at, s.monument_left, strict=True) if here
         ]

@@ -112,6 +112,7 @@ class SheetEncoder(FlatEncoder):
         #: a card space: face-up, face-down, empty, the rows it needs, its value
         self.slot = 3 + len(self.rows) + 1
         self._declare()
+        self._prepare_fast()
 
     # -- layout ------------------------------------------------------------------------------
     def _declare(self) -> None:
@@ -207,8 +208,7 @@ class SheetEncoder(FlatEncoder):
 
     # -- from the state itself (the fast path) -------------------------------------------------
     def _prepare_fast(self) -> None:
-        """The tables of :meth:`encode_state` (made at its first use: every part is declared
-        by then)."""
+        """The tables of :meth:`encode_state` (once every part is declared)."""
         c = self.content
         layout = c.layout
         at = self.at_seat
@@ -261,7 +261,8 @@ class SheetEncoder(FlatEncoder):
             return self.encode(state.observation(player))
         out = np.empty((1, self.parts.size), np.float32)
         self._encode_rows([state], [player], out)
-        return out[0]
+        row: Vector = out[0]
+        return row
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
@@ -289,8 +290,6 @@ class SheetEncoder(FlatEncoder):
         indices of ``out``); then four NumPy calls write the batch. ``out``: C-contiguous
         ``float32``, ``(len(states), size)``. ``tests/test_fast_encoding.py`` holds it to
         :meth:`encode`."""
-        if not hasattr(self, "_block"):
-            self._prepare_fast()
         n, m, size = len(states), self.players, self.parts.size
         cache = self._blocks
         if len(cache) + n * m > max(BLOCKS_KEPT, n * m):
