@@ -14,6 +14,11 @@ layers fit every game of a configuration.
 * :class:`FlatEncoder` is the base the games' encoders share: a flat ``float32`` vector laid
   out part by part (:class:`Parts`), with the seats in relative order (the viewer first, then
   the seats after it in turn order), so a network always finds "me" in the same place.
+* The adapters' fast path (``encode_state``, ``encode_into``) reads the state itself, without
+  building the observation (:class:`DirectEncoder`, the sheet games' encoder): the very values
+  of the observation's tensor, which ``tests/test_fast_encoding.py`` checks at every step of
+  random games of every configuration, for every seat (so it shows no more than the
+  observation does).
 
 Every value has bounds (:meth:`ObservationEncoder.bounds`, what a Gymnasium ``Box`` needs):
 each part declares its ``low`` and ``high`` (``[0, 1]`` unless it says otherwise). Most parts
@@ -360,7 +365,8 @@ class DirectEncoder(FlatEncoder):
             return self.encode(state.observation(player))
         out = np.empty((1, self.parts.size), np.float32)
         self.encode_into([state], [player], out)
-        return out[0]
+        row: Vector = out[0]
+        return row
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
