@@ -231,22 +231,7 @@ class ArchmagiEncoder(DirectEncoder):
         c = self.content
         self._spell_at = [self.names[card.name] for card in c.cards]
         self._monster_at = [self.monsters[m.name] for m in c.monsters]
-        self._favor = [m.favor for m in c.monsters]
         self._sums = self.sums(1 / self.copies, len(c.cards))
-
-    def _counts(
-        self, cards: Iterable[int], start: int, where: list[int], values: list[float]
-    ) -> None:
-        """:meth:`_count` of cards given by number."""
-        counts: dict[int, int] = {}
-        spell_at = self._spell_at
-        for card in cards:
-            i = spell_at[card]
-            counts[i] = counts.get(i, 0) + 1
-        sums = self._sums
-        for i, k in counts.items():
-            where.append(start + i)
-            values.append(sums[k])
 
     def fill_state(
         self,
@@ -273,9 +258,13 @@ class ArchmagiEncoder(DirectEncoder):
         values.append((s.plays if s.phase == PLAY else 0) / PLAYS_SCALE)
         where.append(base + self.at_pool)
         values.append((len(s.pool) + len(s.looking)) / self.cards)
-        self._counts(s.discard, base + self.at_discard, where, values)
-        self._counts(s.exhausted, base + self.at_exhausted, where, values)
-        self._counts(s.play_area, base + self.at_play_area, where, values)
+        self.counts(self._spell_at, s.discard, base + self.at_discard, self._sums, where, values)
+        self.counts(
+            self._spell_at, s.exhausted, base + self.at_exhausted, self._sums, where, values
+        )
+        self.counts(
+            self._spell_at, s.play_area, base + self.at_play_area, self._sums, where, values
+        )
         monster_at = self._monster_at
         paths = base + self.at_paths
         for path in s.paths:
@@ -286,7 +275,7 @@ class ArchmagiEncoder(DirectEncoder):
         for tier, deck in enumerate(decks):
             where.append(base + self.at_decks + tier)
             values.append(len(deck) / self.tier_size)
-        self._counts(s.hands[player], base + self.at_hand, where, values)
+        self.counts(self._spell_at, s.hands[player], base + self.at_hand, self._sums, where, values)
         if s.stack and not over:
             kind, p, count, data = s.stack[-1]
             ones.append(base + self.at_choice + self.decisions[kind])
@@ -297,9 +286,18 @@ class ArchmagiEncoder(DirectEncoder):
                 ones.append(base + self.at_offer + self._spell_at[data])
             if p == player:
                 if kind in ("search", "return"):
-                    self._counts(s.looking, base + self.at_looking, where, values)
+                    self.counts(
+                        self._spell_at, s.looking, base + self.at_looking, self._sums, where, values
+                    )
                 elif kind == "look":
-                    self._counts(s.books[p][-count:], base + self.at_looking, where, values)
+                    self.counts(
+                        self._spell_at,
+                        s.books[p][-count:],
+                        base + self.at_looking,
+                        self._sums,
+                        where,
+                        values,
+                    )
                 elif kind == "may":
                     start = base + self.at_effects
                     ones += [start + lookup(self.effects, e.text(), "effect") for e in data]
@@ -323,7 +321,9 @@ class ArchmagiEncoder(DirectEncoder):
             values.append(len(s.hands[p]) / self.hand_limit)
             where.append(base + at["book"])
             values.append(len(s.books[p]) / self.book_size)
-            self._counts(s.planted[p], base + at["planted"], where, values)
+            self.counts(
+                self._spell_at, s.planted[p], base + at["planted"], self._sums, where, values
+            )
 
     # -- what no seat sees (the privileged global state) --------------------------------------
     def piles(self) -> tuple[Pile, ...]:

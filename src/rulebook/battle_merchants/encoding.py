@@ -450,20 +450,6 @@ class BattleEncoder(DirectEncoder):
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = self.sums(1 / self.copies, len(c.crafts))
 
-    def _count_crafts(
-        self, cards: list[int], start: int, where: list[int], values: list[float]
-    ) -> None:
-        """Craft Cards counted per kind (``out[i] += 1 / copies`` of :meth:`fill`)."""
-        counts: dict[int, int] = {}
-        kind = self._craft_kind
-        for card in cards:
-            i = kind[card]
-            counts[i] = counts.get(i, 0) + 1
-        sums = self._sums
-        for i, k in counts.items():
-            where.append(start + i)
-            values.append(sums[k])
-
     def fill_state(
         self,
         state: Any,
@@ -534,7 +520,14 @@ class BattleEncoder(DirectEncoder):
             s.boxed / sizes["spring_summer"],
         )
         ones += [base + self.at_kingdom_discard + kingdom_at[k] for k in s.kingdom_discard]
-        self._count_crafts(s.craft_discard, base + self.at_craft_discard, where, values)
+        self.counts(
+            self._craft_kind,
+            s.craft_discard,
+            base + self.at_craft_discard,
+            self._sums,
+            where,
+            values,
+        )
         self._board_state(s, you, base, ones)
         if self.two:
             races = len(self.races)
@@ -622,7 +615,7 @@ class BattleEncoder(DirectEncoder):
         for k, coins in enumerate(s.coins[p]):
             where.append(start + weapon_at[k])
             values.append(coins / (self.max_coins * 3))
-        self._count_crafts(s.crafts[p], base + at["crafts"], where, values)
+        self.counts(self._craft_kind, s.crafts[p], base + at["crafts"], self._sums, where, values)
         start = base + at["tiles"]
         for r, tiles in enumerate(s.race_tiles[p]):
             if tiles:

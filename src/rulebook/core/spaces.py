@@ -400,6 +400,26 @@ class DirectEncoder(FlatEncoder):
             out[:, index] = np.clip(out[:, index], low, high)
 
     @staticmethod
+    def counts(
+        places: Sequence[int],
+        cards: Iterable[int],
+        start: int,
+        sums: Sequence[float],
+        where: list[int],
+        values: list[float],
+    ) -> None:
+        """Cards given by number counted per place (``places[card]``), as :meth:`fill` counts
+        copies one ``out[i] += step`` at a time (``sums[k]``: ``k`` of them, :meth:`sums`):
+        each place's count listed at ``start + place``."""
+        counted: dict[int, int] = {}
+        for card in cards:
+            i = places[card]
+            counted[i] = counted.get(i, 0) + 1
+        for i, k in counted.items():
+            where.append(start + i)
+            values.append(sums[k])
+
+    @staticmethod
     def sums(step: float, most: int) -> list[float]:
         """``k`` times ``step`` added one at a time into a ``float32`` (``out[i] += step``, as
         :meth:`fill` counts copies), for ``k`` in ``0 .. most``: a count's value in one
