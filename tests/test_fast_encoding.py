@@ -51,22 +51,37 @@ def test_the_state_path_gives_the_observations_tensor(config: Config) -> None:
             state.apply(p, rng.choice(state.legal_actions(p)))
 
 
-def test_batched_encoding_and_masks_are_the_single_ones() -> None:
-    config = Config.of("battle-merchants", 3)
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [
+        ("battle-merchants", 3),
+        ("merchants-of-magick", 4),
+        ("archmagi", 2),
+        ("pandoria-merchants", 2),
+    ],
+)
+def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int) -> None:
+    """Games at different points (one over), seats to act and not: each row of the batch is
+    the tensor of the seat's observation and its mask."""
+    config = Config.of(game, players)
     states, seats = [], []
-    for seed in range(5):
+    for seed in range(6):
         state = config.new_game(seed)
         rng = random.Random(seed)
-        for _ in range(20 * seed):
+        for _ in range(20 * seed if seed < 5 else 100_000):
+            if state.is_terminal():
+                break
             p = state.current_players()[0]
             state.apply(p, rng.choice(state.legal_actions(p)))
         states.append(state)
-        seats.append(seed % 3)  # not always the seat to act: its mask is then all 0
+        seats.append(seed % players)  # not always the seat to act: its mask is then all 0
+    assert states[-1].is_terminal()
     enc, space = encoder(states[0].setup), action_space(states[0])
-    tensors = np.full((5, *enc.shape), np.nan, np.float32)
-    masks = np.full((5, space.size), 7, np.int8)
-    enc.encode_into(states, seats, tensors)
-    space.masks_into(states, seats, masks)
-    for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
-        np.testing.assert_array_equal(tensors[i], enc.encode(state.observation(seat)))
-        np.testing.assert_array_equal(masks[i], space.mask(state, seat))
+    tensors = np.full((6, *enc.shape), np.nan, np.float32)
+    masks = np.full((6, space.size), 7, np.int8)
+    for _ in range(2):  # the second time from the blocks kept
+        enc.encode_into(states, seats, tensors)
+        space.masks_into(states, seats, masks)
+        for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            np.testing.assert_array_equal(tensors[i], enc.encode(state.observation(seat)))
+            np.testing.assert_array_equal(masks[i], space.mask(state, seat))

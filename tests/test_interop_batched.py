@@ -81,6 +81,7 @@ def test_illegal_actions_truncation_and_bad_setups() -> None:
     env = BatchedEnv("archmagi", 2, num_envs=2, opponents="random", max_episode_steps=3)
     obs, _ = env.reset(seed=0)
     illegal = np.argmin(obs["action_mask"], axis=1)
+    obs["action_mask"][:] = 1  # the caller's copy: the environment trusts its own
     logs = [len(s.history) for s in env.states]
     obs, rewards, _, _, infos = env.step(illegal)
     assert (rewards == -1.0).all() and infos["_illegal"].all()

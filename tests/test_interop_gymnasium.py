@@ -86,6 +86,7 @@ def test_illegal_moves_change_nothing() -> None:
     env = RulebookEnv("battle-merchants", 2)
     obs, _ = env.reset(seed=2)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs["action_mask"][:] = 1  # the caller's copy: the environment trusts its own
     log = list(env.game_state.history)  # type: ignore[union-attr]
     _after, reward, terminated, _, info = env.step(illegal)
     assert reward == -1.0 and not terminated and "illegal" in info

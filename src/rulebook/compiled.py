@@ -37,12 +37,13 @@ and its lookahead), the policies and the search: what the bots spend their time 
 Merchants' moves, rules (the state and the sections a move goes through, not its views and
 words), evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
 and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
-evaluation and greedy lookahead. Not :mod:`rulebook.core.chance`: its scripted generator
-derives from ``random.Random``, which a compiled class cannot (the interpreter crashed seeding
-it); the draws of its shuffles and rolls are in :mod:`rulebook.core.draws`, which is compiled.
-Every other module, and every other game, is Python either way (their moves derive from
-:class:`rulebook.core.action.Action`, compiled to
-allow that).
+evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one and
+each game's ``encoding``), which the research adapters call at every step. Not
+:mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
+compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and
+rolls are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other
+game, is Python either way (their moves derive from :class:`rulebook.core.action.Action`,
+compiled to allow that).
 """
 
 from __future__ import annotations
@@ -128,6 +129,12 @@ MODULES = (
     "rulebook.archmagi.bots",
     "rulebook.archmagi.lookahead",
     "rulebook.agents.mcts",
+    "rulebook.core.rollwrite.encoding",
+    "rulebook.merchants_of_magick.encoding",
+    "rulebook.ye_olde_magick_shoppe.encoding",
+    "rulebook.battle_merchants.encoding",
+    "rulebook.pandoria_merchants.encoding",
+    "rulebook.archmagi.encoding",
 )
 SRC = Path(__file__).resolve().parent.parent
 

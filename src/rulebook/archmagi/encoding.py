@@ -17,11 +17,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulebook.archmagi.content import ELEMENTS, Effect, content
+from rulebook.archmagi.monsters import favor
 from rulebook.archmagi.moves import DISCARD, INPUT, MONSTER, OVER, PLAY
 from rulebook.archmagi.rules import ArchmagiState
 from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
-    FlatEncoder,
+    DirectEncoder,
     Pile,
     Vector,
     hot,
@@ -53,7 +54,9 @@ def _texts(effects: Iterable[Effect]) -> Iterable[str]:
         yield from _texts(e.then)
 
 
-class ArchmagiEncoder(FlatEncoder):
+class ArchmagiEncoder(DirectEncoder):
+    STATE = ArchmagiState
+
     IGNORED: Mapping[str, str] = {
         "rounds": "fixed by the game's data",
         "seats[*].magi": "follows from the element",
@@ -86,6 +89,7 @@ class ArchmagiEncoder(FlatEncoder):
         self.book_size = float(rules.book_size)
         self.hand_limit = float(rules.hand_limit)
         self._declare()
+        self._prepare_fast()
 
     def _declare(self) -> None:
         n, add = self.players, self.parts.add
@@ -220,6 +224,106 @@ class ArchmagiEncoder(FlatEncoder):
             out[at["hand"]] = seat["hand"] / self.hand_limit
             out[at["book"]] = seat["spell_book"] / self.book_size
             self._count(seat["planted"], at["planted"], out)
+
+    # -- from the state itself (the fast path) -------------------------------------------------
+    def _prepare_fast(self) -> None:
+        """The tables of :meth:`fill_state`: each card's and Monster's place, a count's value."""
+        c = self.content
+        self._spell_at = [self.names[card.name] for card in c.cards]
+        self._monster_at = [self.monsters[m.name] for m in c.monsters]
+        self._sums = self.sums(1 / self.copies, len(c.cards))
+
+    def fill_state(
+        self,
+        state: Any,
+        player: int,
+        base: int,
+        where: list[int],
+        values: list[float],
+        ones: list[int],
+        chunks: list[tuple[int, Vector]],
+    ) -> None:
+        """:meth:`fill` of :func:`rulebook.archmagi.view.view` of ``player``, read from the
+        state."""
+        s: ArchmagiState = state
+        n = self.players
+        over = s.phase == OVER
+        ones.append(base + self.at_you + player)
+        ones.append(base + self.at_round + s.round - 1)
+        where.append(base + self.at_last)
+        values.append(s.final)
+        ones.append(base + self.at_phase + self.phases[s.phase])
+        ones.append(base + self.at_turn + (s.turn - player) % n)
+        where.append(base + self.at_plays)
+        values.append((s.plays if s.phase == PLAY else 0) / PLAYS_SCALE)
+        where.append(base + self.at_pool)
+        values.append((len(s.pool) + len(s.looking)) / self.cards)
+        self.counts(self._spell_at, s.discard, base + self.at_discard, self._sums, where, values)
+        self.counts(
+            self._spell_at, s.exhausted, base + self.at_exhausted, self._sums, where, values
+        )
+        self.counts(
+            self._spell_at, s.play_area, base + self.at_play_area, self._sums, where, values
+        )
+        monster_at = self._monster_at
+        paths = base + self.at_paths
+        for path in s.paths:
+            ones += [paths + monster_at[m] for m in path]
+        decks = s.monster_decks
+        if len(decks) != self.tiers:
+            raise RulebookError(f"{len(decks)} Monster decks, not {self.tiers}")
+        for tier, deck in enumerate(decks):
+            where.append(base + self.at_decks + tier)
+            values.append(len(deck) / self.tier_size)
+        self.counts(self._spell_at, s.hands[player], base + self.at_hand, self._sums, where, values)
+        if s.stack and not over:
+            kind, p, count, data = s.stack[-1]
+            ones.append(base + self.at_choice + self.decisions[kind])
+            ones.append(base + self.at_chooser + (p - player) % n)
+            where.append(base + self.at_count)
+            values.append(count / COUNT_SCALE)
+            if kind in ("flow", "pay"):
+                ones.append(base + self.at_offer + self._spell_at[data])
+            if p == player:
+                if kind in ("search", "return"):
+                    self.counts(
+                        self._spell_at, s.looking, base + self.at_looking, self._sums, where, values
+                    )
+                elif kind == "look":
+                    self.counts(
+                        self._spell_at,
+                        s.books[p][-count:],
+                        base + self.at_looking,
+                        self._sums,
+                        where,
+                        values,
+                    )
+                elif kind == "may":
+                    start = base + self.at_effects
+                    ones += [start + lookup(self.effects, e.text(), "effect") for e in data]
+        current = s.current_players()
+        winners = s.winners() if over else ()
+        for k in range(n):
+            p = (player + k) % n
+            at = self.at_seat[k]
+            if p in current:
+                ones.append(base + at["to_act"])
+            if p in winners:
+                ones.append(base + at["winner"])
+            element = s.magi_of(p).element
+            ones.append(base + at["element"] + lookup(self.elements, element, "Magi"))
+            where.append(base + at["crystals"])
+            values.append(s.crystals[p] / CRYSTAL_SCALE)
+            where.append(base + at["favor"])
+            values.append(favor(s, p) / FAVOR_SCALE)
+            ones += [base + at["monsters"] + monster_at[m] for m in s.trophies[p]]
+            where.append(base + at["hand"])
+            values.append(len(s.hands[p]) / self.hand_limit)
+            where.append(base + at["book"])
+            values.append(len(s.books[p]) / self.book_size)
+            self.counts(
+                self._spell_at, s.planted[p], base + at["planted"], self._sums, where, values
+            )
 
     # -- what no seat sees (the privileged global state) --------------------------------------
     def piles(self) -> tuple[Pile, ...]:

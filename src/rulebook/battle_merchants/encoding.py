@@ -26,10 +26,14 @@ from rulebook.battle_merchants.actions import (
     TURN,
 )
 from rulebook.battle_merchants.content import CraftCard, content
+from rulebook.battle_merchants.craft import craft_deck
+from rulebook.battle_merchants.kingdom import kingdom_limit
 from rulebook.battle_merchants.rules import BattleState
+from rulebook.battle_merchants.setup import EMPTY
+from rulebook.battle_merchants.year_end import on_board
 from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
-    FlatEncoder,
+    DirectEncoder,
     Pile,
     Vector,
     hot,
@@ -68,7 +72,9 @@ SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
 )
 
 
-class BattleEncoder(FlatEncoder):
+class BattleEncoder(DirectEncoder):
+    STATE = BattleState
+
     IGNORED: Mapping[str, str] = {
         "regions[*].name": "fixed by the board side (player count): the Regions in its order",
         "regions[*].races": "fixed by the board side",
@@ -121,6 +127,7 @@ class BattleEncoder(FlatEncoder):
         self.side = self.owners + 1
         self.field_size = len(TOKENS) + 2 * self.side
         self._declare()
+        self._prepare_fast()
 
     # -- layout ------------------------------------------------------------------------------
     def _declare(self) -> None:
@@ -425,6 +432,210 @@ class BattleEncoder(FlatEncoder):
             ones.append(at["bonus"] + 2 * index)
             if bonus["face_up"]:
                 ones.append(at["bonus"] + 2 * index + 1)
+
+    # -- from the state itself (the fast path) -------------------------------------------------
+    def _prepare_fast(self) -> None:
+        """The tables of :meth:`fill_state`: each card's place and a count's value."""
+        c = self.content
+        labels = [k.label(c.weapons) for k in c.crafts]
+        #: per Craft Card: the card its label names (what :meth:`_fill_crafts` reads) and
+        #: its kind's place
+        self._craft_card = [self.labels[label] for label in labels]
+        self._craft_kind = [self.label_index[label] for label in labels]
+        self._kingdom_at = [self.kingdom[k.name] for k in c.kingdom]
+        self._weapon_at = [self.weapons[w] for w in c.weapons]
+        self._race_at = [self.races[r] for r in c.races]
+        board = c.boards[self.players]
+        self._race_tile_at = [self.tile_names[r] for r in c.races]
+        self._region_tile_at = [self.tile_names[r] for r in board.regions]
+        self._sums = self.sums(1 / self.copies, len(c.crafts))
+
+    def fill_state(
+        self,
+        state: Any,
+        player: int,
+        base: int,
+        where: list[int],
+        values: list[float],
+        ones: list[int],
+        chunks: list[tuple[int, Vector]],
+    ) -> None:
+        """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
+        from the state."""
+        s: BattleState = state
+        c, n, you = self.content, self.players, player
+        board = s.board
+        ones.append(base + self.at_you + you)
+        ones.append(base + self.at_season + self.seasons[c.rules.seasons[s.season]])
+        ones.append(base + self.at_step + lookup(self.steps, s.step, "step"))
+        where += (base + self.at_action, base + self.at_action + 1)
+        values += (s.count / 3, s.penalty / self.max_coins)
+        ones.append(base + self.at_last + lookup(self.actions, s.last_kind, "action"))
+        where.append(base + self.at_passes)
+        values.append(s.passes / n)
+        if s.ending_after != EMPTY:
+            ones.append(base + self.at_ends + (s.ending_after - you) % n)
+        where.append(base + self.at_limit)
+        values.append(kingdom_limit(s) / self.limit_scale)
+        hot(ones, base + self.at_area, self.season_tokens + 1, s.season_area)
+        where.append(base + self.at_discarded)
+        values.append(s.tokens_discarded / (len(self.regions) * self.fields))
+        race_at = self._race_at
+        for r in board.races:
+            start = base + self.at_rewards + race_at[r] * n
+            spaces = s.reward_spaces[r]
+            ones += [start + (p - you) % n for p in range(n) if spaces[p]]
+        pool = s.craft_pool
+        if len(pool) > self.face_up_crafts:
+            raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
+        w = len(self.weapons)
+        for i, k in enumerate(pool):
+            if k == EMPTY:
+                continue
+            card = self._craft_card[k]
+            at = base + self.at_crafts + i * self.craft_slot
+            ones += (at, at + 1 + card.weapon, at + 2 + w + card.multiplier)
+            where += (at + 1 + w, at + 5 + w)
+            values += (card.levels / self.max_levels, card.coins / self.max_coins)
+        if len(s.kingdom_pool) > self.face_up_kingdom:
+            raise RulebookError(
+                f"{len(s.kingdom_pool)} face-up Kingdom Cards, more than there is room for"
+            )
+        kingdom_at = self._kingdom_at
+        for i, k in enumerate(s.kingdom_pool):
+            if k != EMPTY:
+                at = base + self.at_kingdom + i * self.kingdom_slot
+                ones += (at, at + 1 + kingdom_at[k])
+        weapon_at = self._weapon_at
+        ones += [
+            base + self.at_bonus + weapon_at[k] for k, o in enumerate(s.bonus_owner) if o == EMPTY
+        ]
+        sizes = self.deck_sizes
+        at = base + self.at_decks
+        where += (at, at + 1, at + 2, at + 3)
+        values += (
+            len(craft_deck(s)) / sizes["spring_summer"],
+            len(s.autumn_deck) / sizes["autumn_winter"],
+            len(s.kingdom_deck) / len(self.kingdom),
+            s.boxed / sizes["spring_summer"],
+        )
+        ones += [base + self.at_kingdom_discard + kingdom_at[k] for k in s.kingdom_discard]
+        self.counts(
+            self._craft_kind,
+            s.craft_discard,
+            base + self.at_craft_discard,
+            self._sums,
+            where,
+            values,
+        )
+        self._board_state(s, you, base, ones)
+        if self.two:
+            races = len(self.races)
+            for i, r in enumerate(s.steve_races):
+                hot(ones, base + self.at_steve + i * races, races, race_at[r])
+            ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
+        over = s.step == OVER
+        current = s.current_players()
+        winners = s.winners() if over else ()
+        year_end = s.year_end if over else None
+        owned = on_board(s)
+        for k in range(n):
+            p = (you + k) % n
+            at_seat = self.at_seat[k]
+            if p in current:
+                ones.append(base + at_seat["to_act"])
+            if p in winners:
+                ones.append(base + at_seat["winner"])
+            if year_end:
+                start = base + at_seat["year_end"]
+                for j, part in enumerate(YEAR_END):
+                    where.append(start + j)
+                    values.append(year_end[p][part] / GOLD_SCALE)
+            self._seat_state(s, p, owned[p], base, at_seat, where, values, ones)
+
+    def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
+        """:meth:`_fill_board`, read from the state."""
+        n, fields, two = self.players, self.fields, self.two
+        if len(s.region_on_board) != len(self.regions):
+            raise RulebookError(
+                f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
+            )
+        steve = s.seats
+        for r in range(len(self.regions)):
+            if s.region_on_board[r]:
+                ones.append(base + self.at_regions + r)
+            for b in range(fields):
+                bf = r * fields + b
+                at_field = base + self.at_fields + bf * self.field_size
+                hot(ones, at_field, len(TOKENS), s.tokens[bf])
+                for side in range(2):
+                    code = s.spaces[2 * bf + side]
+                    if code == EMPTY:
+                        continue
+                    at = at_field + len(TOKENS) + side * self.side
+                    owner = code >> 1
+                    if owner == steve:
+                        if not two:
+                            raise RulebookError("Salesman Steve on a board of more than 2")
+                        ones.append(at + n)
+                    else:
+                        ones.append(at + (owner - you) % n)
+                    if code & 1:
+                        ones.append(at + self.owners)
+
+    def _seat_state(
+        self,
+        s: BattleState,
+        p: int,
+        owned: tuple[int, int] | list[int],
+        base: int,
+        at: Mapping[str, int],
+        where: list[int],
+        values: list[float],
+        ones: list[int],
+    ) -> None:
+        """:meth:`_fill_seat` of seat ``p``, read from the state."""
+        w = len(self.weapons)
+        weapon_at = self._weapon_at
+        where.append(base + at["gold"])
+        values.append(s.gold[p] / GOLD_SCALE)
+        supply = s.supply[p]
+        start = base + at["supply"]
+        for k in range(w):
+            for v in (0, 1):
+                count = supply[k * 2 + v]
+                if count:
+                    where.append(start + weapon_at[k] + (w if v else 0))
+                    values.append(count / WEAPON_SCALE)
+        start = base + at["levels"]
+        for k, level in enumerate(s.levels[p]):
+            where.append(start + weapon_at[k])
+            values.append(level / LEVEL_SCALE)
+        start = base + at["discounts"]
+        for k, coins in enumerate(s.coins[p]):
+            where.append(start + weapon_at[k])
+            values.append(coins / (self.max_coins * 3))
+        self.counts(self._craft_kind, s.crafts[p], base + at["crafts"], self._sums, where, values)
+        start = base + at["tiles"]
+        for r, tiles in enumerate(s.race_tiles[p]):
+            if tiles:
+                where.append(start + self._race_tile_at[r])
+                values.append(tiles / TILE_SCALE)
+        for r, tiles in enumerate(s.region_tiles[p]):
+            if tiles:
+                where.append(start + self._region_tile_at[r])
+                values.append(tiles / TILE_SCALE)
+        start = base + at["kingdom"]
+        ones += [start + self._kingdom_at[k] for k in s.kingdom_cards[p]]
+        for j in range(2):
+            where += (base + at["defeated"] + j, base + at["on_board"] + j)
+            values += (s.defeated[p][j] / WEAPON_SCALE, owned[j] / WEAPON_SCALE)
+        start = base + at["bonus"]
+        for k, owner in enumerate(s.bonus_owner):
+            if owner == p:
+                ones.append(start + 2 * weapon_at[k])
+                if s.bonus_up[k]:
+                    ones.append(start + 2 * weapon_at[k] + 1)
 
     # -- what no seat sees (the privileged global state) --------------------------------------
     def piles(self) -> tuple[Pile, ...]:

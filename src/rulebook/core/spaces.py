@@ -14,6 +14,11 @@ layers fit every game of a configuration.
 * :class:`FlatEncoder` is the base the games' encoders share: a flat ``float32`` vector laid
   out part by part (:class:`Parts`), with the seats in relative order (the viewer first, then
   the seats after it in turn order), so a network always finds "me" in the same place.
+* The adapters' fast path (``encode_state``, ``encode_into``) reads the state itself, without
+  building the observation (:class:`DirectEncoder`, the sheet games' encoder): the very values
+  of the observation's tensor, which ``tests/test_fast_encoding.py`` checks at every step of
+  random games of every configuration, for every seat (so it shows no more than the
+  observation does).
 
 Every value has bounds (:meth:`ObservationEncoder.bounds`, what a Gymnasium ``Box`` needs):
 each part declares its ``low`` and ``high`` (``[0, 1]`` unless it says otherwise). Most parts
@@ -324,6 +329,109 @@ class FlatEncoder(ObservationEncoder):
         (one NumPy assignment for all of them is much cheaper than one each)."""
 
 
+class DirectEncoder(FlatEncoder):
+    """A :class:`FlatEncoder` that also reads its game's states directly (the adapters' fast
+    path): :meth:`fill_state` lists what :meth:`fill` would write for ``state.observation(p)``
+    without building that observation, and :meth:`encode_into` writes a whole batch with a few
+    NumPy calls. The tensors are the same values (``tests/test_fast_encoding.py`` holds every
+    step of random games of every configuration to :meth:`encode`); a state of another class
+    goes through its observation."""
+
+    #: the game's state class, which :meth:`fill_state` reads
+    STATE: type[State]
+    #: whether this configuration reads its states directly (a game may leave some
+    #: variants to :meth:`fill`)
+    direct = True
+
+    @abstractmethod
+    def fill_state(
+        self,
+        state: Any,
+        player: int,
+        base: int,
+        where: list[int],
+        values: list[float],
+        ones: list[int],
+        chunks: list[tuple[int, Vector]],
+    ) -> None:
+        """List what :meth:`fill` writes for ``state.observation(player)``, its positions
+        offset by ``base``: each amount at ``where[j]`` is ``values[j]``, each run of values
+        ``(start, array)`` of ``chunks`` at ``start`` (a position at most once among them),
+        each position of ``ones`` holds 1 (written after the amounts). Only what the
+        observation shows may be read."""
+
+    def encode_state(self, state: State, player: int) -> Vector:
+        if not self.direct or not isinstance(state, self.STATE):
+            return self.encode(state.observation(player))
+        out = np.empty((1, self.parts.size), np.float32)
+        self.encode_into([state], [player], out)
+        row: Vector = out[0]
+        return row
+
+    def encode_into(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        size = self.parts.size
+        if (
+            not self.direct
+            or out.shape != (len(states), size)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+            or not all(isinstance(s, self.STATE) for s in states)
+        ):
+            super().encode_into(states, players, out)
+            return
+        where: list[int] = []
+        values: list[float] = []
+        ones: list[int] = []
+        chunks: list[tuple[int, Vector]] = []
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            if type(player) is not int or not 0 <= player < self.players:
+                state.check_seat(player)  # raises, as observation(player) does
+            self.fill_state(state, player, i * size, where, values, ones, chunks)
+        out[...] = 0.0
+        flat = out.reshape(-1)
+        for start, chunk in chunks:
+            flat[start : start + chunk.size] = chunk
+        flat[where] = values
+        flat[ones] = 1.0
+        index, low, high = self._caps if self._caps is not None else self._capped_parts()
+        if index.size:
+            out[:, index] = np.clip(out[:, index], low, high)
+
+    @staticmethod
+    def counts(
+        places: Sequence[int],
+        cards: Iterable[int],
+        start: int,
+        sums: Sequence[float],
+        where: list[int],
+        values: list[float],
+    ) -> None:
+        """Cards given by number counted per place (``places[card]``), as :meth:`fill` counts
+        copies one ``out[i] += step`` at a time (``sums[k]``: ``k`` of them, :meth:`sums`):
+        each place's count listed at ``start + place``."""
+        counted: dict[int, int] = {}
+        for card in cards:
+            i = places[card]
+            counted[i] = counted.get(i, 0) + 1
+        for i, k in counted.items():
+            where.append(start + i)
+            values.append(sums[k])
+
+    @staticmethod
+    def sums(step: float, most: int) -> list[float]:
+        """``k`` times ``step`` added one at a time into a ``float32`` (``out[i] += step``, as
+        :meth:`fill` counts copies), for ``k`` in ``0 .. most``: a count's value in one
+        lookup, the very same number."""
+        cell = np.zeros(1, np.float32)
+        made = [0.0]
+        for _ in range(most):
+            cell[0] += step
+            made.append(float(cell[0]))
+        return made
+
+
 class ActionSpace:
     """A configuration's moves numbered ``0 .. size-1`` (its action vocabulary, in order)."""
 
@@ -378,13 +486,19 @@ class ActionSpace:
         ``(len(states), size)``), with one NumPy assignment for the whole batch. A seat that
         is not to act (or a finished game) gets a row of zeros."""
         out[...] = 0
-        rows: list[int] = []
-        columns: list[int] = []
+        if out.shape != (len(states), self.size) or not out.flags.c_contiguous:
+            for i, (state, player) in enumerate(zip(states, players, strict=True)):
+                out[i, self.legal_indices(state, player)] = 1
+            return
+        index, size = self._index, self.size
+        ones: list[int] = []  # flat indices of out
         for i, (state, player) in enumerate(zip(states, players, strict=True)):
-            legal = self.legal_indices(state, player)
-            rows += [i] * len(legal)
-            columns += legal
-        out[rows, columns] = 1
+            base = i * size
+            try:
+                ones += [base + index[a] for a in state.legal_actions(player)]
+            except (KeyError, TypeError):  # a move outside the vocabulary: name it
+                ones += [base + j for j in self.legal_indices(state, player)]
+        out.reshape(-1)[ones] = 1
 
 
 #: action spaces built so far, by the identity of the vocabulary they number (games hand out

@@ -111,9 +111,14 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.seats = np.zeros(num_envs, np.int64)
         self._players: list[dict[int, Player]] = [{} for _ in range(num_envs)]
         self._rngs: list[np.random.Generator] = []
-        self._steps = np.zeros(num_envs, np.int64)
+        #: the seats (as :attr:`seats`) and each game's steps, as Python lists for the loop
+        self._seat_list = [0] * num_envs
+        self._step_list = [0] * num_envs
+        self._rows = np.arange(num_envs)
         self._observations = np.zeros((num_envs, *table.shape), table.dtype)
         self._masks = np.zeros((num_envs, table.space.size), np.int8)
+        #: the masks as made, which the caller cannot write into (what ``step`` trusts)
+        self._legal = np.zeros((num_envs, table.space.size), np.int8)
         self._rewards = np.zeros(num_envs, np.float64)
         self._all_rewards = np.zeros((num_envs, players), np.float64)
         self._terminated = np.zeros(num_envs, np.bool_)
@@ -139,7 +144,8 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
                 raise UnknownGame(f"{len(seeds)} seeds for {n} environments")
         self._rngs = [np.random.default_rng(s) for s in seeds]
         self.states = [self._start(i) for i in range(n)]
-        self._steps[:] = 0
+        self._step_list = [0] * n
+        self.seats[:] = self._seat_list
         return self._batch(), self._infos()
 
     def step(
@@ -156,9 +162,11 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if not self.states:
             raise UnknownGame("call reset() before step()")
         chosen = np.asarray(actions).reshape(-1)
-        if chosen.shape != (self.num_envs,):
-            raise UnknownGame(f"one action per game: {self.num_envs}, not {np.shape(actions)}")
+        n = self.num_envs
+        if chosen.shape != (n,):
+            raise UnknownGame(f"one action per game: {n}, not {np.shape(actions)}")
         table, learner = self.table, self.learner
+        vocabulary = table.space.vocabulary
         rewards, every = self._rewards, self._all_rewards
         terminated, truncated = self._terminated, self._truncated
         rewards[:] = 0.0
@@ -166,10 +174,25 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         terminated[:] = False
         truncated[:] = False
         infos = self._infos()
+        if chosen.dtype.kind in "iu":
+            # legal where the mask this environment made says so (its own copy: a caller may
+            # write into the one it was given): made as the engine makes a known legal move
+            inside = (chosen >= 0) & (chosen < table.space.size)
+            legal = (self._legal[self._rows, np.where(inside, chosen, 0)] != 0) & inside
+            indices: list[Any] = chosen.tolist()
+            known: list[bool] = legal.tolist()
+        else:  # refused one by one below, with the reason (or raised)
+            indices = [as_index(c.item()) for c in chosen]
+            known = [False] * n
+        seats, steps, limit = self._seat_list, self._step_list, self.max_episode_steps
         for i, state in enumerate(self.states):
-            p = int(self.seats[i])
-            refused = table.try_move(state, p, as_index(chosen[i].item()))
-            self._steps[i] += 1
+            p = seats[i]
+            if known[i]:
+                state.apply_legal(p, vocabulary[indices[i]])
+                refused = None
+            else:
+                refused = table.try_move(state, p, indices[i])
+            steps[i] += 1
             if refused is not None:
                 rewards[i] = every[i, p] = table.illegal_reward
                 infos = self._add_info(infos, {"illegal": refused}, i)
@@ -180,14 +203,16 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
                 every[i] += final
                 rewards[i] += final[p]
                 terminated[i] = True
-            elif self.max_episode_steps is not None and self._steps[i] >= self.max_episode_steps:
+            elif limit is not None and steps[i] >= limit:
                 truncated[i] = True
-            if terminated[i] or truncated[i]:
-                infos = self._add_info(infos, self._final(state, p), i)
-                self.states[i] = state = self._start(i)
-                self._steps[i] = 0
-            elif learner is None and refused is None:
-                self.seats[i] = table.to_act(state)
+            else:
+                if learner is None and refused is None:
+                    seats[i] = state.current_players()[0]  # Table.to_act
+                continue
+            infos = self._add_info(infos, self._final(state, p), i)
+            self.states[i] = self._start(i)
+            steps[i] = 0
+        self.seats[:] = seats
         infos["seat"] = self.seats.copy()
         infos["rewards"] = every.copy()
         out = self._batch()
@@ -206,9 +231,9 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         game_seed = int(rng.integers(0, 2**31 - 1))
         state = self.table.config.new_game(game_seed)
         if self.learner is None:
-            self.seats[i] = self.table.to_act(state)
+            self._seat_list[i] = self.table.to_act(state)
         else:
-            self.seats[i] = self.learner
+            self._seat_list[i] = self.learner
             self._players[i] = self.opponents[i].players(game_seed, rng)
             play_opponents(state, self.table, self.learner, self._players[i])
         return state
@@ -226,9 +251,10 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     def _batch(self) -> ObsType:
         """Every game's observation and mask, written into the preallocated arrays."""
-        seats = self.seats.tolist()
+        seats = self._seat_list
         self.table.encoder.encode_into(self.states, seats, self._observations)
-        self.table.space.masks_into(self.states, seats, self._masks)
+        self.table.space.masks_into(self.states, seats, self._legal)
+        np.copyto(self._masks, self._legal)
         if self.copy:
             return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
         return {"observation": self._observations, "action_mask": self._masks}

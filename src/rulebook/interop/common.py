@@ -269,6 +269,22 @@ class Table:
             return str(exc)
         return None
 
+    def play(
+        self, state: State, player: int, index: Any, legal: npt.NDArray[np.int8]
+    ) -> str | None:
+        """:meth:`try_move`, but an index ``legal`` holds (the seat's mask as the environment
+        made it in this very position: its own copy, which no caller can write into) is made
+        as a known legal move (:meth:`State.apply_legal`), not checked again by the engine."""
+        if (
+            isinstance(index, int | np.integer)
+            and not isinstance(index, bool)
+            and 0 <= index < legal.size
+            and legal[index]
+        ):
+            state.apply_legal(player, self.space.vocabulary[index])
+            return None
+        return self.try_move(state, player, index)
+
     def rewards(self, state: State) -> list[float]:
         """Each seat's reward: 0 until the game is over, then :func:`final_rewards`."""
         if not state.is_terminal():

@@ -126,7 +126,7 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
             raise UnknownGame("call reset() before step()")
         if self._ended:
             raise UnknownGame("the episode is over: call reset()")
-        refused = self.table.try_move(state, self.seat, action)
+        refused = self.table.play(state, self.seat, action, self._legal)
         self.steps += 1
         if refused is None:
             play_opponents(state, self.table, self.seat, self.players)
@@ -167,6 +167,7 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
     def _observation(self) -> ObsType:
         assert self.game_state is not None
         self._last_mask = self._mask()
+        self._legal = self._last_mask.copy()  # what step trusts: the caller's may change
         return {
             "observation": self.table.observe(self.game_state, self.seat),
             "action_mask": self._last_mask,

@@ -189,6 +189,7 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignore[mi
         agent = self.agent_selection = self.possible_agents[p]
         mask = self.table.mask(self.game_state, p)
         self._mask = mask
+        self._legal = mask.copy()  # what step trusts: the caller's may change
         info = self.infos[agent]
         info["action_mask"] = mask
         info["to_act"] = True
@@ -215,7 +216,7 @@ class RulebookAEC(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignore[mi
         for a in self.agents:
             self.rewards[a] = 0.0
         p = self.seat[agent]
-        refused = self.table.try_move(state, p, action)
+        refused = self.table.play(state, p, action, self._legal)
         self.steps += 1
         self.infos[agent] = {}
         if refused is not None:

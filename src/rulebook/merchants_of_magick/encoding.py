@@ -25,7 +25,6 @@ class MerchantsEncoder(SheetEncoder):
     LINE = "orders"
     VALUE = "coins"
     SIDES = ("master", "apprentice")
-    CATEGORIES = rules.CATEGORIES
     #: the best solo rating ("Master") needs 90 Coins
     SCORE_SCALE = 100.0
     IGNORED: Mapping[str, str] = {
@@ -37,6 +36,7 @@ class MerchantsEncoder(SheetEncoder):
     }
 
     def __init__(self, setup: Setup) -> None:
+        self.CATEGORIES = rules.CATEGORIES  # here: in the class body mypyc cannot type it
         c = content()
         self.adventurers = index_of(a.name for a in c.adventurers)
         self.items = {a.name: a.items for a in c.adventurers}

@@ -22,7 +22,7 @@ import numpy as np
 
 from rulebook.core import RulebookError, Setup
 from rulebook.core.spaces import (
-    FlatEncoder,
+    DirectEncoder,
     Vector,
     hot,
     index_of,
@@ -32,6 +32,7 @@ from rulebook.core.spaces import (
 )
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.content import content
+from rulebook.pandoria_merchants.rules import PandoriaState
 from rulebook.pandoria_merchants.terms import (
     ACTION,
     BRIDGE,
@@ -40,6 +41,7 @@ from rulebook.pandoria_merchants.terms import (
     CLAIM,
     DRAW,
     DRAWING,
+    NONE,
     OVER,
     RESOURCES,
     SETUP,
@@ -48,6 +50,7 @@ from rulebook.pandoria_merchants.terms import (
     TROLL_ELEMENT,
     WILD,
 )
+from rulebook.pandoria_merchants.view import row_text
 
 PHASES = (SETUP, WILD, DRAW, ACTION, SPELL, BUY, CLAIM, TROLL_COLUMN, TROLL_ELEMENT, BRIDGE, OVER)
 #: what a die shows: a symbol, or "?" (any Resource but the other die's)
@@ -85,7 +88,8 @@ TOTAL_LOW, TOTAL_CAP, ARTIFACT_CAP, RELIC_CAP, MONUMENT_CAP, SPELLS_CAP = (
 )
 
 
-class PandoriaEncoder(FlatEncoder):
+class PandoriaEncoder(DirectEncoder):
+    STATE = PandoriaState
     IGNORED: Mapping[str, str] = {
         "variant": "fixed by the configuration",
         "columns": "fixed by the Realm sheet",
@@ -180,6 +184,10 @@ class PandoriaEncoder(FlatEncoder):
         self.planes = self.zone_plane + (2 if self.solo else 0)
         self._tokens()
         self._declare()
+        #: the standard game reads its states directly (:meth:`fill_state`); family and solo
+        #: go through the observation
+        self.direct = self.mode == "standard"
+        self._prepare_fast()
 
     def _tokens(self) -> None:
         """Every hex a map can show (symbol and mark, ``view.row_text``) numbered
@@ -533,6 +541,139 @@ class PandoriaEncoder(FlatEncoder):
         out[at["relics"] + 1] = sum(seat["relics"]) / (self.top_value * 2)
         out[at["monuments"]] = len(seat["monuments"]) / 3
         out[at["monuments"] + 1] = sum(seat["monuments"]) / (self.top_monument * 2)
+
+    # -- from the state itself (the fast path: the standard game) ------------------------------
+    def _prepare_fast(self) -> None:
+        """The tables of :meth:`fill_state`: each card's and table value's place."""
+        c = self.content
+        width = len(self.states)
+        #: per Realm card: where it sits in the state's row, and its first slot in a block
+        self._card_slots = [(card.index, self.cards[card.id] * width) for card in c.cards]
+        self._state_at = [
+            -1 if code == NONE else self.states[name] for code, name in enumerate(CARD_STATES)
+        ]
+        self._relic_at: list[list[int]] = []
+        for n, row in c.relics:
+            k = self.relics[f"relic-{n}"]
+            self._relic_at.append([self.at_relics[k] + self.relic_table[k][str(v)] for v, _ in row])
+        self._monument_at = [
+            self.at_monuments + self.monument_table[str(v)] for v, _ in c.monuments
+        ]
+        #: the map's planes as a viewer sees them, by what the map shows (:meth:`_map_planes`)
+        self._maps: dict[tuple[object, ...], Vector] = {}
+
+    def _map_planes(self, s: PandoriaState, you: int) -> Vector:
+        """The map's planes of :meth:`_fill_map` (the rows of ``view.row_text``), kept by
+        everything those rows show."""
+        key = (
+            you,
+            id(s.board),
+            s.res,
+            s.swamp,
+            s.scored,
+            s.workers,
+            tuple(s.ships.items()),
+            tuple(s.artifacts),
+        )
+        planes = self._maps.get(key)
+        if planes is None:
+            if len(self._maps) > 4096:
+                self._maps.clear()
+            rows = [row_text(s, r) for r in range(self.height)]
+            tokens = np.frombuffer(self._text(rows, 2 * self.width, "map"), dtype="<u2")
+            ids = self.token_id[tokens]
+            if (ids < 0).any():
+                raise RulebookError("the map shows a symbol or mark no hex can hold")
+            planes = self._maps[key] = self.token_planes[you][ids].T.ravel()
+        return planes
+
+    def fill_state(
+        self,
+        state: Any,
+        player: int,
+        base: int,
+        where: list[int],
+        values: list[float],
+        ones: list[int],
+        chunks: list[tuple[int, Vector]],
+    ) -> None:
+        """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
+        standard game, read from the state."""
+        s: PandoriaState = state
+        n, you = self.players, player
+        hexes, at_map = self.hexes, base + self.at_map
+        chunks.append((at_map, self._map_planes(s, you)))
+        artifacts = at_map + self.artifact_plane * hexes
+        for h, count in s.artifacts.items():
+            where.append(artifacts + h)
+            values.append(count / ARTIFACT_SCALE)
+        drawn = at_map + self.drawn_plane * hexes
+        ones += [drawn + h for h in (s.r1, s.r2) if h >= 0]
+        spelling = s.phase == SPELL
+        if spelling and s.spell_hex >= 0:
+            ones.append(at_map + self.target_plane * hexes + s.spell_hex)
+        ones.append(base + self.at_you + you)
+        ones.append(base + self.at_turn + (s.turn - you) % n)
+        where.append(base + self.at_round)
+        values.append(s.round / ROUND_SCALE)
+        ones.append(base + self.at_phase + lookup(self.phases, s.phase, "phase"))
+        if len(s.dice) > self.dice:
+            raise RulebookError(f"{len(s.dice)} dice, more than the {self.dice} there is room for")
+        faces = len(FACES)
+        for d, face in enumerate(s.dice):
+            ones.append(base + self.at_dice + d * faces + (face if face >= 0 else faces - 1))
+        if spelling and s.spell:
+            ones.append(base + self.at_spell + lookup(self.spells, s.spell, "Spell"))
+        if s.phase == DRAW:
+            ones.append(base + self.at_drawing + lookup(self.drawing, DRAWING[s.item], "symbol"))
+        where += (base + self.at_targets, base + self.at_targets + 1)
+        values += (
+            (s.power if spelling else 0) / self.max_power,
+            (s.spell_left if spelling else 0) / self.max_power,
+        )
+        where += (base + self.at_end, base + self.at_end + 1)
+        values += (s.pre_enclosed / self.preprinted, s.end_triggered)
+        blocked = s.blocked
+        ones += [base + self.at_blocked + col for col in range(self.columns) if blocked >> col & 1]
+        for relic_at, left in zip(self._relic_at, s.relic_left, strict=True):
+            ones += [base + a for a, here in zip(relic_at, left, strict=True) if here]
+        ones += [
+            base + a for a, here in zip(self._monument_at, s.monument_left, strict=True) if here
+        ]
+        current = s.current_players()
+        winners = s.winners() if s.phase == OVER else ()
+        state_at, slots = self._state_at, self._card_slots
+        for k in range(n):
+            p = (you + k) % n
+            at = self.at_seat[k]
+            if p in current:
+                ones.append(base + at["to_act"])
+            if p in winners:
+                ones.append(base + at["winner"])
+            where.append(base + at["score"])
+            values.append(s.score(p) / self.score_scale)
+            start = base + at["tracks"]
+            for r, level in enumerate(s.tracks[p]):
+                where.append(start + r)
+                values.append(level / self.maximum)
+            states = s.cards[p]
+            start = base + at["cards"]
+            ones += [start + slot + state_at[states[i]] for i, slot in slots if states[i] != NONE]
+            relics, monuments = s.relics_won[p], s.monuments_won[p]
+            where += (
+                base + at["artifacts"],
+                base + at["relics"],
+                base + at["relics"] + 1,
+                base + at["monuments"],
+                base + at["monuments"] + 1,
+            )
+            values += (
+                s.held_artifacts[p] / ARTIFACT_SCALE,
+                len(relics) / 4,
+                sum(relics) / (self.top_value * 2),
+                len(monuments) / 3,
+                sum(monuments) / (self.top_monument * 2),
+            )
 
 
 def encoder(setup: Setup) -> PandoriaEncoder:

@@ -23,12 +23,12 @@ class ShoppeEncoder(SheetEncoder):
     LINE = "customers"
     VALUE = "stars"
     SIDES = ("higher", "lower")
-    CATEGORIES = rules.CATEGORIES
     #: a strong seat's final score is about 50-60 stars (README, strength table)
     SCORE_SCALE = 60.0
     IGNORED: Mapping[str, str] = sheet_ignored("customers")
 
     def __init__(self, setup: Setup) -> None:
+        self.CATEGORIES = rules.CATEGORIES  # here: in the class body mypyc cannot type it
         c = content()
         r = c.rules
         self.value_scale = tuple(float(max(v)) for v in c.values)

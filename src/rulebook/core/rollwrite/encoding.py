@@ -38,7 +38,6 @@ from rulebook.core.spaces import (
     index_of,
     lookup,
     positions,
-    seat_order,
 )
 from rulebook.core.state import State
 
@@ -113,6 +112,7 @@ class SheetEncoder(FlatEncoder):
         #: a card space: face-up, face-down, empty, the rows it needs, its value
         self.slot = 3 + len(self.rows) + 1
         self._declare()
+        self._prepare_fast()
 
     # -- layout ------------------------------------------------------------------------------
     def _declare(self) -> None:
@@ -208,8 +208,7 @@ class SheetEncoder(FlatEncoder):
 
     # -- from the state itself (the fast path) -------------------------------------------------
     def _prepare_fast(self) -> None:
-        """The tables of :meth:`encode_state` (made at its first use: every part is declared
-        by then)."""
+        """The tables of :meth:`encode_state` (once every part is declared)."""
         c = self.content
         layout = c.layout
         at = self.at_seat
@@ -247,61 +246,125 @@ class SheetEncoder(FlatEncoder):
         self._block_caps = [
             (i - self._block, s.low, s.high) for s in inside for i in range(s.start, s.stop)
         ]
+        if self.parts.size != self._block + self.players * self._block_size:
+            raise RulebookError("a sheet's seat blocks are not the tensor's last parts")
         self._sheets: dict[int, npt.NDArray[np.intp]] = {}
         self._lines: dict[tuple[int, ...], Vector] = {}
-        #: seat blocks made so far, by :meth:`_seat_key`
-        self._blocks: dict[tuple[object, ...], Vector] = {}
+        #: seat blocks made so far: each key's (:meth:`_seat_key`) row of :attr:`_made`
+        self._blocks: dict[tuple[object, ...], int] = {}
+        self._made = np.zeros((256, self._block_size), np.float32)
 
     def encode_state(self, state: State, player: int) -> Vector:
         """The tensor of :meth:`encode` of ``state.observation(player)``, read from the state
-        (the same values, several times faster: no observation is built, and a seat block is
-        made once for what it shows (:meth:`_seat_key`), then copied: during the crafting the
-        other seats show as the phase began). ``tests/test_fast_encoding.py`` holds it to
-        :meth:`encode`."""
+        (:meth:`encode_into` of one game)."""
         if not isinstance(state, SheetState):
             return self.encode(state.observation(player))
-        if not hasattr(self, "_block"):
-            self._prepare_fast()
-        s = state
-        out = np.zeros(self.parts.size, np.float32)
-        ones = [self.at_you + player, self.at_round + s.round - 1]
-        ones.append(self.at_phase + self.phases[s.phase])
-        for d, (value, sides) in enumerate(zip(s.dice, self.sides, strict=True)):
-            ones.append(self.at_dice[d] + value - 1)
-            out[self.at_dice_value + d] = value / sides
-        ones.append(self.at_material + self._material_at[s.mastery_cards[0]])
-        ones.append(self.at_energy + self._energy_at[s.mastery_cards[1]])
-        for k in range(2):
-            out[self.at_mastery + 2 * k] = s.mastery_master[k] and not s.solo
-            out[self.at_mastery + 2 * k + 1] = mastery_value(s, k) / self.mastery_scale
-        origin = s._origin if s.phase == CRAFTING else None
-        table = s if origin is None else origin
-        cards = len(table.deck) - (0 if origin is None else s._phase_draws[player])
-        out[self.at_deck] = cards / self.deck_scale
-        name_at = self._name_at
-        ones += [self.at_bottom + name_at[o] for o in table.deck[: table.deck_seen][:cards]]
-        if self.solo:
-            ones += [self.at_discards + name_at[o] for o in s.discards]
-        current = s.current_players()
-        winners = s.winners() if s.phase == OVER else ()
-        size, rel, n = self._block_size, self._rel, self.players
+        out = np.empty((1, self.parts.size), np.float32)
+        self._encode_rows([state], [player], out)
+        row: Vector = out[0]
+        return row
+
+    def encode_into(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """The tensors of :meth:`encode` of each ``states[i].observation(players[i])`` into
+        ``out[i]``, read from the states, the whole batch written with a few NumPy calls
+        (:meth:`_encode_rows`)."""
+        if (
+            out.shape != (len(states), self.parts.size)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+            or not all(isinstance(s, SheetState) for s in states)
+        ):
+            super().encode_into(states, players, out)
+            return
+        self._encode_rows(states, players, out)
+
+    def _encode_rows(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """The fast path: no observation is built, and a seat block is made once for what it
+        shows (:meth:`_seat_key`), kept as a row of :attr:`_made`, and copied (during the
+        crafting the other seats show as the phase began, so most blocks repeat). Per game,
+        Python lists what to write (the blocks' rows, the 1s, the other values, as flat
+        indices of ``out``); then four NumPy calls write the batch. ``out``: C-contiguous
+        ``float32``, ``(len(states), size)``. ``tests/test_fast_encoding.py`` holds it to
+        :meth:`encode`."""
+        n, m, size = len(states), self.players, self.parts.size
         cache = self._blocks
-        _keep(cache)
-        for k, p in enumerate(seat_order(player, n)):
-            start = self._block + k * size
-            seen = s if origin is None or p == player else origin
-            key = self._seat_key(seen, p)
-            block = cache.get(key)
-            if block is None:
-                block = cache[key] = self._seat_block(seen, p)
-            out[start : start + size] = block
-            out[start + rel["done"]] = s.done[p]
-            if p in current:
-                ones.append(start + rel["to_act"])
-            if p in winners:
-                ones.append(start + rel["winner"])
-        out[ones] = 1.0
-        return out
+        if len(cache) + n * m > max(BLOCKS_KEPT, n * m):
+            cache.clear()  # not mid-batch: every row listed below stays as it is
+        start0, block_size, rel = self._block, self._block_size, self._rel
+        at_done, at_to_act, at_winner = rel["done"], rel["to_act"], rel["winner"]
+        at_you, at_round, at_phase = self.at_you, self.at_round, self.at_phase
+        at_dice, at_dice_value, sides_of = self.at_dice, self.at_dice_value, self.sides
+        at_mastery, at_deck, at_bottom = self.at_mastery, self.at_deck, self.at_bottom
+        name_at, phases, solo = self._name_at, self.phases, self.solo
+        ones: list[int] = []
+        where: list[int] = []
+        values: list[float] = []
+        rows: list[int] = []
+        for i in range(n):
+            s = states[i]
+            assert isinstance(s, SheetState)
+            player = players[i]
+            base = i * size
+            ones.append(base + at_you + player)
+            ones.append(base + at_round + s.round - 1)
+            ones.append(base + at_phase + phases[s.phase])
+            for d, value in enumerate(s.dice):
+                ones.append(base + at_dice[d] + value - 1)
+                where.append(base + at_dice_value + d)
+                values.append(value / sides_of[d])
+            ones.append(base + self.at_material + self._material_at[s.mastery_cards[0]])
+            ones.append(base + self.at_energy + self._energy_at[s.mastery_cards[1]])
+            for k in range(2):
+                where.append(base + at_mastery + 2 * k)
+                values.append(1.0 if s.mastery_master[k] and not s.solo else 0.0)
+                where.append(base + at_mastery + 2 * k + 1)
+                values.append(mastery_value(s, k) / self.mastery_scale)
+            origin = s._origin if s.phase == CRAFTING else None
+            table = s if origin is None else origin
+            cards = len(table.deck) - (0 if origin is None else s._phase_draws[player])
+            where.append(base + at_deck)
+            values.append(cards / self.deck_scale)
+            ones += [base + at_bottom + name_at[o] for o in table.deck[: table.deck_seen][:cards]]
+            if solo:
+                ones += [base + self.at_discards + name_at[o] for o in s.discards]
+            current = s.current_players()
+            winners = s.winners() if s.phase == OVER else ()
+            done = s.done
+            for k in range(m):
+                p = (player + k) % m
+                seen = s if origin is None or p == player else origin
+                key = self._seat_key(seen, p)
+                row = cache.get(key)
+                if row is None:
+                    row = self._keep_block(key, self._seat_block(seen, p))
+                rows.append(row)
+                start = base + start0 + k * block_size
+                where.append(start + at_done)
+                values.append(done[p])
+                if p in current:
+                    ones.append(start + at_to_act)
+                if p in winners:
+                    ones.append(start + at_winner)
+        out[:, :start0] = 0.0
+        blocks = out[:, start0:].reshape(n, m, block_size)
+        blocks[...] = self._made[np.array(rows, np.intp).reshape(n, m)]
+        flat = out.reshape(-1)
+        flat[where] = values
+        flat[ones] = 1.0
+
+    def _keep_block(self, key: tuple[object, ...], block: Vector) -> int:
+        """Keep a new seat block as the next row of :attr:`_made` (grown as needed)."""
+        row = self._blocks[key] = len(self._blocks)
+        if row == len(self._made):
+            grown = np.zeros((2 * row, self._block_size), np.float32)
+            grown[:row] = self._made
+            self._made = grown
+        self._made[row] = block
+        return row
 
     def _seat_key(self, s: SheetState[Any], p: int) -> tuple[object, ...]:
         """Everything seat ``p``'s block shows of ``s`` (but ``done``, ``to_act``,
