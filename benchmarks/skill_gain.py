@@ -1,0 +1,123 @@
+"""How much skill pays with each faction: read from a ``rulebook tune`` run's kept games, and
+set beside the number of decisions each faction makes.
+
+Usage::
+
+    python benchmarks/skill_gain.py gains TUNE_OUT [--rung mcts:200-greedy]
+    python benchmarks/skill_gain.py decisions [--game archmagi] [--players 4] [--games 200]
+
+``gains``: for every candidate a tuning run played (each ``restart-*/games/*`` folder holds one
+candidate's games at each rung), each faction's win rate with greedy in every seat, the
+searching seat's win rate with it at ``--rung`` (one ``mcts`` seat against greedy ones), and the
+difference, its *gain from skill*; candidates listed by the spread of the gains (largest gain
+minus smallest). The tuning target "every faction within 5 points at both rungs" needs that
+spread at 20 points or less: a faction's gain is its mcts rate minus its greedy rate, so two
+spreads of at most 10 points each bound it by 20.
+
+``decisions``: four greedy players, seeds from 30,000,000; per faction, the decisions its seat
+makes in a game (positions where it is to act with two or more legal moves) and the legal moves
+at each. Search pays at decisions: a faction that makes more of them gains more from skill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+import rulebook
+from rulebook.agents import make_agent
+
+
+def win_rates(folder: Path, rung: str) -> dict[str, tuple[float, int]]:
+    """Each faction's win rate (shared wins as fractions) and games at ``rung``: every seat
+    with greedy in every seat, else the seat of the agent that is not greedy."""
+    wins: collections.Counter[str] = collections.Counter()
+    games: collections.Counter[str] = collections.Counter()
+    name = rung.replace(":", "_")
+    for file in sorted(folder.glob(f"*@{name}.parquet")):
+        columns = ["agents", "winners", "factions"]
+        for row in pq.read_table(file, columns=columns).to_pylist():
+            agents = row["agents"]
+            seats = (
+                range(len(agents))
+                if rung == "greedy"
+                else [s for s, a in enumerate(agents) if a != "greedy"]
+            )
+            for s in seats:
+                faction = row["factions"][s]
+                games[faction] += 1
+                if s in row["winners"]:
+                    wins[faction] += 1 / len(row["winners"])
+    return {f: (100 * wins[f] / games[f], games[f]) for f in games}
+
+
+def gains(out: Path, rung: str) -> None:
+    rows = []
+    for folder in sorted(out.glob("restart-*/games/*")):
+        greedy, skilled = win_rates(folder, "greedy"), win_rates(folder, rung)
+        if not greedy or set(greedy) != set(skilled):
+            continue
+        gain = {f: skilled[f][0] - greedy[f][0] for f in greedy}
+        rows.append((max(gain.values()) - min(gain.values()), folder, greedy, skilled, gain))
+    if not rows:
+        raise SystemExit(f"no candidate with games at both greedy and {rung} under {out}")
+    factions = sorted(rows[0][2])
+    short = [f.split()[0] for f in factions]
+    print(f"{len(rows)} candidates; win rates in %, greedy / {rung} / gain, per faction")
+    print(f"{'spread':>6}  {'candidate':12}  " + "  ".join(f"{s:>14}" for s in short))
+    for spread, folder, greedy, skilled, gain in sorted(rows, key=lambda r: r[0]):
+        cells = [f"{greedy[f][0]:3.0f}/{skilled[f][0]:3.0f}/{gain[f]:+4.0f}" for f in factions]
+        print(f"{spread:6.1f}  {folder.name:12}  " + "  ".join(f"{c:>14}" for c in cells))
+    low = {f: min(r[4][f] for r in rows) for f in factions}
+    high = {f: max(r[4][f] for r in rows) for f in factions}
+    print("gain range: " + ", ".join(f"{f} {low[f]:+.0f} to {high[f]:+.0f}" for f in factions))
+
+
+def decisions(game: str, players: int, count: int) -> None:
+    faction_of = rulebook.get_game(game).faction
+    if faction_of is None:
+        raise SystemExit(f"{game} has no factions")
+    made: collections.Counter[str] = collections.Counter()
+    moves: collections.Counter[str] = collections.Counter()
+    for g in range(count):
+        seed = 30_000_000 + g
+        state = rulebook.new_game(game, players, seed)
+        agents = [make_agent("greedy", seed * players + p) for p in range(players)]
+        names = [faction_of(state, p) for p in range(players)]
+        while not state.is_terminal():
+            p = state.current_players()[0]
+            legal = state.legal_actions(p)
+            if len(legal) > 1:
+                made[names[p]] += 1
+                moves[names[p]] += len(legal)
+            state.apply(p, agents[p].act(state, p))
+    print(f"{game}, {players} greedy players, {count} games (seeds from 30,000,000)")
+    for f in sorted(made, key=lambda f: -made[f]):
+        each = moves[f] / made[f]
+        print(f"  {f:16} {made[f] / count:5.1f} decisions a game, {each:4.1f} moves each")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    g = sub.add_parser("gains")
+    g.add_argument("out", type=Path)
+    g.add_argument("--rung", default="mcts:200-greedy")
+    d = sub.add_parser("decisions")
+    d.add_argument("--game", default="archmagi")
+    d.add_argument("--players", type=int, default=4)
+    d.add_argument("--games", type=int, default=200)
+    args = parser.parse_args(argv)
+    if args.what == "gains":
+        gains(args.out, args.rung)
+    else:
+        decisions(args.game, args.players, args.games)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
