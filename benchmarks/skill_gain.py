@@ -67,7 +67,8 @@ def gains(out: Path, rung: str) -> None:
         raise SystemExit(f"no candidate with games at both greedy and {rung} under {out}")
     factions = sorted(rows[0][2])
     short = [f.split()[0] for f in factions]
-    print(f"{len(rows)} candidates; win rates in %, greedy / {rung} / gain, per faction")
+    counted = f"{len(rows)} candidate" + ("s" if len(rows) != 1 else "")
+    print(f"{counted}; win rates in %, greedy / {rung} / gain, per faction")
     print(f"{'spread':>6}  {'candidate':12}  " + "  ".join(f"{s:>14}" for s in short))
     for spread, folder, greedy, skilled, gain in sorted(rows, key=lambda r: r[0]):
         cells = [f"{greedy[f][0]:3.0f}/{skilled[f][0]:3.0f}/{gain[f]:+4.0f}" for f in factions]

@@ -1,0 +1,66 @@
+"""benchmarks/skill_gain.py, which docs/balance-lab.md cites: the gains read from a tuning run's
+kept games, on a made-up run whose figures are known."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "skill_gain.py"
+
+
+def _games(path: Path, rows: list[tuple[list[str], list[int], list[str]]]) -> None:
+    agents, winners, factions = zip(*rows, strict=True)
+    table = pa.table({"agents": list(agents), "winners": list(winners), "factions": list(factions)})
+    pq.write_table(table, path)
+
+
+def test_gains_of_a_known_run(tmp_path: Path) -> None:
+    games = tmp_path / "restart-1" / "games" / "abc"
+    games.mkdir(parents=True)
+    greedy = ["greedy", "greedy"]
+    # greedy: A wins 1 of 4 games and shares 1 (1.5), B wins 2 and shares 1 (2.5)
+    _games(
+        games / "block-0@greedy.parquet",
+        [
+            (greedy, [0], ["A", "B"]),
+            (greedy, [1], ["A", "B"]),
+            (greedy, [0, 1], ["A", "B"]),
+            (greedy, [0], ["B", "A"]),
+        ],
+    )
+    # the searching seat wins both its games with A, none of its two with B
+    mcts = ["mcts:200", "greedy"]
+    _games(
+        games / "block-0@mcts_200-greedy.parquet",
+        [
+            (mcts, [0], ["A", "B"]),
+            (mcts, [0], ["A", "B"]),
+            (mcts, [1], ["B", "A"]),
+            (["greedy", "mcts:200"], [0], ["A", "B"]),
+        ],
+    )
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "gains", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    # A: greedy 37.5%, mcts 100%: +62.5; B: greedy 62.5%, mcts 0%: -62.5; spread 125
+    assert "1 candidate;" in out
+    assert " 38/100/ +62     62/  0/ -62" in out
+    assert "gain range: A +62 to +62, B -62 to -62" in out
+    assert " 125.0  abc" in out
+
+
+def test_gains_of_an_empty_folder_is_one_line(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "gains", str(tmp_path)], capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    assert run.stderr.strip().startswith("no candidate with games at both greedy and mcts:200")
