@@ -30,29 +30,21 @@ import pyarrow.parquet as pq
 
 import rulebook
 from rulebook.agents import make_agent
+from rulebook.lab.ladder import Rung, rates
 
 
 def win_rates(folder: Path, rung: str) -> dict[str, tuple[float, int]]:
-    """Each faction's win rate (shared wins as fractions) and games at ``rung``: every seat
-    with greedy in every seat, else the seat of the agent that is not greedy."""
-    wins: collections.Counter[str] = collections.Counter()
-    games: collections.Counter[str] = collections.Counter()
+    """Each faction's win rate in % (shared wins as fractions) and games at ``rung``, as
+    ``rulebook strength --ladder`` reads them (:func:`rulebook.lab.ladder.rates`): every seat
+    with one agent in every seat, else the candidate's seat."""
     name = rung.replace(":", "_")
-    for file in sorted(folder.glob(f"*@{name}.parquet")):
-        columns = ["agents", "winners", "factions"]
-        for row in pq.read_table(file, columns=columns).to_pylist():
-            agents = row["agents"]
-            seats = (
-                range(len(agents))
-                if rung == "greedy"
-                else [s for s, a in enumerate(agents) if a != "greedy"]
-            )
-            for s in seats:
-                faction = row["factions"][s]
-                games[faction] += 1
-                if s in row["winners"]:
-                    wins[faction] += 1 / len(row["winners"])
-    return {f: (100 * wins[f] / games[f], games[f]) for f in games}
+    columns = ["players", "agents", "returns", "scores", "factions"]
+    rows = [
+        row
+        for file in sorted(folder.glob(f"*@{name}.parquet"))
+        for row in pq.read_table(file, columns=columns).to_pylist()
+    ]
+    return {r.label: (100 * r.rate, r.n) for r in rates(rows, Rung.parse(rung), "faction")}
 
 
 def gains(out: Path, rung: str) -> None:

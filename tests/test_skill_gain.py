@@ -15,8 +15,23 @@ SCRIPT = ROOT / "benchmarks" / "skill_gain.py"
 
 
 def _games(path: Path, rows: list[tuple[list[str], list[int], list[str]]]) -> None:
+    """Stored games as a run keeps them: a winner's return is 1/(number of winners)."""
     agents, winners, factions = zip(*rows, strict=True)
-    table = pa.table({"agents": list(agents), "winners": list(winners), "factions": list(factions)})
+    returns = [
+        [1 / len(w) if s in w else 0.0 for s in range(len(a))]
+        for a, w in zip(agents, winners, strict=True)
+    ]
+    scores = [[0] * len(a) for a in agents]
+    table = pa.table(
+        {
+            "players": [len(a) for a in agents],
+            "agents": list(agents),
+            "returns": returns,
+            "scores": scores,
+            "winners": list(winners),
+            "factions": list(factions),
+        }
+    )
     pq.write_table(table, path)
 
 
