@@ -484,6 +484,7 @@ class SheetRows:
         slots += [[0.0, 1.0] + [0.0] * (enc.slot - 2), [0.0, 0.0, 1.0] + [0.0] * (enc.slot - 3)]
         slots.append([0.0] * enc.slot)
         self.slots = slots
+        self.nonzero = [[t for t, value in enumerate(v) if value != 0.0] for v in slots]
         self.face_down, self.empty, self.no_card = len(c.cards), len(c.cards) + 1, len(c.cards) + 2
         # what is kept
         self.blocks = np.zeros((n * m, self.block), np.float32)
@@ -692,22 +693,28 @@ class SheetRows:
             old = []
         slot = self.slot
         for j in range(max(len(old), len(line))):
-            card = line[j] if j < len(line) else None
-            if j < len(old) and card == old[j]:
+            was = self._code(old[j]) if j < len(old) else self.no_card
+            now = self._code(line[j]) if j < len(line) else self.no_card
+            if was == now:
                 continue
             start = base + (self.line + j * slot if j < shop else self.waiting + (j - shop) * slot)
-            if card is None:
-                code = self.no_card
-            elif card >= 0:
-                code = card
-            else:
-                code = self.empty if card == EMPTY else self.face_down
-            slot_values = self.slots[code]
-            for t in range(slot):
-                where.append(start + t)
-                values.append(slot_values[t])
+            before, after = self.slots[was], self.slots[now]
+            for t in self.nonzero[was]:
+                if after[t] != before[t]:
+                    where.append(start + t)
+                    values.append(after[t])
+            for t in self.nonzero[now]:
+                if before[t] == 0.0:
+                    where.append(start + t)
+                    values.append(after[t])
         shown.line = line.copy()
         shown.shop_size = shop
+
+    def _code(self, card: int) -> int:
+        """A card space's row of :attr:`slots`: the card's number, face down or empty."""
+        if card >= 0:
+            return card
+        return self.empty if card == EMPTY else self.face_down
 
     def _scores(
         self,
