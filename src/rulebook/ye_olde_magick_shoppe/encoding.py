@@ -71,7 +71,7 @@ class ShoppeEncoder(SheetEncoder):
 class ShoppeExtras(SeatExtras):
     """A seat's circled Bonus Modifiers and their values, kept by
     :class:`~rulebook.core.rollwrite.encoding.SheetRows`: what a block shows is ``[circled
-    minus, plus, the level of minus, plus (-1: none shown)]``."""
+    minus, plus, what one minus, one plus is worth (its size)]``."""
 
     def __init__(self, bonus: int, values: int, value_scale: list[float]) -> None:
         self.bonus = bonus
@@ -79,7 +79,7 @@ class ShoppeExtras(SeatExtras):
         self.value_scale = value_scale
 
     def blank(self) -> list[int]:
-        return [0] * len(KINDS) + [-1] * len(KINDS)
+        return [0] * (2 * len(KINDS))
 
     def update(
         self,
@@ -91,17 +91,18 @@ class ShoppeExtras(SeatExtras):
         values: list[float],
     ) -> bool:
         assert isinstance(s, rules.ShoppeState)
-        bonus, level = s.bonus[p], s.level[p]
+        bonus = s.bonus[p]
         kinds = len(KINDS)
         for k in range(kinds):
             if bonus[k] != shown[k]:
                 where.append(base + self.bonus + k)
                 values.append(bonus[k] / BONUS_SCALE)
                 shown[k] = bonus[k]
-            if level[k] != shown[kinds + k]:
+            worth = abs(s.modifier_value(p, k))
+            if worth != shown[kinds + k]:
                 where.append(base + self.values + k)
-                values.append(abs(s.modifier_value(p, k)) / self.value_scale[k])
-                shown[kinds + k] = level[k]
+                values.append(worth / self.value_scale[k])
+                shown[kinds + k] = worth
         return False  # no score counts them
 
     def score_parts(self, s: SheetState[Any], p: int, categories: Sequence[str]) -> list[int]:

@@ -381,7 +381,8 @@ class SeatExtras:
     ) -> bool:
         """List in ``where`` and ``values`` the elements of seat ``p``'s block (``base``: its
         first element) that differ from what ``shown`` says it shows, and update ``shown``;
-        whether anything changed."""
+        whether any part the score counts changed (the score is read again only then, or when
+        a row was completed, a card claimed or a mastery scored)."""
         return False
 
     def score_parts(self, s: SheetState[Any], p: int, categories: Sequence[str]) -> list[int]:
@@ -619,9 +620,9 @@ class SheetRows:
         changed = False
         marks = s.marks[p]
         if marks != shown.marks:
-            self._marks(shown.marks, marks, base, where, values)
+            # a sheet scores by its complete rows (both games' scoring)
+            changed = self._marks(shown.marks, marks, base, where, values)
             shown.marks = marks
-            changed = True
         spent = s.spent[p]
         if spent != shown.spent:
             diff = spent ^ shown.spent
@@ -660,8 +661,10 @@ class SheetRows:
         if changed:
             self._scores(s, p, shown, base, where, values)
 
-    def _marks(self, old: int, new: int, base: int, where: list[int], values: list[float]) -> None:
-        """The circles whose marks changed, and the rows that became (in)complete."""
+    def _marks(self, old: int, new: int, base: int, where: list[int], values: list[float]) -> bool:
+        """The circles whose marks changed, and the rows that became (in)complete (whether
+        any did)."""
+        rows = False
         diff = old ^ new
         for i in range(diff.bit_length()):
             if diff >> i & 1:
@@ -673,6 +676,8 @@ class SheetRows:
                 if complete != (old & mask == mask):
                     where.append(base + self.completed + j)
                     values.append(1.0 if complete else 0.0)
+                    rows = True
+        return rows
 
     def _line(
         self,
@@ -728,7 +733,9 @@ class SheetRows:
         """The score and its categories, where they changed (clipped to their bounds)."""
         parts = self.extras.score_parts(s, p, self.categories)
         scale, low, high = self.score_scale, self.low, self.high
-        total = sum(parts)
+        total = 0
+        for value in parts:
+            total += value
         if total != shown.score:
             at = self.score
             where.append(base + at)
