@@ -8,7 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rulebook.core import RulebookError, Setup
-from rulebook.core.rollwrite.encoding import SeatExtras, SheetEncoder, sheet_ignored
+from rulebook.core.rollwrite.encoding import (
+    Changes,
+    SeatExtras,
+    SheetEncoder,
+    sheet_ignored,
+)
 from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.spaces import Vector, hot, index_of, lookup
 from rulebook.merchants_of_magick import rules
@@ -112,24 +117,16 @@ class MerchantsExtras(SeatExtras):
         return [0, 0, -1, 0]
 
     def update(
-        self,
-        s: SheetState[Any],
-        p: int,
-        shown: list[int],
-        base: int,
-        where: list[int],
-        values: list[float],
+        self, s: SheetState[Any], p: int, shown: list[int], at: int, changes: Changes
     ) -> bool:
         assert isinstance(s, rules.MerchantsState)
         potions = s.potions[p]
         if potions != shown[0]:
-            where.append(base + self.potions)
-            values.append(min(max(potions / POTION_SCALE, 0.0), POTION_CAP))
+            changes.put(at + self.potions, min(max(potions / POTION_SCALE, 0.0), POTION_CAP))
             shown[0] = potions
         free = s.free_marks[p]
         if free != shown[1]:
-            where.append(base + self.free_marks)
-            values.append(free / self.free_scale)
+            changes.put(at + self.free_marks, free / self.free_scale)
             shown[1] = free
         adventurer, done = s.adventurer[p], s.adventurer_done[p]
         if adventurer == shown[2] and done == shown[3]:
@@ -138,16 +135,13 @@ class MerchantsExtras(SeatExtras):
         new = self.order[adventurer]
         if old != new:
             if old >= 0:
-                where.append(base + self.adventurer + old)
-                values.append(0.0)
-            where.append(base + self.adventurer + new)
-            values.append(1.0)
+                changes.put(at + self.adventurer + old, 0.0)
+            changes.put(at + self.adventurer + new, 1.0)
         before = self._fulfilled(shown[2], shown[3])
         after = self._fulfilled(adventurer, done)
         for k in range(3):
             if before[k] != after[k]:
-                where.append(base + self.fulfilled + k)
-                values.append(after[k])
+                changes.put(at + self.fulfilled + k, after[k])
         shown[2], shown[3] = adventurer, done
         return True  # the Sponsored Adventurer's Coins may have changed
 

@@ -9,7 +9,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rulebook.core import Setup
-from rulebook.core.rollwrite.encoding import SeatExtras, SheetEncoder, sheet_ignored
+from rulebook.core.rollwrite.encoding import (
+    Changes,
+    SeatExtras,
+    SheetEncoder,
+    sheet_ignored,
+)
 from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.spaces import Vector
 from rulebook.ye_olde_magick_shoppe import rules
@@ -82,26 +87,18 @@ class ShoppeExtras(SeatExtras):
         return [0] * (2 * len(KINDS))
 
     def update(
-        self,
-        s: SheetState[Any],
-        p: int,
-        shown: list[int],
-        base: int,
-        where: list[int],
-        values: list[float],
+        self, s: SheetState[Any], p: int, shown: list[int], at: int, changes: Changes
     ) -> bool:
         assert isinstance(s, rules.ShoppeState)
         bonus = s.bonus[p]
         kinds = len(KINDS)
         for k in range(kinds):
             if bonus[k] != shown[k]:
-                where.append(base + self.bonus + k)
-                values.append(bonus[k] / BONUS_SCALE)
+                changes.put(at + self.bonus + k, bonus[k] / BONUS_SCALE)
                 shown[k] = bonus[k]
             worth = abs(s.modifier_value(p, k))
             if worth != shown[kinds + k]:
-                where.append(base + self.values + k)
-                values.append(worth / self.value_scale[k])
+                changes.put(at + self.values + k, worth / self.value_scale[k])
                 shown[kinds + k] = worth
         return False  # no score counts them
 

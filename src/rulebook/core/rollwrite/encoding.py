@@ -371,16 +371,10 @@ class SeatExtras:
         return []
 
     def update(
-        self,
-        s: SheetState[Any],
-        p: int,
-        shown: list[int],
-        base: int,
-        where: list[int],
-        values: list[float],
+        self, s: SheetState[Any], p: int, shown: list[int], at: int, changes: Changes
     ) -> bool:
-        """List in ``where`` and ``values`` the elements of seat ``p``'s block (``base``: its
-        first element) that differ from what ``shown`` says it shows, and update ``shown``;
+        """List in ``changes`` the elements of seat ``p``'s block (``at``: its first
+        element) that differ from what ``shown`` says it shows, and update ``shown``;
         whether any part the score counts changed (the score is read again only then, or when
         a row was completed, a card claimed or a mastery scored)."""
         return False
@@ -390,6 +384,27 @@ class SeatExtras:
         dictionary of ``score_breakdown``)."""
         breakdown = s.score_breakdown(p)
         return [breakdown.get(name, 0) for name in categories]
+
+
+class Changes:
+    """Elements of an array to write: their flat indices and values."""
+
+    def __init__(self) -> None:
+        self.where: list[int] = []
+        self.values: list[float] = []
+
+    def put(self, i: int, value: float) -> None:
+        self.where.append(i)
+        self.values.append(value)
+
+    def clear(self) -> None:
+        self.where.clear()
+        self.values.clear()
+
+    def write(self, array: npt.NDArray[Any]) -> None:
+        """Write them into ``array`` (C-contiguous), one NumPy call."""
+        if self.where:
+            array.reshape(-1)[self.where] = self.values
 
 
 class SeatShown:
@@ -492,6 +507,11 @@ class SheetRows:
         self.tables = np.zeros((n, self.start), np.float32)
         self.seats = [SeatShown(self.extras.blank(), len(self.categories)) for _ in range(n * m)]
         self.shown = [TableShown(len(self.at_dice)) for _ in range(n)]
+        # what a call writes (kept: a call allocates no lists of its own)
+        self.changes = Changes()
+        self.table_changes = Changes()
+        self.ones: list[int] = []
+        self.order: list[int] = []
 
     def write(
         self, states: Sequence[SheetState[Any]], players: Sequence[int], out: npt.NDArray[Any]
@@ -499,18 +519,18 @@ class SheetRows:
         """The tensors of each ``states[i].observation(players[i])`` into ``out[i]``
         (C-contiguous ``float32``, ``(n, size)``)."""
         n, m, block, size, start = self.n, self.m, self.block, self.size, self.start
-        where: list[int] = []
-        values: list[float] = []
-        table_where: list[int] = []
-        table_values: list[float] = []
-        ones: list[int] = []
-        order: list[int] = []
+        changes, table_changes = self.changes, self.table_changes
+        ones, order = self.ones, self.order
+        changes.clear()
+        table_changes.clear()
+        ones.clear()
+        order.clear()
         seats = self.seats
         for i in range(n):
             s = states[i]
             player = players[i]
             origin = s._origin if s.phase == CRAFTING else None
-            self._table(s, player, origin, self.shown[i], i * start, table_where, table_values)
+            self._table(s, player, origin, self.shown[i], i * start, table_changes)
             current = s.current_players()
             winners = s.winners() if s.phase == OVER else []
             done = s.done
@@ -518,7 +538,7 @@ class SheetRows:
                 p = (player + k) % m
                 seen = s if origin is None or p == player else origin
                 kept = i * m + p
-                self._seat(seen, p, seats[kept], kept * block, where, values)
+                self._seat(seen, p, seats[kept], kept * block, changes)
                 order.append(kept)
                 at = i * size + start + k * block
                 if done[p]:
@@ -527,10 +547,8 @@ class SheetRows:
                     ones.append(at + self.to_act)
                 if p in winners:
                     ones.append(at + self.winner)
-        if where:
-            self.blocks.reshape(-1)[where] = values
-        if table_where:
-            self.tables.reshape(-1)[table_where] = table_values
+        changes.write(self.blocks)
+        table_changes.write(self.tables)
         out[:, :start] = self.tables
         out[:, start:].reshape(n, m, block)[...] = self.blocks[order].reshape(n, m, block)
         if ones:
@@ -543,56 +561,51 @@ class SheetRows:
         origin: SheetState[Any] | None,
         shown: TableShown,
         base: int,
-        where: list[int],
-        values: list[float],
+        changes: Changes,
     ) -> None:
         """List the elements of a game's table part (``base``: its first) that changed."""
         if player != shown.you:
-            _one_hot(base + self.at_you, shown.you, player, where, values)
+            _one_hot(base + self.at_you, shown.you, player, changes)
             shown.you = player
         r = s.round - 1
         if r != shown.round:
-            _one_hot(base + self.at_round, shown.round, r, where, values)
+            _one_hot(base + self.at_round, shown.round, r, changes)
             shown.round = r
         phase = self.phases[s.phase]
         if phase != shown.phase:
-            _one_hot(base + self.at_phase, shown.phase, phase, where, values)
+            _one_hot(base + self.at_phase, shown.phase, phase, changes)
             shown.phase = phase
         dice = s.dice
         kept = shown.dice
         for d in range(len(kept)):
             value = dice[d]
             if value != kept[d]:
-                _one_hot(base + self.at_dice[d], kept[d] - 1, value - 1, where, values)
-                where.append(base + self.at_dice_value + d)
-                values.append(value / self.sides[d])
+                _one_hot(base + self.at_dice[d], kept[d] - 1, value - 1, changes)
+                changes.put(base + self.at_dice_value + d, value / self.sides[d])
                 kept[d] = value
         cards = s.mastery_cards
         material, energy = self.material_at[cards[0]], self.energy_at[cards[1]]
         if material != shown.cards[0]:
-            _one_hot(base + self.at_material, shown.cards[0], material, where, values)
+            _one_hot(base + self.at_material, shown.cards[0], material, changes)
             shown.cards[0] = material
         if energy != shown.cards[1]:
-            _one_hot(base + self.at_energy, shown.cards[1], energy, where, values)
+            _one_hot(base + self.at_energy, shown.cards[1], energy, changes)
             shown.cards[1] = energy
         mastery = shown.mastery
         for k in range(2):
             higher = 1.0 if s.mastery_master[k] and not s.solo else 0.0
             if higher != mastery[2 * k]:
-                where.append(base + self.at_mastery + 2 * k)
-                values.append(higher)
+                changes.put(base + self.at_mastery + 2 * k, higher)
                 mastery[2 * k] = higher
             pays = mastery_value(s, k) / self.mastery_scale
             if pays != mastery[2 * k + 1]:
-                where.append(base + self.at_mastery + 2 * k + 1)
-                values.append(pays)
+                changes.put(base + self.at_mastery + 2 * k + 1, pays)
                 mastery[2 * k + 1] = pays
         table = s if origin is None else origin
         deck = table.deck
         left = len(deck) - (0 if origin is None else s._phase_draws[player])
         if left != shown.deck:
-            where.append(base + self.at_deck)
-            values.append(left / self.deck_scale)
+            changes.put(base + self.at_deck, left / self.deck_scale)
             shown.deck = left
         # the known bottom: ``deck[:deck_seen][:left]``, read in place
         seen = min(table.deck_seen, len(deck))
@@ -600,49 +613,41 @@ class SheetRows:
         bottom = shown.bottom
         if count != len(bottom) or any(deck[j] != bottom[j] for j in range(count)):
             shown.bottom = _cards_changed(
-                base + self.at_bottom, self.name_at, bottom, deck[:count], where, values
+                base + self.at_bottom, self.name_at, bottom, deck[:count], changes
             )
         if self.solo and s.discards != shown.discards:
             shown.discards = _cards_changed(
-                base + self.at_discards, self.name_at, shown.discards, s.discards, where, values
+                base + self.at_discards, self.name_at, shown.discards, s.discards, changes
             )
 
     def _seat(
-        self,
-        s: SheetState[Any],
-        p: int,
-        shown: SeatShown,
-        base: int,
-        where: list[int],
-        values: list[float],
+        self, s: SheetState[Any], p: int, shown: SeatShown, base: int, changes: Changes
     ) -> None:
         """List the elements of seat ``p``'s kept block (``base``: its first) that changed."""
         changed = False
         marks = s.marks[p]
         if marks != shown.marks:
             # a sheet scores by its complete rows (both games' scoring)
-            changed = self._marks(shown.marks, marks, base, where, values)
+            changed = self._marks(shown.marks, marks, base, changes)
             shown.marks = marks
         spent = s.spent[p]
         if spent != shown.spent:
             diff = spent ^ shown.spent
             for d in range(diff.bit_length()):
                 if diff >> d & 1:
-                    where.append(base + self.spent + d)
-                    values.append(float(spent >> d & 1))
+                    changes.put(base + self.spent + d, float(spent >> d & 1))
             shown.spent = spent
         extra = s.extra_used[p]
         if extra != shown.extra_used:
-            where.append(base + self.extra)
-            values.append(extra / self.extra_scale)
+            changes.put(base + self.extra, extra / self.extra_scale)
             shown.extra_used = extra
         line = s.lines[p]
         if s.shop_size != shown.shop_size or line != shown.line:
-            self._line(shown, line, s.shop_size, base, where, values)
+            self._line(shown, line, s.shop_size, base, changes)
         claimed = s.claimed[p]
         if claimed != shown.claimed:
             shown.claimed = _cards_changed(
-                base + self.claimed, self.name_at, shown.claimed, claimed, where, values
+                base + self.claimed, self.name_at, shown.claimed, claimed, changes
             )
             changed = True
         scored = s.mastery_scored[p]
@@ -650,43 +655,36 @@ class SheetRows:
         for k in range(2):
             value = scored[k]
             if value != mastery[k]:
-                where.append(base + self.masteries + 2 * k)
-                values.append(1.0 if value >= 0 else 0.0)
-                where.append(base + self.masteries + 2 * k + 1)
-                values.append(value / self.mastery_scale if value >= 0 else 0.0)
+                changes.put(base + self.masteries + 2 * k, 1.0 if value >= 0 else 0.0)
+                changes.put(
+                    base + self.masteries + 2 * k + 1,
+                    value / self.mastery_scale if value >= 0 else 0.0,
+                )
                 mastery[k] = value
                 changed = True
-        if self.extras.update(s, p, shown.extras, base, where, values):
+        if self.extras.update(s, p, shown.extras, base, changes):
             changed = True
         if changed:
-            self._scores(s, p, shown, base, where, values)
+            self._scores(s, p, shown, base, changes)
 
-    def _marks(self, old: int, new: int, base: int, where: list[int], values: list[float]) -> bool:
+    def _marks(self, old: int, new: int, base: int, changes: Changes) -> bool:
         """The circles whose marks changed, and the rows that became (in)complete (whether
         any did)."""
         rows = False
         diff = old ^ new
         for i in range(diff.bit_length()):
             if diff >> i & 1:
-                where.append(base + self.marked + i)
-                values.append(float(new >> i & 1))
+                changes.put(base + self.marked + i, float(new >> i & 1))
         for j, mask in enumerate(self.row_masks):
             if diff & mask:
                 complete = new & mask == mask
                 if complete != (old & mask == mask):
-                    where.append(base + self.completed + j)
-                    values.append(1.0 if complete else 0.0)
+                    changes.put(base + self.completed + j, 1.0 if complete else 0.0)
                     rows = True
         return rows
 
     def _line(
-        self,
-        shown: SeatShown,
-        line: list[int],
-        shop: int,
-        base: int,
-        where: list[int],
-        values: list[float],
+        self, shown: SeatShown, line: list[int], shop: int, base: int, changes: Changes
     ) -> None:
         """The card spaces of a seat's line (and waiting cards) that changed."""
         old = shown.line
@@ -706,12 +704,10 @@ class SheetRows:
             before, after = self.slots[was], self.slots[now]
             for t in self.nonzero[was]:
                 if after[t] != before[t]:
-                    where.append(start + t)
-                    values.append(after[t])
+                    changes.put(start + t, after[t])
             for t in self.nonzero[now]:
                 if before[t] == 0.0:
-                    where.append(start + t)
-                    values.append(after[t])
+                    changes.put(start + t, after[t])
         shown.line = line.copy()
         shown.shop_size = shop
 
@@ -722,13 +718,7 @@ class SheetRows:
         return self.empty if card == EMPTY else self.face_down
 
     def _scores(
-        self,
-        s: SheetState[Any],
-        p: int,
-        shown: SeatShown,
-        base: int,
-        where: list[int],
-        values: list[float],
+        self, s: SheetState[Any], p: int, shown: SeatShown, base: int, changes: Changes
     ) -> None:
         """The score and its categories, where they changed (clipped to their bounds)."""
         parts = self.extras.score_parts(s, p, self.categories)
@@ -738,27 +728,23 @@ class SheetRows:
             total += value
         if total != shown.score:
             at = self.score
-            where.append(base + at)
-            values.append(min(max(total / scale, low[at]), high[at]))
+            changes.put(base + at, min(max(total / scale, low[at]), high[at]))
             shown.score = total
         kept = shown.parts
         for k in range(len(kept)):
             value = parts[k]
             if value != kept[k]:
                 at = self.breakdown + k
-                where.append(base + at)
-                values.append(min(max(value / scale, low[at]), high[at]))
+                changes.put(base + at, min(max(value / scale, low[at]), high[at]))
                 kept[k] = value
 
 
-def _one_hot(start: int, old: int, new: int, where: list[int], values: list[float]) -> None:
+def _one_hot(start: int, old: int, new: int, changes: Changes) -> None:
     """Move a one-hot from ``old`` to ``new`` (-1: none)."""
     if old >= 0:
-        where.append(start + old)
-        values.append(0.0)
+        changes.put(start + old, 0.0)
     if new >= 0:
-        where.append(start + new)
-        values.append(1.0)
+        changes.put(start + new, 1.0)
 
 
 def _cards_changed(
@@ -766,8 +752,7 @@ def _cards_changed(
     at: list[int],
     old: list[int],
     new: list[int],
-    where: list[int],
-    values: list[float],
+    changes: Changes,
 ) -> list[int]:
     """Per card 1 if in ``new`` (``at``: each card's place, cards of one name share it): the
     places that changed from ``old``; a copy of ``new``."""
@@ -775,10 +760,8 @@ def _cards_changed(
     after = [at[o] for o in new]
     for i in before:
         if i not in after:
-            where.append(start + i)
-            values.append(0.0)
+            changes.put(start + i, 0.0)
     for i in after:
         if i not in before:
-            where.append(start + i)
-            values.append(1.0)
+            changes.put(start + i, 1.0)
     return list(new)
