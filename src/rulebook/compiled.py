@@ -68,6 +68,7 @@ from typing import Any
 MODULES = (
     "rulebook.core.action",
     "rulebook.core.draws",
+    "rulebook.core.batch",
     "rulebook.core.sheet",
     "rulebook.core.policy",
     "rulebook.core.rollwrite.moves",
@@ -217,6 +218,8 @@ def _seat_guard(native: Callable[..., Any]) -> Callable[..., Any]:
     :class:`IllegalAction` of pure Python), and its range is checked."""
 
     def method(self: Any, player: Any, *args: Any) -> Any:
+        if type(player) is int and 0 <= player < self.setup.players:  # a seat: no more asked
+            return native(self, player, *args)
         if type(player) is not int:
             player = self.seat_number(player)
         self.check_seat(player)
