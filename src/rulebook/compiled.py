@@ -38,7 +38,8 @@ Merchants' moves, rules (the state and the sections a move goes through, not its
 words), evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
 and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
 evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one and
-each game's ``encoding``), which the research adapters call at every step. Not
+each game's ``encoding``), which the research adapters call at every step, and the loops of
+the batched environment's step (:mod:`rulebook.core.batch`). Not
 :mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
 compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and
 rolls are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other

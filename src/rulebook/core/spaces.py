@@ -497,7 +497,8 @@ class ActionSpace:
             for state, player in zip(states, players, strict=True):
                 self.legal_indices(state, player)
             raise
-        out.reshape(-1)[ones] = 1
+        # as an array first: NumPy reads a list of indices several times slower
+        out.reshape(-1)[np.fromiter(ones, np.intp, len(ones))] = 1
 
 
 #: action spaces built so far, by the identity of the vocabulary they number (games hand out

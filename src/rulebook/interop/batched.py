@@ -9,7 +9,8 @@ environment (``pip install 'rulebook[rl]'``).
     actions = sample_masked(obs["action_mask"])  # (64,) ints, one per game
     obs, rewards, terminated, truncated, infos = envs.step(actions)
 
-:class:`BatchedEnv` keeps its games as engine states, writes every observation straight into
+:class:`BatchedEnv` keeps its games as engine states, plays a step's legal moves in one compiled
+loop (:func:`rulebook.core.batch.play_known`), writes every observation straight into
 one preallocated ``(num_envs, *shape)`` array (``ObservationEncoder.encode_into``) and every
 mask into one ``(num_envs, actions)`` array (``ActionSpace.masks_into``, one NumPy assignment
 for the batch), and returns them stacked, as vectorised learners expect (the arrays are the
