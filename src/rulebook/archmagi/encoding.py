@@ -141,11 +141,10 @@ class ArchmagiEncoder(DirectEncoder):
             len(self.effects),
             "per effect text of the content (sorted): 1 if a 'you may' offers it to the viewer",
         )
-        self.at_seat = [self._declare_seat(k) for k in range(n)]
+        self.declare_seats(self._declare_seat, "1 if this seat is to act now")
 
-    def _declare_seat(self, k: int) -> dict[str, int]:
+    def _declare_seat(self, p: str) -> dict[str, int]:
         add = self.parts.add
-        p = f"seat{k}."
         return {
             "element": add(
                 p + "element", len(ELEMENTS), f"one-hot: the Magi ({', '.join(ELEMENTS)})"
@@ -172,8 +171,6 @@ class ArchmagiEncoder(DirectEncoder):
             "planted": add(
                 p + "planted", len(self.names), f"planted Spells per name / {self.copies:g}"
             ),
-            "to_act": add(p + "to_act", 1, "1 if this seat is to act now"),
-            "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }
 
     def _count(self, names: Iterable[object], start: int, out: Vector) -> None:

@@ -304,6 +304,21 @@ class FlatEncoder(ObservationEncoder):
         self._caps = (index, low, high)
         return self._caps
 
+    def declare_seats(
+        self, declare: Callable[[str], dict[str, int]], to_act: str = "1 if it is this seat's turn"
+    ) -> None:
+        """Declare :attr:`at_seat`: one block per seat in relative order, the game's parts
+        (``declare(prefix)``, each named ``prefix + name``) then its ``to_act`` slot (meaning
+        ``to_act``) and its ``winner`` slot."""
+        add = self.parts.add
+        self.at_seat = []
+        for k in range(self.players):
+            p = f"seat{k}."
+            at = declare(p)
+            at["to_act"] = add(p + "to_act", 1, to_act)
+            at["winner"] = add(p + "winner", 1, "1 if this seat won (the game is over)")
+            self.at_seat.append(at)
+
     def seats(
         self, observation: Mapping[str, Any], ones: list[int]
     ) -> list[tuple[int, dict[str, int]]]:
@@ -322,6 +337,19 @@ class FlatEncoder(ObservationEncoder):
                 ones.append(at["winner"])
             order.append((p, at))
         return order
+
+    def reads(self, state: State) -> bool:
+        """Whether :meth:`encode_into` reads ``state`` itself (a fast path) rather than its
+        observation: not by default."""
+        return False
+
+    def encode_state(self, state: State, player: int) -> Vector:
+        if not self.reads(state):
+            return self.encode(state.observation(player))
+        out = np.empty((1, self.parts.size), np.float32)
+        self.encode_into([state], [player], out)
+        row: Vector = out[0]
+        return row
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
@@ -352,13 +380,8 @@ class DirectEncoder(FlatEncoder):
         positions offset by ``base`` (the row's start in the batch). Only what the
         observation shows may be read."""
 
-    def encode_state(self, state: State, player: int) -> Vector:
-        if not self.direct or not isinstance(state, self.STATE):
-            return self.encode(state.observation(player))
-        out = np.empty((1, self.parts.size), np.float32)
-        self.encode_into([state], [player], out)
-        row: Vector = out[0]
-        return row
+    def reads(self, state: State) -> bool:
+        return self.direct and isinstance(state, self.STATE)
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]

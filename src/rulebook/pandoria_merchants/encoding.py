@@ -333,11 +333,10 @@ class PandoriaEncoder(DirectEncoder):
             high=TOTAL_CAP,
             capped=True,
         )
-        self.at_seat = [self._declare_seat(k) for k in range(n)]
+        self.declare_seats(self._declare_seat)
 
-    def _declare_seat(self, k: int) -> dict[str, int]:
+    def _declare_seat(self, p: str) -> dict[str, int]:
         add = self.parts.add
-        p = f"seat{k}."
         sheet = 0 if self.family else 1
         family = 1 if self.family else 0
         states = ", ".join(self.states)
@@ -395,8 +394,6 @@ class PandoriaEncoder(DirectEncoder):
                 high=SPELLS_CAP,
                 capped=True,
             ),
-            "to_act": add(p + "to_act", 1, "1 if it is this seat's turn"),
-            "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }
 
     # -- encoding ----------------------------------------------------------------------------

@@ -254,15 +254,8 @@ class SheetEncoder(FlatEncoder):
         self._blocks: dict[tuple[object, ...], int] = {}
         self._made = np.zeros((256, self._block_size), np.float32)
 
-    def encode_state(self, state: State, player: int) -> Vector:
-        """The tensor of :meth:`encode` of ``state.observation(player)``, read from the state
-        (:meth:`encode_into` of one game)."""
-        if not isinstance(state, SheetState):
-            return self.encode(state.observation(player))
-        out = np.empty((1, self.parts.size), np.float32)
-        self._encode_rows([state], [player], out)
-        row: Vector = out[0]
-        return row
+    def reads(self, state: State) -> bool:
+        return isinstance(state, SheetState)
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
