@@ -448,88 +448,8 @@ class BattleEncoder(DirectEncoder):
         self._race_tile_at = [self.tile_names[r] for r in c.races]
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = sums(1 / self.copies, len(c.crafts))
-        self._reader = BattleReader(self)
 
     def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
-        from the state (by :class:`BattleReader`)."""
-        self._reader.fill(state, player, base, out)
-
-    # -- what no seat sees (the privileged global state) --------------------------------------
-    def piles(self) -> tuple[Pile, ...]:
-        """The Kingdom deck and the two Craft decks, in order."""
-        c = self.content
-        return (
-            Pile("kingdom_deck", len(c.kingdom), "the Kingdom deck's order (per Kingdom card)"),
-            Pile("spring_deck", len(c.crafts), "the Spring/Summer Craft deck's order"),
-            Pile("autumn_deck", len(c.crafts), "the Autumn/Winter Craft deck's order"),
-        )
-
-    def hidden(self, state: State) -> list[list[int]]:
-        assert isinstance(state, BattleState)
-        return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
-
-
-class BattleReader:
-    """:meth:`BattleEncoder.fill_state`: the encoder's layout and tables copied into a class
-    of the compiled module, whose fields compiled code reads directly (the encoder's are
-    looked up by name: its base classes are Python)."""
-
-    def __init__(self, e: BattleEncoder) -> None:
-        self.players = e.players
-        self.at_you = e.at_you
-        self.at_season = e.at_season
-        self._season_at = e._season_at
-        self.at_step = e.at_step
-        self.steps = e.steps
-        self.at_action = e.at_action
-        self.max_coins = e.max_coins
-        self.at_last = e.at_last
-        self.actions = e.actions
-        self.at_passes = e.at_passes
-        self.at_ends = e.at_ends
-        self.at_limit = e.at_limit
-        self.limit_scale = e.limit_scale
-        self.at_area = e.at_area
-        self.season_tokens = e.season_tokens
-        self.at_discarded = e.at_discarded
-        self.regions = e.regions
-        self.fields = e.fields
-        self._race_at = e._race_at
-        self.at_rewards = e.at_rewards
-        self.face_up_crafts = e.face_up_crafts
-        self.weapons = e.weapons
-        self._craft_card = e._craft_card
-        self.at_crafts = e.at_crafts
-        self.craft_slot = e.craft_slot
-        self.max_levels = e.max_levels
-        self.face_up_kingdom = e.face_up_kingdom
-        self._kingdom_at = e._kingdom_at
-        self.at_kingdom = e.at_kingdom
-        self.kingdom_slot = e.kingdom_slot
-        self._weapon_at = e._weapon_at
-        self.at_bonus = e.at_bonus
-        self.deck_sizes = e.deck_sizes
-        self.at_decks = e.at_decks
-        self.kingdom = e.kingdom
-        self.at_kingdom_discard = e.at_kingdom_discard
-        self._craft_kind = e._craft_kind
-        self._sums = e._sums
-        self.at_craft_discard = e.at_craft_discard
-        self.two = e.two
-        self.races = e.races
-        self.at_steve = e.at_steve
-        self.at_steve_next = e.at_steve_next
-        self.at_seat = e.at_seat
-        self.at_regions = e.at_regions
-        self.at_fields = e.at_fields
-        self.field_size = e.field_size
-        self.side = e.side
-        self.owners = e.owners
-        self._race_tile_at = e._race_tile_at
-        self._region_tile_at = e._region_tile_at
-
-    def fill(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
         from the state."""
         s: BattleState = state
@@ -691,6 +611,20 @@ class BattleReader:
                 ones.append(start + 2 * weapon_at[k])
                 if s.bonus_up[k]:
                     ones.append(start + 2 * weapon_at[k] + 1)
+
+    # -- what no seat sees (the privileged global state) --------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """The Kingdom deck and the two Craft decks, in order."""
+        c = self.content
+        return (
+            Pile("kingdom_deck", len(c.kingdom), "the Kingdom deck's order (per Kingdom card)"),
+            Pile("spring_deck", len(c.crafts), "the Spring/Summer Craft deck's order"),
+            Pile("autumn_deck", len(c.crafts), "the Autumn/Winter Craft deck's order"),
+        )
+
+    def hidden(self, state: State) -> list[list[int]]:
+        assert isinstance(state, BattleState)
+        return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
 
 
 def encoder(setup: Setup) -> BattleEncoder:
