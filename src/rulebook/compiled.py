@@ -37,9 +37,10 @@ and its lookahead), the policies and the search: what the bots spend their time 
 Merchants' moves, rules (the state and the sections a move goes through, not its views and
 words), evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
 and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
-evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one and
-each game's ``encoding``), which the research adapters call at every step, and the loops of
-the batched environment's step (:mod:`rulebook.core.batch`). Not
+evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one,
+each game's ``encoding`` and :mod:`rulebook.core.writes`, what the fast ones list), which the
+research adapters call at every step, and the loops of the batched environment's step
+(:mod:`rulebook.core.batch`). Not
 :mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
 compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and
 rolls are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other
@@ -131,6 +132,7 @@ MODULES = (
     "rulebook.archmagi.bots",
     "rulebook.archmagi.lookahead",
     "rulebook.agents.mcts",
+    "rulebook.core.writes",
     "rulebook.core.rollwrite.encoding",
     "rulebook.merchants_of_magick.encoding",
     "rulebook.ye_olde_magick_shoppe.encoding",

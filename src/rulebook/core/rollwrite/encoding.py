@@ -227,15 +227,8 @@ class SheetEncoder(FlatEncoder):
         """The game's own seat parts, as :class:`SheetRows` updates them (none here)."""
         return SeatExtras()
 
-    def encode_state(self, state: State, player: int) -> Vector:
-        """The tensor of :meth:`encode` of ``state.observation(player)``, read from the state
-        (:meth:`encode_into` of one game)."""
-        if not isinstance(state, SheetState):
-            return self.encode(state.observation(player))
-        out = np.empty((1, self.parts.size), np.float32)
-        self._rows(1).write([state], [player], out)
-        row: Vector = out[0]
-        return row
+    def reads(self, state: State) -> bool:
+        return isinstance(state, SheetState)
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
