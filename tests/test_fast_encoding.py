@@ -85,3 +85,33 @@ def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int)
         for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
             np.testing.assert_array_equal(tensors[i], enc.encode(state.observation(seat)))
             np.testing.assert_array_equal(masks[i], space.mask(state, seat))
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("merchants-of-magick", 4), ("ye-olde-magick-shoppe", 3), ("ye-olde-magick-shoppe", 1)],
+)
+def test_batched_encoding_follows_the_games_move_by_move(game: str, players: int) -> None:
+    """The sheet games keep each row between calls and rewrite what changed: the rows follow
+    the games move by move, whichever seat is asked about, when the caller wrote into the
+    array, and when a game ends and a new one takes its place."""
+    config = Config.of(game, players)
+    rng = random.Random(1)
+    states = [config.new_game(seed) for seed in range(3)]
+    enc = encoder(states[0].setup)
+    tensors = np.empty((3, *enc.shape), np.float32)
+    started, ended = len(states), 0
+    while ended < 2:
+        seats = [rng.randrange(players) for _ in states]
+        enc.encode_into(states, seats, tensors)
+        for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            np.testing.assert_array_equal(tensors[i], enc.encode(state.observation(seat)))
+        tensors.fill(np.nan)
+        for i, state in enumerate(states):
+            if state.is_terminal():
+                states[i] = config.new_game(started)
+                started += 1
+                ended += 1
+            else:
+                p = state.current_players()[0]
+                state.apply(p, rng.choice(state.legal_actions(p)))

@@ -95,3 +95,32 @@ def test_illegal_actions_truncation_and_bad_setups() -> None:
         BatchedEnv("archmagi", 2, num_envs=0)
     with pytest.raises(UnknownGame, match="seat"):
         BatchedEnv("archmagi", 2, seat=2)
+
+
+def test_self_play_with_illegal_moves_and_truncation_in_one_batch() -> None:
+    """Each game of a self-play batch moves as the engine does on its own, whether its
+    neighbours' moves were legal, refused or ended their games; every step counts."""
+    env = BatchedEnv("archmagi", 2, num_envs=3, seat=None, max_episode_steps=4)
+    obs, infos = env.reset(seed=3)
+    alone = [state.clone() for state in env.states]
+    vocabulary = env.table.space.vocabulary
+    for step in range(1, 9):
+        actions = _last_legal(obs["action_mask"])
+        if step % 2:  # game 0 tries a move it may not make on every other step
+            actions[0] = np.argmin(obs["action_mask"][0])
+        seats = infos["seat"].copy()
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+        assert (rewards[0] == -1.0) == bool(step % 2)
+        refused = infos.get("_illegal", np.zeros(3, np.bool_))
+        assert refused.tolist() == [bool(step % 2), False, False]
+        assert not terminated.any() and truncated.tolist() == [step % 4 == 0] * 3
+        for i, state in enumerate(alone):
+            if not (i == 0 and step % 2):
+                state.apply(int(seats[i]), vocabulary[actions[i]])
+            if truncated[i]:  # a new game from the environment's generator
+                alone[i] = env.states[i].clone()
+                continue
+            assert env.states[i].history == state.history
+            to_act = state.current_players()[0]
+            assert infos["seat"][i] == to_act
+            assert obs["action_mask"][i].tolist() == env.table.mask(state, to_act).tolist()

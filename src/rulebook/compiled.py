@@ -37,8 +37,10 @@ and its lookahead), the policies and the search: what the bots spend their time 
 Merchants' moves, rules (the state and the sections a move goes through, not its views and
 words), evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
 and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
-evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one and
-each game's ``encoding``), which the research adapters call at every step. Not
+evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one,
+each game's ``encoding`` and :mod:`rulebook.core.writes`, what the fast ones list), which the
+research adapters call at every step, and the loops of the batched environment's step
+(:mod:`rulebook.core.batch`). Not
 :mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
 compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and
 rolls are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other
@@ -68,6 +70,7 @@ from typing import Any
 MODULES = (
     "rulebook.core.action",
     "rulebook.core.draws",
+    "rulebook.core.batch",
     "rulebook.core.sheet",
     "rulebook.core.policy",
     "rulebook.core.rollwrite.moves",
@@ -129,6 +132,7 @@ MODULES = (
     "rulebook.archmagi.bots",
     "rulebook.archmagi.lookahead",
     "rulebook.agents.mcts",
+    "rulebook.core.writes",
     "rulebook.core.rollwrite.encoding",
     "rulebook.merchants_of_magick.encoding",
     "rulebook.ye_olde_magick_shoppe.encoding",
@@ -217,6 +221,8 @@ def _seat_guard(native: Callable[..., Any]) -> Callable[..., Any]:
     :class:`IllegalAction` of pure Python), and its range is checked."""
 
     def method(self: Any, player: Any, *args: Any) -> Any:
+        if type(player) is int and 0 <= player < self.setup.players:  # a seat: no more asked
+            return native(self, player, *args)
         if type(player) is not int:
             player = self.seat_number(player)
         self.check_seat(player)

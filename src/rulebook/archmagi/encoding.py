@@ -31,6 +31,7 @@ from rulebook.core.spaces import (
     positions,
     relative,
 )
+from rulebook.core.writes import Writes, sums
 
 PHASES = (PLAY, MONSTER, DISCARD, OVER)
 DECISIONS = tuple(sorted(INPUT))
@@ -140,11 +141,10 @@ class ArchmagiEncoder(DirectEncoder):
             len(self.effects),
             "per effect text of the content (sorted): 1 if a 'you may' offers it to the viewer",
         )
-        self.at_seat = [self._declare_seat(k) for k in range(n)]
+        self.declare_seats(self._declare_seat, "1 if this seat is to act now")
 
-    def _declare_seat(self, k: int) -> dict[str, int]:
+    def _declare_seat(self, p: str) -> dict[str, int]:
         add = self.parts.add
-        p = f"seat{k}."
         return {
             "element": add(
                 p + "element", len(ELEMENTS), f"one-hot: the Magi ({', '.join(ELEMENTS)})"
@@ -171,8 +171,6 @@ class ArchmagiEncoder(DirectEncoder):
             "planted": add(
                 p + "planted", len(self.names), f"planted Spells per name / {self.copies:g}"
             ),
-            "to_act": add(p + "to_act", 1, "1 if this seat is to act now"),
-            "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }
 
     def _count(self, names: Iterable[object], start: int, out: Vector) -> None:
@@ -231,99 +229,62 @@ class ArchmagiEncoder(DirectEncoder):
         c = self.content
         self._spell_at = [self.names[card.name] for card in c.cards]
         self._monster_at = [self.monsters[m.name] for m in c.monsters]
-        self._sums = self.sums(1 / self.copies, len(c.cards))
+        self._sums = sums(1 / self.copies, len(c.cards))
 
-    def fill_state(
-        self,
-        state: Any,
-        player: int,
-        base: int,
-        where: list[int],
-        values: list[float],
-        ones: list[int],
-        chunks: list[tuple[int, Vector]],
-    ) -> None:
+    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.archmagi.view.view` of ``player``, read from the
         state."""
         s: ArchmagiState = state
         n = self.players
         over = s.phase == OVER
+        ones, spell_at, counts = out.ones, self._spell_at, self._sums
         ones.append(base + self.at_you + player)
         ones.append(base + self.at_round + s.round - 1)
-        where.append(base + self.at_last)
-        values.append(s.final)
+        out.amount(base + self.at_last, s.final)
         ones.append(base + self.at_phase + self.phases[s.phase])
         ones.append(base + self.at_turn + (s.turn - player) % n)
-        where.append(base + self.at_plays)
-        values.append((s.plays if s.phase == PLAY else 0) / PLAYS_SCALE)
-        where.append(base + self.at_pool)
-        values.append((len(s.pool) + len(s.looking)) / self.cards)
-        self.counts(self._spell_at, s.discard, base + self.at_discard, self._sums, where, values)
-        self.counts(
-            self._spell_at, s.exhausted, base + self.at_exhausted, self._sums, where, values
-        )
-        self.counts(
-            self._spell_at, s.play_area, base + self.at_play_area, self._sums, where, values
-        )
+        out.amount(base + self.at_plays, (s.plays if s.phase == PLAY else 0) / PLAYS_SCALE)
+        out.amount(base + self.at_pool, (len(s.pool) + len(s.looking)) / self.cards)
+        out.count(spell_at, s.discard, base + self.at_discard, counts)
+        out.count(spell_at, s.exhausted, base + self.at_exhausted, counts)
+        out.count(spell_at, s.play_area, base + self.at_play_area, counts)
         monster_at = self._monster_at
         paths = base + self.at_paths
         for path in s.paths:
-            ones += [paths + monster_at[m] for m in path]
+            for m in path:
+                ones.append(paths + monster_at[m])
         decks = s.monster_decks
         if len(decks) != self.tiers:
             raise RulebookError(f"{len(decks)} Monster decks, not {self.tiers}")
         for tier, deck in enumerate(decks):
-            where.append(base + self.at_decks + tier)
-            values.append(len(deck) / self.tier_size)
-        self.counts(self._spell_at, s.hands[player], base + self.at_hand, self._sums, where, values)
+            out.amount(base + self.at_decks + tier, len(deck) / self.tier_size)
+        out.count(spell_at, s.hands[player], base + self.at_hand, counts)
         if s.stack and not over:
             kind, p, count, data = s.stack[-1]
             ones.append(base + self.at_choice + self.decisions[kind])
             ones.append(base + self.at_chooser + (p - player) % n)
-            where.append(base + self.at_count)
-            values.append(count / COUNT_SCALE)
+            out.amount(base + self.at_count, count / COUNT_SCALE)
             if kind in ("flow", "pay"):
-                ones.append(base + self.at_offer + self._spell_at[data])
+                ones.append(base + self.at_offer + spell_at[data])
             if p == player:
                 if kind in ("search", "return"):
-                    self.counts(
-                        self._spell_at, s.looking, base + self.at_looking, self._sums, where, values
-                    )
+                    out.count(spell_at, s.looking, base + self.at_looking, counts)
                 elif kind == "look":
-                    self.counts(
-                        self._spell_at,
-                        s.books[p][-count:],
-                        base + self.at_looking,
-                        self._sums,
-                        where,
-                        values,
-                    )
+                    out.count(spell_at, s.books[p][-count:], base + self.at_looking, counts)
                 elif kind == "may":
                     start = base + self.at_effects
                     ones += [start + lookup(self.effects, e.text(), "effect") for e in data]
-        current = s.current_players()
         winners = s.winners() if over else ()
-        for k in range(n):
-            p = (player + k) % n
-            at = self.at_seat[k]
-            if p in current:
-                ones.append(base + at["to_act"])
-            if p in winners:
-                ones.append(base + at["winner"])
-            element = s.magi_of(p).element
-            ones.append(base + at["element"] + lookup(self.elements, element, "Magi"))
-            where.append(base + at["crystals"])
-            values.append(s.crystals[p] / CRYSTAL_SCALE)
-            where.append(base + at["favor"])
-            values.append(favor(s, p) / FAVOR_SCALE)
-            ones += [base + at["monsters"] + monster_at[m] for m in s.trophies[p]]
-            where.append(base + at["hand"])
-            values.append(len(s.hands[p]) / self.hand_limit)
-            where.append(base + at["book"])
-            values.append(len(s.books[p]) / self.book_size)
-            self.counts(
-                self._spell_at, s.planted[p], base + at["planted"], self._sums, where, values
-            )
+        for p, at in out.seats(self.at_seat, player, base, s.current_players(), winners):
+            ones.append(base + at["element"] + self.elements[s.magi_of(p).element])
+            out.amount(base + at["crystals"], s.crystals[p] / CRYSTAL_SCALE)
+            out.amount(base + at["favor"], favor(s, p) / FAVOR_SCALE)
+            start = base + at["monsters"]
+            for m in s.trophies[p]:
+                ones.append(start + monster_at[m])
+            out.amount(base + at["hand"], len(s.hands[p]) / self.hand_limit)
+            out.amount(base + at["book"], len(s.books[p]) / self.book_size)
+            out.count(spell_at, s.planted[p], base + at["planted"], counts)
 
     # -- what no seat sees (the privileged global state) --------------------------------------
     def piles(self) -> tuple[Pile, ...]:

@@ -14,18 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
+from rulebook.core.game import tallied
 
 if TYPE_CHECKING:
     from rulebook.archmagi.rules import ArchmagiState
-
-_PLAIN = (
-    "crystals_gained",
-    "spells_played",
-    "spells_planted",
-    "spells_drafted",
-    "flow_taken",
-    "flow_left",
-)
 
 
 def counters(state: State, player: int) -> dict[str, float]:
@@ -41,8 +33,17 @@ def counters(state: State, player: int) -> dict[str, float]:
     tiers = sorted({m.tier for m in monsters})
     for t in tiers:
         out[f"tier{t}_monsters"] = float(sum(m.tier == t for m in trophies))
-    for key in _PLAIN:
-        out[key] = float(tally.get(key, 0))
+    out.update(
+        tallied(
+            tally,
+            "crystals_gained",
+            "spells_played",
+            "spells_planted",
+            "spells_drafted",
+            "flow_taken",
+            "flow_left",
+        )
+    )
     out["crystals_left"] = float(s.crystals[player])
     out["hand"] = float(len(s.hands[player]))
     out["planted"] = float(len(s.planted[player]))

@@ -16,6 +16,7 @@ from rulebook.archmagi.flow import flows_to
 from rulebook.archmagi.monsters import favor
 from rulebook.archmagi.moves import MONSTER, OVER, PLAY, Move
 from rulebook.archmagi.symbols import COMMON, Effect, Spell, effects_words
+from rulebook.core.data import fields
 from rulebook.core.words import plural
 
 if TYPE_CHECKING:
@@ -48,10 +49,7 @@ def _monster_view(s: ArchmagiState, m: int) -> dict[str, Any]:
     """A Monster of a Path as it lies face up (MONSTERS: cost, Tier, Reward, Favor Points)."""
     monster = s.content.monsters[m]
     return {
-        "name": monster.name,
-        "tier": monster.tier,
-        "crystals": monster.crystals,
-        "spells": monster.spells,
+        **fields(monster, "name", "tier", "crystals", "spells"),
         "reward": [e.text() for e in monster.reward],
         "favor": monster.favor,
     }

@@ -42,6 +42,7 @@ from rulebook.core.spaces import (
     positions,
     relative,
 )
+from rulebook.core.writes import Writes, sums
 
 STEPS = (TURN, FORGING, SELLING, FREE_CRAFT, FREE_FORGE, OVER)
 TOKENS = ("none", "fire", "lock")
@@ -220,11 +221,10 @@ class BattleEncoder(DirectEncoder):
             "per place in Salesman Steve's order: one-hot its race",
         )
         self.at_steve_next = add("steve.next", two, "one-hot: the race Steve sells to next")
-        self.at_seat = [self._declare_seat(k) for k in range(n)]
+        self.declare_seats(self._declare_seat)
 
-    def _declare_seat(self, k: int) -> dict[str, int]:
+    def _declare_seat(self, p: str) -> dict[str, int]:
         add = self.parts.add
-        p = f"seat{k}."
         weapons = ", ".join(self.weapons)
         return {
             "gold": add(p + "gold", 1, f"gold / {GOLD_SCALE:g}", high=GOLD_CAP, capped=True),
@@ -290,8 +290,6 @@ class BattleEncoder(DirectEncoder):
                 high=YEAR_END_CAP,
                 capped=True,
             ),
-            "to_act": add(p + "to_act", 1, "1 if it is this seat's turn"),
-            "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }
 
     # -- encoding ----------------------------------------------------------------------------
@@ -445,46 +443,37 @@ class BattleEncoder(DirectEncoder):
         self._kingdom_at = [self.kingdom[k.name] for k in c.kingdom]
         self._weapon_at = [self.weapons[w] for w in c.weapons]
         self._race_at = [self.races[r] for r in c.races]
+        self._season_at = [self.seasons[season] for season in c.rules.seasons]
         board = c.boards[self.players]
         self._race_tile_at = [self.tile_names[r] for r in c.races]
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
-        self._sums = self.sums(1 / self.copies, len(c.crafts))
+        self._sums = sums(1 / self.copies, len(c.crafts))
 
-    def fill_state(
-        self,
-        state: Any,
-        player: int,
-        base: int,
-        where: list[int],
-        values: list[float],
-        ones: list[int],
-        chunks: list[tuple[int, Vector]],
-    ) -> None:
+    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
         from the state."""
         s: BattleState = state
-        c, n, you = self.content, self.players, player
-        board = s.board
+        n, you = self.players, player
+        ones = out.ones
         ones.append(base + self.at_you + you)
-        ones.append(base + self.at_season + self.seasons[c.rules.seasons[s.season]])
-        ones.append(base + self.at_step + lookup(self.steps, s.step, "step"))
-        where += (base + self.at_action, base + self.at_action + 1)
-        values += (s.count / 3, s.penalty / self.max_coins)
-        ones.append(base + self.at_last + lookup(self.actions, s.last_kind, "action"))
-        where.append(base + self.at_passes)
-        values.append(s.passes / n)
+        ones.append(base + self.at_season + self._season_at[s.season])
+        ones.append(base + self.at_step + self.steps[s.step])
+        out.amount(base + self.at_action, s.count / 3)
+        out.amount(base + self.at_action + 1, s.penalty / self.max_coins)
+        ones.append(base + self.at_last + self.actions[s.last_kind])
+        out.amount(base + self.at_passes, s.passes / n)
         if s.ending_after != EMPTY:
             ones.append(base + self.at_ends + (s.ending_after - you) % n)
-        where.append(base + self.at_limit)
-        values.append(kingdom_limit(s) / self.limit_scale)
-        hot(ones, base + self.at_area, self.season_tokens + 1, s.season_area)
-        where.append(base + self.at_discarded)
-        values.append(s.tokens_discarded / (len(self.regions) * self.fields))
+        out.amount(base + self.at_limit, kingdom_limit(s) / self.limit_scale)
+        out.hot(base + self.at_area, self.season_tokens + 1, s.season_area)
+        out.amount(base + self.at_discarded, s.tokens_discarded / (len(self.regions) * self.fields))
         race_at = self._race_at
-        for r in board.races:
+        for r in s.board.races:
             start = base + self.at_rewards + race_at[r] * n
             spaces = s.reward_spaces[r]
-            ones += [start + (p - you) % n for p in range(n) if spaces[p]]
+            for p in range(n):
+                if spaces[p]:
+                    ones.append(start + (p - you) % n)
         pool = s.craft_pool
         if len(pool) > self.face_up_crafts:
             raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
@@ -495,8 +484,8 @@ class BattleEncoder(DirectEncoder):
             card = self._craft_card[k]
             at = base + self.at_crafts + i * self.craft_slot
             ones += (at, at + 1 + card.weapon, at + 2 + w + card.multiplier)
-            where += (at + 1 + w, at + 5 + w)
-            values += (card.levels / self.max_levels, card.coins / self.max_coins)
+            out.amount(at + 1 + w, card.levels / self.max_levels)
+            out.amount(at + 5 + w, card.coins / self.max_coins)
         if len(s.kingdom_pool) > self.face_up_kingdom:
             raise RulebookError(
                 f"{len(s.kingdom_pool)} face-up Kingdom Cards, more than there is room for"
@@ -507,51 +496,35 @@ class BattleEncoder(DirectEncoder):
                 at = base + self.at_kingdom + i * self.kingdom_slot
                 ones += (at, at + 1 + kingdom_at[k])
         weapon_at = self._weapon_at
-        ones += [
-            base + self.at_bonus + weapon_at[k] for k, o in enumerate(s.bonus_owner) if o == EMPTY
-        ]
+        for k, o in enumerate(s.bonus_owner):
+            if o == EMPTY:
+                ones.append(base + self.at_bonus + weapon_at[k])
         sizes = self.deck_sizes
         at = base + self.at_decks
-        where += (at, at + 1, at + 2, at + 3)
-        values += (
-            len(craft_deck(s)) / sizes["spring_summer"],
-            len(s.autumn_deck) / sizes["autumn_winter"],
-            len(s.kingdom_deck) / len(self.kingdom),
-            s.boxed / sizes["spring_summer"],
-        )
-        ones += [base + self.at_kingdom_discard + kingdom_at[k] for k in s.kingdom_discard]
-        self.counts(
-            self._craft_kind,
-            s.craft_discard,
-            base + self.at_craft_discard,
-            self._sums,
-            where,
-            values,
-        )
+        out.amount(at, len(craft_deck(s)) / sizes["spring_summer"])
+        out.amount(at + 1, len(s.autumn_deck) / sizes["autumn_winter"])
+        out.amount(at + 2, len(s.kingdom_deck) / len(self.kingdom))
+        out.amount(at + 3, s.boxed / sizes["spring_summer"])
+        at = base + self.at_kingdom_discard
+        for k in s.kingdom_discard:
+            ones.append(at + kingdom_at[k])
+        out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
         self._board_state(s, you, base, ones)
         if self.two:
             races = len(self.races)
             for i, r in enumerate(s.steve_races):
-                hot(ones, base + self.at_steve + i * races, races, race_at[r])
+                out.hot(base + self.at_steve + i * races, races, race_at[r])
             ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
         over = s.step == OVER
-        current = s.current_players()
         winners = s.winners() if over else ()
         year_end = s.year_end if over else None
         owned = on_board(s)
-        for k in range(n):
-            p = (you + k) % n
-            at_seat = self.at_seat[k]
-            if p in current:
-                ones.append(base + at_seat["to_act"])
-            if p in winners:
-                ones.append(base + at_seat["winner"])
+        for p, at_seat in out.seats(self.at_seat, you, base, s.current_players(), winners):
             if year_end:
                 start = base + at_seat["year_end"]
                 for j, part in enumerate(YEAR_END):
-                    where.append(start + j)
-                    values.append(year_end[p][part] / GOLD_SCALE)
-            self._seat_state(s, p, owned[p], base, at_seat, where, values, ones)
+                    out.amount(start + j, year_end[p][part] / GOLD_SCALE)
+            self._seat_state(s, p, owned[p], base, at_seat, out)
 
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""
@@ -561,18 +534,22 @@ class BattleEncoder(DirectEncoder):
                 f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
             )
         steve = s.seats
+        tokens = len(TOKENS)
         for r in range(len(self.regions)):
             if s.region_on_board[r]:
                 ones.append(base + self.at_regions + r)
             for b in range(fields):
                 bf = r * fields + b
                 at_field = base + self.at_fields + bf * self.field_size
-                hot(ones, at_field, len(TOKENS), s.tokens[bf])
+                token = s.tokens[bf]
+                if not 0 <= token < tokens:
+                    raise RulebookError(f"value {token!r} is outside a part of {tokens}")
+                ones.append(at_field + token)
                 for side in range(2):
                     code = s.spaces[2 * bf + side]
                     if code == EMPTY:
                         continue
-                    at = at_field + len(TOKENS) + side * self.side
+                    at = at_field + tokens + side * self.side
                     owner = code >> 1
                     if owner == steve:
                         if not two:
@@ -589,47 +566,45 @@ class BattleEncoder(DirectEncoder):
         p: int,
         owned: tuple[int, int] | list[int],
         base: int,
-        at: Mapping[str, int],
-        where: list[int],
-        values: list[float],
-        ones: list[int],
+        at: dict[str, int],
+        out: Writes,
     ) -> None:
         """:meth:`_fill_seat` of seat ``p``, read from the state."""
         w = len(self.weapons)
         weapon_at = self._weapon_at
-        where.append(base + at["gold"])
-        values.append(s.gold[p] / GOLD_SCALE)
+        out.amount(base + at["gold"], s.gold[p] / GOLD_SCALE)
         supply = s.supply[p]
         start = base + at["supply"]
         for k in range(w):
-            for v in (0, 1):
-                count = supply[k * 2 + v]
-                if count:
-                    where.append(start + weapon_at[k] + (w if v else 0))
-                    values.append(count / WEAPON_SCALE)
+            count = supply[k * 2]
+            if count:
+                out.amount(start + weapon_at[k], count / WEAPON_SCALE)
+            count = supply[k * 2 + 1]
+            if count:
+                out.amount(start + weapon_at[k] + w, count / WEAPON_SCALE)
         start = base + at["levels"]
         for k, level in enumerate(s.levels[p]):
-            where.append(start + weapon_at[k])
-            values.append(level / LEVEL_SCALE)
+            out.amount(start + weapon_at[k], level / LEVEL_SCALE)
         start = base + at["discounts"]
+        scale = self.max_coins * 3
         for k, coins in enumerate(s.coins[p]):
-            where.append(start + weapon_at[k])
-            values.append(coins / (self.max_coins * 3))
-        self.counts(self._craft_kind, s.crafts[p], base + at["crafts"], self._sums, where, values)
+            out.amount(start + weapon_at[k], coins / scale)
+        out.count(self._craft_kind, s.crafts[p], base + at["crafts"], self._sums)
         start = base + at["tiles"]
         for r, tiles in enumerate(s.race_tiles[p]):
             if tiles:
-                where.append(start + self._race_tile_at[r])
-                values.append(tiles / TILE_SCALE)
+                out.amount(start + self._race_tile_at[r], tiles / TILE_SCALE)
         for r, tiles in enumerate(s.region_tiles[p]):
             if tiles:
-                where.append(start + self._region_tile_at[r])
-                values.append(tiles / TILE_SCALE)
+                out.amount(start + self._region_tile_at[r], tiles / TILE_SCALE)
         start = base + at["kingdom"]
-        ones += [start + self._kingdom_at[k] for k in s.kingdom_cards[p]]
+        ones = out.ones
+        for k in s.kingdom_cards[p]:
+            ones.append(start + self._kingdom_at[k])
+        defeated = s.defeated[p]
         for j in range(2):
-            where += (base + at["defeated"] + j, base + at["on_board"] + j)
-            values += (s.defeated[p][j] / WEAPON_SCALE, owned[j] / WEAPON_SCALE)
+            out.amount(base + at["defeated"] + j, defeated[j] / WEAPON_SCALE)
+            out.amount(base + at["on_board"] + j, owned[j] / WEAPON_SCALE)
         start = base + at["bonus"]
         for k, owner in enumerate(s.bonus_owner):
             if owner == p:

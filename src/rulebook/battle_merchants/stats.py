@@ -14,19 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
+from rulebook.core.game import tallied
 
 if TYPE_CHECKING:
     from rulebook.battle_merchants.rules import BattleState
-
-_PLAIN = (
-    "sold_standard",
-    "sold_vorpal",
-    "forged_standard",
-    "forged_vorpal",
-    "battles_won",
-    "battles_lost",
-    "battles_tied",
-)
 
 
 def counters(state: State, player: int) -> dict[str, float]:
@@ -34,7 +25,16 @@ def counters(state: State, player: int) -> dict[str, float]:
     s = cast("BattleState", state)
     c = s.content
     tally = s.tally[player]
-    out: dict[str, float] = {k: float(tally.get(k, 0)) for k in _PLAIN}
+    out = tallied(
+        tally,
+        "sold_standard",
+        "sold_vorpal",
+        "forged_standard",
+        "forged_vorpal",
+        "battles_won",
+        "battles_lost",
+        "battles_tied",
+    )
     out["weapons_sold"] = out["sold_standard"] + out["sold_vorpal"]
     out["crafts_learned"] = float(len(s.crafts[player]))
     for w, level in enumerate(s.levels[player]):

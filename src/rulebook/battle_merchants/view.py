@@ -30,6 +30,7 @@ from rulebook.battle_merchants.setup import EMPTY
 from rulebook.battle_merchants.two_players import linked_card
 from rulebook.battle_merchants.year_end import on_board
 from rulebook.core import Action
+from rulebook.core.data import fields
 
 if TYPE_CHECKING:
     from rulebook.battle_merchants.rules import BattleState
@@ -161,12 +162,7 @@ def view(s: BattleState, player: int | None) -> dict[str, Any]:
 def _kingdom_view(s: BattleState, card: int) -> dict[str, Any]:
     """Take Kingdom Card: a face-up Kingdom Card as every seat sees it."""
     k = s.content.kingdom[card]
-    return {
-        "name": k.name,
-        "duration": k.duration,
-        "gold": k.gold,
-        "text": card_text(k, s.content),
-    }
+    return {**fields(k, "name", "duration", "gold"), "text": card_text(k, s.content)}
 
 
 def explain(s: BattleState, player: int, action: Action) -> str:

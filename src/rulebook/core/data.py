@@ -98,6 +98,12 @@ def overrides() -> dict[tuple[str, str], dict[str, Any]]:
     return dict(_OVERRIDES)
 
 
+def fields(record: object, *names: str) -> dict[str, Any]:
+    """The attributes ``names`` of a content ``record``, in that order: the printed values a
+    view shows as they are (a card's name, cost, points...)."""
+    return {name: getattr(record, name) for name in names}
+
+
 def entry_index(items: list[Any], key: str, where: str) -> int:
     """The index of the entry of an array of tables that ``key`` names."""
     for i, item in enumerate(items):

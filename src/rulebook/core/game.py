@@ -260,3 +260,9 @@ class Game:
         options: Mapping[str, str] | None = None,
     ) -> State:
         return self.create(self.setup(players, seed, variant, options))
+
+
+def tallied(tally: Mapping[str, int], *names: str) -> dict[str, float]:
+    """The counters ``names`` of a seat's tally as :attr:`Game.counters` gives them (0 for a
+    name never counted), in that order."""
+    return {name: float(tally.get(name, 0)) for name in names}

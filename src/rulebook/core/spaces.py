@@ -40,9 +40,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from rulebook.core.batch import legal_flat
 from rulebook.core.data import cached
 from rulebook.core.errors import IllegalAction, RulebookError, UnknownGame
 from rulebook.core.registry import get_game
+from rulebook.core.writes import Writes
 
 if TYPE_CHECKING:
     from rulebook.core.game import Setup
@@ -303,6 +305,21 @@ class FlatEncoder(ObservationEncoder):
         self._caps = (index, low, high)
         return self._caps
 
+    def declare_seats(
+        self, declare: Callable[[str], dict[str, int]], to_act: str = "1 if it is this seat's turn"
+    ) -> None:
+        """Declare :attr:`at_seat`: one block per seat in relative order, the game's parts
+        (``declare(prefix)``, each named ``prefix + name``) then its ``to_act`` slot (meaning
+        ``to_act``) and its ``winner`` slot."""
+        add = self.parts.add
+        self.at_seat = []
+        for k in range(self.players):
+            p = f"seat{k}."
+            at = declare(p)
+            at["to_act"] = add(p + "to_act", 1, to_act)
+            at["winner"] = add(p + "winner", 1, "1 if this seat won (the game is over)")
+            self.at_seat.append(at)
+
     def seats(
         self, observation: Mapping[str, Any], ones: list[int]
     ) -> list[tuple[int, dict[str, int]]]:
@@ -321,6 +338,19 @@ class FlatEncoder(ObservationEncoder):
                 ones.append(at["winner"])
             order.append((p, at))
         return order
+
+    def reads(self, state: State) -> bool:
+        """Whether :meth:`encode_into` reads ``state`` itself (a fast path) rather than its
+        observation: not by default."""
+        return False
+
+    def encode_state(self, state: State, player: int) -> Vector:
+        if not self.reads(state):
+            return self.encode(state.observation(player))
+        out = np.empty((1, self.parts.size), np.float32)
+        self.encode_into([state], [player], out)
+        row: Vector = out[0]
+        return row
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: Vector, ones: list[int]) -> None:
@@ -342,31 +372,17 @@ class DirectEncoder(FlatEncoder):
     #: whether this configuration reads its states directly (a game may leave some
     #: variants to :meth:`fill`)
     direct = True
+    #: the lists :meth:`encode_into` fills, kept between batches (:class:`Writes`)
+    _writes: Writes | None = None
 
     @abstractmethod
-    def fill_state(
-        self,
-        state: Any,
-        player: int,
-        base: int,
-        where: list[int],
-        values: list[float],
-        ones: list[int],
-        chunks: list[tuple[int, Vector]],
-    ) -> None:
-        """List what :meth:`fill` writes for ``state.observation(player)``, its positions
-        offset by ``base``: each amount at ``where[j]`` is ``values[j]``, each run of values
-        ``(start, array)`` of ``chunks`` at ``start`` (a position at most once among them),
-        each position of ``ones`` holds 1 (written after the amounts). Only what the
+    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+        """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
+        positions offset by ``base`` (the row's start in the batch). Only what the
         observation shows may be read."""
 
-    def encode_state(self, state: State, player: int) -> Vector:
-        if not self.direct or not isinstance(state, self.STATE):
-            return self.encode(state.observation(player))
-        out = np.empty((1, self.parts.size), np.float32)
-        self.encode_into([state], [player], out)
-        row: Vector = out[0]
-        return row
+    def reads(self, state: State) -> bool:
+        return self.direct and isinstance(state, self.STATE)
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
@@ -381,55 +397,21 @@ class DirectEncoder(FlatEncoder):
         ):
             super().encode_into(states, players, out)
             return
-        where: list[int] = []
-        values: list[float] = []
-        ones: list[int] = []
-        chunks: list[tuple[int, Vector]] = []
-        for i, (state, player) in enumerate(zip(states, players, strict=True)):
-            if type(player) is not int or not 0 <= player < self.players:
-                state.check_seat(player)  # raises, as observation(player) does
-            self.fill_state(state, player, i * size, where, values, ones, chunks)
-        out[...] = 0.0
-        flat = out.reshape(-1)
-        for start, chunk in chunks:
-            flat[start : start + chunk.size] = chunk
-        flat[where] = values
-        flat[ones] = 1.0
+        # this encoder's lists, cleared (a second batch at once, from another thread, gets its own)
+        writes, self._writes = self._writes or Writes(), None
+        writes.clear()
+        try:
+            for i, (state, player) in enumerate(zip(states, players, strict=True)):
+                if type(player) is not int or not 0 <= player < self.players:
+                    state.check_seat(player)  # raises, as observation(player) does
+                self.fill_state(state, player, i * size, writes)
+            out[...] = 0.0
+            writes.write(out.reshape(-1))
+        finally:
+            self._writes = writes
         index, low, high = self._caps if self._caps is not None else self._capped_parts()
         if index.size:
             out[:, index] = np.clip(out[:, index], low, high)
-
-    @staticmethod
-    def counts(
-        places: Sequence[int],
-        cards: Iterable[int],
-        start: int,
-        sums: Sequence[float],
-        where: list[int],
-        values: list[float],
-    ) -> None:
-        """Cards given by number counted per place (``places[card]``), as :meth:`fill` counts
-        copies one ``out[i] += step`` at a time (``sums[k]``: ``k`` of them, :meth:`sums`):
-        each place's count listed at ``start + place``."""
-        counted: dict[int, int] = {}
-        for card in cards:
-            i = places[card]
-            counted[i] = counted.get(i, 0) + 1
-        for i, k in counted.items():
-            where.append(start + i)
-            values.append(sums[k])
-
-    @staticmethod
-    def sums(step: float, most: int) -> list[float]:
-        """``k`` times ``step`` added one at a time into a ``float32`` (``out[i] += step``, as
-        :meth:`fill` counts copies), for ``k`` in ``0 .. most``: a count's value in one
-        lookup, the very same number."""
-        cell = np.zeros(1, np.float32)
-        made = [0.0]
-        for _ in range(most):
-            cell[0] += step
-            made.append(float(cell[0]))
-        return made
 
 
 class ActionSpace:
@@ -466,12 +448,10 @@ class ActionSpace:
 
     def legal_indices(self, state: State, player: int) -> list[int]:
         """The indices of ``player``'s legal moves now, in the order the state lists them."""
-        actions = state.legal_actions(player)
-        index = self._index
         try:
-            return [index[a] for a in actions]
+            return legal_flat([state], [player], self._index, self.size)
         except (KeyError, TypeError):  # a move outside the vocabulary: name it
-            return [self.index(a) for a in actions]
+            return [self.index(a) for a in state.legal_actions(player)]
 
     def mask(self, state: State, player: int) -> npt.NDArray[np.int8]:
         """1 for each index that is a legal move of ``player`` now, 0 elsewhere."""
@@ -490,15 +470,16 @@ class ActionSpace:
             for i, (state, player) in enumerate(zip(states, players, strict=True)):
                 out[i, self.legal_indices(state, player)] = 1
             return
-        index, size = self._index, self.size
-        ones: list[int] = []  # flat indices of out
-        for i, (state, player) in enumerate(zip(states, players, strict=True)):
-            base = i * size
-            try:
-                ones += [base + index[a] for a in state.legal_actions(player)]
-            except (KeyError, TypeError):  # a move outside the vocabulary: name it
-                ones += [base + j for j in self.legal_indices(state, player)]
-        out.reshape(-1)[ones] = 1
+        if len(players) != len(states):
+            raise ValueError(f"{len(players)} seats for {len(states)} states")
+        try:  # flat indices of out, gathered by compiled code (rulebook.core.batch)
+            ones = legal_flat(list(states), list(players), self._index, self.size)
+        except (KeyError, TypeError):  # a move outside the vocabulary: name it
+            for state, player in zip(states, players, strict=True):
+                self.legal_indices(state, player)
+            raise
+        # as an array first: NumPy reads a list of indices several times slower
+        out.reshape(-1)[np.fromiter(ones, np.intp, len(ones))] = 1
 
 
 #: action spaces built so far, by the identity of the vocabulary they number (games hand out

@@ -9,7 +9,8 @@ environment (``pip install 'rulebook[rl]'``).
     actions = sample_masked(obs["action_mask"])  # (64,) ints, one per game
     obs, rewards, terminated, truncated, infos = envs.step(actions)
 
-:class:`BatchedEnv` keeps its games as engine states, writes every observation straight into
+:class:`BatchedEnv` keeps its games as engine states, plays a step's legal moves in one compiled
+loop (:func:`rulebook.core.batch.play_known`), writes every observation straight into
 one preallocated ``(num_envs, *shape)`` array (``ObservationEncoder.encode_into``) and every
 mask into one ``(num_envs, actions)`` array (``ActionSpace.masks_into``, one NumPy assignment
 for the batch), and returns them stacked, as vectorised learners expect (the arrays are the
@@ -51,7 +52,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from rulebook.core import State, UnknownGame
+from rulebook.core import Action, State, UnknownGame
+from rulebook.core.batch import play_known
 from rulebook.interop.common import Arguments, as_index, check_limit, takes
 from rulebook.interop.opponents import Opponents, Player, play_opponents
 
@@ -180,23 +182,27 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
             inside = (chosen >= 0) & (chosen < table.space.size)
             legal = (self._legal[self._rows, np.where(inside, chosen, 0)] != 0) & inside
             indices: list[Any] = chosen.tolist()
-            known: list[bool] = legal.tolist()
+            moves: list[Action | None] = [
+                vocabulary[j] if known else None
+                for j, known in zip(indices, legal.tolist(), strict=True)
+            ]
         else:  # refused one by one below, with the reason (or raised)
             indices = [as_index(c.item()) for c in chosen]
-            known = [False] * n
+            moves = [None] * n
         seats, steps, limit = self._seat_list, self._step_list, self.max_episode_steps
-        for i, state in enumerate(self.states):
-            p = seats[i]
-            if known[i]:
-                state.apply_legal(p, vocabulary[indices[i]])
-                refused = None
-            else:
+        # the known legal moves, played by compiled code; left: the games that need more
+        left = play_known(self.states, seats, moves, steps, limit or 0, learner is None)
+        for i in left:
+            state, p = self.states[i], seats[i]
+            if moves[i] is None:
                 refused = table.try_move(state, p, indices[i])
-            steps[i] += 1
-            if refused is not None:
-                rewards[i] = every[i, p] = table.illegal_reward
-                infos = self._add_info(infos, {"illegal": refused}, i)
-            elif learner is not None:
+                steps[i] += 1
+                if refused is not None:
+                    rewards[i] = every[i, p] = table.illegal_reward
+                    infos = self._add_info(infos, {"illegal": refused}, i)
+            else:
+                refused = None
+            if learner is not None and refused is None:
                 play_opponents(state, table, learner, self._players[i])
             if state.is_terminal():
                 final = table.rewards(state)

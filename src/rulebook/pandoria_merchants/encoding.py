@@ -30,6 +30,7 @@ from rulebook.core.spaces import (
     positions,
     relative,
 )
+from rulebook.core.writes import Writes
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.content import content
 from rulebook.pandoria_merchants.rules import PandoriaState
@@ -332,11 +333,10 @@ class PandoriaEncoder(DirectEncoder):
             high=TOTAL_CAP,
             capped=True,
         )
-        self.at_seat = [self._declare_seat(k) for k in range(n)]
+        self.declare_seats(self._declare_seat)
 
-    def _declare_seat(self, k: int) -> dict[str, int]:
+    def _declare_seat(self, p: str) -> dict[str, int]:
         add = self.parts.add
-        p = f"seat{k}."
         sheet = 0 if self.family else 1
         family = 1 if self.family else 0
         states = ", ".join(self.states)
@@ -394,8 +394,6 @@ class PandoriaEncoder(DirectEncoder):
                 high=SPELLS_CAP,
                 capped=True,
             ),
-            "to_act": add(p + "to_act", 1, "1 if it is this seat's turn"),
-            "winner": add(p + "winner", 1, "1 if this seat won (the game is over)"),
         }
 
     # -- encoding ----------------------------------------------------------------------------
@@ -587,36 +585,29 @@ class PandoriaEncoder(DirectEncoder):
             planes = self._maps[key] = self.token_planes[you][ids].T.ravel()
         return planes
 
-    def fill_state(
-        self,
-        state: Any,
-        player: int,
-        base: int,
-        where: list[int],
-        values: list[float],
-        ones: list[int],
-        chunks: list[tuple[int, Vector]],
-    ) -> None:
+    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
         standard game, read from the state."""
         s: PandoriaState = state
         n, you = self.players, player
+        ones = out.ones
         hexes, at_map = self.hexes, base + self.at_map
-        chunks.append((at_map, self._map_planes(s, you)))
+        out.chunks.append((at_map, self._map_planes(s, you)))
         artifacts = at_map + self.artifact_plane * hexes
         for h, count in s.artifacts.items():
-            where.append(artifacts + h)
-            values.append(count / ARTIFACT_SCALE)
+            out.amount(artifacts + h, count / ARTIFACT_SCALE)
         drawn = at_map + self.drawn_plane * hexes
-        ones += [drawn + h for h in (s.r1, s.r2) if h >= 0]
+        if s.r1 >= 0:
+            ones.append(drawn + s.r1)
+        if s.r2 >= 0:
+            ones.append(drawn + s.r2)
         spelling = s.phase == SPELL
         if spelling and s.spell_hex >= 0:
             ones.append(at_map + self.target_plane * hexes + s.spell_hex)
         ones.append(base + self.at_you + you)
         ones.append(base + self.at_turn + (s.turn - you) % n)
-        where.append(base + self.at_round)
-        values.append(s.round / ROUND_SCALE)
-        ones.append(base + self.at_phase + lookup(self.phases, s.phase, "phase"))
+        out.amount(base + self.at_round, s.round / ROUND_SCALE)
+        ones.append(base + self.at_phase + self.phases[s.phase])
         if len(s.dice) > self.dice:
             raise RulebookError(f"{len(s.dice)} dice, more than the {self.dice} there is room for")
         faces = len(FACES)
@@ -626,54 +617,41 @@ class PandoriaEncoder(DirectEncoder):
             ones.append(base + self.at_spell + lookup(self.spells, s.spell, "Spell"))
         if s.phase == DRAW:
             ones.append(base + self.at_drawing + lookup(self.drawing, DRAWING[s.item], "symbol"))
-        where += (base + self.at_targets, base + self.at_targets + 1)
-        values += (
-            (s.power if spelling else 0) / self.max_power,
-            (s.spell_left if spelling else 0) / self.max_power,
-        )
-        where += (base + self.at_end, base + self.at_end + 1)
-        values += (s.pre_enclosed / self.preprinted, s.end_triggered)
+        out.amount(base + self.at_targets, (s.power if spelling else 0) / self.max_power)
+        out.amount(base + self.at_targets + 1, (s.spell_left if spelling else 0) / self.max_power)
+        out.amount(base + self.at_end, s.pre_enclosed / self.preprinted)
+        out.amount(base + self.at_end + 1, s.end_triggered)
         blocked = s.blocked
-        ones += [base + self.at_blocked + col for col in range(self.columns) if blocked >> col & 1]
+        if blocked:
+            for col in range(self.columns):
+                if blocked >> col & 1:
+                    ones.append(base + self.at_blocked + col)
         for relic_at, left in zip(self._relic_at, s.relic_left, strict=True):
-            ones += [base + a for a, here in zip(relic_at, left, strict=True) if here]
-        ones += [
-            base + a for a, here in zip(self._monument_at, s.monument_left, strict=True) if here
-        ]
-        current = s.current_players()
+            for a, here in zip(relic_at, left, strict=True):
+                if here:
+                    ones.append(base + a)
+        for a, here in zip(self._monument_at, s.monument_left, strict=True):
+            if here:
+                ones.append(base + a)
         winners = s.winners() if s.phase == OVER else ()
         state_at, slots = self._state_at, self._card_slots
-        for k in range(n):
-            p = (you + k) % n
-            at = self.at_seat[k]
-            if p in current:
-                ones.append(base + at["to_act"])
-            if p in winners:
-                ones.append(base + at["winner"])
-            where.append(base + at["score"])
-            values.append(s.score(p) / self.score_scale)
+        for p, at in out.seats(self.at_seat, you, base, s.current_players(), winners):
+            out.amount(base + at["score"], s.score(p) / self.score_scale)
             start = base + at["tracks"]
             for r, level in enumerate(s.tracks[p]):
-                where.append(start + r)
-                values.append(level / self.maximum)
+                out.amount(start + r, level / self.maximum)
             states = s.cards[p]
             start = base + at["cards"]
-            ones += [start + slot + state_at[states[i]] for i, slot in slots if states[i] != NONE]
+            for i, slot in slots:
+                code = states[i]
+                if code != NONE:
+                    ones.append(start + slot + state_at[code])
             relics, monuments = s.relics_won[p], s.monuments_won[p]
-            where += (
-                base + at["artifacts"],
-                base + at["relics"],
-                base + at["relics"] + 1,
-                base + at["monuments"],
-                base + at["monuments"] + 1,
-            )
-            values += (
-                s.held_artifacts[p] / ARTIFACT_SCALE,
-                len(relics) / 4,
-                sum(relics) / (self.top_value * 2),
-                len(monuments) / 3,
-                sum(monuments) / (self.top_monument * 2),
-            )
+            out.amount(base + at["artifacts"], s.held_artifacts[p] / ARTIFACT_SCALE)
+            out.amount(base + at["relics"], len(relics) / 4)
+            out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
+            out.amount(base + at["monuments"], len(monuments) / 3)
+            out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
 
 
 def encoder(setup: Setup) -> PandoriaEncoder:

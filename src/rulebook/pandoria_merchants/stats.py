@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rulebook.core import State
+from rulebook.core.game import tallied
 from rulebook.pandoria_merchants.board import KINDS
 
 if TYPE_CHECKING:
@@ -34,11 +35,10 @@ def counters(state: State, player: int) -> dict[str, float]:
 
     s = cast("PandoriaState", state)
     tally = s.counts(player)
-    out: dict[str, float] = {f"drawn_{k}": float(tally.get(f"drawn_{k}", 0)) for k in KINDS}
+    out = tallied(tally, *(f"drawn_{k}" for k in KINDS))
     out["resources_drawn"] = sum(out.values())
     out["workers"] = float(s.workers[player].bit_count())
-    for key in ("areas_enclosed", "areas_scored", "artifacts_collected"):
-        out[key] = float(tally.get(key, 0))
+    out.update(tallied(tally, "areas_enclosed", "areas_scored", "artifacts_collected"))
     out["artifacts_held"] = float(s.held_artifacts[player])
     for k, level in zip(RESOURCES, s.tracks[player], strict=True):
         out[f"{k}_track"] = float(level)

@@ -5,11 +5,16 @@ Bonus Modifiers and their current values (Bonus Modifiers, Charms). Slices:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rulebook.core import Setup
-from rulebook.core.rollwrite.encoding import SheetEncoder, sheet_ignored
+from rulebook.core.rollwrite.encoding import (
+    Changes,
+    SeatExtras,
+    SheetEncoder,
+    sheet_ignored,
+)
 from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.spaces import Vector
 from rulebook.ye_olde_magick_shoppe import rules
@@ -64,9 +69,42 @@ class ShoppeEncoder(SheetEncoder):
             out[at["bonus"] + k] = bonus[kind] / BONUS_SCALE
             out[at["values"] + k] = abs(values[kind]) / self.value_scale[k]
 
-    def seat_extras_key(self, state: SheetState[Any], p: int) -> object:
-        assert isinstance(state, rules.ShoppeState)
-        return (tuple(state.bonus[p]), tuple(state.level[p]))
+    def seat_extras(self) -> ShoppeExtras:
+        return ShoppeExtras(self._rel["bonus"], self._rel["values"], list(self.value_scale))
+
+
+class ShoppeExtras(SeatExtras):
+    """A seat's circled Bonus Modifiers and their values, kept by
+    :class:`~rulebook.core.rollwrite.encoding.SheetRows`: what a block shows is ``[circled
+    minus, plus, what one minus, one plus is worth (its size)]``."""
+
+    def __init__(self, bonus: int, values: int, value_scale: list[float]) -> None:
+        self.bonus = bonus
+        self.values = values
+        self.value_scale = value_scale
+
+    def blank(self) -> list[int]:
+        return [0] * (2 * len(KINDS))
+
+    def update(
+        self, s: SheetState[Any], p: int, shown: list[int], at: int, changes: Changes
+    ) -> bool:
+        assert isinstance(s, rules.ShoppeState)
+        bonus = s.bonus[p]
+        kinds = len(KINDS)
+        for k in range(kinds):
+            if bonus[k] != shown[k]:
+                changes.put(at + self.bonus + k, bonus[k] / BONUS_SCALE)
+                shown[k] = bonus[k]
+            worth = abs(s.modifier_value(p, k))
+            if worth != shown[kinds + k]:
+                changes.put(at + self.values + k, worth / self.value_scale[k])
+                shown[kinds + k] = worth
+        return False  # no score counts them
+
+    def score_parts(self, s: SheetState[Any], p: int, categories: Sequence[str]) -> list[int]:
+        assert isinstance(s, rules.ShoppeState)
+        return list(s._score_parts(p))
 
 
 def encoder(setup: Setup) -> ShoppeEncoder:

@@ -4,21 +4,7 @@
 // Craft Levels, Weapon supply, Reward Tiles) and, with 2 players, Salesman Steve. Every card,
 // tile, token, race, Region, track and mat explains itself (a tip on hover, focus and tap) with
 // its text from the data files: view.static.texts, the terminal's `card NAME`.
-import {
-  deciding,
-  el,
-  explain,
-  movesWhere,
-  place,
-  redraw,
-  seatName,
-  svg,
-  titled,
-  moveButtons,
-  turnLine,
-  viewerFirst,
-  zoomable,
-} from "./kit.js";
+import * as kit from "./kit.js";
 
 const STEPS = {
   forge: "forging: up to the limit, or stop",
@@ -50,7 +36,7 @@ const CORNERS = [
 function tip(view, node, name, heading = name, facts = "") {
   const text = ((view.static || {}).texts || {})[name];
   if (!text && !facts) return node;
-  return explain(node, [facts, text].filter(Boolean).join("\n"), heading);
+  return kit.explain(node, [facts, text].filter(Boolean).join("\n"), heading);
 }
 
 /** A Craft Card's name in the texts: its label with a capital letter ("Axe +2 (x2)"). */
@@ -61,8 +47,8 @@ function craftName(label) {
 /** A Weapon Space's occupant as people say it: "Red's Vorpal Axe", "Salesman Steve's Mace". */
 function holder(weapon, demand) {
   const [owner, vorpal] = weapon.split(" ");
-  const who = owner === "steve" ? "Salesman Steve" : titled(owner);
-  return `${who}'s ${vorpal ? "Vorpal" : "Standard"} ${titled(demand)}`;
+  const who = owner === "steve" ? "Salesman Steve" : kit.titled(owner);
+  return `${who}'s ${vorpal ? "Vorpal" : "Standard"} ${kit.titled(demand)}`;
 }
 
 /** A Weapon's glyph in a 20x20 box centred on (0, 0). */
@@ -73,19 +59,19 @@ export function weaponGlyph(weapon, attrs = {}) {
     mace: "M -7 8 L 3 -2 M 4 -7 a 4 4 0 1 0 0.1 0 M 4 -10 v 2 M 9 -5 h -2 M 4 1 v 2 M -1 -5 h 2",
     hammer: "M -6 8 L 4 -2 M -1 -5 L 6 -12 L 11 -7 L 4 0 Z",
   };
-  return svg("path", { d: paths[weapon] || "", class: `bm-glyph bm-${weapon}`, ...attrs });
+  return kit.svg("path", { d: paths[weapon] || "", class: `bm-glyph bm-${weapon}`, ...attrs });
 }
 
 function flame(x, y) {
-  return svg(
+  return kit.svg(
     "g",
     { class: "bm-token bm-fire" },
-    svg("circle", { cx: x, cy: y, r: 11 }),
-    svg("path", {
+    kit.svg("circle", { cx: x, cy: y, r: 11 }),
+    kit.svg("path", {
       d: `M ${x} ${y - 8} C ${x + 7} ${y - 1} ${x + 6} ${y + 7} ${x} ${y + 7} C ${x - 6} ${y + 7} ${x - 7} ${y - 1} ${x} ${y - 8} Z`,
       class: "bm-flame",
     }),
-    svg("path", {
+    kit.svg("path", {
       d: `M ${x} ${y - 1} C ${x + 3} ${y + 2} ${x + 3} ${y + 6} ${x} ${y + 6} C ${x - 3} ${y + 6} ${x - 3} ${y + 2} ${x} ${y - 1} Z`,
       class: "bm-flame-core",
     }),
@@ -93,12 +79,12 @@ function flame(x, y) {
 }
 
 function lock(x, y) {
-  return svg(
+  return kit.svg(
     "g",
     { class: "bm-token bm-lock" },
-    svg("circle", { cx: x, cy: y, r: 11 }),
-    svg("rect", { x: x - 4.5, y: y - 1, width: 9, height: 7, rx: 1, class: "bm-lock-body" }),
-    svg("path", { d: `M ${x - 3} ${y - 1} v -3 a 3 3 0 0 1 6 0 v 3`, class: "bm-lock-arc" }),
+    kit.svg("circle", { cx: x, cy: y, r: 11 }),
+    kit.svg("rect", { x: x - 4.5, y: y - 1, width: 9, height: 7, rx: 1, class: "bm-lock-body" }),
+    kit.svg("path", { d: `M ${x - 3} ${y - 1} v -3 a 3 3 0 0 1 6 0 v 3`, class: "bm-lock-arc" }),
   );
 }
 
@@ -108,12 +94,12 @@ function ownerColour(owner) {
 
 /** One Weapon Space: the Weapon it demands, or the Weapon sold there. */
 function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
-  const moves = movesWhere(view, (t) => {
+  const moves = kit.movesWhere(view, (t) => {
     const words = t.split(" ");
     return (words[0] === "sell" || words[0] === "bonus") && words[words.length - 1] === id;
   });
   const [owner, vorpal] = weapon ? weapon.split(" ") : [null, null];
-  const g = svg(
+  const g = kit.svg(
     "g",
     {
       class: `bm-space${weapon ? " bm-filled" : ""}${moves.length ? " bm-target" : ""}`,
@@ -121,7 +107,7 @@ function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
       "data-key": `space:${id}`,
       transform: `translate(${x},${y})`,
     },
-    svg("rect", {
+    kit.svg("rect", {
       x: -TILE / 2,
       y: -TILE / 2,
       width: TILE,
@@ -133,25 +119,25 @@ function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
         `stroke:${vorpal ? "#ffcf33" : RACE_COLOURS[race] || "#6b4f2a"}`,
     }),
     weaponGlyph(demand, { transform: "scale(1.35)" }),
-    vorpal ? svg("text", { x: 13, y: -10, class: "bm-vorpal" }, "V") : null,
+    vorpal ? kit.svg("text", { x: 13, y: -10, class: "bm-vorpal" }, "V") : null,
   );
   const [regionName, raceName, n] = id.split("/");
-  const label = `${titled(regionName)}, ${titled(raceName)} Battlefield ${n}, demands ${demand}` +
+  const label = `${kit.titled(regionName)}, ${kit.titled(raceName)} Battlefield ${n}, demands ${demand}` +
     (weapon ? `, holds ${owner}'s ${vorpal ? "Vorpal " : ""}${demand}` : ", empty");
-  const people = PLURAL[raceName] || titled(raceName);
-  const heading = `Weapon Space: ${titled(regionName)} Battlefield ${n}, ${people}' side`;
+  const people = PLURAL[raceName] || kit.titled(raceName);
+  const heading = `Weapon Space: ${kit.titled(regionName)} Battlefield ${n}, ${people}' side`;
   const facts = weapon
     ? `Holds ${holder(weapon, demand)}, sold to the ${people}.`
-    : `Wants ${/^[aeiou]/.test(demand) ? "an" : "a"} ${titled(demand)}, sold to the ${people}; empty.`;
+    : `Wants ${/^[aeiou]/.test(demand) ? "an" : "a"} ${kit.titled(demand)}, sold to the ${people}; empty.`;
   tip(view, g, weapon ? (vorpal ? "Vorpal Weapon" : "Standard Weapon") : "Weapon Space", heading, facts);
-  return place(g, moves, ctx, label);
+  return kit.place(g, moves, ctx, label);
 }
 
 /** A Battlefield's Demand Token: fire (open), lock (closed), or gone (a dot). */
 function token(view, kind, x, y, where) {
   if (kind === "fire") return tip(view, flame(x, y), "Demand Token (fire)", `Demand Token, face up: ${where}`);
   if (kind === "lock") return tip(view, lock(x, y), "Demand Token (lock)", `Demand Token, face down: ${where}`);
-  return tip(view, svg("circle", { cx: x, cy: y, r: 5, class: "bm-gone" }), "Open Battlefield", `No Demand Token: ${where}`);
+  return tip(view, kit.svg("circle", { cx: x, cy: y, r: 5, class: "bm-gone" }), "Open Battlefield", `No Demand Token: ${where}`);
 }
 
 function region(view, ctx, r, reg) {
@@ -166,10 +152,10 @@ function region(view, ctx, r, reg) {
     const left = dx < 0 ? 0 : 1; // which race sits on the left of the road
     const sideX = (side) => cx + (side === left ? -1 : 1) * (TILE / 2 + 13);
     nodes.push(
-      svg("rect", { x: cx - TILE - 15, y: cy - TILE / 2 - 3, width: 2 * TILE + 30, height: TILE + 6, rx: 8, class: "bm-field" }),
+      kit.svg("rect", { x: cx - TILE - 15, y: cy - TILE / 2 - 3, width: 2 * TILE + 30, height: TILE + 6, rx: 8, class: "bm-field" }),
       weaponSpace(view, ctx, `${reg.name}/${reg.races[0]}/${i + 1}`, wa, bf.weapons[0], sideX(0), cy, reg.races[0]),
       weaponSpace(view, ctx, `${reg.name}/${reg.races[1]}/${i + 1}`, wb, bf.weapons[1], sideX(1), cy, reg.races[1]),
-      token(view, bf.token, cx, cy, `${titled(reg.name)} Battlefield ${i + 1}`),
+      token(view, bf.token, cx, cy, `${kit.titled(reg.name)} Battlefield ${i + 1}`),
     );
   });
   // off the road: the Region's name and tile and the first race on the far-x side, the
@@ -181,24 +167,24 @@ function region(view, ctx, r, reg) {
   const raceText = (race, x, y) =>
     tip(
       view,
-      svg("text", { x, y, class: "bm-race-text", fill: RACE_COLOURS[race] }, titled(race)),
-      PLURAL[race] || titled(race),
+      kit.svg("text", { x, y, class: "bm-race-text", fill: RACE_COLOURS[race] }, kit.titled(race)),
+      PLURAL[race] || kit.titled(race),
     );
   nodes.push(
-    tip(view, svg("text", { x: ax, y: ay - 8, class: "bm-region-text" }, titled(reg.name)), titled(reg.name), `${titled(reg.name)} (a Region)`),
+    tip(view, kit.svg("text", { x: ax, y: ay - 8, class: "bm-region-text" }, kit.titled(reg.name)), kit.titled(reg.name), `${kit.titled(reg.name)} (a Region)`),
     raceText(reg.races[0], ax, ay + 14),
     raceText(reg.races[1], bx, by),
     reg.region_tile_on_board
       ? tip(
           view,
-          hexTile(ax, ay + 40, titled(reg.name)[0], "#b08d57", `${titled(reg.name)} Reward Tile`),
-          `${titled(reg.name)} Reward Tile`,
-          `${titled(reg.name)} Reward Tile`,
+          hexTile(ax, ay + 40, kit.titled(reg.name)[0], "#b08d57", `${kit.titled(reg.name)} Reward Tile`),
+          `${kit.titled(reg.name)} Reward Tile`,
+          `${kit.titled(reg.name)} Reward Tile`,
           "Still on the board.",
         )
       : null,
   );
-  return svg("g", { class: "bm-region", "data-region": reg.name }, nodes);
+  return kit.svg("g", { class: "bm-region", "data-region": reg.name }, nodes);
 }
 
 function hexTile(x, y, letter, fill, label) {
@@ -207,11 +193,11 @@ function hexTile(x, y, letter, fill, label) {
     const a = Math.PI / 6 + (i * Math.PI) / 3;
     pts.push(`${(x + Math.cos(a) * 12).toFixed(1)},${(y + Math.sin(a) * 12).toFixed(1)}`);
   }
-  return svg(
+  return kit.svg(
     "g",
     { class: "bm-hex", "aria-label": label },
-    svg("polygon", { points: pts.join(" "), fill }),
-    svg("text", { x, y: y + 4, class: "bm-hex-text" }, letter),
+    kit.svg("polygon", { points: pts.join(" "), fill }),
+    kit.svg("text", { x, y: y + 4, class: "bm-hex-text" }, letter),
   );
 }
 
@@ -219,31 +205,31 @@ function centre(view) {
   const obs = view.observation;
   const st = view.static;
   const nodes = [
-    svg("rect", { x: C - 88, y: C - 88, width: 176, height: 176, rx: 14, class: "bm-centre" }),
-    svg("text", { x: C, y: C - 62, class: "bm-centre-title" }, titled(obs.season)),
+    kit.svg("rect", { x: C - 88, y: C - 88, width: 176, height: 176, rx: 14, class: "bm-centre" }),
+    kit.svg("text", { x: C, y: C - 62, class: "bm-centre-title" }, kit.titled(obs.season)),
   ];
-  const seasons = [svg("rect", { x: C - 62, y: C - 50, width: 124, height: 24, class: "bm-hit" })];
+  const seasons = [kit.svg("rect", { x: C - 62, y: C - 50, width: 124, height: 24, class: "bm-hit" })];
   st.seasons.forEach((s, i) => {
     const current = s === obs.season;
     seasons.push(
-      svg("circle", { cx: C - 48 + i * 32, cy: C - 38, r: 9, class: `bm-season${current ? " bm-now" : ""}` }),
-      svg("text", { x: C - 48 + i * 32, y: C - 34, class: "bm-season-text" }, s[0].toUpperCase()),
+      kit.svg("circle", { cx: C - 48 + i * 32, cy: C - 38, r: 9, class: `bm-season${current ? " bm-now" : ""}` }),
+      kit.svg("text", { x: C - 48 + i * 32, y: C - 34, class: "bm-season-text" }, s[0].toUpperCase()),
     );
   });
-  const now = view.over ? "The year is over." : `Now: ${titled(obs.season)}.`;
-  nodes.push(tip(view, svg("g", { class: "bm-seasons" }, seasons), "Seasons", "The Seasons", now));
+  const now = view.over ? "The year is over." : `Now: ${kit.titled(obs.season)}.`;
+  nodes.push(tip(view, kit.svg("g", { class: "bm-seasons" }, seasons), "Seasons", "The Seasons", now));
   const area = [
-    svg("rect", { x: C - 48, y: C - 20, width: 96, height: 48, class: "bm-hit" }),
-    svg("text", { x: C, y: C - 6, class: "bm-small" }, "Season Area"),
+    kit.svg("rect", { x: C - 48, y: C - 20, width: 96, height: 48, class: "bm-hit" }),
+    kit.svg("text", { x: C, y: C - 6, class: "bm-small" }, "Season Area"),
   ];
   for (let i = 0; i < st.season_tokens; i += 1) {
     const x = C - 30 + i * 30;
-    area.push(i < obs.season_area ? flame(x, C + 14) : svg("circle", { cx: x, cy: C + 14, r: 11, class: "bm-slot" }));
+    area.push(i < obs.season_area ? flame(x, C + 14) : kit.svg("circle", { cx: x, cy: C + 14, r: 11, class: "bm-slot" }));
   }
-  if (obs.season_ending && !view.over) area.push(svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
+  if (obs.season_ending && !view.over) area.push(kit.svg("text", { x: C, y: C + 44, class: "bm-warn" }, "War! Last turns"));
   const ending = obs.season_ending && !view.over ? " The Season is ending: these are its last turns." : "";
   nodes.push(
-    tip(view, svg("g", { class: "bm-area" }, area), "Season Area", "Season Area", `${obs.season_area} of ${st.season_tokens} Demand Tokens here.${ending}`),
+    tip(view, kit.svg("g", { class: "bm-area" }, area), "Season Area", "Season Area", `${obs.season_area} of ${st.season_tokens} Demand Tokens here.${ending}`),
   );
   // the races' Reward Tile spaces: who may still take one this Season
   const races = Object.entries(obs.reward_spaces);
@@ -254,64 +240,64 @@ function centre(view) {
     nodes.push(
       tip(
         view,
-        svg(
+        kit.svg(
           "g",
           { class: "bm-reward-space" },
-          hexTile(x, y, titled(race)[0], RACE_COLOURS[race] || "#777", `${titled(race)} Reward Tiles`),
-          ...colours.map((c, k) => svg("rect", { x: x - 12 + k * 7, y: y + 14, width: 6, height: 6, fill: ownerColour(c) })),
+          hexTile(x, y, kit.titled(race)[0], RACE_COLOURS[race] || "#777", `${kit.titled(race)} Reward Tiles`),
+          ...colours.map((c, k) => kit.svg("rect", { x: x - 12 + k * 7, y: y + 14, width: 6, height: 6, fill: ownerColour(c) })),
         ),
-        `${titled(race)} Reward Tile`,
-        `${PLURAL[race] || titled(race)}' Reward spaces`,
+        `${kit.titled(race)} Reward Tile`,
+        `${PLURAL[race] || kit.titled(race)}' Reward spaces`,
         waiting,
       ),
     );
   });
-  return svg("g", { class: "bm-centre-g" }, nodes);
+  return kit.svg("g", { class: "bm-centre-g" }, nodes);
 }
 
 function boardSvg(view, ctx) {
   const obs = view.observation;
-  return svg(
+  return kit.svg(
     "svg",
     { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "bm-board", role: "group", "aria-label": "The game board" },
-    svg("rect", { x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 24, class: "bm-board-bg" }),
-    svg("path", { d: `M ${C} 10 V ${SIZE - 10} M 10 ${C} H ${SIZE - 10}`, class: "bm-borders" }),
+    kit.svg("rect", { x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 24, class: "bm-board-bg" }),
+    kit.svg("path", { d: `M ${C} 10 V ${SIZE - 10} M 10 ${C} H ${SIZE - 10}`, class: "bm-borders" }),
     obs.regions.map((reg, r) => region(view, ctx, r, reg)),
     centre(view),
   );
 }
 
 function craftCard(view, ctx, face, i) {
-  if (!face) return el("div", { class: "bm-card bm-gap" }, "—");
-  const moves = movesWhere(view, (t) => t === `learn ${i + 1}`);
-  const node = el(
+  if (!face) return kit.el("div", { class: "bm-card bm-gap" }, "—");
+  const moves = kit.movesWhere(view, (t) => t === `learn ${i + 1}`);
+  const node = kit.el(
     "div",
     { class: `bm-card bm-craft bm-w-${face.weapon}`, "data-key": `learn:${i + 1}` },
-    el("div", { class: "bm-levels" }, "▲".repeat(face.levels)),
-    el("div", { class: "bm-card-weapon" }, iconSvg(face.weapon), titled(face.weapon)),
-    el("div", { class: "bm-cost" }, titled(face.cost), face.coins ? el("span", { class: "bm-coins" }, ` ●${face.coins}`) : null),
+    kit.el("div", { class: "bm-levels" }, "▲".repeat(face.levels)),
+    kit.el("div", { class: "bm-card-weapon" }, iconSvg(face.weapon), kit.titled(face.weapon)),
+    kit.el("div", { class: "bm-cost" }, kit.titled(face.cost), face.coins ? kit.el("span", { class: "bm-coins" }, ` ●${face.coins}`) : null),
   );
   const name = craftName((view.observation.craft_cards || [])[i]);
   tip(view, node, name, `Craft Card (space ${i + 1}): ${name}`);
-  return place(node, moves, ctx, `Craft Card ${i + 1}: ${titled(face.weapon)} +${face.levels}`);
+  return kit.place(node, moves, ctx, `Craft Card ${i + 1}: ${kit.titled(face.weapon)} +${face.levels}`);
 }
 
 function iconSvg(weapon, size = 22) {
-  return svg("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "bm-icon" }, weaponGlyph(weapon));
+  return kit.svg("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "bm-icon" }, weaponGlyph(weapon));
 }
 
 function kingdomCard(view, ctx, card, i) {
-  if (!card) return el("div", { class: "bm-card bm-gap" }, "—");
-  const moves = movesWhere(view, (t) => t === `kingdom ${i + 1}`);
-  const node = el(
+  if (!card) return kit.el("div", { class: "bm-card bm-gap" }, "—");
+  const moves = kit.movesWhere(view, (t) => t === `kingdom ${i + 1}`);
+  const node = kit.el(
     "div",
     { class: `bm-card bm-kingdom bm-${card.duration}`, "data-key": `kingdom:${i + 1}` },
-    el("div", { class: "bm-card-title" }, card.name),
-    el("div", { class: "bm-card-text" }, card.text),
-    el("div", { class: "bm-card-foot" }, titled(card.duration), card.gold ? ` ${card.gold > 0 ? "+" : ""}${card.gold} gold` : ""),
+    kit.el("div", { class: "bm-card-title" }, card.name),
+    kit.el("div", { class: "bm-card-text" }, card.text),
+    kit.el("div", { class: "bm-card-foot" }, kit.titled(card.duration), card.gold ? ` ${card.gold > 0 ? "+" : ""}${card.gold} gold` : ""),
   );
   tip(view, node, card.name, `Kingdom Card (space ${i + 1}): ${card.name}`);
-  return place(node, moves, ctx, `Kingdom Card ${i + 1}: ${card.name}`);
+  return kit.place(node, moves, ctx, `Kingdom Card ${i + 1}: ${card.name}`);
 }
 
 function mat(view, ctx, p) {
@@ -320,75 +306,75 @@ function mat(view, ctx, p) {
   const seat = obs.seats[p];
   const mine = view.seat === p;
   const rows = st.weapons.map((w) => {
-    const moves = mine ? movesWhere(view, (t) => t === `forge ${w}` || t === `forge vorpal ${w}`) : [];
+    const moves = mine ? kit.movesWhere(view, (t) => t === `forge ${w}` || t === `forge vorpal ${w}`) : [];
     const level = seat.levels[w];
     const std = seat.supply[w] || 0;
     const vor = seat.supply[`vorpal ${w}`] || 0;
     const boxes = [];
     for (let k = 1; k <= 8; k += 1) {
       boxes.push(
-        el("span", {
+        kit.el("span", {
           class: `bm-lv${k <= level ? " bm-on" : ""}${k === st.vorpal_level ? " bm-vorpal-mark" : ""}${k === st.bonus_level ? " bm-bonus-mark" : ""}`,
         }),
       );
     }
-    const row = el(
+    const row = kit.el(
       "div",
       { class: "bm-mat-row", "data-key": `forge:${p}:${w}` },
       iconSvg(w, 20),
-      el("span", { class: "bm-w-name" }, titled(w)),
-      el("span", { class: "bm-track", "aria-label": `Craft Level ${level}` }, boxes, level > 8 ? `+${level - 8}` : ""),
-      el("span", { class: "bm-disc" }, seat.discounts[w] ? `−${seat.discounts[w]}` : ""),
-      el("span", { class: "bm-supply" }, std ? `${std}×` : "", vor ? el("strong", {}, ` ${vor}×V`) : ""),
+      kit.el("span", { class: "bm-w-name" }, kit.titled(w)),
+      kit.el("span", { class: "bm-track", "aria-label": `Craft Level ${level}` }, boxes, level > 8 ? `+${level - 8}` : ""),
+      kit.el("span", { class: "bm-disc" }, seat.discounts[w] ? `−${seat.discounts[w]}` : ""),
+      kit.el("span", { class: "bm-supply" }, std ? `${std}×` : "", vor ? kit.el("strong", {}, ` ${vor}×V`) : ""),
     );
     const unsold = [std ? `${std} Standard` : "", vor ? `${vor} Vorpal` : ""].filter(Boolean).join(" and ");
     const facts =
-      `${titled(w)} Craft Level ${level}` +
-      (seat.discounts[w] ? `; each ${titled(w)} costs ${seat.discounts[w]} gold less to forge` : "") +
+      `${kit.titled(w)} Craft Level ${level}` +
+      (seat.discounts[w] ? `; each ${kit.titled(w)} costs ${seat.discounts[w]} gold less to forge` : "") +
       `. Unsold: ${unsold || "none"}.` +
-      ` A Standard ${titled(w)} costs ${st.chart.standard.forge} to forge and sells for ${st.chart.standard.sell};` +
+      ` A Standard ${kit.titled(w)} costs ${st.chart.standard.forge} to forge and sells for ${st.chart.standard.sell};` +
       ` a Vorpal one ${st.chart.vorpal.forge} and ${st.chart.vorpal.sell}.`;
-    tip(view, row, "Craft Level track", `${titled(w)} Craft`, facts);
-    return place(row, moves, ctx, `Forge ${w}`);
+    tip(view, row, "Craft Level track", `${kit.titled(w)} Craft`, facts);
+    return kit.place(row, moves, ctx, `Forge ${w}`);
   });
   const tiles = Object.entries(seat.reward_tiles).map(([name, n]) =>
     tip(
       view,
-      el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${titled(name)}${n > 1 ? ` ×${n}` : ""}`),
-      `${titled(name)} Reward Tile`,
-      `${titled(name)} Reward Tile${n > 1 ? ` ×${n}` : ""}`,
+      kit.el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${kit.titled(name)}${n > 1 ? ` ×${n}` : ""}`),
+      `${kit.titled(name)} Reward Tile`,
+      `${kit.titled(name)} Reward Tile${n > 1 ? ` ×${n}` : ""}`,
       n > 1 ? `${n} on this mat: ${n} more gold per sale.` : "",
     ),
   );
-  const status = view.over ? "" : deciding(view, p) ? "to act" : "";
-  return el(
+  const status = view.over ? "" : kit.deciding(view, p) ? "to act" : "";
+  return kit.el(
     "section",
-    { class: `bm-mat${mine ? " bm-mine" : ""}`, style: `--seat:${ownerColour(seat.colour)}`, "aria-label": `${seatName(view, p)}'s mat` },
-    el(
+    { class: `bm-mat${mine ? " bm-mine" : ""}`, style: `--seat:${ownerColour(seat.colour)}`, "aria-label": `${kit.seatName(view, p)}'s mat` },
+    kit.el(
       "header",
       {},
-      tip(view, el("strong", {}, `${seatName(view, p)} · ${titled(seat.colour)}`), `${titled(seat.colour)} mat`),
-      status ? el("span", { class: "bm-status" }, status) : null,
-      tip(view, el("span", { class: "bm-gold" }, `${seat.gold} gold`), "Gold", "Gold", `${titled(seat.colour)} has ${seat.gold} gold.`),
+      tip(view, kit.el("strong", {}, `${kit.seatName(view, p)} · ${kit.titled(seat.colour)}`), `${kit.titled(seat.colour)} mat`),
+      status ? kit.el("span", { class: "bm-status" }, status) : null,
+      tip(view, kit.el("span", { class: "bm-gold" }, `${seat.gold} gold`), "Gold", "Gold", `${kit.titled(seat.colour)} has ${seat.gold} gold.`),
     ),
-    el("div", { class: "bm-mat-rows" }, rows),
-    el(
+    kit.el("div", { class: "bm-mat-rows" }, rows),
+    kit.el(
       "div",
       { class: "bm-mat-foot" },
       tiles,
       seat.craft_bonus.map((b) =>
         tip(
           view,
-          el("span", { class: `bm-bonus-chip${b.face_up ? "" : " bm-used"}` }, `Bonus ${titled(b.weapon)}`),
-          `${titled(b.weapon)} Craft Bonus`,
-          `${titled(b.weapon)} Craft Bonus card`,
+          kit.el("span", { class: `bm-bonus-chip${b.face_up ? "" : " bm-used"}` }, `Bonus ${kit.titled(b.weapon)}`),
+          `${kit.titled(b.weapon)} Craft Bonus`,
+          `${kit.titled(b.weapon)} Craft Bonus card`,
           b.face_up ? "Face up: usable this Season." : "Face down: used this Season.",
         ),
       ),
-      seat.kingdom_cards.map((k) => tip(view, el("span", { class: "bm-k-chip" }, k), k)),
+      seat.kingdom_cards.map((k) => tip(view, kit.el("span", { class: "bm-k-chip" }, k), k)),
       tip(
         view,
-        el("span", { class: "bm-small-text" }, `on board ${seat.on_board.standard}+${seat.on_board.vorpal}V · defeated ${seat.defeated.standard}+${seat.defeated.vorpal}V`),
+        kit.el("span", { class: "bm-small-text" }, `on board ${seat.on_board.standard}+${seat.on_board.vorpal}V · defeated ${seat.defeated.standard}+${seat.defeated.vorpal}V`),
         "Defeated Weapons",
         "Weapons on the board, Defeated Weapons",
         `On the board: ${seat.on_board.standard} Standard, ${seat.on_board.vorpal} Vorpal (repairs pay for each).` +
@@ -401,23 +387,23 @@ function mat(view, ctx, p) {
 function steve(view) {
   const s = view.observation.steve;
   if (!s) return null;
-  const order = s.races.map((r) => PLURAL[r] || titled(r)).join(", ");
-  const next = `Sells next to the ${PLURAL[s.next] || titled(s.next)}. His cube goes through ${order}, one step after each sale, then back to the first.`;
-  return el(
+  const order = s.races.map((r) => PLURAL[r] || kit.titled(r)).join(", ");
+  const next = `Sells next to the ${PLURAL[s.next] || kit.titled(s.next)}. His cube goes through ${order}, one step after each sale, then back to the first.`;
+  return kit.el(
     "section",
     { class: "bm-steve", "aria-label": "Salesman Steve" },
     tip(
       view,
-      el(
+      kit.el(
         "div",
         { class: "bm-steve-head" },
-        el("strong", {}, "Salesman Steve"),
-        el(
+        kit.el("strong", {}, "Salesman Steve"),
+        kit.el(
           "div",
           { class: "bm-steve-races" },
-          s.races.map((r) => el("span", { class: `bm-steve-race${r === s.next ? " bm-next" : ""}`, style: `border-color:${RACE_COLOURS[r]}` }, titled(r))),
+          s.races.map((r) => kit.el("span", { class: `bm-steve-race${r === s.next ? " bm-next" : ""}`, style: `border-color:${RACE_COLOURS[r]}` }, kit.titled(r))),
         ),
-        el("div", { class: "bm-small-text" }, `sells next to the ${PLURAL[s.next] || titled(s.next)}`),
+        kit.el("div", { class: "bm-small-text" }, `sells next to the ${PLURAL[s.next] || kit.titled(s.next)}`),
       ),
       "Salesman Steve",
       "Salesman Steve",
@@ -426,7 +412,7 @@ function steve(view) {
     view.observation.side_board_links
       ? tip(
           view,
-          el("div", { class: "bm-small-text" }, "Side board lines: ", view.observation.side_board_links.join(", ")),
+          kit.el("div", { class: "bm-small-text" }, "Side board lines: ", view.observation.side_board_links.join(", ")),
           "Side board",
           "The side board's black lines",
           `Joined: ${view.observation.side_board_links.join(", ")}.`,
@@ -439,43 +425,43 @@ export function render(root, view, ctx) {
   root.classList.add("rb-board", "bm-root");
   const obs = view.observation;
   const st = view.static;
-  redraw(root, () => {
+  kit.redraw(root, () => {
     const faces = obs.craft_faces || [];
-    const order = viewerFirst(view);
+    const order = kit.viewerFirst(view);
     return [
-      el(
+      kit.el(
         "header",
         { class: "bm-top" },
-        tip(view, el("strong", {}, `${titled(obs.season)}`), "Seasons", "The Seasons", `Now: ${titled(obs.season)}.`),
-        turnLine(view),
-        tip(view, el("span", {}, `Kingdom limit ${obs.kingdom_limit}`), "Kingdom Card limit", "Kingdom Card limit", `This Season: ${obs.kingdom_limit}.`),
-        obs.step !== "turn" && obs.step !== "over" ? el("span", { class: "bm-step" }, STEPS[obs.step] || obs.step) : null,
-        moveButtons(view, ctx, {
+        tip(view, kit.el("strong", {}, `${kit.titled(obs.season)}`), "Seasons", "The Seasons", `Now: ${kit.titled(obs.season)}.`),
+        kit.turnLine(view),
+        tip(view, kit.el("span", {}, `Kingdom limit ${obs.kingdom_limit}`), "Kingdom Card limit", "Kingdom Card limit", `This Season: ${obs.kingdom_limit}.`),
+        obs.step !== "turn" && obs.step !== "over" ? kit.el("span", { class: "bm-step" }, STEPS[obs.step] || obs.step) : null,
+        kit.moveButtons(view, ctx, {
           done: obs.step === "forge" ? "Forge no more" : obs.step === "sell" ? "Sell no more" : "Done",
           pass: "Pass (no action possible)",
         }),
       ),
-      el(
+      kit.el(
         "div",
         { class: "bm-layout" },
-        el("div", { class: "bm-board-wrap" }, zoomable(root, "board", boardSvg(view, ctx), "board")),
-        el(
+        kit.el("div", { class: "bm-board-wrap" }, kit.zoomable(root, "board", boardSvg(view, ctx), "board")),
+        kit.el(
           "div",
           { class: "bm-side" },
-          el("h3", {}, "Kingdom Cards", tip(view, el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`), "Kingdom deck", "Kingdom deck", `${obs.decks.kingdom} cards left.`)),
-          el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))),
-          el("h3", {}, "Craft Cards", tip(view, el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`), "Craft deck", "Craft deck", `${obs.decks.craft} cards left in this deck.`)),
-          el("div", { class: "bm-cards" }, faces.map((f, i) => craftCard(view, ctx, f, i))),
-          el(
+          kit.el("h3", {}, "Kingdom Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`), "Kingdom deck", "Kingdom deck", `${obs.decks.kingdom} cards left.`)),
+          kit.el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))),
+          kit.el("h3", {}, "Craft Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`), "Craft deck", "Craft deck", `${obs.decks.craft} cards left in this deck.`)),
+          kit.el("div", { class: "bm-cards" }, faces.map((f, i) => craftCard(view, ctx, f, i))),
+          kit.el(
             "div",
             { class: "bm-bonus-cards" },
             "Craft Bonus cards: ",
             st.weapons.map((w) =>
               tip(
                 view,
-                el("span", { class: `bm-bonus-chip${obs.craft_bonus_available.includes(w) ? "" : " bm-taken"}` }, iconSvg(w, 16), titled(w)),
-                `${titled(w)} Craft Bonus`,
-                `${titled(w)} Craft Bonus card`,
+                kit.el("span", { class: `bm-bonus-chip${obs.craft_bonus_available.includes(w) ? "" : " bm-taken"}` }, iconSvg(w, 16), kit.titled(w)),
+                `${kit.titled(w)} Craft Bonus`,
+                `${kit.titled(w)} Craft Bonus card`,
                 obs.craft_bonus_available.includes(w) ? "Not taken yet." : "Taken.",
               ),
             ),
@@ -483,7 +469,7 @@ export function render(root, view, ctx) {
           steve(view),
         ),
       ),
-      el("div", { class: "bm-mats" }, order.map((p) => mat(view, ctx, p))),
+      kit.el("div", { class: "bm-mats" }, order.map((p) => mat(view, ctx, p))),
     ];
   });
 }

@@ -18,7 +18,6 @@ Each game's ``encoding`` module subclasses :class:`SheetEncoder` with its words 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -42,16 +41,6 @@ from rulebook.core.spaces import (
 from rulebook.core.state import State
 
 PHASES = (CRAFTING, OVER)
-#: seat blocks (and sheets, lines) :meth:`SheetEncoder.encode_state` keeps: past this, the
-#: older half is dropped (what a batch of games uses now was made last, and stays)
-BLOCKS_KEPT = 8192
-
-
-def _keep(cache: dict[Any, Any]) -> None:
-    """Drop the older half of ``cache`` once it holds more than :data:`BLOCKS_KEPT`."""
-    if len(cache) > BLOCKS_KEPT:
-        for key in list(islice(cache, len(cache) // 2)):
-            del cache[key]
 
 
 def sheet_ignored(line: str) -> dict[str, str]:
@@ -208,68 +197,45 @@ class SheetEncoder(FlatEncoder):
 
     # -- from the state itself (the fast path) -------------------------------------------------
     def _prepare_fast(self) -> None:
-        """The tables of :meth:`encode_state` (once every part is declared)."""
-        c = self.content
-        layout = c.layout
+        """The layout :class:`SheetRows` reads (once every part is declared)."""
         at = self.at_seat
         self._block = at[0]["to_act"]
         self._block_size = (
             at[1]["to_act"] - at[0]["to_act"] if self.players > 1 else self.parts.size - self._block
         )
         self._rel = {name: start - self._block for name, start in at[0].items()}
-        if any(ci.bit != 1 << i for i, ci in enumerate(layout.circles)):
+        if any(ci.bit != 1 << i for i, ci in enumerate(self.content.layout.circles)):
             raise RulebookError("the sheet's circles are not numbered by their bits")
-        self._row_masks = [row.mask for row in layout.rows]
-        self._name_at = [self.cards[card.name] for card in c.cards]
-        self._material_at = [self.material[m.name] for m in c.material]
-        self._energy_at = [self.energy[m.name] for m in c.energy]
-        #: a card space's values, per card (then face down, then empty)
-        rows = len(self.rows)
-        table = np.zeros((len(c.cards) + 2, self.slot), np.float32)
-        for o, card in enumerate(c.cards):
-            table[o, 0] = 1.0
-            table[o, 3 + self.rows[card.item]] = 1.0
-            for row in card.enchantments:
-                table[o, 3 + self.rows[row]] = 1.0
-            table[o, 3 + rows] = card.value / self.card_scale
-        table[len(c.cards), 1] = 1.0
-        table[len(c.cards) + 1, 2] = 1.0
-        self._card_rows = table
-        self._face_down = len(c.cards)
-        self._empty = len(c.cards) + 1
         capped = [s for s in self.parts.slices if s.capped]
         inside = [s for s in capped if self._block <= s.start < self._block + self._block_size]
         if len(inside) != len(capped) // self.players or any(
             s.stop > self._block + self._block_size for s in inside
         ):
             raise RulebookError("a sheet's capped parts are not all in the seat blocks")
-        self._block_caps = [
-            (i - self._block, s.low, s.high) for s in inside for i in range(s.start, s.stop)
-        ]
+        #: per element of a seat block: the bounds it is clipped to (capped parts only)
+        self._low = [-np.inf] * self._block_size
+        self._high = [np.inf] * self._block_size
+        for s in inside:
+            for i in range(s.start - self._block, s.stop - self._block):
+                self._low[i], self._high[i] = s.low, s.high
         if self.parts.size != self._block + self.players * self._block_size:
             raise RulebookError("a sheet's seat blocks are not the tensor's last parts")
-        self._sheets: dict[int, npt.NDArray[np.intp]] = {}
-        self._lines: dict[tuple[int, ...], Vector] = {}
-        #: seat blocks made so far: each key's (:meth:`_seat_key`) row of :attr:`_made`
-        self._blocks: dict[tuple[object, ...], int] = {}
-        self._made = np.zeros((256, self._block_size), np.float32)
+        #: the tensors kept per batch size (:class:`SheetRows`)
+        self._batches: dict[int, SheetRows] = {}
 
-    def encode_state(self, state: State, player: int) -> Vector:
-        """The tensor of :meth:`encode` of ``state.observation(player)``, read from the state
-        (:meth:`encode_into` of one game)."""
-        if not isinstance(state, SheetState):
-            return self.encode(state.observation(player))
-        out = np.empty((1, self.parts.size), np.float32)
-        self._encode_rows([state], [player], out)
-        row: Vector = out[0]
-        return row
+    def seat_extras(self) -> SeatExtras:
+        """The game's own seat parts, as :class:`SheetRows` updates them (none here)."""
+        return SeatExtras()
+
+    def reads(self, state: State) -> bool:
+        return isinstance(state, SheetState)
 
     def encode_into(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
     ) -> None:
         """The tensors of :meth:`encode` of each ``states[i].observation(players[i])`` into
-        ``out[i]``, read from the states, the whole batch written with a few NumPy calls
-        (:meth:`_encode_rows`)."""
+        ``out[i]``, read from the states and kept (:class:`SheetRows`): a call rewrites only
+        what changed since the last call of the same batch size."""
         if (
             out.shape != (len(states), self.parts.size)
             or out.dtype != np.float32
@@ -278,172 +244,15 @@ class SheetEncoder(FlatEncoder):
         ):
             super().encode_into(states, players, out)
             return
-        self._encode_rows(states, players, out)
+        sheets = [s for s in states if isinstance(s, SheetState)]
+        self._rows(len(sheets)).write(sheets, list(players), out)
 
-    def _encode_rows(
-        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
-    ) -> None:
-        """The fast path: no observation is built, and a seat block is made once for what it
-        shows (:meth:`_seat_key`), kept as a row of :attr:`_made`, and copied (during the
-        crafting the other seats show as the phase began, so most blocks repeat). Per game,
-        Python lists what to write (the blocks' rows, the 1s, the other values, as flat
-        indices of ``out``); then four NumPy calls write the batch. ``out``: C-contiguous
-        ``float32``, ``(len(states), size)``. ``tests/test_fast_encoding.py`` holds it to
-        :meth:`encode`."""
-        n, m, size = len(states), self.players, self.parts.size
-        cache = self._blocks
-        if len(cache) + n * m > max(BLOCKS_KEPT, n * m):
-            cache.clear()  # not mid-batch: every row listed below stays as it is
-        start0, block_size, rel = self._block, self._block_size, self._rel
-        at_done, at_to_act, at_winner = rel["done"], rel["to_act"], rel["winner"]
-        at_you, at_round, at_phase = self.at_you, self.at_round, self.at_phase
-        at_dice, at_dice_value, sides_of = self.at_dice, self.at_dice_value, self.sides
-        at_mastery, at_deck, at_bottom = self.at_mastery, self.at_deck, self.at_bottom
-        name_at, phases, solo = self._name_at, self.phases, self.solo
-        ones: list[int] = []
-        where: list[int] = []
-        values: list[float] = []
-        rows: list[int] = []
-        for i in range(n):
-            s = states[i]
-            assert isinstance(s, SheetState)
-            player = players[i]
-            base = i * size
-            ones.append(base + at_you + player)
-            ones.append(base + at_round + s.round - 1)
-            ones.append(base + at_phase + phases[s.phase])
-            for d, value in enumerate(s.dice):
-                ones.append(base + at_dice[d] + value - 1)
-                where.append(base + at_dice_value + d)
-                values.append(value / sides_of[d])
-            ones.append(base + self.at_material + self._material_at[s.mastery_cards[0]])
-            ones.append(base + self.at_energy + self._energy_at[s.mastery_cards[1]])
-            for k in range(2):
-                where.append(base + at_mastery + 2 * k)
-                values.append(1.0 if s.mastery_master[k] and not s.solo else 0.0)
-                where.append(base + at_mastery + 2 * k + 1)
-                values.append(mastery_value(s, k) / self.mastery_scale)
-            origin = s._origin if s.phase == CRAFTING else None
-            table = s if origin is None else origin
-            cards = len(table.deck) - (0 if origin is None else s._phase_draws[player])
-            where.append(base + at_deck)
-            values.append(cards / self.deck_scale)
-            ones += [base + at_bottom + name_at[o] for o in table.deck[: table.deck_seen][:cards]]
-            if solo:
-                ones += [base + self.at_discards + name_at[o] for o in s.discards]
-            current = s.current_players()
-            winners = s.winners() if s.phase == OVER else ()
-            done = s.done
-            for k in range(m):
-                p = (player + k) % m
-                seen = s if origin is None or p == player else origin
-                key = self._seat_key(seen, p)
-                row = cache.get(key)
-                if row is None:
-                    row = self._keep_block(key, self._seat_block(seen, p))
-                rows.append(row)
-                start = base + start0 + k * block_size
-                where.append(start + at_done)
-                values.append(done[p])
-                if p in current:
-                    ones.append(start + at_to_act)
-                if p in winners:
-                    ones.append(start + at_winner)
-        out[:, :start0] = 0.0
-        blocks = out[:, start0:].reshape(n, m, block_size)
-        blocks[...] = self._made[np.array(rows, np.intp).reshape(n, m)]
-        flat = out.reshape(-1)
-        flat[where] = values
-        flat[ones] = 1.0
-
-    def _keep_block(self, key: tuple[object, ...], block: Vector) -> int:
-        """Keep a new seat block as the next row of :attr:`_made` (grown as needed)."""
-        row = self._blocks[key] = len(self._blocks)
-        if row == len(self._made):
-            grown = np.zeros((2 * row, self._block_size), np.float32)
-            grown[:row] = self._made
-            self._made = grown
-        self._made[row] = block
-        return row
-
-    def _seat_key(self, s: SheetState[Any], p: int) -> tuple[object, ...]:
-        """Everything seat ``p``'s block shows of ``s`` (but ``done``, ``to_act``,
-        ``winner``): equal keys, equal blocks."""
-        return (
-            s.marks[p],
-            s.spent[p],
-            s.extra_used[p],
-            s.free_marks[p],
-            s.shop_size,
-            tuple(s.lines[p]),
-            tuple(s.claimed[p]),
-            tuple(s.mastery_scored[p]),
-            self.seat_extras_key(s, p),
-        )
-
-    def seat_extras_key(self, state: SheetState[Any], p: int) -> object:
-        """What the game's own seat parts (:meth:`fill_seat_extras`) show of seat ``p``, as
-        a hashable value (part of the key blocks are kept by)."""
-        return None
-
-    def _seat_block(self, s: SheetState[Any], p: int) -> Vector:
-        """Seat ``p``'s block as ``s`` shows it (but ``done``, ``to_act`` and ``winner``)."""
-        rel = self._rel
-        block = np.zeros(self._block_size, np.float32)
-        block[self._sheet_ones(s.marks[p])] = 1.0
-        spent = s.spent[p]
-        for d in range(len(self.dice)):
-            if spent >> d & 1:
-                block[rel["spent"] + d] = 1.0
-        block[rel["extra"]] = s.extra_used[p] / self.extra_scale
-        line = s.lines[p]
-        for part, cards in (("line", line[: s.shop_size]), ("waiting", line[s.shop_size :])):
-            if cards:
-                begin = rel[part]
-                block[begin : begin + len(cards) * self.slot] = self._line(tuple(cards))
-        name_at = self._name_at
-        for o in s.claimed[p]:
-            block[rel["claimed"] + name_at[o]] = 1.0
-        for k, value in enumerate(s.mastery_scored[p]):
-            if value >= 0:
-                block[rel["masteries"] + 2 * k] = 1.0
-                block[rel["masteries"] + 2 * k + 1] = value / self.mastery_scale
-        breakdown = s.score_breakdown(p)
-        block[rel["score"]] = sum(breakdown.values()) / self.SCORE_SCALE
-        start = rel["breakdown"]
-        for name, value in breakdown.items():
-            block[start + self.categories[name]] = value / self.SCORE_SCALE
-        ones: list[int] = []
-        self.fill_seat_extras(s._seat_view(p), rel, block, ones)
-        for i in ones:
-            block[i] = 1.0
-        for i, low, high in self._block_caps:
-            shown = float(block[i])
-            if shown < low or shown > high:
-                block[i] = min(max(shown, low), high)
-        return block
-
-    def _sheet_ones(self, marks: int) -> npt.NDArray[np.intp]:
-        """Where a seat block holds 1 for the circles ``marks`` marks and the rows they
-        complete (kept per sheet: a seat's marks take a few dozen values a game)."""
-        known = self._sheets.get(marks)
-        if known is None:
-            _keep(self._sheets)
-            rel = self._rel
-            ones = [rel["marked"] + i for i in range(marks.bit_length()) if marks >> i & 1]
-            start = rel["completed"]
-            ones += [start + j for j, mask in enumerate(self._row_masks) if marks & mask == mask]
-            known = self._sheets[marks] = np.array(ones, np.intp)
-        return known
-
-    def _line(self, cards: tuple[int, ...]) -> Vector:
-        """A line of card spaces' values (the ``slot`` layout), kept per line."""
-        known = self._lines.get(cards)
-        if known is None:
-            _keep(self._lines)
-            rows = [o if o >= 0 else self._face_down if o != EMPTY else self._empty for o in cards]
-            known = self._lines[cards] = self._card_rows[rows].reshape(-1)
-        return known
+    def _rows(self, n: int) -> SheetRows:
+        """The tensors kept for batches of ``n`` games (made at the first)."""
+        rows = self._batches.get(n)
+        if rows is None:
+            rows = self._batches[n] = SheetRows(self, n)
+        return rows
 
     # -- what no seat sees (the privileged global state) --------------------------------------
     def piles(self) -> tuple[Pile, ...]:
@@ -544,3 +353,408 @@ class SheetEncoder(FlatEncoder):
                 ones.append(base + 3 + lookup(rows, card["item"], "row"))
                 ones += positions(rows, card["enchantments"], base + 3, "row")
                 out[base + 3 + len(rows)] = card[self.VALUE] / self.card_scale
+
+
+class SeatExtras:
+    """A game's own parts of a seat block as :class:`SheetRows` keeps them (a game's encoder
+    returns its own from :meth:`SheetEncoder.seat_extras`); the base shows none."""
+
+    def blank(self) -> list[int]:
+        """What a block of zeros shows, in the form :meth:`update` keeps (its ``shown``)."""
+        return []
+
+    def update(
+        self, s: SheetState[Any], p: int, shown: list[int], at: int, changes: Changes
+    ) -> bool:
+        """List in ``changes`` the elements of seat ``p``'s block (``at``: its first
+        element) that differ from what ``shown`` says it shows, and update ``shown``;
+        whether any part the score counts changed (the score is read again only then, or when
+        a row was completed, a card claimed or a mastery scored)."""
+        return False
+
+    def score_parts(self, s: SheetState[Any], p: int, categories: Sequence[str]) -> list[int]:
+        """Seat ``p``'s score in each of ``categories`` (a game reads them without the
+        dictionary of ``score_breakdown``)."""
+        breakdown = s.score_breakdown(p)
+        return [breakdown.get(name, 0) for name in categories]
+
+
+class Changes:
+    """Elements of an array to write: their flat indices and values."""
+
+    def __init__(self) -> None:
+        self.where: list[int] = []
+        self.values: list[float] = []
+
+    def put(self, i: int, value: float) -> None:
+        self.where.append(i)
+        self.values.append(value)
+
+    def clear(self) -> None:
+        self.where.clear()
+        self.values.clear()
+
+    def write(self, array: npt.NDArray[Any]) -> None:
+        """Write them into ``array`` (C-contiguous), one NumPy call."""
+        if self.where:
+            array.reshape(-1)[self.where] = self.values
+
+
+class SeatShown:
+    """What one kept seat block shows (at first: a block of zeros)."""
+
+    def __init__(self, extras: list[int], categories: int) -> None:
+        self.marks = 0
+        self.spent = 0
+        self.extra_used = 0
+        self.shop_size = 0
+        self.line: list[int] = []
+        self.claimed: list[int] = []
+        self.mastery = [-1, -1]
+        self.extras = extras
+        self.score = 0
+        self.parts = [0] * categories
+
+
+class TableShown:
+    """What one kept table part shows (at first: zeros; -1: no one-hot set)."""
+
+    def __init__(self, dice: int) -> None:
+        self.you = -1
+        self.round = -1
+        self.phase = -1
+        self.dice = [0] * dice
+        self.cards = [-1, -1]
+        self.mastery = [0.0, 0.0, 0.0, 0.0]
+        self.deck = 0
+        self.bottom: list[int] = []
+        self.discards: list[int] = []
+
+
+class SheetRows:
+    """The tensors of a batch of ``n`` games, kept between calls: per game its table part,
+    per game and seat (absolute, not relative) the seat's block, each with what it shows
+    (:class:`TableShown`, :class:`SeatShown`). :meth:`write` compares each game's state with
+    what is shown, rewrites only the elements that changed (one NumPy call for all the
+    blocks, one for all the tables), then copies the batch into ``out`` in the viewers' seat
+    orders (two calls) and sets the per-viewer flags (one). A caller may change ``out``, and
+    the games may change in any way between calls (a new game in a row, another seat):
+    what is kept is compared field by field, never trusted. ``tests/test_fast_encoding.py``
+    holds it to :meth:`SheetEncoder.encode`."""
+
+    def __init__(self, enc: SheetEncoder, n: int) -> None:
+        self.n = n
+        self.m = m = enc.players
+        self.size = enc.parts.size
+        self.start = enc._block
+        self.block = enc._block_size
+        self.extras = enc.seat_extras()
+        self.categories = list(enc.CATEGORIES)
+        # the table's layout
+        self.at_you, self.at_round, self.at_phase = enc.at_you, enc.at_round, enc.at_phase
+        self.at_dice = list(enc.at_dice)
+        self.at_dice_value = enc.at_dice_value
+        self.sides = [float(s) for s in enc.sides]
+        self.at_material, self.at_energy = enc.at_material, enc.at_energy
+        self.at_mastery, self.at_deck = enc.at_mastery, enc.at_deck
+        self.at_bottom, self.at_discards = enc.at_bottom, enc.at_discards
+        self.phases = dict(enc.phases)
+        self.solo = enc.solo
+        c = enc.content
+        self.name_at = [enc.cards[card.name] for card in c.cards]
+        self.material_at = [enc.material[x.name] for x in c.material]
+        self.energy_at = [enc.energy[x.name] for x in c.energy]
+        self.mastery_scale, self.deck_scale = enc.mastery_scale, enc.deck_scale
+        # a seat block's layout
+        rel = enc._rel
+        self.to_act, self.done, self.winner = rel["to_act"], rel["done"], rel["winner"]
+        self.marked, self.completed = rel["marked"], rel["completed"]
+        self.spent, self.extra = rel["spent"], rel["extra"]
+        self.line, self.waiting = rel["line"], rel["waiting"]
+        self.claimed, self.masteries = rel["claimed"], rel["masteries"]
+        self.score, self.breakdown = rel["score"], rel["breakdown"]
+        self.extra_scale, self.score_scale = enc.extra_scale, enc.SCORE_SCALE
+        self.low, self.high = list(enc._low), list(enc._high)
+        self.row_masks = [row.mask for row in c.layout.rows]
+        self.slot = enc.slot
+        self.line_size = enc.shop_size * enc.slot
+        self.waiting_size = enc.waiting * enc.slot
+        #: a card space's values, per card number (then face down, then empty, then none)
+        rows = len(enc.rows)
+        slots: list[list[float]] = []
+        for card in c.cards:
+            values = [0.0] * enc.slot
+            values[0] = 1.0
+            values[3 + enc.rows[card.item]] = 1.0
+            for row in card.enchantments:
+                values[3 + enc.rows[row]] = 1.0
+            values[3 + rows] = card.value / enc.card_scale
+            slots.append(values)
+        slots += [[0.0, 1.0] + [0.0] * (enc.slot - 2), [0.0, 0.0, 1.0] + [0.0] * (enc.slot - 3)]
+        slots.append([0.0] * enc.slot)
+        self.slots = slots
+        self.nonzero = [[t for t, value in enumerate(v) if value != 0.0] for v in slots]
+        self.face_down, self.empty, self.no_card = len(c.cards), len(c.cards) + 1, len(c.cards) + 2
+        # what is kept
+        self.blocks = np.zeros((n * m, self.block), np.float32)
+        self.tables = np.zeros((n, self.start), np.float32)
+        self.seats = [SeatShown(self.extras.blank(), len(self.categories)) for _ in range(n * m)]
+        self.shown = [TableShown(len(self.at_dice)) for _ in range(n)]
+        # what a call writes (kept: a call allocates no lists of its own)
+        self.changes = Changes()
+        self.table_changes = Changes()
+        self.ones: list[int] = []
+        self.order: list[int] = []
+
+    def write(
+        self, states: Sequence[SheetState[Any]], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """The tensors of each ``states[i].observation(players[i])`` into ``out[i]``
+        (C-contiguous ``float32``, ``(n, size)``)."""
+        n, m, block, size, start = self.n, self.m, self.block, self.size, self.start
+        changes, table_changes = self.changes, self.table_changes
+        ones, order = self.ones, self.order
+        changes.clear()
+        table_changes.clear()
+        ones.clear()
+        order.clear()
+        seats = self.seats
+        for i in range(n):
+            s = states[i]
+            player = players[i]
+            origin = s._origin if s.phase == CRAFTING else None
+            self._table(s, player, origin, self.shown[i], i * start, table_changes)
+            current = s.current_players()
+            winners = s.winners() if s.phase == OVER else []
+            done = s.done
+            for k in range(m):
+                p = (player + k) % m
+                seen = s if origin is None or p == player else origin
+                kept = i * m + p
+                self._seat(seen, p, seats[kept], kept * block, changes)
+                order.append(kept)
+                at = i * size + start + k * block
+                if done[p]:
+                    ones.append(at + self.done)
+                if p in current:
+                    ones.append(at + self.to_act)
+                if p in winners:
+                    ones.append(at + self.winner)
+        changes.write(self.blocks)
+        table_changes.write(self.tables)
+        out[:, :start] = self.tables
+        out[:, start:].reshape(n, m, block)[...] = self.blocks[order].reshape(n, m, block)
+        if ones:
+            out.reshape(-1)[ones] = 1.0
+
+    def _table(
+        self,
+        s: SheetState[Any],
+        player: int,
+        origin: SheetState[Any] | None,
+        shown: TableShown,
+        base: int,
+        changes: Changes,
+    ) -> None:
+        """List the elements of a game's table part (``base``: its first) that changed."""
+        if player != shown.you:
+            _one_hot(base + self.at_you, shown.you, player, changes)
+            shown.you = player
+        r = s.round - 1
+        if r != shown.round:
+            _one_hot(base + self.at_round, shown.round, r, changes)
+            shown.round = r
+        phase = self.phases[s.phase]
+        if phase != shown.phase:
+            _one_hot(base + self.at_phase, shown.phase, phase, changes)
+            shown.phase = phase
+        dice = s.dice
+        kept = shown.dice
+        for d in range(len(kept)):
+            value = dice[d]
+            if value != kept[d]:
+                _one_hot(base + self.at_dice[d], kept[d] - 1, value - 1, changes)
+                changes.put(base + self.at_dice_value + d, value / self.sides[d])
+                kept[d] = value
+        cards = s.mastery_cards
+        material, energy = self.material_at[cards[0]], self.energy_at[cards[1]]
+        if material != shown.cards[0]:
+            _one_hot(base + self.at_material, shown.cards[0], material, changes)
+            shown.cards[0] = material
+        if energy != shown.cards[1]:
+            _one_hot(base + self.at_energy, shown.cards[1], energy, changes)
+            shown.cards[1] = energy
+        mastery = shown.mastery
+        for k in range(2):
+            higher = 1.0 if s.mastery_master[k] and not s.solo else 0.0
+            if higher != mastery[2 * k]:
+                changes.put(base + self.at_mastery + 2 * k, higher)
+                mastery[2 * k] = higher
+            pays = mastery_value(s, k) / self.mastery_scale
+            if pays != mastery[2 * k + 1]:
+                changes.put(base + self.at_mastery + 2 * k + 1, pays)
+                mastery[2 * k + 1] = pays
+        table = s if origin is None else origin
+        deck = table.deck
+        left = len(deck) - (0 if origin is None else s._phase_draws[player])
+        if left != shown.deck:
+            changes.put(base + self.at_deck, left / self.deck_scale)
+            shown.deck = left
+        # the known bottom: ``deck[:deck_seen][:left]``, read in place
+        seen = min(table.deck_seen, len(deck))
+        count = min(seen, left) if left >= 0 else max(seen + left, 0)
+        bottom = shown.bottom
+        if count != len(bottom) or any(deck[j] != bottom[j] for j in range(count)):
+            shown.bottom = _cards_changed(
+                base + self.at_bottom, self.name_at, bottom, deck[:count], changes
+            )
+        if self.solo and s.discards != shown.discards:
+            shown.discards = _cards_changed(
+                base + self.at_discards, self.name_at, shown.discards, s.discards, changes
+            )
+
+    def _seat(
+        self, s: SheetState[Any], p: int, shown: SeatShown, base: int, changes: Changes
+    ) -> None:
+        """List the elements of seat ``p``'s kept block (``base``: its first) that changed."""
+        changed = False
+        marks = s.marks[p]
+        if marks != shown.marks:
+            # a sheet scores by its complete rows (both games' scoring)
+            changed = self._marks(shown.marks, marks, base, changes)
+            shown.marks = marks
+        spent = s.spent[p]
+        if spent != shown.spent:
+            diff = spent ^ shown.spent
+            for d in range(diff.bit_length()):
+                if diff >> d & 1:
+                    changes.put(base + self.spent + d, float(spent >> d & 1))
+            shown.spent = spent
+        extra = s.extra_used[p]
+        if extra != shown.extra_used:
+            changes.put(base + self.extra, extra / self.extra_scale)
+            shown.extra_used = extra
+        line = s.lines[p]
+        if s.shop_size != shown.shop_size or line != shown.line:
+            self._line(shown, line, s.shop_size, base, changes)
+        claimed = s.claimed[p]
+        if claimed != shown.claimed:
+            shown.claimed = _cards_changed(
+                base + self.claimed, self.name_at, shown.claimed, claimed, changes
+            )
+            changed = True
+        scored = s.mastery_scored[p]
+        mastery = shown.mastery
+        for k in range(2):
+            value = scored[k]
+            if value != mastery[k]:
+                changes.put(base + self.masteries + 2 * k, 1.0 if value >= 0 else 0.0)
+                changes.put(
+                    base + self.masteries + 2 * k + 1,
+                    value / self.mastery_scale if value >= 0 else 0.0,
+                )
+                mastery[k] = value
+                changed = True
+        if self.extras.update(s, p, shown.extras, base, changes):
+            changed = True
+        if changed:
+            self._scores(s, p, shown, base, changes)
+
+    def _marks(self, old: int, new: int, base: int, changes: Changes) -> bool:
+        """The circles whose marks changed, and the rows that became (in)complete (whether
+        any did)."""
+        rows = False
+        diff = old ^ new
+        for i in range(diff.bit_length()):
+            if diff >> i & 1:
+                changes.put(base + self.marked + i, float(new >> i & 1))
+        for j, mask in enumerate(self.row_masks):
+            if diff & mask:
+                complete = new & mask == mask
+                if complete != (old & mask == mask):
+                    changes.put(base + self.completed + j, 1.0 if complete else 0.0)
+                    rows = True
+        return rows
+
+    def _line(
+        self, shown: SeatShown, line: list[int], shop: int, base: int, changes: Changes
+    ) -> None:
+        """The card spaces of a seat's line (and waiting cards) that changed."""
+        old = shown.line
+        if shop != shown.shop_size:
+            if old:  # every space moves: cleared in place, before this call's writes
+                blocks = self.blocks.reshape(-1)
+                blocks[base + self.line : base + self.line + self.line_size] = 0.0
+                blocks[base + self.waiting : base + self.waiting + self.waiting_size] = 0.0
+            old = []
+        slot = self.slot
+        for j in range(max(len(old), len(line))):
+            was = self._code(old[j]) if j < len(old) else self.no_card
+            now = self._code(line[j]) if j < len(line) else self.no_card
+            if was == now:
+                continue
+            start = base + (self.line + j * slot if j < shop else self.waiting + (j - shop) * slot)
+            before, after = self.slots[was], self.slots[now]
+            for t in self.nonzero[was]:
+                if after[t] != before[t]:
+                    changes.put(start + t, after[t])
+            for t in self.nonzero[now]:
+                if before[t] == 0.0:
+                    changes.put(start + t, after[t])
+        shown.line = line.copy()
+        shown.shop_size = shop
+
+    def _code(self, card: int) -> int:
+        """A card space's row of :attr:`slots`: the card's number, face down or empty."""
+        if card >= 0:
+            return card
+        return self.empty if card == EMPTY else self.face_down
+
+    def _scores(
+        self, s: SheetState[Any], p: int, shown: SeatShown, base: int, changes: Changes
+    ) -> None:
+        """The score and its categories, where they changed (clipped to their bounds)."""
+        parts = self.extras.score_parts(s, p, self.categories)
+        scale, low, high = self.score_scale, self.low, self.high
+        total = 0
+        for value in parts:
+            total += value
+        if total != shown.score:
+            at = self.score
+            changes.put(base + at, min(max(total / scale, low[at]), high[at]))
+            shown.score = total
+        kept = shown.parts
+        for k in range(len(kept)):
+            value = parts[k]
+            if value != kept[k]:
+                at = self.breakdown + k
+                changes.put(base + at, min(max(value / scale, low[at]), high[at]))
+                kept[k] = value
+
+
+def _one_hot(start: int, old: int, new: int, changes: Changes) -> None:
+    """Move a one-hot from ``old`` to ``new`` (-1: none)."""
+    if old >= 0:
+        changes.put(start + old, 0.0)
+    if new >= 0:
+        changes.put(start + new, 1.0)
+
+
+def _cards_changed(
+    start: int,
+    at: list[int],
+    old: list[int],
+    new: list[int],
+    changes: Changes,
+) -> list[int]:
+    """Per card 1 if in ``new`` (``at``: each card's place, cards of one name share it): the
+    places that changed from ``old``; a copy of ``new``."""
+    before = [at[o] for o in old]
+    after = [at[o] for o in new]
+    for i in before:
+        if i not in after:
+            changes.put(start + i, 0.0)
+    for i in after:
+        if i not in before:
+            changes.put(start + i, 1.0)
+    return list(new)

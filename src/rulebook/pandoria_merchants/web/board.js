@@ -4,21 +4,7 @@
 // family version's Spell Archive and Guilds, and the Trolls in solo. Every part explains
 // itself (a tip on hover, focus and tap) with the texts of `card NAME` (view.static.texts,
 // from the data files) and, for what changes, the observation's words.
-import {
-  deciding,
-  el,
-  explain,
-  movesWhere,
-  place,
-  redraw,
-  seatName,
-  svg,
-  titled,
-  moveButtons,
-  turnLine,
-  viewerFirst,
-  zoomable,
-} from "./kit.js";
+import * as kit from "./kit.js";
 
 const PASS_WORDS = { action: "No Spell, Building, Relic or Monument", buy: "Buy no Card" };
 // what a card's state on a Realm sheet means
@@ -47,7 +33,7 @@ function text(view, name) {
 /** Explain ``node`` with the texts of ``names`` (joined), under ``heading``. */
 function tip(node, view, heading, names, extra = "") {
   const parts = [...names.map((n) => text(view, n)), extra].filter(Boolean);
-  return explain(node, parts.join("\n"), heading);
+  return kit.explain(node, parts.join("\n"), heading);
 }
 
 function centre(col, row) {
@@ -66,48 +52,48 @@ function hexPoints(x, y, r = R) {
 /** A Resource symbol as the Map sheet draws it, centred on (x, y). */
 export function symbol(kind, x, y, s = 1) {
   const c = KIND_COLOURS[kind];
-  const g = svg("g", { class: `pm-sym pm-${kind}`, transform: `translate(${x},${y}) scale(${s})` });
+  const g = kit.svg("g", { class: `pm-sym pm-${kind}`, transform: `translate(${x},${y}) scale(${s})` });
   if (kind === "wood") {
-    g.append(svg("path", { d: "M 0 -11 L 8 3 H -8 Z M -1.5 3 v 6 h 3 v -6", fill: c }));
+    g.append(kit.svg("path", { d: "M 0 -11 L 8 3 H -8 Z M -1.5 3 v 6 h 3 v -6", fill: c }));
   } else if (kind === "crystal") {
-    g.append(svg("path", { d: "M 0 -11 L 7 -2 L 0 10 L -7 -2 Z M -7 -2 H 7", fill: c, stroke: "#fff", "stroke-width": 1 }));
+    g.append(kit.svg("path", { d: "M 0 -11 L 7 -2 L 0 10 L -7 -2 Z M -7 -2 H 7", fill: c, stroke: "#fff", "stroke-width": 1 }));
   } else if (kind === "craft") {
-    g.append(svg("path", { d: "M -9 -2 H 7 L 5 3 H -4 L -6 9 H 6 M -9 -2 L -9 -6 H 3 L 7 -2", fill: c, stroke: "#5a3a00", "stroke-width": 1 }));
+    g.append(kit.svg("path", { d: "M -9 -2 H 7 L 5 3 H -4 L -6 9 H 6 M -9 -2 L -9 -6 H 3 L 7 -2", fill: c, stroke: "#5a3a00", "stroke-width": 1 }));
   } else if (kind === "gold") {
-    g.append(svg("circle", { r: 8.5, fill: c, stroke: "#7a5a00", "stroke-width": 1.5 }), svg("text", { y: 4, class: "pm-coin" }, "G"));
+    g.append(kit.svg("circle", { r: 8.5, fill: c, stroke: "#7a5a00", "stroke-width": 1.5 }), kit.svg("text", { y: 4, class: "pm-coin" }, "G"));
   } else if (kind === "city") {
-    g.append(svg("path", { d: "M -9 9 V -1 L -5 -6 L -1 -1 V -4 L 3 -10 L 8 -4 V 9 Z", fill: c, stroke: "#3b2418", "stroke-width": 1 }));
+    g.append(kit.svg("path", { d: "M -9 9 V -1 L -5 -6 L -1 -1 V -4 L 3 -10 L 8 -4 V 9 Z", fill: c, stroke: "#3b2418", "stroke-width": 1 }));
   } else {
-    g.append(svg("text", { y: 5, class: "pm-wild" }, "?"));
+    g.append(kit.svg("text", { y: 5, class: "pm-wild" }, "?"));
   }
   return g;
 }
 
 function worker(seat, x, y) {
-  return svg(
+  return kit.svg(
     "g",
     { class: "pm-worker" },
-    svg("path", {
+    kit.svg("path", {
       d: `M ${x} ${y - 12} a 4.5 4.5 0 1 1 0.1 0 z M ${x - 9} ${y + 11} q 0 -13 9 -14 q 9 1 9 14 z`,
       fill: SEAT_COLOURS[seat % 4],
       stroke: "#111",
       "stroke-width": 1,
     }),
-    svg("text", { x, y: y + 9, class: "pm-worker-n" }, seat + 1),
+    kit.svg("text", { x, y: y + 9, class: "pm-worker-n" }, seat + 1),
   );
 }
 
 function shipGlyph(x, y, seat) {
-  return svg(
+  return kit.svg(
     "g",
     { class: "pm-ship" },
-    svg("path", { d: `M ${x - 11} ${y + 2} h 22 l -5 7 h -12 z`, fill: seat === null ? "#f3ead6" : SEAT_COLOURS[seat % 4], stroke: "#3b2418" }),
-    svg("path", { d: `M ${x} ${y + 1} V ${y - 12} L ${x + 8} ${y - 2} Z`, fill: "#fff", stroke: "#3b2418" }),
+    kit.svg("path", { d: `M ${x - 11} ${y + 2} h 22 l -5 7 h -12 z`, fill: seat === null ? "#f3ead6" : SEAT_COLOURS[seat % 4], stroke: "#3b2418" }),
+    kit.svg("path", { d: `M ${x} ${y + 1} V ${y - 12} L ${x + 8} ${y - 2} Z`, fill: "#fff", stroke: "#3b2418" }),
   );
 }
 
 function hexMoves(view, name) {
-  return movesWhere(view, (t) => {
+  return kit.movesWhere(view, (t) => {
     const [verb, arg] = t.split(" ");
     return HEX_VERBS.has(verb) && arg === name;
   });
@@ -125,7 +111,7 @@ function bridgeEnds(st) {
 
 /** "Your" for the viewer's seat, else "Seat 2 (greedy)'s". */
 function possessive(view, seat) {
-  return seat === view.seat ? "Your" : `${seatName(view, seat)}'s`;
+  return seat === view.seat ? "Your" : `${kit.seatName(view, seat)}'s`;
 }
 
 /** What the last Rage did, in words: on the Worker it made count more. */
@@ -149,8 +135,8 @@ function mapSvg(view, ctx) {
   const width = PAD * 2 + W * (letters.length + 0.5);
   const height = PAD * 2 + R * (1.5 * rows.length + 0.5) + (st.boundary ? 14 : 0);
   // column letters and row numbers, as players call hexes ("C7")
-  letters.forEach((l, c) => nodes.push(svg("text", { x: PAD + W / 2 + c * W + W / 4, y: 14, class: "pm-label" }, l)));
-  rows.forEach((_, r) => nodes.push(svg("text", { x: 10, y: centre(0, r)[1] + 4, class: "pm-label" }, r + 1)));
+  letters.forEach((l, c) => nodes.push(kit.svg("text", { x: PAD + W / 2 + c * W + W / 4, y: 14, class: "pm-label" }, l)));
+  rows.forEach((_, r) => nodes.push(kit.svg("text", { x: 10, y: centre(0, r)[1] + 4, class: "pm-label" }, r + 1)));
   const hexes = [];
   const marks = [];
   const overlay = [];
@@ -170,10 +156,10 @@ function mapSvg(view, ctx) {
       if (moves.length) classes.push("pm-target");
       if (solo && t && t !== solo.territory && !solo.finished.includes(t)) classes.push("pm-later");
       const fill = water ? null : TERRITORY_TINTS[t] || TERRITORY_TINTS[0];
-      const g = svg(
+      const g = kit.svg(
         "g",
         { class: classes.join(" "), "data-hex": name, "data-key": `hex:${name}` },
-        svg("polygon", { points: hexPoints(x, y), class: "pm-hex-shape", style: fill ? `fill:${fill}` : null }),
+        kit.svg("polygon", { points: hexPoints(x, y), class: "pm-hex-shape", style: fill ? `fill:${fill}` : null }),
       );
       let what = "empty";
       let names = ["empty hex"];
@@ -190,18 +176,18 @@ function mapSvg(view, ctx) {
         names = ["swamp space"];
       } else if (KIND_OF[sym]) {
         g.append(symbol(KIND_OF[sym], x, y));
-        what = titled(KIND_OF[sym]);
+        what = kit.titled(KIND_OF[sym]);
         names = [KIND_OF[sym]];
         if (mark === "@") {
-          g.append(svg("polygon", { points: hexPoints(x, y, R - 4), class: "pm-start" }));
+          g.append(kit.svg("polygon", { points: hexPoints(x, y, R - 4), class: "pm-start" }));
           what += " (Starting space)";
           names.push("starting space");
         } else if (mark === "*") {
-          g.append(svg("circle", { cx: x + 10, cy: y - 9, r: 3, class: "pm-printed" }));
+          g.append(kit.svg("circle", { cx: x + 10, cy: y - 9, r: 3, class: "pm-printed" }));
           what += " (pre-printed)";
           names.push("pre-printed space");
         } else if (mark === "a") {
-          g.append(svg("path", { d: `M ${x + 7} ${y - 14} l 5 5 l -5 5 l -5 -5 z`, class: "pm-artifact" }));
+          g.append(kit.svg("path", { d: `M ${x + 7} ${y - 14} l 5 5 l -5 5 l -5 -5 z`, class: "pm-artifact" }));
           const n = (obs.artifacts_on_map || {})[name] || 1;
           what += n > 1 ? ` with ${n} Artifacts` : " with an Artifact";
           names.push("artifact");
@@ -217,12 +203,12 @@ function mapSvg(view, ctx) {
           // drawn over the map (the hexes around would cover it), the hex ringed
           const old = rage.this_turn ? "" : " pm-rage-old";
           overlay.push(
-            svg(
+            kit.svg(
               "g",
               { class: `pm-rage${old}`, "aria-hidden": "true" },
-              svg("polygon", { points: hexPoints(x, y, R - 1), class: "pm-rage-ring" }),
-              svg("circle", { cx: x + 12, cy: y - 12, r: 10 }),
-              svg("text", { x: x + 12, y: y - 8 }, `×${rage.counts_as}`),
+              kit.svg("polygon", { points: hexPoints(x, y, R - 1), class: "pm-rage-ring" }),
+              kit.svg("circle", { cx: x + 12, cy: y - 12, r: 10 }),
+              kit.svg("text", { x: x + 12, y: y - 8 }, `×${rage.counts_as}`),
             ),
           );
           what += `, raged (counts as ${rage.counts_as})`;
@@ -234,7 +220,7 @@ function mapSvg(view, ctx) {
         extra.push(`Territory ${t} of the Solo Map: ${state}.`);
       }
       if (ends[name]) extra.push(`A Bridge joins this hex to ${ends[name].join(" and ")}. ${text(view, "bridge")}`);
-      place(g, moves, ctx, `${name}: ${what}`);
+      kit.place(g, moves, ctx, `${name}: ${what}`);
       tip(g, view, `${name}: ${what}`, names, extra.join("\n"));
       if (!moves.length) g.setAttribute("aria-label", `${name}: ${what}`);
       (moves.length ? marks : hexes).push(g);
@@ -247,7 +233,7 @@ function mapSvg(view, ctx) {
     if (after > rows.length) return;
     let d = `M ${PAD - 8} ${y}`;
     for (let x = PAD - 8; x < width - PAD + 8; x += 24) d += ` q 6 -6 12 0 q 6 6 12 0`;
-    nodes.push(svg("path", { d, class: `pm-river${after === st.boundary ? " pm-boundary" : ""}` }));
+    nodes.push(kit.svg("path", { d, class: `pm-river${after === st.boundary ? " pm-boundary" : ""}` }));
   });
   // solo: Bridges between Territories
   (st.bridges || []).forEach(([a, b]) => {
@@ -257,10 +243,10 @@ function mapSvg(view, ctx) {
     };
     const [x1, y1] = pos(a);
     const [x2, y2] = pos(b);
-    nodes.push(svg("line", { x1, y1, x2, y2, class: "pm-bridge" }));
+    nodes.push(kit.svg("line", { x1, y1, x2, y2, class: "pm-bridge" }));
   });
   return tip(
-    svg("svg", { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "pm-map", role: "group", "aria-label": "The Map sheet", "data-key": "map" }, nodes),
+    kit.svg("svg", { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "pm-map", role: "group", "aria-label": "The Map sheet", "data-key": "map" }, nodes),
     view,
     solo ? "The Solo Map" : "The Map sheet",
     ["map"],
@@ -273,57 +259,57 @@ function legend(view) {
   const solo = !!obs.solo;
   const family = obs.variant === "family";
   const chip = (name, heading, glyph) =>
-    tip(el("span", { class: "pm-key", "data-key": `key:${name}` }, svg("svg", { viewBox: "-13 -13 26 26", width: 22, height: 22 }, glyph), heading), view, heading, [name]);
-  const hex = (cls) => svg("polygon", { points: hexPoints(0, 0, 11), class: cls });
+    tip(kit.el("span", { class: "pm-key", "data-key": `key:${name}` }, kit.svg("svg", { viewBox: "-13 -13 26 26", width: 22, height: 22 }, glyph), heading), view, heading, [name]);
+  const hex = (cls) => kit.svg("polygon", { points: hexPoints(0, 0, 11), class: cls });
   const keys = [
-    chip("worker", "Worker", svg("g", { transform: "scale(0.8)" }, worker(view.seat ?? 0, 0, 0))),
-    chip("starting space", "Starting space", svg("g", {}, hex("pm-key-hex"), svg("polygon", { points: hexPoints(0, 0, 8), class: "pm-start" }))),
-    chip("pre-printed space", "Pre-printed", svg("g", {}, hex("pm-key-hex"), svg("circle", { r: 3, class: "pm-printed" }))),
-    family ? null : chip("artifact", "Artifact", svg("path", { d: "M 0 -7 l 6 6 l -6 6 l -6 -6 z", class: "pm-artifact" })),
+    chip("worker", "Worker", kit.svg("g", { transform: "scale(0.8)" }, worker(view.seat ?? 0, 0, 0))),
+    chip("starting space", "Starting space", kit.svg("g", {}, hex("pm-key-hex"), kit.svg("polygon", { points: hexPoints(0, 0, 8), class: "pm-start" }))),
+    chip("pre-printed space", "Pre-printed", kit.svg("g", {}, hex("pm-key-hex"), kit.svg("circle", { r: 3, class: "pm-printed" }))),
+    family ? null : chip("artifact", "Artifact", kit.svg("path", { d: "M 0 -7 l 6 6 l -6 6 l -6 -6 z", class: "pm-artifact" })),
     chip("area", "Scored area", hex("pm-key-hex pm-key-scored")),
     chip("lake", "Lake", hex("pm-key-water")),
-    chip("ship space", "Ship space", svg("g", { transform: "scale(0.8)" }, shipGlyph(0, 2, null))),
+    chip("ship space", "Ship space", kit.svg("g", { transform: "scale(0.8)" }, shipGlyph(0, 2, null))),
     chip("swamp space", "Swamp", hex("pm-key-swamp")),
-    chip("river", solo ? "Rivers" : "River", svg("path", { d: "M -11 0 q 5 -5 11 0 q 5 5 11 0", class: "pm-river" })),
-    solo ? chip("bridge", "Bridge", svg("line", { x1: -10, y1: 5, x2: 10, y2: -5, class: "pm-bridge" })) : null,
+    chip("river", solo ? "Rivers" : "River", kit.svg("path", { d: "M -11 0 q 5 -5 11 0 q 5 5 11 0", class: "pm-river" })),
+    solo ? chip("bridge", "Bridge", kit.svg("line", { x1: -10, y1: 5, x2: 10, y2: -5, class: "pm-bridge" })) : null,
     solo ? chip("territory", "Territory", hex("pm-key-hex")) : null,
   ];
-  return el("div", { class: "pm-legend", "aria-label": "What the map's symbols mean" }, keys);
+  return kit.el("div", { class: "pm-legend", "aria-label": "What the map's symbols mean" }, keys);
 }
 
 function dice(view, ctx) {
   const obs = view.observation;
-  const choose = movesWhere(view, (t) => t.startsWith("choose "));
-  return el(
+  const choose = kit.movesWhere(view, (t) => t.startsWith("choose "));
+  return kit.el(
     "div",
     { class: "pm-dice", "aria-label": "Resource dice" },
     obs.dice.map((d, i) =>
       tip(
-        el(
+        kit.el(
           "div",
           { class: "pm-die", "data-key": `die:${i}`, "aria-label": `die ${i + 1}: ${d === "?" ? "?" : d}` },
-          svg("svg", { viewBox: "-16 -16 32 32", width: 40, height: 40 }, symbol(d === "?" ? "wild" : d, 0, 0, 1.1)),
+          kit.svg("svg", { viewBox: "-16 -16 32 32", width: 40, height: 40 }, symbol(d === "?" ? "wild" : d, 0, 0, 1.1)),
         ),
         view,
-        `Die ${i + 1}: ${d === "?" ? "?" : titled(d)}`,
+        `Die ${i + 1}: ${d === "?" ? "?" : kit.titled(d)}`,
         [d, "dice"],
       ),
     ),
     choose.length
-      ? el(
+      ? kit.el(
           "div",
           { class: "pm-choose" },
-          el("span", {}, "The ? die shows:"),
+          kit.el("span", {}, "The ? die shows:"),
           choose.map((m) => {
             const kind = m.text.split(" ")[1];
             return tip(
-              place(
-                el("span", { class: "pm-choice", "data-key": m.text }, svg("svg", { viewBox: "-14 -14 28 28", width: 30, height: 30 }, symbol(kind, 0, 0)), titled(kind)),
+              kit.place(
+                kit.el("span", { class: "pm-choice", "data-key": m.text }, kit.svg("svg", { viewBox: "-14 -14 28 28", width: 30, height: 30 }, symbol(kind, 0, 0)), kit.titled(kind)),
                 [m],
                 ctx,
               ),
               view,
-              `The ? die shows ${titled(kind)}`,
+              `The ? die shows ${kit.titled(kind)}`,
               ["?", kind],
             );
           }),
@@ -333,7 +319,7 @@ function dice(view, ctx) {
 }
 
 function cardMoves(view, id) {
-  return movesWhere(view, (t) => t.split(" ")[1] === id && !HEX_VERBS.has(t.split(" ")[0]));
+  return kit.movesWhere(view, (t) => t.split(" ")[1] === id && !HEX_VERBS.has(t.split(" ")[0]));
 }
 
 function realmSheet(view, ctx, p, mine) {
@@ -347,9 +333,9 @@ function realmSheet(view, ctx, p, mine) {
   const nCols = obs.columns;
   for (let col = 1; col <= nCols; col += 1) {
     const cards = obs.realm.filter((c) => c.column === col);
-    const colMoves = mine ? movesWhere(view, (t) => t === `trolls column-${col}`) : [];
-    const header = place(
-      el("div", { class: `pm-col-head${col === st.starting_column ? " pm-start-col" : ""}`, "data-key": `column:${col}` }, col === 1 ? "Start" : `${col}`, blocked.has(col) ? " ✗" : ""),
+    const colMoves = mine ? kit.movesWhere(view, (t) => t === `trolls column-${col}`) : [];
+    const header = kit.place(
+      kit.el("div", { class: `pm-col-head${col === st.starting_column ? " pm-start-col" : ""}`, "data-key": `column:${col}` }, col === 1 ? "Start" : `${col}`, blocked.has(col) ? " ✗" : ""),
       colMoves,
       ctx,
       `column ${col}`,
@@ -357,7 +343,7 @@ function realmSheet(view, ctx, p, mine) {
     const trolls = (obs.solo && obs.solo.troll_columns.includes(col)) ? "The Trolls have claimed this column." : "";
     tip(header, view, `Column ${col}${col === st.starting_column ? " (starting cards)" : ""}`, ["column"], [blocked.has(col) ? "Blocked (✗): nobody may buy from it any more." : "", trolls].filter(Boolean).join(" "));
     columns.push(
-      el(
+      kit.el(
         "div",
         { class: `pm-col${blocked.has(col) ? " pm-blocked" : ""}` },
         header,
@@ -367,42 +353,42 @@ function realmSheet(view, ctx, p, mine) {
           const moves = mine ? cardMoves(view, c.card) : [];
           const parts = (st.card_parts || {})[c.card] || {};
           // inside a place, the card alone explains itself (a long press shows it, a tap moves)
-          const part = (node, key, heading) => (moves.length ? node : explain(node, parts[key], heading));
-          const name = `${titled(spell)}${c.power ? ` ${c.power}` : ""} / ${titled(building)}`;
-          const node = el(
+          const part = (node, key, heading) => (moves.length ? node : kit.explain(node, parts[key], heading));
+          const name = `${kit.titled(spell)}${c.power ? ` ${c.power}` : ""} / ${kit.titled(building)}`;
+          const node = kit.el(
             "div",
             { class: `pm-card pm-${state}`, "data-card": c.card, "data-key": `card:${p}:${c.card}` },
-            part(el("div", { class: "pm-spell" }, el("span", { class: "pm-star" }, "★"), titled(spell), c.power ? ` ${c.power}` : "", el("span", { class: "pm-cost pm-crystal" }, `${c.crystals}`)), "spell", `Spell ${titled(spell)}${c.power ? ` ${c.power}` : ""}`),
-            part(el("div", { class: "pm-building" }, el("span", { class: "pm-rect" }, "▭"), titled(building), el("span", { class: "pm-cost pm-woodc" }, `${c.wood}`)), "building", `Building ${titled(building)}`),
-            part(el("div", { class: "pm-price" }, el("span", { class: "pm-oval" }, `${c.gold} gold`), state !== "none" ? el("span", { class: "pm-state" }, state) : null), "price", `${name}: price`),
+            part(kit.el("div", { class: "pm-spell" }, kit.el("span", { class: "pm-star" }, "★"), kit.titled(spell), c.power ? ` ${c.power}` : "", kit.el("span", { class: "pm-cost pm-crystal" }, `${c.crystals}`)), "spell", `Spell ${kit.titled(spell)}${c.power ? ` ${c.power}` : ""}`),
+            part(kit.el("div", { class: "pm-building" }, kit.el("span", { class: "pm-rect" }, "▭"), kit.titled(building), kit.el("span", { class: "pm-cost pm-woodc" }, `${c.wood}`)), "building", `Building ${kit.titled(building)}`),
+            part(kit.el("div", { class: "pm-price" }, kit.el("span", { class: "pm-oval" }, `${c.gold} gold`), state !== "none" ? kit.el("span", { class: "pm-state" }, state) : null), "price", `${name}: price`),
           );
-          place(node, moves, ctx, name);
+          kit.place(node, moves, ctx, name);
           return tip(node, view, `${name}${state !== "none" ? ` (${STATE_WORDS[state]})` : ""}`, [c.card]);
         }),
       ),
     );
   }
-  return el("div", { class: "pm-realm-cards" }, columns);
+  return kit.el("div", { class: "pm-realm-cards" }, columns);
 }
 
 function tracks(view, seat) {
   const st = view.static;
-  return el(
+  return kit.el(
     "div",
     { class: "pm-tracks" },
     Object.entries(seat.tracks).map(([kind, v]) => {
       const boxes = [];
-      for (let k = 0; k <= st.tracks.maximum; k += 1) boxes.push(el("span", { class: `pm-box${k === v ? " pm-on" : ""}` }, k));
+      for (let k = 0; k <= st.tracks.maximum; k += 1) boxes.push(kit.el("span", { class: `pm-box${k === v ? " pm-on" : ""}` }, k));
       return tip(
-        el(
+        kit.el(
           "div",
           { class: "pm-track", "aria-label": `${kind} ${v}`, "data-key": `track:${kind}` },
-          svg("svg", { viewBox: "-13 -13 26 26", width: 20, height: 20 }, symbol(kind, 0, 0, 0.9)),
-          el("span", { class: "pm-track-name" }, titled(kind)),
+          kit.svg("svg", { viewBox: "-13 -13 26 26", width: 20, height: 20 }, symbol(kind, 0, 0, 0.9)),
+          kit.el("span", { class: "pm-track-name" }, kit.titled(kind)),
           boxes,
         ),
         view,
-        `${titled(kind)} track: ${v}`,
+        `${kit.titled(kind)} track: ${v}`,
         ["track", kind],
       );
     }),
@@ -414,10 +400,10 @@ function relics(view, ctx, mine) {
   if (!obs.relics_left) return null;
   const rows = Object.entries(obs.relics_left).map(([name, values]) => {
     const n = name.split("-")[1];
-    const moves = mine ? movesWhere(view, (t) => t === `relic ${n}` || t === `trolls ${name}`) : [];
+    const moves = mine ? kit.movesWhere(view, (t) => t === `relic ${n}` || t === `trolls ${name}`) : [];
     return tip(
-      place(
-        el("div", { class: "pm-relic", "data-key": name }, `Relic (${n} Artifacts): `, values.join(" · ") || "none left"),
+      kit.place(
+        kit.el("div", { class: "pm-relic", "data-key": name }, `Relic (${n} Artifacts): `, values.join(" · ") || "none left"),
         moves,
         ctx,
         `Relic of ${n} Artifacts`,
@@ -427,11 +413,11 @@ function relics(view, ctx, mine) {
       ["relic"],
     );
   });
-  const monumentMoves = mine ? movesWhere(view, (t) => t === "trolls monument") : [];
+  const monumentMoves = mine ? kit.movesWhere(view, (t) => t === "trolls monument") : [];
   rows.push(
     tip(
-      place(
-        el("div", { class: "pm-relic", "data-key": "monuments" }, "Monuments: ", obs.monuments_left.join(" · ") || "none left"),
+      kit.place(
+        kit.el("div", { class: "pm-relic", "data-key": "monuments" }, "Monuments: ", obs.monuments_left.join(" · ") || "none left"),
         monumentMoves,
         ctx,
         "Monuments",
@@ -441,36 +427,36 @@ function relics(view, ctx, mine) {
       ["monument"],
     ),
   );
-  return el("div", { class: "pm-relics" }, rows);
+  return kit.el("div", { class: "pm-relics" }, rows);
 }
 
 function archive(view, ctx) {
   const obs = view.observation;
   if (!obs.archive) return null;
   const levels = [...new Set(obs.archive.map((r) => r.level))];
-  return el(
+  return kit.el(
     "section",
     { class: "pm-archive", "aria-label": "Spell Archive" },
-    tip(el("h3", { "data-key": "archive" }, "Spell Archive"), view, "Spell Archive", ["spell archive"]),
+    tip(kit.el("h3", { "data-key": "archive" }, "Spell Archive"), view, "Spell Archive", ["spell archive"]),
     levels.map((level) =>
-      el(
+      kit.el(
         "div",
         { class: "pm-level" },
-        el("span", { class: "pm-level-name" }, `Level ${level}`),
+        kit.el("span", { class: "pm-level-name" }, `Level ${level}`),
         obs.archive
           .filter((r) => r.level === level)
           .map((r) => {
-            const moves = movesWhere(view, (t) => t === `claim ${r.room}`);
+            const moves = kit.movesWhere(view, (t) => t === `claim ${r.room}`);
             // inside a place, the room alone explains itself (a long press shows it)
             const spell = (s, i) => {
-              const chip = el("span", { class: `pm-room-spell${i < r.taken ? " pm-taken" : ""}` }, spellName(s));
-              return moves.length ? chip : explain(chip, text(view, s), `${spellName(s)}${i < r.taken ? " (taken)" : ""}`);
+              const chip = kit.el("span", { class: `pm-room-spell${i < r.taken ? " pm-taken" : ""}` }, spellName(s));
+              return moves.length ? chip : kit.explain(chip, text(view, s), `${spellName(s)}${i < r.taken ? " (taken)" : ""}`);
             };
             const left = r.spells.slice(r.taken);
             const state = left.length ? `Next to claim here: ${spellName(left[0])}.${r.filling ? " This room is being filled: the next Spell earned comes from it." : ""}` : "Every Spell of this room is taken.";
             return tip(
-              place(
-                el("div", { class: `pm-room${r.filling ? " pm-filling" : ""}`, "data-key": `room:${r.room}` }, el("strong", {}, r.room), r.spells.map(spell)),
+              kit.place(
+                kit.el("div", { class: `pm-room${r.filling ? " pm-filling" : ""}`, "data-key": `room:${r.room}` }, kit.el("strong", {}, r.room), r.spells.map(spell)),
                 moves,
                 ctx,
                 `room ${r.room}`,
@@ -489,21 +475,21 @@ function archive(view, ctx) {
 /** An Archive Spell's name as the sheets print it: "rage3" -> "Rage 3". */
 function spellName(s) {
   const m = /^([a-z]+)(\d*)$/.exec(s);
-  return m ? `${titled(m[1])}${m[2] ? ` ${m[2]}` : ""}` : titled(s);
+  return m ? `${kit.titled(m[1])}${m[2] ? ` ${m[2]}` : ""}` : kit.titled(s);
 }
 
 function familySeat(view, ctx, p, mine) {
   const seat = view.observation.seats[p];
-  return el(
+  return kit.el(
     "div",
     { class: "pm-family" },
-    tip(el("div", { "data-key": `guild:${p}` }, `${seat.guild} Guild (${seat.guild_resource})`), view, `${seat.guild} Guild: ${titled(seat.guild_resource)}`, ["guild"]),
-    el(
+    tip(kit.el("div", { "data-key": `guild:${p}` }, `${seat.guild} Guild (${seat.guild_resource})`), view, `${seat.guild} Guild: ${kit.titled(seat.guild_resource)}`, ["guild"]),
+    kit.el(
       "div",
       { class: "pm-spells" },
       "Spells: ",
       seat.spells.length
-        ? seat.spells.map((s) => tip(place(el("span", { class: "pm-spell-chip", "data-key": `spell:${p}:${s}` }, spellName(s)), mine ? movesWhere(view, (t) => t === `cast ${s}`) : [], ctx, s), view, spellName(s), [s]))
+        ? seat.spells.map((s) => tip(kit.place(kit.el("span", { class: "pm-spell-chip", "data-key": `spell:${p}:${s}` }, spellName(s)), mine ? kit.movesWhere(view, (t) => t === `cast ${s}`) : [], ctx, s), view, spellName(s), [s]))
         : "none",
       ` · used ${seat.used_spells}`,
     ),
@@ -525,28 +511,28 @@ function soloPanel(view) {
   const cells = s.table.map((v, i) => {
     const t = i + 1;
     const done = s.troll_points[i];
-    const trolls = el("td", { "data-key": `trolls:${t}` }, done ? done.total : v);
-    if (done) explain(trolls, done.words, `Territory ${t}: ${done.total} for the Trolls`);
-    else explain(trolls, `The table gives the Trolls ${v} for this Territory, minus your points there; they add the cards, Relics and Monuments they take when it is finished.`, `Territory ${t}: table value ${v}`);
-    return el(
+    const trolls = kit.el("td", { "data-key": `trolls:${t}` }, done ? done.total : v);
+    if (done) kit.explain(trolls, done.words, `Territory ${t}: ${done.total} for the Trolls`);
+    else kit.explain(trolls, `The table gives the Trolls ${v} for this Territory, minus your points there; they add the cards, Relics and Monuments they take when it is finished.`, `Territory ${t}: table value ${v}`);
+    return kit.el(
       "tr",
       { class: t === now ? "pm-now" : "" },
-      el("td", {}, t),
-      el("td", {}, s.your_territory_scores[i] ?? (t === now ? `${s.territory_points_now}…` : "")),
+      kit.el("td", {}, t),
+      kit.el("td", {}, s.your_territory_scores[i] ?? (t === now ? `${s.territory_points_now}…` : "")),
       trolls,
     );
   });
-  return el(
+  return kit.el(
     "section",
     { class: "pm-solo", "aria-label": "The Trolls" },
-    tip(el("h3", { "data-key": "trolls" }, `The Trolls (${s.level})`), view, "The Trolls", ["trolls"]),
-    el("table", {}, el("tr", {}, el("th", {}, "Territory"), el("th", {}, "You"), el("th", {}, "Trolls")), cells),
-    explain(
-      el("div", { "data-key": "trolls-total" }, `Trolls total ${s.trolls_total}`, s.troll_columns.length ? ` · columns taken: ${s.troll_columns.join(", ")}` : "", s.troll_claims.length ? ` · claims: ${s.troll_claims.join(", ")}` : ""),
+    tip(kit.el("h3", { "data-key": "trolls" }, `The Trolls (${s.level})`), view, "The Trolls", ["trolls"]),
+    kit.el("table", {}, kit.el("tr", {}, kit.el("th", {}, "Territory"), kit.el("th", {}, "You"), kit.el("th", {}, "Trolls")), cells),
+    kit.explain(
+      kit.el("div", { "data-key": "trolls-total" }, `Trolls total ${s.trolls_total}`, s.troll_columns.length ? ` · columns taken: ${s.troll_columns.join(", ")}` : "", s.troll_claims.length ? ` · claims: ${s.troll_claims.join(", ")}` : ""),
       s.trolls_explained,
       `The Trolls: ${s.trolls_total} points`,
     ),
-    s.final ? el("strong", {}, `${obs.rating}: ${s.final}`) : null,
+    s.final ? kit.el("strong", {}, `${obs.rating}: ${s.final}`) : null,
   );
 }
 
@@ -555,27 +541,27 @@ function seatSection(view, ctx, p) {
   const seat = obs.seats[p];
   const mine = view.seat === p;
   const ui = seat.tracks !== undefined;
-  return el(
+  return kit.el(
     "section",
-    { class: `pm-seat${mine ? " pm-mine" : ""}`, style: `--seat:${SEAT_COLOURS[p % 4]}`, "aria-label": `${seatName(view, p)}'s Realm sheet` },
-    el(
+    { class: `pm-seat${mine ? " pm-mine" : ""}`, style: `--seat:${SEAT_COLOURS[p % 4]}`, "aria-label": `${kit.seatName(view, p)}'s Realm sheet` },
+    kit.el(
       "header",
       {},
-      el("span", { class: "pm-seat-dot" }),
-      el("strong", {}, seatName(view, p)),
-      !view.over && deciding(view, p) ? el("span", { class: "pm-status" }, "to act") : null,
-      tip(el("span", { class: "pm-vp", "data-key": `vp:${p}` }, `${seat.score} VP`), view, `${seatName(view, p)}: ${seat.score} Victory Points`, ["victory points"]),
-      seat.ships && seat.ships.length ? tip(el("span", { "data-key": `ships:${p}` }, ` · Ship ${seat.ships.join(", ")}`), view, `Ship on ${seat.ships.join(", ")}`, ["ship space"]) : null,
+      kit.el("span", { class: "pm-seat-dot" }),
+      kit.el("strong", {}, kit.seatName(view, p)),
+      !view.over && kit.deciding(view, p) ? kit.el("span", { class: "pm-status" }, "to act") : null,
+      tip(kit.el("span", { class: "pm-vp", "data-key": `vp:${p}` }, `${seat.score} VP`), view, `${kit.seatName(view, p)}: ${seat.score} Victory Points`, ["victory points"]),
+      seat.ships && seat.ships.length ? tip(kit.el("span", { "data-key": `ships:${p}` }, ` · Ship ${seat.ships.join(", ")}`), view, `Ship on ${seat.ships.join(", ")}`, ["ship space"]) : null,
     ),
     ui
       ? [
           tracks(view, seat),
-          el(
+          kit.el(
             "div",
             { class: "pm-small" },
-            tip(el("span", { "data-key": `artifacts:${p}` }, `Artifacts ${seat.artifacts}`), view, `${seat.artifacts} Artifacts`, ["artifact"]),
-            seat.relics.length ? tip(el("span", { "data-key": `relics:${p}` }, ` · Relics ${seat.relics.join(", ")}`), view, `Relics: ${seat.relics.join(", ")} VP`, ["relic"]) : "",
-            seat.monuments.length ? tip(el("span", { "data-key": `monuments:${p}` }, ` · Monuments ${seat.monuments.join(", ")}`), view, `Monuments: ${seat.monuments.join(", ")} VP`, ["monument"]) : "",
+            tip(kit.el("span", { "data-key": `artifacts:${p}` }, `Artifacts ${seat.artifacts}`), view, `${seat.artifacts} Artifacts`, ["artifact"]),
+            seat.relics.length ? tip(kit.el("span", { "data-key": `relics:${p}` }, ` · Relics ${seat.relics.join(", ")}`), view, `Relics: ${seat.relics.join(", ")} VP`, ["relic"]) : "",
+            seat.monuments.length ? tip(kit.el("span", { "data-key": `monuments:${p}` }, ` · Monuments ${seat.monuments.join(", ")}`), view, `Monuments: ${seat.monuments.join(", ")} VP`, ["monument"]) : "",
           ),
           mine || view.seat === null ? realmSheet(view, ctx, p, mine) : compactCards(view, seat),
         ]
@@ -588,44 +574,44 @@ function compactCards(view, seat) {
     `${state}: `,
     ids.map((id, i) => {
       const [spell, building] = id.split("/");
-      const name = `${titled(spell)} / ${titled(building)}`;
-      return [i ? ", " : "", tip(el("span", { class: "pm-card-name", "data-key": `held:${id}` }, id), view, `${name} (${STATE_WORDS[state]})`, [id])];
+      const name = `${kit.titled(spell)} / ${kit.titled(building)}`;
+      return [i ? ", " : "", tip(kit.el("span", { class: "pm-card-name", "data-key": `held:${id}` }, id), view, `${name} (${STATE_WORDS[state]})`, [id])];
     }),
   ]);
-  return el("div", { class: "pm-small" }, parts.length ? parts.map((x, i) => [i ? " · " : "", x]) : "no Cards yet");
+  return kit.el("div", { class: "pm-small" }, parts.length ? parts.map((x, i) => [i ? " · " : "", x]) : "no Cards yet");
 }
 
 export function render(root, view, ctx) {
   root.classList.add("rb-board", "pm-root");
   const obs = view.observation;
-  redraw(root, () => {
-    const order = viewerFirst(view);
+  kit.redraw(root, () => {
+    const order = kit.viewerFirst(view);
     const phase = obs.phase === "spell" && obs.spell ? `casting ${obs.spell}` : obs.phase;
     const ending = obs.end_needed ? ["end of the game"] : [];
     return [
-      el(
+      kit.el(
         "header",
         { class: "pm-top" },
         // solo has no rounds: the Territories are its progress
         obs.solo
-          ? tip(el("strong", { "data-key": "progress" }, soloProgress(obs.solo)), view, soloProgress(obs.solo), ["territory"])
-          : el("strong", {}, `Round ${obs.round}`),
-        turnLine(view),
-        tip(el("span", { class: "pm-phase", "data-key": "phase" }, phase), view, `Step: ${phase}`, ["turn"]),
-        obs.end_needed ? tip(el("span", { "data-key": "end" }, `pre-printed spaces enclosed ${obs.pre_printed_enclosed}/${obs.end_needed}`), view, "The end of the game", ending) : null,
-        obs.end_triggered ? tip(el("strong", { class: "pm-last", "data-key": "last" }, "last round"), view, "The last round", ending) : null,
-        moveButtons(view, ctx, {
+          ? tip(kit.el("strong", { "data-key": "progress" }, soloProgress(obs.solo)), view, soloProgress(obs.solo), ["territory"])
+          : kit.el("strong", {}, `Round ${obs.round}`),
+        kit.turnLine(view),
+        tip(kit.el("span", { class: "pm-phase", "data-key": "phase" }, phase), view, `Step: ${phase}`, ["turn"]),
+        obs.end_needed ? tip(kit.el("span", { "data-key": "end" }, `pre-printed spaces enclosed ${obs.pre_printed_enclosed}/${obs.end_needed}`), view, "The end of the game", ending) : null,
+        obs.end_triggered ? tip(kit.el("strong", { class: "pm-last", "data-key": "last" }, "last round"), view, "The last round", ending) : null,
+        kit.moveButtons(view, ctx, {
           pass: PASS_WORDS[obs.phase] || "Pass",
           skip: obs.phase === "draw" ? "Forfeit this symbol (no room)" : "Skip",
         }),
       ),
-      el(
+      kit.el(
         "div",
         { class: "pm-layout" },
-        el("div", { class: "pm-map-wrap" }, zoomable(root, "map", mapSvg(view, ctx), "map"), legend(view)),
-        el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, view.seat !== null), archive(view, ctx), soloPanel(view)),
+        kit.el("div", { class: "pm-map-wrap" }, kit.zoomable(root, "map", mapSvg(view, ctx), "map"), legend(view)),
+        kit.el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, view.seat !== null), archive(view, ctx), soloPanel(view)),
       ),
-      el("div", { class: "pm-seats" }, order.map((p) => seatSection(view, ctx, p))),
+      kit.el("div", { class: "pm-seats" }, order.map((p) => seatSection(view, ctx, p))),
     ];
   });
 }
