@@ -377,12 +377,13 @@ def test_plain_words_told_to_others_never_say_more_than_announce() -> None:
     others less than the mover (Archmagi's Search names face-down Spells to its mover only)."""
     from types import SimpleNamespace
 
-    from rulebook.core.state import State
+    from rulebook.core.state import State, Texts
 
     def explain(player: int, action: str) -> str:
         return f"take {action}"
 
     game = SimpleNamespace(
+        texts=Texts(),
         explain=explain,
         announce=lambda p, a: "take a card" if a == "secret" else explain(p, a),
         describe=lambda p, a: f"Take {a} from the pile",
@@ -417,3 +418,51 @@ def test_a_game_package_says_what_it_is_in_its_about_toml(
     assert registry.games() == ["toy-game"]
     assert (game.title, game.rulebook, game.common_players) == ("Toy", "toy.txt", 2)
     assert [(v.name, v.min_players, v.max_players) for v in game.variants] == [("duo", 2, 2)]
+
+
+def test_each_game_names_its_texts_from_its_own_view_and_words_modules() -> None:
+    """``Texts.of`` takes the functions the modules define (not those they import), the same
+    wiring the games once wrote out method by method."""
+    import pytest
+
+    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.core.rollwrite.state import SheetState
+    from rulebook.core.state import Texts
+    from rulebook.pandoria_merchants.rules import PandoriaState
+
+    def wiring(texts: Texts) -> dict[str, str]:
+        return {k: f"{v.__module__}.{v.__name__}" for k, v in vars(texts).items() if v}
+
+    am, bm, pm = (
+        "rulebook.archmagi.view",
+        "rulebook.battle_merchants",
+        "rulebook.pandoria_merchants",
+    )
+    names = ("view", "explain", "announce", "describe", "describe_public")
+    assert wiring(ArchmagiState.texts) == {n: f"{am}.{n}" for n in names}
+    assert wiring(BattleState.texts) == {
+        "view": f"{bm}.view.view",
+        "explain": f"{bm}.view.explain",
+        "describe": f"{bm}.words.describe",
+    }
+    assert wiring(PandoriaState.texts) == {
+        "view": f"{pm}.view.view",
+        "explain": f"{pm}.view.explain",
+        "describe": f"{pm}.words.describe",
+        "describe_public": f"{pm}.words.describe_public",
+    }
+    rw = "rulebook.core.rollwrite"
+    assert wiring(SheetState.texts) == {
+        "view": f"{rw}.view.view",
+        "explain": f"{rw}.describe.explain",
+        "describe": f"{rw}.describe.describe",
+    }
+    from types import ModuleType
+
+    one, two = ModuleType("one"), ModuleType("two")
+    for module in (one, two):
+        exec("def explain(state, player, action):\n    return ''", module.__dict__)
+        module.explain.__module__ = module.__name__
+    with pytest.raises(TypeError, match="explain is in more than one"):
+        Texts.of(one, two)

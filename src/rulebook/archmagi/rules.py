@@ -42,7 +42,7 @@ from rulebook.archmagi.rounds import drafts_as_draws
 from rulebook.archmagi.setup import set_up
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.chance import shuffle
-from rulebook.core.state import log_texts
+from rulebook.core.state import Texts, log_texts
 
 
 class ArchmagiState(State):
@@ -51,6 +51,9 @@ class ArchmagiState(State):
     Cards are indices into ``content.cards``; piles are lists whose last card is the top. Seat
     ``p`` plays the Magi of element ``magi[p]``.
     """
+
+    #: what each seat sees and the moves in words (:mod:`rulebook.archmagi.view`)
+    texts = Texts.of(view)
 
     content: Content
     moves: Moves
@@ -262,22 +265,6 @@ class ArchmagiState(State):
     def tiebreak(self, player: int) -> tuple[int, ...]:
         """Decision: the text gives no tie-breaker; tied players share the victory."""
         return ()
-
-    # -- what each seat sees (rulebook.archmagi.view) ------------------------------------------
-    def _view(self, player: int | None) -> dict[str, Any]:
-        return view.view(self, player)
-
-    def explain(self, player: int, action: Action) -> str:
-        return view.explain(self, player, action)
-
-    def announce(self, player: int, action: Action) -> str:
-        return view.announce(self, player, action)
-
-    def describe(self, player: int, action: Action) -> str:
-        return view.describe(self, player, action)
-
-    def describe_public(self, player: int, action: Action) -> str:
-        return view.describe_public(self, player, action)
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self) -> ArchmagiState:

@@ -69,6 +69,7 @@ from rulebook.battle_merchants.year_end import (
 from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
 from rulebook.core.action import hashable
 from rulebook.core.chance import shuffle
+from rulebook.core.state import Texts
 from rulebook.core.words import seat
 
 __all__ = ["BattleState", "moves"]
@@ -85,6 +86,10 @@ class BattleState(State):
     ``reward_spaces`` are shared by clones: a move never changes one in place, it replaces the
     row it changes.
     """
+
+    #: what each seat sees (:mod:`rulebook.battle_merchants.view`) and the moves in plain words
+    #: (:mod:`rulebook.battle_merchants.words`)
+    texts = Texts.of(view, words)
 
     content: Content
     board: Board
@@ -341,15 +346,6 @@ class BattleState(State):
 
     def tiebreak_labels(self) -> tuple[str, ...]:
         return tiebreak_labels(self)
-
-    def _view(self, player: int | None) -> dict[str, Any]:
-        return view.view(self, player)
-
-    def explain(self, player: int, action: Action) -> str:
-        return view.explain(self, player, action)
-
-    def describe(self, player: int, action: Action) -> str:
-        return words.describe(self, player, action)
 
     # -- copies and hidden information -----------------------------------------------------------
     def clone(self) -> BattleState:

@@ -16,7 +16,9 @@ import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, ClassVar, TypeVar
 
 from rulebook.core.action import Action as Action
 from rulebook.core.chance import Chance, new_chance
@@ -58,6 +60,41 @@ def log_texts(
     return memo
 
 
+@dataclass(frozen=True)
+class Texts:
+    """Where a game keeps what each seat sees and its moves in words, apart from its rules
+    (boardgame.io's ``playerView`` in one place): each a function of the state, as
+    :class:`State`'s method of that name takes it; one left ``None`` keeps the method's
+    default. A game's State names its own (``texts = Texts(view=view.view, ...)``)."""
+
+    #: :meth:`State._view`: the table as a seat sees it, or as every seat does (``None``)
+    view: Callable[[Any, int | None], dict[str, Any]] | None = None
+    #: :meth:`State.explain`, :meth:`State.announce`, :meth:`State.describe`,
+    #: :meth:`State.describe_public`: ``(state, player, action) -> str``
+    explain: Callable[[Any, int, Action], str] | None = None
+    announce: Callable[[Any, int, Action], str] | None = None
+    describe: Callable[[Any, int, Action], str] | None = None
+    describe_public: Callable[[Any, int, Action], str] | None = None
+
+    @classmethod
+    def of(cls, *modules: ModuleType) -> Texts:
+        """The functions defined in ``modules`` (not imported there) named as the fields
+        (``view``, ``explain``...), e.g. a game's ``view`` and ``words`` modules; a name
+        defined in two of them is an error."""
+        found: dict[str, Any] = {}
+        for module in modules:
+            for name in cls.__dataclass_fields__:
+                function = getattr(module, name, None)
+                if getattr(function, "__module__", None) != module.__name__:
+                    continue
+                if name in found:
+                    raise TypeError(
+                        f"{name} is in more than one of {[m.__name__ for m in modules]}"
+                    )
+                found[name] = function
+        return cls(**found)
+
+
 class State(ABC):
     """One moment of one game. Mutated in place by :meth:`apply`; :meth:`clone` to branch."""
 
@@ -67,6 +104,8 @@ class State(ABC):
     history: list[tuple[int, Action]]
     #: True on states made by :meth:`determinize`: search samples, never saved
     determinized: bool
+    #: the game's views of the table and its moves in words (:class:`Texts`)
+    texts: ClassVar[Texts] = Texts()
 
     def __init__(self, game: Game, setup: Setup) -> None:
         self.game = game
@@ -140,9 +179,12 @@ class State(ABC):
 
     def _view(self, player: int | None) -> dict[str, Any]:
         """The table as seat ``player`` sees it, or as every seat sees it (``None``): what a
-        game supplies for :meth:`observation` and :meth:`public_observation` (unless it
-        overrides both)."""
-        raise NotImplementedError(f"{type(self).__name__} has no view of the table")
+        game supplies (``texts.view``) for :meth:`observation` and :meth:`public_observation`
+        (unless it overrides both)."""
+        view = self.texts.view
+        if view is None:
+            raise NotImplementedError(f"{type(self).__name__} has no view of the table")
+        return view(self, player)
 
     @abstractmethod
     def clone(self: S) -> S:
@@ -163,13 +205,17 @@ class State(ABC):
         return ()
 
     def explain(self, player: int, action: Action) -> str:
-        """The move as a menu shows it (with costs, where a game has them)."""
-        return str(action)
+        """The move as a menu shows it (with costs, where a game has them): the game's
+        ``texts.explain``, else the move's text."""
+        explain = self.texts.explain
+        return str(action) if explain is None else explain(self, player, action)
 
     def announce(self, player: int, action: Action) -> str:
         """The move as the other seats learn of it, before it is made: :meth:`explain` unless
-        the move names something only ``player`` may see (a card taken from a face-down pile)."""
-        return self.explain(player, action)
+        the move names something only ``player`` may see (a card taken from a face-down pile;
+        the game's ``texts.announce``)."""
+        announce = self.texts.announce
+        return self.explain(player, action) if announce is None else announce(self, player, action)
 
     def describe(self, player: int, action: Action) -> str:
         """The move in plain words for someone who never read the rulebook, as an instruction
@@ -177,14 +223,18 @@ class State(ABC):
         (``Use the d8 (2) and 1 Potion to mark Backpack in Leather``). It begins with its verb,
         so that :func:`rulebook.core.words.third_person` can tell it of the seat afterwards
         (``seat 2 uses the d8 ...``). :meth:`explain` stays the short form for people who know
-        the game. Default: :meth:`explain`."""
-        return self.explain(player, action)
+        the game. The game's ``texts.describe``, else :meth:`explain`."""
+        describe = self.texts.describe
+        return self.explain(player, action) if describe is None else describe(self, player, action)
 
     def describe_public(self, player: int, action: Action) -> str:
         """:meth:`describe` as the other seats learn of the move, before it is made: never
         more than :meth:`announce` tells. Default: :meth:`describe` where :meth:`announce`
         tells the others what :meth:`explain` tells the mover, else :meth:`announce`; a game
-        that hides part of a move overrides this with plain words of its own."""
+        that hides part of a move gives plain words of its own (``texts.describe_public``)."""
+        public = self.texts.describe_public
+        if public is not None:
+            return public(self, player, action)
         told = self.announce(player, action)
         return self.describe(player, action) if told == self.explain(player, action) else told
 

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from rulebook.core import Action, Chance, Game, IllegalAction, Setup, State
+from rulebook.core.state import Texts
 from rulebook.pandoria_merchants import (
     actions,
     buildings,
@@ -88,6 +89,10 @@ class Memo:
 
 class PandoriaState(State):
     """A game of Pandoria Merchants: standard (2-4), family (2-4) or solo (1, vs the Trolls)."""
+
+    #: what the table shows (:mod:`rulebook.pandoria_merchants.view`) and the moves in plain
+    #: words (:mod:`rulebook.pandoria_merchants.words`)
+    texts = Texts.of(view, words)
 
     c: Content
     board: Board
@@ -561,19 +566,6 @@ class PandoriaState(State):
 
     def score_notes(self) -> dict[str, str]:
         return solo.score_notes(self)
-
-    # -- what the table shows (:mod:`rulebook.pandoria_merchants.view`, ``words``) -----------
-    def _view(self, player: int | None) -> dict[str, Any]:
-        return view.view(self, player)
-
-    def explain(self, player: int, action: Action) -> str:
-        return view.explain(self, player, action)
-
-    def describe(self, player: int, action: Action) -> str:
-        return words.describe(self, player, action)
-
-    def describe_public(self, player: int, action: Action) -> str:
-        return words.describe_public(self, player, action)
 
     # -- copies --------------------------------------------------------------------------------
     def clone(self) -> PandoriaState:

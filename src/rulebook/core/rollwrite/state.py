@@ -27,7 +27,7 @@ from rulebook.core.rollwrite.customers import EMPTY, draw
 from rulebook.core.rollwrite.moves import CRAFTING, OVER, Moves, Spend
 from rulebook.core.rollwrite.words import SheetWords
 from rulebook.core.sheet import Layout, Row
-from rulebook.core.state import Action, State, find_move
+from rulebook.core.state import Action, State, Texts, find_move
 
 __all__ = ["CRAFTING", "EMPTY", "OVER", "C", "SheetContent", "SheetState"]
 
@@ -70,6 +70,10 @@ class SheetState(State, Generic[C]):
     (negative) face-down; the first ``shop_size`` cards of a line are the shoppe, the rest
     (solo) are waiting. The deck is a list whose last card is the top; its first ``deck_seen``
     cards were seen by everyone when they were put back at the bottom."""
+
+    #: the sheet as each seat sees it (:mod:`rulebook.core.rollwrite.view`) and the moves in
+    #: words (:mod:`rulebook.core.rollwrite.describe`)
+    texts = Texts.of(view, describe)
 
     #: the game's words: what the cards are called in views, what their value is counted in,
     #: and the names of a mastery card's two values
@@ -296,18 +300,8 @@ class SheetState(State, Generic[C]):
         return sum(self.score_breakdown(player).values())
 
     # -- the move in plain words (:mod:`rulebook.core.rollwrite.describe`) ---------------------
-    def explain(self, player: int, action: Action) -> str:
-        return describe.explain(self, player, action)
-
-    def describe(self, player: int, action: Action) -> str:
-        return describe.describe(self, player, action)
-
     def menu_place(self, player: int, action: Action) -> tuple[str, str, int]:
         return describe.menu_place(self, player, action)
-
-    # -- views (:mod:`rulebook.core.rollwrite.view`) -------------------------------------------
-    def _view(self, player: int | None) -> dict[str, Any]:
-        return view.view(self, player)
 
     # -- copies and hidden information ---------------------------------------------------------
     def clone(self: SS) -> SS:
