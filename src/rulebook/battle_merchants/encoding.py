@@ -13,8 +13,8 @@ and Weapons on the board, Craft Bonus cards, and the Year's End scoring.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from rulebook.battle_merchants.actions import (
     FORGING,
@@ -71,6 +71,15 @@ SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
     3.0,
     3.0,
 )
+
+
+class SeatFacts(NamedTuple):
+    """What every seat block of a state reads (:meth:`BattleEncoder.seat_facts`)."""
+
+    current: Sequence[int]
+    winners: Sequence[int]
+    year_end: list[dict[str, int]] | None
+    owned: list[list[int]]
 
 
 class BattleEncoder(DirectEncoder):
@@ -449,9 +458,19 @@ class BattleEncoder(DirectEncoder):
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = sums(1 / self.copies, len(c.crafts))
 
+    keeps_seats = True
+
     def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
         from the state."""
+        self.fill_table_state(state, player, base, out)
+        facts = self.seat_facts(state)
+        n = self.players
+        for k in range(n):
+            self.fill_seat_state(state, (player + k) % n, facts, base, self.at_seat[k], out)
+
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+        """:meth:`fill_state` up to the seat blocks."""
         s: BattleState = state
         n, you = self.players, player
         ones = out.ones
@@ -515,16 +534,54 @@ class BattleEncoder(DirectEncoder):
             for i, r in enumerate(s.steve_races):
                 out.hot(base + self.at_steve + i * races, races, race_at[r])
             ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
+
+    def seat_facts(self, state: Any) -> SeatFacts:
+        """The seats to act, the winners, the Year's End scoring and the Weapons on the board."""
+        s: BattleState = state
         over = s.step == OVER
-        winners = s.winners() if over else ()
-        year_end = s.year_end if over else None
-        owned = on_board(s)
-        for p, at_seat in out.seats(self.at_seat, you, base, s.current_players(), winners):
-            if year_end:
-                start = base + at_seat["year_end"]
-                for j, part in enumerate(YEAR_END):
-                    out.amount(start + j, year_end[p][part] / GOLD_SCALE)
-            self._seat_state(s, p, owned[p], base, at_seat, out)
+        return SeatFacts(
+            s.current_players(),
+            s.winners() if over else (),
+            s.year_end if over else None,
+            on_board(s),
+        )
+
+    def seat_key(self, state: Any, p: int, facts: Any) -> object:
+        s: BattleState = state
+        f: SeatFacts = facts
+        year_end = f.year_end
+        return (
+            p in f.current,
+            p in f.winners,
+            tuple([year_end[p][part] for part in YEAR_END]) if year_end else None,
+            s.gold[p],
+            tuple(s.supply[p]),
+            tuple(s.levels[p]),
+            tuple(s.coins[p]),
+            tuple(s.crafts[p]),
+            tuple(s.race_tiles[p]),
+            tuple(s.region_tiles[p]),
+            tuple(s.kingdom_cards[p]),
+            tuple(s.defeated[p]),
+            tuple(f.owned[p]),
+            tuple(s.bonus_owner),
+            tuple(s.bonus_up),
+        )
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        s: BattleState = state
+        f: SeatFacts = facts
+        if p in f.current:
+            out.ones.append(base + at["to_act"])
+        if p in f.winners:
+            out.ones.append(base + at["winner"])
+        if f.year_end:
+            start = base + at["year_end"]
+            for j, part in enumerate(YEAR_END):
+                out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
+        self._seat_state(s, p, f.owned[p], base, at, out)
 
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""
@@ -566,7 +623,7 @@ class BattleEncoder(DirectEncoder):
         p: int,
         owned: tuple[int, int] | list[int],
         base: int,
-        at: dict[str, int],
+        at: Mapping[str, int],
         out: Writes,
     ) -> None:
         """:meth:`_fill_seat` of seat ``p``, read from the state."""

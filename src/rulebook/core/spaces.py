@@ -44,7 +44,7 @@ from rulebook.core.batch import legal_flat
 from rulebook.core.data import cached
 from rulebook.core.errors import IllegalAction, RulebookError, UnknownGame
 from rulebook.core.registry import get_game
-from rulebook.core.writes import Writes
+from rulebook.core.writes import KeptSeats, Writes
 
 if TYPE_CHECKING:
     from rulebook.core.game import Setup
@@ -375,6 +375,33 @@ class DirectEncoder(FlatEncoder):
     #: the lists :meth:`encode_into` fills, kept between batches (:class:`Writes`)
     _writes: Writes | None = None
 
+    #: whether :meth:`encode_into` keeps each game's seat blocks between calls and rewrites one
+    #: only when its :meth:`seat_key` changed (:class:`~rulebook.core.writes.KeptSeats`): the
+    #: encoder then writes its rows with :meth:`fill_table_state` and :meth:`fill_seat_state`
+    keeps_seats = False
+    #: the seat blocks kept per batch size (:class:`~rulebook.core.writes.KeptSeats`)
+    _kept: dict[int, KeptSeats] | None = None
+
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+        """:meth:`fill_state` without the seat blocks (an encoder that keeps them)."""
+        raise NotImplementedError
+
+    def seat_facts(self, state: Any) -> Any:
+        """What every seat block of ``state`` reads, worked out once per state and passed to
+        :meth:`seat_key` and :meth:`fill_seat_state` (nothing by default)."""
+        return None
+
+    def seat_key(self, state: Any, p: int, facts: Any) -> object:
+        """Everything seat ``p``'s block shows (its ``to_act`` and ``winner`` slots
+        included), as a value compared with ``==``: equal keys, equal blocks."""
+        raise NotImplementedError
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        """List into ``out`` seat ``p``'s block, its slots at ``base + at[name]``."""
+        raise NotImplementedError
+
     @abstractmethod
     def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
@@ -397,6 +424,23 @@ class DirectEncoder(FlatEncoder):
         ):
             super().encode_into(states, players, out)
             return
+        if self.keeps_seats:
+            # this size's blocks (a second batch at once, from another thread, gets its own)
+            kept = self._kept = self._kept or {}
+            rows = kept.pop(len(states), None) or KeptSeats(self, len(states))
+            rows.write(self, states, players, out)
+            kept[len(states)] = rows
+        else:
+            self._write_rows(states, players, out)
+        index, low, high = self._caps if self._caps is not None else self._capped_parts()
+        if index.size:
+            out[:, index] = np.clip(out[:, index], low, high)
+
+    def _write_rows(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """Each row from :meth:`fill_state`, the capped parts not clipped yet."""
+        size = self.parts.size
         # this encoder's lists, cleared (a second batch at once, from another thread, gets its own)
         writes, self._writes = self._writes or Writes(), None
         writes.clear()
@@ -409,9 +453,6 @@ class DirectEncoder(FlatEncoder):
             writes.write(out.reshape(-1))
         finally:
             self._writes = writes
-        index, low, high = self._caps if self._caps is not None else self._capped_parts()
-        if index.size:
-            out[:, index] = np.clip(out[:, index], low, high)
 
 
 class ActionSpace:
