@@ -95,11 +95,12 @@ def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int)
         ("ye-olde-magick-shoppe", 1),
         ("battle-merchants", 2),
         ("battle-merchants", 4),
+        ("pandoria-merchants", 2),
     ],
 )
 def test_batched_encoding_follows_the_games_move_by_move(game: str, players: int) -> None:
     """The sheet games keep each row between calls and rewrite what changed (Battle Merchants
-    its seat blocks, ``DirectEncoder.keeps_seats``): the rows follow
+    and Pandoria Merchants their seat blocks, ``DirectEncoder.keeps_seats``): the rows follow
     the games move by move, whichever seat is asked about, when the caller wrote into the
     array, and when a game ends and a new one takes its place."""
     config = Config.of(game, players)

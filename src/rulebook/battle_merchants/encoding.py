@@ -76,8 +76,6 @@ SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
 class SeatFacts(NamedTuple):
     """What every seat block of a state reads (:meth:`BattleEncoder.seat_facts`)."""
 
-    current: Sequence[int]
-    winners: Sequence[int]
     year_end: list[dict[str, int]] | None
     owned: list[list[int]]
 
@@ -460,15 +458,6 @@ class BattleEncoder(DirectEncoder):
 
     keeps_seats = True
 
-    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
-        from the state."""
-        self.fill_table_state(state, player, base, out)
-        facts = self.seat_facts(state)
-        n = self.players
-        for k in range(n):
-            self.fill_seat_state(state, (player + k) % n, facts, base, self.at_seat[k], out)
-
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill_state` up to the seat blocks."""
         s: BattleState = state
@@ -535,24 +524,20 @@ class BattleEncoder(DirectEncoder):
                 out.hot(base + self.at_steve + i * races, races, race_at[r])
             ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
 
-    def seat_facts(self, state: Any) -> SeatFacts:
-        """The seats to act, the winners, the Year's End scoring and the Weapons on the board."""
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: BattleState = state
-        over = s.step == OVER
-        return SeatFacts(
-            s.current_players(),
-            s.winners() if over else (),
-            s.year_end if over else None,
-            on_board(s),
-        )
+        return s.current_players(), s.winners() if s.step == OVER else ()
+
+    def seat_facts(self, state: Any) -> SeatFacts:
+        """The Year's End scoring (once the game is over) and the Weapons on the board."""
+        s: BattleState = state
+        return SeatFacts(s.year_end if s.step == OVER else None, on_board(s))
 
     def seat_key(self, state: Any, p: int, facts: Any) -> object:
         s: BattleState = state
         f: SeatFacts = facts
         year_end = f.year_end
         return (
-            p in f.current,
-            p in f.winners,
             tuple([year_end[p][part] for part in YEAR_END]) if year_end else None,
             s.gold[p],
             tuple(s.supply[p]),
@@ -573,10 +558,6 @@ class BattleEncoder(DirectEncoder):
     ) -> None:
         s: BattleState = state
         f: SeatFacts = facts
-        if p in f.current:
-            out.ones.append(base + at["to_act"])
-        if p in f.winners:
-            out.ones.append(base + at["winner"])
         if f.year_end:
             start = base + at["year_end"]
             for j, part in enumerate(YEAR_END):

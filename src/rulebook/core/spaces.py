@@ -382,9 +382,26 @@ class DirectEncoder(FlatEncoder):
     #: the seat blocks kept per batch size (:class:`~rulebook.core.writes.KeptSeats`)
     _kept: dict[int, KeptSeats] | None = None
 
+    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+        """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
+        positions offset by ``base`` (the row's start in the batch). Only what the
+        observation shows may be read. By default the table part
+        (:meth:`fill_table_state`), the ``to_act`` and ``winner`` slots
+        (:meth:`seat_flags`), then each seat's block (:meth:`fill_seat_state`)."""
+        self.fill_table_state(state, player, base, out)
+        facts = self.seat_facts(state)
+        current, winners = self.seat_flags(state)
+        for p, at in out.seats(self.at_seat, player, base, current, winners):
+            self.fill_seat_state(state, p, facts, base, at, out)
+
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill_state` without the seat blocks (an encoder that keeps them)."""
+        """:meth:`fill_state` without the seat blocks (the default :meth:`fill_state`)."""
         raise NotImplementedError
+
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
+        """The seats to act and the winners (none while the game runs)."""
+        s: State = state
+        return s.current_players(), s.winners() if s.is_terminal() else ()
 
     def seat_facts(self, state: Any) -> Any:
         """What every seat block of ``state`` reads, worked out once per state and passed to
@@ -392,21 +409,16 @@ class DirectEncoder(FlatEncoder):
         return None
 
     def seat_key(self, state: Any, p: int, facts: Any) -> object:
-        """Everything seat ``p``'s block shows (its ``to_act`` and ``winner`` slots
-        included), as a value compared with ``==``: equal keys, equal blocks."""
+        """Everything seat ``p``'s block shows but its ``to_act`` and ``winner`` slots, as a
+        value compared with ``==``: equal keys, equal blocks."""
         raise NotImplementedError
 
     def fill_seat_state(
         self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
     ) -> None:
-        """List into ``out`` seat ``p``'s block, its slots at ``base + at[name]``."""
+        """List into ``out`` seat ``p``'s block but its ``to_act`` and ``winner`` slots, its
+        slots at ``base + at[name]``."""
         raise NotImplementedError
-
-    @abstractmethod
-    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
-        positions offset by ``base`` (the row's start in the batch). Only what the
-        observation shows may be read."""
 
     def reads(self, state: State) -> bool:
         return self.direct and isinstance(state, self.STATE)

@@ -106,10 +106,11 @@ class KeptSeats:
     :meth:`~rulebook.core.spaces.DirectEncoder.encode_into` (an encoder that sets
     ``keeps_seats``): per game and seat (absolute, not relative) the block and the key it was
     written from (:meth:`~rulebook.core.spaces.DirectEncoder.seat_key`, everything the block
-    shows). :meth:`write` rewrites a block only when its key changed, writes each game's
-    table part from the state, then copies the blocks into ``out`` in the viewers' seat
-    orders (one call). The games may change in any way between calls (a new game in a row):
-    a key is compared, never trusted, and a call that fails forgets every key."""
+    shows but the ``to_act`` and ``winner`` slots). :meth:`write` rewrites a block only when
+    its key changed, copies the blocks into ``out`` in the viewers' seat orders (one call),
+    then writes each game's table part and the seats' flags from the state. The games may
+    change in any way between calls (a new game in a row): a key is compared, never trusted,
+    and a call that fails forgets every key."""
 
     def __init__(self, enc: DirectEncoder, n: int) -> None:
         self.n, self.m, self.size = n, enc.players, enc.parts.size
@@ -154,6 +155,8 @@ class KeptSeats:
                 if type(you) is not int or not 0 <= you < m:
                     state.check_seat(you)  # raises, as observation(player) does
                 enc.fill_table_state(state, you, i * size, table)
+                current, winners = enc.seat_flags(state)
+                table.seats(enc.at_seat, you, i * size, current, winners)
                 facts = enc.seat_facts(state)
                 j = i * m
                 for p in range(m):
@@ -173,8 +176,8 @@ class KeptSeats:
             self.keys = [None] * (n * m)
             raise
         out[:, :start] = 0.0
-        table.write(out.reshape(-1))
         out[:, start:] = self.blocks[order].reshape(n, m * block)
+        table.write(out.reshape(-1))  # the table parts, and the seats' flags over the blocks
 
 
 def sums(step: float, most: int) -> list[float]:

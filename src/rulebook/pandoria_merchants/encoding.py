@@ -15,7 +15,7 @@ Monuments (standard, solo); Guild and Spells (family). Nothing in this game is h
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -585,9 +585,11 @@ class PandoriaEncoder(DirectEncoder):
             planes = self._maps[key] = self.token_planes[you][ids].T.ravel()
         return planes
 
-    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+    keeps_seats = True
+
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
-        standard game, read from the state."""
+        standard game up to the seat blocks, read from the state."""
         s: PandoriaState = state
         n, you = self.players, player
         ones = out.ones
@@ -633,25 +635,47 @@ class PandoriaEncoder(DirectEncoder):
         for a, here in zip(self._monument_at, s.monument_left, strict=True):
             if here:
                 ones.append(base + a)
-        winners = s.winners() if s.phase == OVER else ()
+
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
+        s: PandoriaState = state
+        return s.current_players(), s.winners() if s.phase == OVER else ()
+
+    def seat_key(self, state: Any, p: int, facts: Any) -> object:
+        """What the block shows: the score (from the seat's VP, Resources, cards and
+        Artifacts: :func:`~rulebook.pandoria_merchants.final_score.score`), Resources, cards,
+        Artifacts, Relics and Monuments."""
+        s: PandoriaState = state
+        return (
+            tuple(s.vp[p]),
+            tuple(s.tracks[p]),
+            tuple(s.cards[p]),
+            s.held_artifacts[p],
+            tuple(s.relics_won[p]),
+            tuple(s.monuments_won[p]),
+        )
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        s: PandoriaState = state
+        ones = out.ones
         state_at, slots = self._state_at, self._card_slots
-        for p, at in out.seats(self.at_seat, you, base, s.current_players(), winners):
-            out.amount(base + at["score"], s.score(p) / self.score_scale)
-            start = base + at["tracks"]
-            for r, level in enumerate(s.tracks[p]):
-                out.amount(start + r, level / self.maximum)
-            states = s.cards[p]
-            start = base + at["cards"]
-            for i, slot in slots:
-                code = states[i]
-                if code != NONE:
-                    ones.append(start + slot + state_at[code])
-            relics, monuments = s.relics_won[p], s.monuments_won[p]
-            out.amount(base + at["artifacts"], s.held_artifacts[p] / ARTIFACT_SCALE)
-            out.amount(base + at["relics"], len(relics) / 4)
-            out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
-            out.amount(base + at["monuments"], len(monuments) / 3)
-            out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
+        out.amount(base + at["score"], s.score(p) / self.score_scale)
+        start = base + at["tracks"]
+        for r, level in enumerate(s.tracks[p]):
+            out.amount(start + r, level / self.maximum)
+        states = s.cards[p]
+        start = base + at["cards"]
+        for i, slot in slots:
+            code = states[i]
+            if code != NONE:
+                ones.append(start + slot + state_at[code])
+        relics, monuments = s.relics_won[p], s.monuments_won[p]
+        out.amount(base + at["artifacts"], s.held_artifacts[p] / ARTIFACT_SCALE)
+        out.amount(base + at["relics"], len(relics) / 4)
+        out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
+        out.amount(base + at["monuments"], len(monuments) / 3)
+        out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
 
 
 def encoder(setup: Setup) -> PandoriaEncoder:
