@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from rulebook.battle_merchants.actions import (
     FORGING,
     FREE_CRAFT,
@@ -455,6 +457,15 @@ class BattleEncoder(DirectEncoder):
         self._race_tile_at = [self.tile_names[r] for r in c.races]
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = sums(1 / self.copies, len(c.crafts))
+        #: the board's parts by what they show (:meth:`_board_chunk`), one after the other
+        self.board_size = self.at_steve - self.at_regions
+        if (
+            self.at_fields != self.at_regions + len(self.regions)
+            or self.board_size
+            != len(self.regions) + len(self.regions) * self.fields * self.field_size
+        ):
+            raise RulebookError("the Region Tiles and Battlefields parts are not one run")
+        self._boards: dict[tuple[object, ...], Vector] = {}
 
     keeps_seats = True
 
@@ -517,7 +528,7 @@ class BattleEncoder(DirectEncoder):
         for k in s.kingdom_discard:
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
-        self._board_state(s, you, base, ones)
+        out.chunks.append((base + self.at_regions, self._board_chunk(s, you)))
         if self.two:
             races = len(self.races)
             for i, r in enumerate(s.steve_races):
@@ -563,6 +574,22 @@ class BattleEncoder(DirectEncoder):
             for j, part in enumerate(YEAR_END):
                 out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
         self._seat_state(s, p, f.owned[p], base, at, out)
+
+    def _board_chunk(self, s: BattleState, you: int) -> Vector:
+        """The Region Tiles and Battlefields parts as ``you`` sees them (:meth:`_board_state`),
+        kept by what they show: the board changes only when a Weapon is sold or a Demand
+        Token moves."""
+        key = (you, tuple(s.region_on_board), tuple(s.tokens), tuple(s.spaces))
+        chunk = self._boards.get(key)
+        if chunk is None:
+            if len(self._boards) > 4096:
+                self._boards.clear()
+            ones: list[int] = []
+            self._board_state(s, you, -self.at_regions, ones)
+            chunk = np.zeros(self.board_size, np.float32)
+            chunk[ones] = 1.0
+            self._boards[key] = chunk
+        return chunk
 
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""

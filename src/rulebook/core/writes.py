@@ -31,6 +31,9 @@ class Writes:
         self.values: list[float] = []
         self.ones: list[int] = []
         self.chunks: list[tuple[int, Any]] = []
+        #: what an encoder keeps between the batches written with these lists (a row's
+        #: parts as last written, by whatever key the encoder chooses; :meth:`clear` keeps it)
+        self.kept: dict[Any, Any] = {}
 
     def clear(self) -> None:
         self.where.clear()
