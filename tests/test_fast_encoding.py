@@ -89,10 +89,18 @@ def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int)
 
 @pytest.mark.parametrize(
     ("game", "players"),
-    [("merchants-of-magick", 4), ("ye-olde-magick-shoppe", 3), ("ye-olde-magick-shoppe", 1)],
+    [
+        ("merchants-of-magick", 4),
+        ("ye-olde-magick-shoppe", 3),
+        ("ye-olde-magick-shoppe", 1),
+        ("battle-merchants", 2),
+        ("battle-merchants", 4),
+        ("pandoria-merchants", 2),
+    ],
 )
 def test_batched_encoding_follows_the_games_move_by_move(game: str, players: int) -> None:
-    """The sheet games keep each row between calls and rewrite what changed: the rows follow
+    """The sheet games keep each row between calls and rewrite what changed (Battle Merchants
+    and Pandoria Merchants their seat blocks, ``DirectEncoder.keeps_seats``): the rows follow
     the games move by move, whichever seat is asked about, when the caller wrote into the
     array, and when a game ends and a new one takes its place."""
     config = Config.of(game, players)

@@ -13,8 +13,10 @@ and Weapons on the board, Craft Bonus cards, and the Year's End scoring.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from rulebook.battle_merchants.actions import (
     FORGING,
@@ -71,6 +73,13 @@ SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
     3.0,
     3.0,
 )
+
+
+class SeatFacts(NamedTuple):
+    """What every seat block of a state reads (:meth:`BattleEncoder.seat_facts`)."""
+
+    year_end: list[dict[str, int]] | None
+    owned: list[list[int]]
 
 
 class BattleEncoder(DirectEncoder):
@@ -448,10 +457,20 @@ class BattleEncoder(DirectEncoder):
         self._race_tile_at = [self.tile_names[r] for r in c.races]
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = sums(1 / self.copies, len(c.crafts))
+        #: the board's parts by what they show (:meth:`_board_chunk`), one after the other
+        self.board_size = self.at_steve - self.at_regions
+        if (
+            self.at_fields != self.at_regions + len(self.regions)
+            or self.board_size
+            != len(self.regions) + len(self.regions) * self.fields * self.field_size
+        ):
+            raise RulebookError("the Region Tiles and Battlefields parts are not one run")
+        self._boards: dict[tuple[object, ...], Vector] = {}
 
-    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill` of :func:`rulebook.battle_merchants.view.view` of ``player``, read
-        from the state."""
+    keeps_seats = True
+
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+        """:meth:`fill_state` up to the seat blocks."""
         s: BattleState = state
         n, you = self.players, player
         ones = out.ones
@@ -509,22 +528,68 @@ class BattleEncoder(DirectEncoder):
         for k in s.kingdom_discard:
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
-        self._board_state(s, you, base, ones)
+        out.chunks.append((base + self.at_regions, self._board_chunk(s, you)))
         if self.two:
             races = len(self.races)
             for i, r in enumerate(s.steve_races):
                 out.hot(base + self.at_steve + i * races, races, race_at[r])
             ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
-        over = s.step == OVER
-        winners = s.winners() if over else ()
-        year_end = s.year_end if over else None
-        owned = on_board(s)
-        for p, at_seat in out.seats(self.at_seat, you, base, s.current_players(), winners):
-            if year_end:
-                start = base + at_seat["year_end"]
-                for j, part in enumerate(YEAR_END):
-                    out.amount(start + j, year_end[p][part] / GOLD_SCALE)
-            self._seat_state(s, p, owned[p], base, at_seat, out)
+
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
+        s: BattleState = state
+        return s.current_players(), s.winners() if s.step == OVER else ()
+
+    def seat_facts(self, state: Any) -> SeatFacts:
+        """The Year's End scoring (once the game is over) and the Weapons on the board."""
+        s: BattleState = state
+        return SeatFacts(s.year_end if s.step == OVER else None, on_board(s))
+
+    def seat_key(self, state: Any, p: int, facts: Any) -> object:
+        s: BattleState = state
+        f: SeatFacts = facts
+        year_end = f.year_end
+        return (
+            tuple([year_end[p][part] for part in YEAR_END]) if year_end else None,
+            s.gold[p],
+            tuple(s.supply[p]),
+            tuple(s.levels[p]),
+            tuple(s.coins[p]),
+            tuple(s.crafts[p]),
+            tuple(s.race_tiles[p]),
+            tuple(s.region_tiles[p]),
+            tuple(s.kingdom_cards[p]),
+            tuple(s.defeated[p]),
+            tuple(f.owned[p]),
+            tuple(s.bonus_owner),
+            tuple(s.bonus_up),
+        )
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        s: BattleState = state
+        f: SeatFacts = facts
+        if f.year_end:
+            start = base + at["year_end"]
+            for j, part in enumerate(YEAR_END):
+                out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
+        self._seat_state(s, p, f.owned[p], base, at, out)
+
+    def _board_chunk(self, s: BattleState, you: int) -> Vector:
+        """The Region Tiles and Battlefields parts as ``you`` sees them (:meth:`_board_state`),
+        kept by what they show: the board changes only when a Weapon is sold or a Demand
+        Token moves."""
+        key = (you, tuple(s.region_on_board), tuple(s.tokens), tuple(s.spaces))
+        chunk = self._boards.get(key)
+        if chunk is None:
+            if len(self._boards) > 4096:
+                self._boards.clear()
+            ones: list[int] = []
+            self._board_state(s, you, -self.at_regions, ones)
+            chunk = np.zeros(self.board_size, np.float32)
+            chunk[ones] = 1.0
+            self._boards[key] = chunk
+        return chunk
 
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""
@@ -566,7 +631,7 @@ class BattleEncoder(DirectEncoder):
         p: int,
         owned: tuple[int, int] | list[int],
         base: int,
-        at: dict[str, int],
+        at: Mapping[str, int],
         out: Writes,
     ) -> None:
         """:meth:`_fill_seat` of seat ``p``, read from the state."""

@@ -44,7 +44,7 @@ from rulebook.core.batch import legal_flat
 from rulebook.core.data import cached
 from rulebook.core.errors import IllegalAction, RulebookError, UnknownGame
 from rulebook.core.registry import get_game
-from rulebook.core.writes import Writes
+from rulebook.core.writes import KeptSeats, Writes
 
 if TYPE_CHECKING:
     from rulebook.core.game import Setup
@@ -375,11 +375,50 @@ class DirectEncoder(FlatEncoder):
     #: the lists :meth:`encode_into` fills, kept between batches (:class:`Writes`)
     _writes: Writes | None = None
 
-    @abstractmethod
+    #: whether :meth:`encode_into` keeps each game's seat blocks between calls and rewrites one
+    #: only when its :meth:`seat_key` changed (:class:`~rulebook.core.writes.KeptSeats`): the
+    #: encoder then writes its rows with :meth:`fill_table_state` and :meth:`fill_seat_state`
+    keeps_seats = False
+    #: the seat blocks kept per batch size (:class:`~rulebook.core.writes.KeptSeats`)
+    _kept: dict[int, KeptSeats] | None = None
+
     def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
         positions offset by ``base`` (the row's start in the batch). Only what the
-        observation shows may be read."""
+        observation shows may be read. By default the table part
+        (:meth:`fill_table_state`), the ``to_act`` and ``winner`` slots
+        (:meth:`seat_flags`), then each seat's block (:meth:`fill_seat_state`)."""
+        self.fill_table_state(state, player, base, out)
+        facts = self.seat_facts(state)
+        current, winners = self.seat_flags(state)
+        for p, at in out.seats(self.at_seat, player, base, current, winners):
+            self.fill_seat_state(state, p, facts, base, at, out)
+
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+        """:meth:`fill_state` without the seat blocks (the default :meth:`fill_state`)."""
+        raise NotImplementedError
+
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
+        """The seats to act and the winners (none while the game runs)."""
+        s: State = state
+        return s.current_players(), s.winners() if s.is_terminal() else ()
+
+    def seat_facts(self, state: Any) -> Any:
+        """What every seat block of ``state`` reads, worked out once per state and passed to
+        :meth:`seat_key` and :meth:`fill_seat_state` (nothing by default)."""
+        return None
+
+    def seat_key(self, state: Any, p: int, facts: Any) -> object:
+        """Everything seat ``p``'s block shows but its ``to_act`` and ``winner`` slots, as a
+        value compared with ``==``: equal keys, equal blocks."""
+        raise NotImplementedError
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        """List into ``out`` seat ``p``'s block but its ``to_act`` and ``winner`` slots, its
+        slots at ``base + at[name]``."""
+        raise NotImplementedError
 
     def reads(self, state: State) -> bool:
         return self.direct and isinstance(state, self.STATE)
@@ -397,6 +436,23 @@ class DirectEncoder(FlatEncoder):
         ):
             super().encode_into(states, players, out)
             return
+        if self.keeps_seats:
+            # this size's blocks (a second batch at once, from another thread, gets its own)
+            kept = self._kept = self._kept or {}
+            rows = kept.pop(len(states), None) or KeptSeats(self, len(states))
+            rows.write(self, states, players, out)
+            kept[len(states)] = rows
+        else:
+            self._write_rows(states, players, out)
+        index, low, high = self._caps if self._caps is not None else self._capped_parts()
+        if index.size:
+            out[:, index] = np.clip(out[:, index], low, high)
+
+    def _write_rows(
+        self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
+    ) -> None:
+        """Each row from :meth:`fill_state`, the capped parts not clipped yet."""
+        size = self.parts.size
         # this encoder's lists, cleared (a second batch at once, from another thread, gets its own)
         writes, self._writes = self._writes or Writes(), None
         writes.clear()
@@ -409,9 +465,6 @@ class DirectEncoder(FlatEncoder):
             writes.write(out.reshape(-1))
         finally:
             self._writes = writes
-        index, low, high = self._caps if self._caps is not None else self._capped_parts()
-        if index.size:
-            out[:, index] = np.clip(out[:, index], low, high)
 
 
 class ActionSpace:

@@ -9,11 +9,15 @@ allocates no lists.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rulebook.core.errors import RulebookError
+
+if TYPE_CHECKING:
+    from rulebook.core.spaces import DirectEncoder
+    from rulebook.core.state import State
 
 
 class Writes:
@@ -27,6 +31,9 @@ class Writes:
         self.values: list[float] = []
         self.ones: list[int] = []
         self.chunks: list[tuple[int, Any]] = []
+        #: what an encoder keeps between the batches written with these lists (a row's
+        #: parts as last written, by whatever key the encoder chooses; :meth:`clear` keeps it)
+        self.kept: dict[Any, Any] = {}
 
     def clear(self) -> None:
         self.where.clear()
@@ -87,10 +94,93 @@ class Writes:
         where nothing is listed)."""
         for start, chunk in self.chunks:
             flat[start : start + len(chunk)] = chunk
-        if self.where:
-            flat[self.where] = self.values
-        if self.ones:
-            flat[self.ones] = 1.0
+        # typed arrays first: NumPy converts a list it is given typed much faster
+        where, ones = self.where, self.ones
+        if where:
+            flat[np.fromiter(where, np.intp, len(where))] = np.fromiter(
+                self.values, np.float32, len(where)
+            )
+        if ones:
+            flat[np.fromiter(ones, np.intp, len(ones))] = 1.0
+
+
+class KeptSeats:
+    """The seat blocks of a batch of ``n`` games, kept between calls of
+    :meth:`~rulebook.core.spaces.DirectEncoder.encode_into` (an encoder that sets
+    ``keeps_seats``): per game and seat (absolute, not relative) the block and the key it was
+    written from (:meth:`~rulebook.core.spaces.DirectEncoder.seat_key`, everything the block
+    shows but the ``to_act`` and ``winner`` slots). :meth:`write` rewrites a block only when
+    its key changed, copies the blocks into ``out`` in the viewers' seat orders (one call),
+    then writes each game's table part and the seats' flags from the state. The games may
+    change in any way between calls (a new game in a row): a key is compared, never trusted,
+    and a call that fails forgets every key."""
+
+    def __init__(self, enc: DirectEncoder, n: int) -> None:
+        self.n, self.m, self.size = n, enc.players, enc.parts.size
+        at = enc.at_seat
+        self.start = min(at[0].values())
+        self.block = (self.size - self.start) // self.m
+        if self.start + self.m * self.block != self.size or any(
+            at[k][name] != start + k * self.block
+            for k in range(self.m)
+            for name, start in at[0].items()
+        ):
+            raise RulebookError("the seat blocks are not the tensor's last parts, in order")
+        self.at = at[0]
+        self.blocks = np.zeros((n * self.m, self.block), np.float32)
+        self.keys: list[object] = [None] * (n * self.m)
+        # what a call writes (kept: a call allocates no lists of its own)
+        self.table = Writes()
+        self.seats = Writes()
+        self.changed: list[int] = []
+        self.order: list[int] = []
+
+    def write(
+        self, enc: DirectEncoder, states: Sequence[State], players: Sequence[int], out: Any
+    ) -> None:
+        """The rows of each ``states[i].observation(players[i])`` into ``out[i]`` (C-contiguous
+        ``float32``, ``(n, size)``), the capped parts not clipped yet."""
+        n, m, size, block, start = self.n, self.m, self.size, self.block, self.start
+        table, seats, changed, order, keys = (
+            self.table,
+            self.seats,
+            self.changed,
+            self.order,
+            self.keys,
+        )
+        table.clear()
+        seats.clear()
+        changed.clear()
+        order.clear()
+        try:
+            for i in range(n):
+                state, you = states[i], players[i]
+                if type(you) is not int or not 0 <= you < m:
+                    state.check_seat(you)  # raises, as observation(player) does
+                enc.fill_table_state(state, you, i * size, table)
+                current, winners = enc.seat_flags(state)
+                table.seats(enc.at_seat, you, i * size, current, winners)
+                facts = enc.seat_facts(state)
+                j = i * m
+                for p in range(m):
+                    key = enc.seat_key(state, p, facts)
+                    if key != keys[j + p]:
+                        enc.fill_seat_state(
+                            state, p, facts, (j + p) * block - start, self.at, seats
+                        )
+                        keys[j + p] = key
+                        changed.append(j + p)
+                for k in range(m):
+                    order.append(j + (you + k) % m)
+            if changed:
+                self.blocks[changed] = 0.0
+                seats.write(self.blocks.reshape(-1))
+        except BaseException:
+            self.keys = [None] * (n * m)
+            raise
+        out[:, :start] = 0.0
+        out[:, start:] = self.blocks[order].reshape(n, m * block)
+        table.write(out.reshape(-1))  # the table parts, and the seats' flags over the blocks
 
 
 def sums(step: float, most: int) -> list[float]:

@@ -15,7 +15,7 @@ Monuments (standard, solo); Guild and Spells (family). Nothing in this game is h
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -51,7 +51,7 @@ from rulebook.pandoria_merchants.terms import (
     TROLL_ELEMENT,
     WILD,
 )
-from rulebook.pandoria_merchants.view import row_text
+from rulebook.pandoria_merchants.view import hex_text, row_text
 
 PHASES = (SETUP, WILD, DRAW, ACTION, SPELL, BUY, CLAIM, TROLL_COLUMN, TROLL_ELEMENT, BRIDGE, OVER)
 #: what a die shows: a symbol, or "?" (any Resource but the other die's)
@@ -557,42 +557,62 @@ class PandoriaEncoder(DirectEncoder):
         self._monument_at = [
             self.at_monuments + self.monument_table[str(v)] for v, _ in c.monuments
         ]
-        #: the map's planes as a viewer sees them, by what the map shows (:meth:`_map_planes`)
-        self._maps: dict[tuple[object, ...], Vector] = {}
 
-    def _map_planes(self, s: PandoriaState, you: int) -> Vector:
-        """The map's planes of :meth:`_fill_map` (the rows of ``view.row_text``), kept by
-        everything those rows show."""
-        key = (
-            you,
-            id(s.board),
-            s.res,
-            s.swamp,
-            s.scored,
-            s.workers,
-            tuple(s.ships.items()),
-            tuple(s.artifacts),
-        )
-        planes = self._maps.get(key)
-        if planes is None:
-            if len(self._maps) > 4096:
-                self._maps.clear()
-            rows = [row_text(s, r) for r in range(self.height)]
-            tokens = np.frombuffer(self._text(rows, 2 * self.width, "map"), dtype="<u2")
-            ids = self.token_id[tokens]
-            if (ids < 0).any():
-                raise RulebookError("the map shows a symbol or mark no hex can hold")
-            planes = self._maps[key] = self.token_planes[you][ids].T.ravel()
+    def _map_planes(self, s: PandoriaState, you: int, base: int, out: Writes) -> Vector:
+        """The map's planes of :meth:`_fill_map` (the hexes of ``view.hex_text``) as ``you``
+        sees them, kept per row and viewer in ``out.kept`` (:class:`MapShown`): only the
+        hexes whose fields changed since are read again."""
+        shown = out.kept.get(("map", base, you))
+        if not isinstance(shown, MapShown) or shown.board is not s.board:
+            shown = out.kept[("map", base, you)] = MapShown(s, self._all_planes(s, you))
+            return shown.planes
+        changed: list[int] = []
+        res, old = s.res, shown.res
+        if res != old:
+            changed += [h for h in range(self.hexes) if res[h] != old[h]]
+        bits = (s.swamp ^ shown.swamp) | (s.scored ^ shown.scored)
+        for w, was in zip(s.workers, shown.workers, strict=True):
+            bits |= w ^ was
+        while bits:
+            low = bits & -bits
+            changed.append(low.bit_length() - 1)
+            bits ^= low
+        if s.ships != shown.ships:
+            changed += [h for h, _ in set(s.ships.items()) ^ set(shown.ships.items())]
+        if s.artifacts.keys() != shown.artifacts:
+            changed += list(s.artifacts.keys() ^ shown.artifacts)
+        if changed:
+            planes = shown.planes.reshape(-1, self.hexes)
+            token_id, table = self.token_id, self.token_planes[you]
+            for h in changed:
+                text = hex_text(s, h)
+                i = int(token_id[ord(text[0]) | ord(text[1]) << 8])
+                if i < 0:
+                    raise RulebookError("the map shows a symbol or mark no hex can hold")
+                planes[:, h] = table[i]
+            shown.update(s)
+        return shown.planes
+
+    def _all_planes(self, s: PandoriaState, you: int) -> Vector:
+        """Every hex's planes of :meth:`_map_planes` (a new array)."""
+        rows = [row_text(s, r) for r in range(self.height)]
+        tokens = np.frombuffer(self._text(rows, 2 * self.width, "map"), dtype="<u2")
+        ids = self.token_id[tokens]
+        if (ids < 0).any():
+            raise RulebookError("the map shows a symbol or mark no hex can hold")
+        planes: Vector = self.token_planes[you][ids].T.ravel()
         return planes
 
-    def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
+    keeps_seats = True
+
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
-        standard game, read from the state."""
+        standard game up to the seat blocks, read from the state."""
         s: PandoriaState = state
         n, you = self.players, player
         ones = out.ones
         hexes, at_map = self.hexes, base + self.at_map
-        out.chunks.append((at_map, self._map_planes(s, you)))
+        out.chunks.append((at_map, self._map_planes(s, you, base, out)))
         artifacts = at_map + self.artifact_plane * hexes
         for h, count in s.artifacts.items():
             out.amount(artifacts + h, count / ARTIFACT_SCALE)
@@ -633,25 +653,65 @@ class PandoriaEncoder(DirectEncoder):
         for a, here in zip(self._monument_at, s.monument_left, strict=True):
             if here:
                 ones.append(base + a)
-        winners = s.winners() if s.phase == OVER else ()
+
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
+        s: PandoriaState = state
+        return s.current_players(), s.winners() if s.phase == OVER else ()
+
+    def seat_key(self, state: Any, p: int, facts: Any) -> object:
+        """What the block shows: the score (from the seat's VP, Resources, cards and
+        Artifacts: :func:`~rulebook.pandoria_merchants.final_score.score`), Resources, cards,
+        Artifacts, Relics and Monuments."""
+        s: PandoriaState = state
+        return (
+            tuple(s.vp[p]),
+            tuple(s.tracks[p]),
+            tuple(s.cards[p]),
+            s.held_artifacts[p],
+            tuple(s.relics_won[p]),
+            tuple(s.monuments_won[p]),
+        )
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        s: PandoriaState = state
+        ones = out.ones
         state_at, slots = self._state_at, self._card_slots
-        for p, at in out.seats(self.at_seat, you, base, s.current_players(), winners):
-            out.amount(base + at["score"], s.score(p) / self.score_scale)
-            start = base + at["tracks"]
-            for r, level in enumerate(s.tracks[p]):
-                out.amount(start + r, level / self.maximum)
-            states = s.cards[p]
-            start = base + at["cards"]
-            for i, slot in slots:
-                code = states[i]
-                if code != NONE:
-                    ones.append(start + slot + state_at[code])
-            relics, monuments = s.relics_won[p], s.monuments_won[p]
-            out.amount(base + at["artifacts"], s.held_artifacts[p] / ARTIFACT_SCALE)
-            out.amount(base + at["relics"], len(relics) / 4)
-            out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
-            out.amount(base + at["monuments"], len(monuments) / 3)
-            out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
+        out.amount(base + at["score"], s.score(p) / self.score_scale)
+        start = base + at["tracks"]
+        for r, level in enumerate(s.tracks[p]):
+            out.amount(start + r, level / self.maximum)
+        states = s.cards[p]
+        start = base + at["cards"]
+        for i, slot in slots:
+            code = states[i]
+            if code != NONE:
+                ones.append(start + slot + state_at[code])
+        relics, monuments = s.relics_won[p], s.monuments_won[p]
+        out.amount(base + at["artifacts"], s.held_artifacts[p] / ARTIFACT_SCALE)
+        out.amount(base + at["relics"], len(relics) / 4)
+        out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
+        out.amount(base + at["monuments"], len(monuments) / 3)
+        out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
+
+
+class MapShown:
+    """What one kept map shows (:meth:`PandoriaEncoder._map_planes`): the fields
+    ``view.hex_text`` reads, as they were when ``planes`` was last written."""
+
+    def __init__(self, s: PandoriaState, planes: Vector) -> None:
+        self.board = s.board
+        self.planes = planes
+        self.update(s)
+
+    def update(self, s: PandoriaState) -> None:
+        self.res = s.res
+        self.swamp = s.swamp
+        self.scored = s.scored
+        self.workers = tuple(s.workers)
+        self.ships = dict(s.ships)
+        self.artifacts = set(s.artifacts)
 
 
 def encoder(setup: Setup) -> PandoriaEncoder:

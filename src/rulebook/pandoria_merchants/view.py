@@ -31,36 +31,37 @@ if TYPE_CHECKING:
 
 def row_text(s: PandoriaState, r: int) -> str:
     """One map row as 2 characters a hex: symbol then mark (see render.LEGEND)."""
+    width = s.board.width
+    return "".join([hex_text(s, h) for h in range(r * width, (r + 1) * width)])
+
+
+def hex_text(s: PandoriaState, h: int) -> str:
+    """One hex of the map as 2 characters: symbol then mark (see render.LEGEND)."""
     b = s.board
-    cells = []
-    for h in range(r * b.width, (r + 1) * b.width):
-        bit = 1 << h
-        mark = " "
-        if not b.land & bit:
-            if h in s.ships:
-                cells.append(f"S{s.ships[h]}")
-            else:
-                cells.append("S " if h in b.lake_of else "~ ")
-            continue
-        if s.swamp & bit:
-            sym = "#"
-        elif s.kind_at(h) >= 0:
-            sym = "WCKGT"[s.kind_at(h)]
-            if b.starts_mask & bit:
-                mark = "@"
-            elif b.preprinted_mask & bit:
-                mark = "*"
-            if s.scored & bit:
-                mark = "x"
-            if h in s.artifacts:
-                mark = "a"
-        else:
-            sym = "."
-            for p, w in enumerate(s.workers):
-                if w & bit:
-                    sym = str(p)
-        cells.append(sym + mark)
-    return "".join(cells)
+    bit = 1 << h
+    mark = " "
+    if not b.land & bit:
+        if h in s.ships:
+            return f"S{s.ships[h]}"
+        return "S " if h in b.lake_of else "~ "
+    if s.swamp & bit:
+        sym = "#"
+    elif s.kind_at(h) >= 0:
+        sym = "WCKGT"[s.kind_at(h)]
+        if b.starts_mask & bit:
+            mark = "@"
+        elif b.preprinted_mask & bit:
+            mark = "*"
+        if s.scored & bit:
+            mark = "x"
+        if h in s.artifacts:
+            mark = "a"
+    else:
+        sym = "."
+        for p, w in enumerate(s.workers):
+            if w & bit:
+                sym = str(p)
+    return sym + mark
 
 
 def view(s: PandoriaState, player: int | None) -> dict[str, Any]:
