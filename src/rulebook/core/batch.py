@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.core.action import Action, KeyedAction
-
 if TYPE_CHECKING:
+    from rulebook.core.action import Action
     from rulebook.core.state import State
 
 
@@ -48,47 +47,15 @@ def play_known(
 
 
 def legal_flat(
-    states: list[State],
-    seats: list[int],
-    index: dict[Action, int],
-    size: int,
-    codes: dict[int, int],
-    vocabulary: list[Action],
+    states: list[State], seats: list[int], index: dict[Action, int], size: int
 ) -> list[int]:
     """``i * size + index[move]`` for every legal move of seat ``seats[i]`` in ``states[i]``
-    (the ones of a ``(len(states), size)`` mask as flat indices). A move's index is looked up
-    first by its hash as a machine integer (``codes``: :attr:`KeyedAction._code` to the index
-    of the one move of ``vocabulary`` with that hash), taken when the move found is that very
-    move (or equal to it): far faster than hashing the move through its ``__hash__``. Else
-    ``index[move]``: ``KeyError`` (or ``TypeError``) when a move is not in ``index``."""
+    (the ones of a ``(len(states), size)`` mask as flat indices). ``KeyError`` (or
+    ``TypeError``) when a move is not in ``index``."""
     flat: list[int] = []
     base = 0
     for i in range(len(states)):
         for move in states[i].legal_actions(seats[i]):
-            j = -1
-            if isinstance(move, KeyedAction):
-                j = codes.get(move._code, -1)
-                if j >= 0:
-                    known = vocabulary[j]
-                    if known is not move and known != move:
-                        j = -1
-            if j < 0:
-                j = index[move]
-            flat.append(base + j)
+            flat.append(base + index[move])
         base += size
     return flat
-
-
-def hash_codes(vocabulary: list[Action]) -> dict[int, int]:
-    """The ``codes`` of :func:`legal_flat`: each hashed :class:`KeyedAction`'s hash code to its
-    index in ``vocabulary``, leaving out a code two moves share."""
-    codes: dict[int, int] = {}
-    shared: set[int] = set()
-    for i, move in enumerate(vocabulary):
-        if isinstance(move, KeyedAction) and move._hash is not None:
-            if move._code in codes:
-                shared.add(move._code)
-            codes[move._code] = i
-    for code in shared:
-        del codes[code]
-    return codes

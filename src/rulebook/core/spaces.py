@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from rulebook.core.batch import hash_codes, legal_flat
+from rulebook.core.batch import legal_flat
 from rulebook.core.data import cached
 from rulebook.core.errors import IllegalAction, RulebookError, UnknownGame
 from rulebook.core.registry import get_game
@@ -426,8 +426,6 @@ class ActionSpace:
             if action in self._index:
                 raise ValueError(f"the action vocabulary lists {action} twice")
             self._index[action] = i
-        self._codes = hash_codes(list(self.vocabulary))
-        self._moves = list(self.vocabulary)
 
     @property
     def size(self) -> int:
@@ -451,7 +449,7 @@ class ActionSpace:
     def legal_indices(self, state: State, player: int) -> list[int]:
         """The indices of ``player``'s legal moves now, in the order the state lists them."""
         try:
-            return legal_flat([state], [player], self._index, self.size, self._codes, self._moves)
+            return legal_flat([state], [player], self._index, self.size)
         except (KeyError, TypeError):  # a move outside the vocabulary: name it
             return [self.index(a) for a in state.legal_actions(player)]
 
@@ -475,9 +473,7 @@ class ActionSpace:
         if len(players) != len(states):
             raise ValueError(f"{len(players)} seats for {len(states)} states")
         try:  # flat indices of out, gathered by compiled code (rulebook.core.batch)
-            ones = legal_flat(
-                list(states), list(players), self._index, self.size, self._codes, self._moves
-            )
+            ones = legal_flat(list(states), list(players), self._index, self.size)
         except (KeyError, TypeError):  # a move outside the vocabulary: name it
             for state, player in zip(states, players, strict=True):
                 self.legal_indices(state, player)
