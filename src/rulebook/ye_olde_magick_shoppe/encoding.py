@@ -76,7 +76,8 @@ class ShoppeEncoder(SheetEncoder):
 class ShoppeExtras(SeatExtras):
     """A seat's circled Bonus Modifiers and their values, kept by
     :class:`~rulebook.core.rollwrite.encoding.SheetRows`: what a block shows is ``[circled
-    minus, plus, what one minus, one plus is worth (its size)]``."""
+    minus, plus, the value circled on the minus, plus track (-1: none shown yet)]`` (a value
+    is read again only when its track moves)."""
 
     def __init__(self, bonus: int, values: int, value_scale: list[float]) -> None:
         self.bonus = bonus
@@ -84,22 +85,22 @@ class ShoppeExtras(SeatExtras):
         self.value_scale = value_scale
 
     def blank(self) -> list[int]:
-        return [0] * (2 * len(KINDS))
+        return [0] * len(KINDS) + [-1] * len(KINDS)
 
     def update(
         self, s: SheetState[Any], p: int, shown: list[int], at: int, changes: Changes
     ) -> bool:
         assert isinstance(s, rules.ShoppeState)
-        bonus = s.bonus[p]
+        bonus, level = s.bonus[p], s.level[p]
         kinds = len(KINDS)
         for k in range(kinds):
             if bonus[k] != shown[k]:
                 changes.put(at + self.bonus + k, bonus[k] / BONUS_SCALE)
                 shown[k] = bonus[k]
-            worth = abs(s.modifier_value(p, k))
-            if worth != shown[kinds + k]:
+            if level[k] != shown[kinds + k]:
+                worth = abs(s.modifier_value(p, k))
                 changes.put(at + self.values + k, worth / self.value_scale[k])
-                shown[kinds + k] = worth
+                shown[kinds + k] = level[k]
         return False  # no score counts them
 
     def score_parts(self, s: SheetState[Any], p: int, categories: Sequence[str]) -> list[int]:

@@ -395,9 +395,13 @@ class Changes:
         self.values.clear()
 
     def write(self, array: npt.NDArray[Any]) -> None:
-        """Write them into ``array`` (C-contiguous), one NumPy call."""
-        if self.where:
-            array.reshape(-1)[self.where] = self.values
+        """Write them into ``array`` (C-contiguous), one NumPy call (the lists made arrays
+        first: NumPy reads a list of indices, and of values, several times slower)."""
+        n = len(self.where)
+        if n:
+            array.reshape(-1)[np.fromiter(self.where, np.intp, n)] = np.fromiter(
+                self.values, array.dtype, n
+            )
 
 
 class SeatShown:
@@ -504,7 +508,9 @@ class SheetRows:
         self.changes = Changes()
         self.table_changes = Changes()
         self.ones: list[int] = []
-        self.order: list[int] = []
+        #: the kept blocks a viewer sees, in its order: ``firsts[i] + turns[viewer]`` in game i
+        self.firsts = np.arange(0, n * m, m, dtype=np.intp).reshape(n, 1)
+        self.turns = np.array([[(v + k) % m for k in range(m)] for v in range(m)], np.intp)
 
     def write(
         self, states: Sequence[SheetState[Any]], players: Sequence[int], out: npt.NDArray[Any]
@@ -513,11 +519,10 @@ class SheetRows:
         (C-contiguous ``float32``, ``(n, size)``)."""
         n, m, block, size, start = self.n, self.m, self.block, self.size, self.start
         changes, table_changes = self.changes, self.table_changes
-        ones, order = self.ones, self.order
+        ones = self.ones
         changes.clear()
         table_changes.clear()
         ones.clear()
-        order.clear()
         seats = self.seats
         for i in range(n):
             s = states[i]
@@ -532,7 +537,6 @@ class SheetRows:
                 seen = s if origin is None or p == player else origin
                 kept = i * m + p
                 self._seat(seen, p, seats[kept], kept * block, changes)
-                order.append(kept)
                 at = i * size + start + k * block
                 if done[p]:
                     ones.append(at + self.done)
@@ -543,9 +547,11 @@ class SheetRows:
         changes.write(self.blocks)
         table_changes.write(self.tables)
         out[:, :start] = self.tables
-        out[:, start:].reshape(n, m, block)[...] = self.blocks[order].reshape(n, m, block)
+        # each viewer's blocks, its own first: game i's kept blocks rotated by its viewer
+        viewers = np.fromiter(players, np.intp, n)
+        out[:, start:].reshape(n, m, block)[...] = self.blocks[self.firsts + self.turns[viewers]]
         if ones:
-            out.reshape(-1)[ones] = 1.0
+            out.reshape(-1)[np.fromiter(ones, np.intp, len(ones))] = 1.0
 
     def _table(
         self,
