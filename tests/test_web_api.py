@@ -216,7 +216,7 @@ def test_moves_and_their_refusals(c: TestClient, db: Path) -> None:
     refusals = [
         (auth(tokens[seat]), {"seat": seat, "move": "fly to the moon"}, 409, "not a move"),
         (auth(tokens[idle]), {"seat": idle, "move": first_move(view)}, 409, "not seat"),
-        (auth(tokens[idle]), {"seat": seat, "move": "pass"}, 403, "does not hold seat"),
+        (auth(tokens[idle]), {"seat": seat, "move": "pass"}, 403, f"does not hold seat {seat + 1}"),
         ({}, {"seat": seat, "move": "pass"}, 403, "token is missing"),
         (auth("nope"), {"seat": seat, "move": "pass"}, 403, "wrong token"),
         (auth(tokens[seat]), {"seat": seat, "move": ""}, 400, "move"),

@@ -224,6 +224,8 @@ def test_the_others_vote_on_an_absent_seat(db: Path) -> None:
         assert get_view(c, gid)["votes"] == {"2": {"0": "greedy"}}
         r = post(c, url, tokens[0], {"seat": 0, "absent": 0, "bot": "greedy"})
         assert r.status_code == 409  # no vote on one's own seat
+        r = post(c, url, tokens[0], {"seat": 0, "absent": 3, "bot": "greedy"})
+        assert r.status_code == 400 and r.json()["error"] == "this game has no seat 4"
         r = post(c, url, tokens[1], {"seat": 0, "absent": 2, "bot": "greedy"})
         assert r.status_code == 403  # seat 2's link votes as seat 2 only
         r = post(c, url, tokens[1], {"seat": 1, "absent": 2, "bot": "random"})

@@ -340,7 +340,7 @@ async def seat_request(request: Request, game_id: str, seat: int) -> LiveGame:
     game = await games.get(game_id)
     admitted = await games.seats_of(game, bearer(request))
     if seat not in admitted:
-        raise Forbidden(f"this link does not hold seat {seat}")
+        raise Forbidden(f"this link does not hold seat {seat + 1}")
     return game
 
 
@@ -428,6 +428,8 @@ async def vote_absent(request: Request, game_id: str) -> dict[str, Any]:
     """``{seat, absent, bot}``: ``seat`` votes to hand ``absent`` (away a while) to a bot."""
     body: VoteBody = await parse(request, VoteBody)
     game = await seat_request(request, game_id, body.seat)
+    if body.absent >= len(game.seats):
+        raise BadRequest(f"this game has no seat {body.absent + 1}")
     took = await games_of(request).vote(game, body.seat, body.absent, bot_named(body.bot))
     return {"ok": True, "handed": took}
 
