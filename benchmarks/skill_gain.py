@@ -5,6 +5,7 @@ Usage::
 
     python benchmarks/skill_gain.py gains TUNE_OUT [--rung mcts:200-greedy]
     python benchmarks/skill_gain.py decisions [--game archmagi] [--players 4] [--games 200]
+        [--data-override FILE]
 
 ``gains``: for every candidate a tuning run played (each ``restart-*/games/*`` folder holds one
 candidate's games at each rung), each faction's win rate with greedy in every seat, the
@@ -16,7 +17,8 @@ spreads of at most 10 points each bound it by 20.
 
 ``decisions``: four greedy players, seeds from 30,000,000; per faction, the decisions its seat
 makes in a game (positions where it is to act with two or more legal moves) and the legal moves
-at each. Search pays at decisions: a faction that makes more of them gains more from skill.
+at each; ``--data-override`` plays them with a data override (as ``rulebook simulate``).
+Search pays at decisions: a faction that makes more of them gains more from skill.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import pyarrow.parquet as pq
 import rulebook
 from rulebook.agents import make_agent
 from rulebook.lab.ladder import Rung, rates
+from rulebook.lab.overrides import check_addresses, install, read_override
 
 
 def win_rates(folder: Path, rung: str) -> dict[str, tuple[float, int]]:
@@ -70,7 +73,11 @@ def gains(out: Path, rung: str) -> None:
     print("gain range: " + ", ".join(f"{f} {low[f]:+.0f} to {high[f]:+.0f}" for f in factions))
 
 
-def decisions(game: str, players: int, count: int) -> None:
+def decisions(game: str, players: int, count: int, override: Path | None = None) -> None:
+    if override is not None:
+        raw = read_override(override)
+        check_addresses(raw, game, str(override))
+        install(raw)
     faction_of = rulebook.get_game(game).faction
     if faction_of is None:
         raise SystemExit(f"{game} has no factions")
@@ -88,7 +95,8 @@ def decisions(game: str, players: int, count: int) -> None:
                 made[names[p]] += 1
                 moves[names[p]] += len(legal)
             state.apply(p, agents[p].act(state, p))
-    print(f"{game}, {players} greedy players, {count} games (seeds from 30,000,000)")
+    data = f", data override {override.name}" if override else ""
+    print(f"{game}, {players} greedy players, {count} games (seeds from 30,000,000){data}")
     for f in sorted(made, key=lambda f: -made[f]):
         each = moves[f] / made[f]
         print(f"  {f:16} {made[f] / count:5.1f} decisions a game, {each:4.1f} moves each")
@@ -104,11 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     d.add_argument("--game", default="archmagi")
     d.add_argument("--players", type=int, default=4)
     d.add_argument("--games", type=int, default=200)
+    d.add_argument("--data-override", type=Path, default=None, metavar="FILE")
     args = parser.parse_args(argv)
     if args.what == "gains":
         gains(args.out, args.rung)
     else:
-        decisions(args.game, args.players, args.games)
+        decisions(args.game, args.players, args.games, args.data_override)
     return 0
 
 
