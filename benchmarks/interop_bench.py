@@ -5,6 +5,7 @@ Usage::
 
     python benchmarks/interop_bench.py [--config merchants-of-magick:4 ...] [--seconds 2]
                                         [--envs 64] [--budget 200] [--scale 10] [--no-search]
+                                        [--pairs 5]
 
 Every row plays uniformly random legal moves for about ``--seconds`` in this one process on one
 core; times are this process's CPU time (``time.process_time``: other jobs on a shared machine
@@ -23,6 +24,11 @@ change them little), after a short warm-up. ``make bench`` runs it with the comp
 * ``engine/learner``: the engine's random steps/s over the learner's steps/s; ``vs engine
   share``: the same against the engine's rate of the learner's own decisions (engine steps/s
   times ``share``), what a learner against bots could reach at most.
+* ``paired``: the engine and the batched self-play again, in ``--pairs`` pairs of blocks of
+  ``--seconds`` / 2 one right after the other (the order swapped every other pair), each
+  pair's ratio its own: on a shared machine the CPU time a step takes drifts with the other
+  jobs (by up to 45% between runs here), and a ratio of two rows measured seconds apart moves
+  with it; the median of the pairs' ratios and their range are the figure to read.
 
 Then (``--no-search`` skips it; the first configuration only) the search: from the position
 after the setup's chance nodes (the same game for both, the engine's state taken from the
@@ -208,6 +214,24 @@ def openspiel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     return run
 
 
+def paired(game: str, players: int, seconds: float, envs: int, pairs: int) -> list[float]:
+    """The engine's random steps/s over the batched self-play's learner steps/s, measured in
+    ``pairs`` pairs of adjacent blocks of ``seconds`` each (every other pair in the other
+    order)."""
+    alone = engine(game, players)
+    learner = batched(game, players, envs, None)
+    ratios = []
+    for k in range(pairs):
+        if k % 2:
+            b = timed("batched", learner, seconds)
+            a = timed("engine", alone, seconds)
+        else:
+            a = timed("engine", alone, seconds)
+            b = timed("batched", learner, seconds)
+        ratios.append(a.rate / b.rate)
+    return ratios
+
+
 def throughput(game: str, players: int, seconds: float, envs: int) -> list[Rate]:
     rows = [
         timed("engine (random moves)", engine(game, players), seconds),
@@ -311,14 +335,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=200)
     parser.add_argument("--no-search", action="store_true")
     parser.add_argument(
+        "--pairs",
+        type=int,
+        default=5,
+        help="pairs of adjacent engine / batched self-play blocks (0: none)",
+    )
+    parser.add_argument(
         "--scale",
         type=float,
         default=10.0,
         help="OpenSpiel's evaluator divides the margins by this (its UCT expects about [-1, 1])",
     )
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.budget < 1 or args.envs < 1:
-        parser.error("--seconds must be positive, --budget and --envs at least 1")
+    if args.seconds <= 0 or args.budget < 1 or args.envs < 1 or args.pairs < 0:
+        parser.error(
+            "--seconds must be positive, --budget and --envs at least 1, --pairs at least 0"
+        )
     configs = []
     for text in args.config or CONFIGS:
         game, _, players = text.partition(":")
@@ -342,6 +374,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(
                 f"  {row.name:26} {row.rate:>10,.0f} {row.share:>6.2f} {base / row.rate:>14.1f}x "
                 f"{base * row.share / row.rate:>15.1f}x"
+            )
+        if args.pairs:
+            ratios = sorted(paired(game, players, args.seconds / 2, args.envs, args.pairs))
+            name = f"batched x{args.envs} self-play, paired"
+            print(
+                f"  {name:41} {ratios[len(ratios) // 2]:>14.1f}x "
+                f"(median of {len(ratios)} pairs; {ratios[0]:.1f}-{ratios[-1]:.1f}x)"
             )
     if args.no_search:
         return 0
