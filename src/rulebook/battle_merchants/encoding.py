@@ -466,8 +466,8 @@ class BattleEncoder(DirectEncoder):
         ):
             raise RulebookError("the Region Tiles and Battlefields parts are not one run")
         self._boards: dict[tuple[object, ...], Vector] = {}
-        #: per row of a batch (its start): the board as last shown there, the viewer and the
-        #: lists it was read from (:meth:`_kept_board`)
+        #: per row of a batch and viewer (``start * players + viewer``): the board as last
+        #: shown there and the lists it was read from (:meth:`_kept_board`)
         self._board_rows: dict[int, tuple[int, list[bool], list[int], list[int], Vector]] = {}
         #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
         cards = self._craft_card
@@ -614,20 +614,20 @@ class BattleEncoder(DirectEncoder):
         self._seat_state(s, p, f.owned[p], base, at, out)
 
     def _kept_board(self, s: BattleState, you: int, base: int) -> Vector:
-        """:meth:`_board_chunk`, first compared with what the row at ``base`` showed last
-        (the lists compared as they are, no key built or hashed: most steps move nothing
+        """:meth:`_board_chunk`, first compared with what the row at ``base`` showed ``you``
+        last (the lists compared as they are, no key built or hashed: most steps move nothing
         there)."""
-        last = self._board_rows.get(base)
+        row = base * self.players + you
+        last = self._board_rows.get(row)
         if (
             last is not None
-            and last[0] == you
             and last[1] == s.region_on_board
             and last[2] == s.tokens
             and last[3] == s.spaces
         ):
             return last[4]
         chunk = self._board_chunk(s, you)
-        self._board_rows[base] = (
+        self._board_rows[row] = (
             you,
             s.region_on_board.copy(),
             s.tokens.copy(),

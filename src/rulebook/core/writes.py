@@ -8,7 +8,7 @@ allocates no lists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,9 +55,7 @@ class Writes:
             raise RulebookError(f"value {index!r} is outside a part of {size}")
         self.ones.append(start + index)
 
-    def count(
-        self, places: Sequence[int], cards: Iterable[int], start: int, sums: list[float]
-    ) -> None:
+    def count(self, places: list[int], cards: list[int], start: int, sums: list[float]) -> None:
         """Cards given by number counted per place (``places[card]``), as ``fill`` counts
         copies one ``out[i] += step`` at a time (``sums[k]``: ``k`` of them, :func:`sums`):
         each place's count at ``start + place``."""
