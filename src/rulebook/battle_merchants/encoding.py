@@ -466,6 +466,23 @@ class BattleEncoder(DirectEncoder):
         ):
             raise RulebookError("the Region Tiles and Battlefields parts are not one run")
         self._boards: dict[tuple[object, ...], Vector] = {}
+        #: per row of a batch and viewer (``start * players + viewer``): the board as last
+        #: shown there and the lists it was read from (:meth:`_kept_board`)
+        self._board_rows: dict[int, tuple[int, list[bool], list[int], list[int], Vector]] = {}
+        #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
+        cards = self._craft_card
+        self._craft_weapon = [k.weapon for k in cards]
+        self._craft_cost = [k.multiplier for k in cards]
+        self._craft_levels = [k.levels / self.max_levels for k in cards]
+        self._craft_coins = [k.coins / self.max_coins for k in cards]
+        #: a count's value for the counts a game reaches (:func:`_over`: the same number as
+        #: the division, made once instead of a new float per value written)
+        self._spring_size = self.deck_sizes["spring_summer"]
+        self._autumn_size = self.deck_sizes["autumn_winter"]
+        self._gold = [k / GOLD_SCALE for k in range(512)]
+        self._weapons = [k / WEAPON_SCALE for k in range(64)]
+        self._levels = [k / LEVEL_SCALE for k in range(64)]
+        self._tiles = [k / TILE_SCALE for k in range(64)]
 
     keeps_seats = True
 
@@ -477,15 +494,22 @@ class BattleEncoder(DirectEncoder):
         ones.append(base + self.at_you + you)
         ones.append(base + self.at_season + self._season_at[s.season])
         ones.append(base + self.at_step + self.steps[s.step])
-        out.amount(base + self.at_action, s.count / 3)
-        out.amount(base + self.at_action + 1, s.penalty / self.max_coins)
+        # a count of 0 is left out (the row is zeros: the same +0.0)
+        if s.count:
+            out.amount(base + self.at_action, s.count / 3)
+        if s.penalty:
+            out.amount(base + self.at_action + 1, s.penalty / self.max_coins)
         ones.append(base + self.at_last + self.actions[s.last_kind])
-        out.amount(base + self.at_passes, s.passes / n)
+        if s.passes:
+            out.amount(base + self.at_passes, s.passes / n)
         if s.ending_after != EMPTY:
             ones.append(base + self.at_ends + (s.ending_after - you) % n)
         out.amount(base + self.at_limit, kingdom_limit(s) / self.limit_scale)
         out.hot(base + self.at_area, self.season_tokens + 1, s.season_area)
-        out.amount(base + self.at_discarded, s.tokens_discarded / (len(self.regions) * self.fields))
+        if s.tokens_discarded:
+            out.amount(
+                base + self.at_discarded, s.tokens_discarded / (len(self.regions) * self.fields)
+            )
         race_at = self._race_at
         for r in s.board.races:
             start = base + self.at_rewards + race_at[r] * n
@@ -497,14 +521,22 @@ class BattleEncoder(DirectEncoder):
         if len(pool) > self.face_up_crafts:
             raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
         w = len(self.weapons)
+        weapon, cost, levels, coins = (
+            self._craft_weapon,
+            self._craft_cost,
+            self._craft_levels,
+            self._craft_coins,
+        )
         for i, k in enumerate(pool):
             if k == EMPTY:
                 continue
-            card = self._craft_card[k]
             at = base + self.at_crafts + i * self.craft_slot
-            ones += (at, at + 1 + card.weapon, at + 2 + w + card.multiplier)
-            out.amount(at + 1 + w, card.levels / self.max_levels)
-            out.amount(at + 5 + w, card.coins / self.max_coins)
+            ones.append(at)
+            ones.append(at + 1 + weapon[k])
+            ones.append(at + 2 + w + cost[k])
+            out.amount(at + 1 + w, levels[k])
+            if coins[k]:
+                out.amount(at + 5 + w, coins[k])
         if len(s.kingdom_pool) > self.face_up_kingdom:
             raise RulebookError(
                 f"{len(s.kingdom_pool)} face-up Kingdom Cards, more than there is room for"
@@ -513,22 +545,28 @@ class BattleEncoder(DirectEncoder):
         for i, k in enumerate(s.kingdom_pool):
             if k != EMPTY:
                 at = base + self.at_kingdom + i * self.kingdom_slot
-                ones += (at, at + 1 + kingdom_at[k])
+                ones.append(at)
+                ones.append(at + 1 + kingdom_at[k])
         weapon_at = self._weapon_at
         for k, o in enumerate(s.bonus_owner):
             if o == EMPTY:
                 ones.append(base + self.at_bonus + weapon_at[k])
-        sizes = self.deck_sizes
+        spring, autumn = self._spring_size, self._autumn_size
         at = base + self.at_decks
-        out.amount(at, len(craft_deck(s)) / sizes["spring_summer"])
-        out.amount(at + 1, len(s.autumn_deck) / sizes["autumn_winter"])
-        out.amount(at + 2, len(s.kingdom_deck) / len(self.kingdom))
-        out.amount(at + 3, s.boxed / sizes["spring_summer"])
+        left = len(craft_deck(s))
+        if left:
+            out.amount(at, left / spring)
+        if s.autumn_deck:
+            out.amount(at + 1, len(s.autumn_deck) / autumn)
+        if s.kingdom_deck:
+            out.amount(at + 2, len(s.kingdom_deck) / len(self.kingdom))
+        if s.boxed:
+            out.amount(at + 3, s.boxed / spring)
         at = base + self.at_kingdom_discard
         for k in s.kingdom_discard:
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
-        out.chunks.append((base + self.at_regions, self._board_chunk(s, you)))
+        out.chunks.append((base + self.at_regions, self._kept_board(s, you, base)))
         if self.two:
             races = len(self.races)
             for i, r in enumerate(s.steve_races):
@@ -574,6 +612,29 @@ class BattleEncoder(DirectEncoder):
             for j, part in enumerate(YEAR_END):
                 out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
         self._seat_state(s, p, f.owned[p], base, at, out)
+
+    def _kept_board(self, s: BattleState, you: int, base: int) -> Vector:
+        """:meth:`_board_chunk`, first compared with what the row at ``base`` showed ``you``
+        last (the lists compared as they are, no key built or hashed: most steps move nothing
+        there)."""
+        row = base * self.players + you
+        last = self._board_rows.get(row)
+        if (
+            last is not None
+            and last[1] == s.region_on_board
+            and last[2] == s.tokens
+            and last[3] == s.spaces
+        ):
+            return last[4]
+        chunk = self._board_chunk(s, you)
+        self._board_rows[row] = (
+            you,
+            s.region_on_board.copy(),
+            s.tokens.copy(),
+            s.spaces.copy(),
+            chunk,
+        )
+        return chunk
 
     def _board_chunk(self, s: BattleState, you: int) -> Vector:
         """The Region Tiles and Battlefields parts as ``you`` sees them (:meth:`_board_state`),
@@ -637,19 +698,20 @@ class BattleEncoder(DirectEncoder):
         """:meth:`_fill_seat` of seat ``p``, read from the state."""
         w = len(self.weapons)
         weapon_at = self._weapon_at
-        out.amount(base + at["gold"], s.gold[p] / GOLD_SCALE)
+        gold, weapons, levels, tiles_at = self._gold, self._weapons, self._levels, self._tiles
+        out.amount(base + at["gold"], _over(gold, s.gold[p], GOLD_SCALE))
         supply = s.supply[p]
         start = base + at["supply"]
         for k in range(w):
             count = supply[k * 2]
             if count:
-                out.amount(start + weapon_at[k], count / WEAPON_SCALE)
+                out.amount(start + weapon_at[k], _over(weapons, count, WEAPON_SCALE))
             count = supply[k * 2 + 1]
             if count:
-                out.amount(start + weapon_at[k] + w, count / WEAPON_SCALE)
+                out.amount(start + weapon_at[k] + w, _over(weapons, count, WEAPON_SCALE))
         start = base + at["levels"]
         for k, level in enumerate(s.levels[p]):
-            out.amount(start + weapon_at[k], level / LEVEL_SCALE)
+            out.amount(start + weapon_at[k], _over(levels, level, LEVEL_SCALE))
         start = base + at["discounts"]
         scale = self.max_coins * 3
         for k, coins in enumerate(s.coins[p]):
@@ -658,18 +720,18 @@ class BattleEncoder(DirectEncoder):
         start = base + at["tiles"]
         for r, tiles in enumerate(s.race_tiles[p]):
             if tiles:
-                out.amount(start + self._race_tile_at[r], tiles / TILE_SCALE)
+                out.amount(start + self._race_tile_at[r], _over(tiles_at, tiles, TILE_SCALE))
         for r, tiles in enumerate(s.region_tiles[p]):
             if tiles:
-                out.amount(start + self._region_tile_at[r], tiles / TILE_SCALE)
+                out.amount(start + self._region_tile_at[r], _over(tiles_at, tiles, TILE_SCALE))
         start = base + at["kingdom"]
         ones = out.ones
         for k in s.kingdom_cards[p]:
             ones.append(start + self._kingdom_at[k])
         defeated = s.defeated[p]
         for j in range(2):
-            out.amount(base + at["defeated"] + j, defeated[j] / WEAPON_SCALE)
-            out.amount(base + at["on_board"] + j, owned[j] / WEAPON_SCALE)
+            out.amount(base + at["defeated"] + j, _over(weapons, defeated[j], WEAPON_SCALE))
+            out.amount(base + at["on_board"] + j, _over(weapons, owned[j], WEAPON_SCALE))
         start = base + at["bonus"]
         for k, owner in enumerate(s.bonus_owner):
             if owner == p:
@@ -690,6 +752,11 @@ class BattleEncoder(DirectEncoder):
     def hidden(self, state: State) -> list[list[int]]:
         assert isinstance(state, BattleState)
         return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
+
+
+def _over(table: list[float], k: int, scale: float) -> float:
+    """``k / scale``, from ``table`` (``table[i] == i / scale``) where it holds ``k``."""
+    return table[k] if 0 <= k < len(table) else k / scale
 
 
 def encoder(setup: Setup) -> BattleEncoder:

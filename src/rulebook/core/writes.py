@@ -8,7 +8,7 @@ allocates no lists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,6 +34,9 @@ class Writes:
         #: what an encoder keeps between the batches written with these lists (a row's
         #: parts as last written, by whatever key the encoder chooses; :meth:`clear` keeps it)
         self.kept: dict[Any, Any] = {}
+        #: :meth:`count`'s scratch: a count per place (zeros between calls), the places counted
+        self.tally: list[int] = []
+        self.seen: list[int] = []
 
     def clear(self) -> None:
         self.where.clear()
@@ -52,19 +55,30 @@ class Writes:
             raise RulebookError(f"value {index!r} is outside a part of {size}")
         self.ones.append(start + index)
 
-    def count(
-        self, places: Sequence[int], cards: Iterable[int], start: int, sums: list[float]
-    ) -> None:
+    def count(self, places: list[int], cards: list[int], start: int, sums: list[float]) -> None:
         """Cards given by number counted per place (``places[card]``), as ``fill`` counts
         copies one ``out[i] += step`` at a time (``sums[k]``: ``k`` of them, :func:`sums`):
         each place's count at ``start + place``."""
-        counted: dict[int, int] = {}
-        for card in cards:
-            i = places[card]
-            counted[i] = counted.get(i, 0) + 1
-        for i, k in counted.items():
-            self.where.append(start + i)
-            self.values.append(sums[k])
+        # a kept tally per place (no dictionary: hashing each card's place cost more than the
+        # rest of the count), back to zeros when done
+        tally, seen = self.tally, self.seen
+        try:
+            for card in cards:
+                i = places[card]
+                while i >= len(tally):
+                    tally.append(0)
+                k = tally[i]
+                if k == 0:
+                    seen.append(i)
+                tally[i] = k + 1
+            where, values = self.where, self.values
+            for i in seen:
+                where.append(start + i)
+                values.append(sums[tally[i]])
+        finally:
+            for i in seen:
+                tally[i] = 0
+            seen.clear()
 
     def seats(
         self,
