@@ -30,7 +30,7 @@ class MerchantsEncoder(SheetEncoder):
     #: the best solo rating ("Master") needs 90 Coins
     SCORE_SCALE = 100.0
     IGNORED: Mapping[str, str] = {
-        **sheet_ignored(rules.MerchantsState.LINE),
+        **sheet_ignored("orders"),
         "seats[*].adventurer.enchantment": "follows from the Sponsored Adventurer",
         "seats[*].adventurer.items": "follows from the Sponsored Adventurer",
         "seats[*].adventurer.coins": "follows from the Sponsored Adventurer",

@@ -27,7 +27,7 @@ BONUS_SCALE = 5.0
 class ShoppeEncoder(SheetEncoder):
     #: a strong seat's final score is about 50-60 stars (README, strength table)
     SCORE_SCALE = 60.0
-    IGNORED: Mapping[str, str] = sheet_ignored(rules.ShoppeState.LINE)
+    IGNORED: Mapping[str, str] = sheet_ignored("customers")
 
     def __init__(self, setup: Setup) -> None:
         self.CATEGORIES = rules.CATEGORIES  # here: in the class body mypyc cannot type it
