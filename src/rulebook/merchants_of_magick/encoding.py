@@ -27,9 +27,6 @@ POTION_CAP = 4.0
 
 
 class MerchantsEncoder(SheetEncoder):
-    LINE = "orders"
-    VALUE = "coins"
-    SIDES = ("master", "apprentice")
     #: the best solo rating ("Master") needs 90 Coins
     SCORE_SCALE = 100.0
     IGNORED: Mapping[str, str] = {
@@ -46,8 +43,9 @@ class MerchantsEncoder(SheetEncoder):
         self.adventurers = index_of(a.name for a in c.adventurers)
         self.items = {a.name: a.items for a in c.adventurers}
         self.free_scale = float(c.rewards.second_free_marks + c.rewards.third_free_marks)
+        shop = c.rules.orders_per_player[setup.players]
         waiting = c.rules.solo_waiting_orders if setup.variant == "solo" else 0
-        super().__init__(setup, c, c.rules.orders_per_player[setup.players], waiting)
+        super().__init__(setup, rules.MerchantsState, c, shop, waiting)
 
     def declare_seat_extras(self, prefix: str) -> dict[str, int]:
         add = self.parts.add

@@ -25,9 +25,6 @@ BONUS_SCALE = 5.0
 
 
 class ShoppeEncoder(SheetEncoder):
-    LINE = "customers"
-    VALUE = "stars"
-    SIDES = ("higher", "lower")
     #: a strong seat's final score is about 50-60 stars (README, strength table)
     SCORE_SCALE = 60.0
     IGNORED: Mapping[str, str] = sheet_ignored("customers")
@@ -41,7 +38,7 @@ class ShoppeEncoder(SheetEncoder):
         self.most_bonus = max(c.bonus_kind.count(k) for k in range(len(KINDS))) / BONUS_SCALE
         shop = r.customers_per_player[setup.players] + r.connoisseurs_per_player
         waiting = r.solo_waiting if setup.variant == "solo" else 0
-        super().__init__(setup, c, shop, waiting)
+        super().__init__(setup, rules.ShoppeState, c, shop, waiting)
 
     def declare_seat_extras(self, prefix: str) -> dict[str, int]:
         add = self.parts.add

@@ -61,14 +61,17 @@ def sheet_ignored(line: str) -> dict[str, str]:
 
 
 class SheetEncoder(FlatEncoder):
-    """A sheet game's observation tensor. A game supplies its words (``LINE``, ``VALUE``, the
-    names of its scoring ``CATEGORIES``), the size of a seat's line of cards, a scale for
-    scores, and its own seat parts (:meth:`declare_seat_extras`, :meth:`fill_seat_extras`)."""
+    """A sheet game's observation tensor. A game supplies its State class (whose words the
+    observation uses), the names of its scoring ``CATEGORIES``, the size of a seat's line of
+    cards, a scale for scores, and its own seat parts (:meth:`declare_seat_extras`,
+    :meth:`fill_seat_extras`)."""
 
-    LINE = "customers"
-    VALUE = "stars"
-    #: the names of a mastery card's two values, the higher first (as the observation shows)
-    SIDES = ("higher", "lower")
+    #: the game's words, as its State names them (:attr:`SheetState.LINE` and the rest): the
+    #: key of a seat's line of cards, of a card's value, and the names of a mastery card's two
+    #: values, the higher first (as the observation shows)
+    LINE: str
+    VALUE: str
+    SIDES: tuple[str, str]
     #: the keys of ``score_breakdown`` (the rulebook's scoring categories), in order
     CATEGORIES: tuple[str, ...] = ()
     #: a score (and each category of it) is divided by this: about the best seat's final score
@@ -77,8 +80,16 @@ class SheetEncoder(FlatEncoder):
     #: score; simulated games stay below 1.3)
     SCORE_CAP = 3.0
 
-    def __init__(self, setup: Setup, content: SheetContent, shop_size: int, waiting: int) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        state: type[SheetState[Any]],
+        content: SheetContent,
+        shop_size: int,
+        waiting: int,
+    ) -> None:
         super().__init__(setup)
+        self.LINE, self.VALUE, self.SIDES = state.LINE, state.VALUE, state.SIDES
         c = self.content = content
         layout = c.layout
         self.solo = setup.variant == "solo"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rulebook.core.draws import roll_reserved, shuffle_list
 from rulebook.core.game import Game, Setup
@@ -77,9 +77,9 @@ class SheetState(State, Generic[C]):
 
     #: the game's words: what the cards are called in views, what their value is counted in,
     #: and the names of a mastery card's two values
-    LINE = "customers"
-    VALUE = "stars"
-    SIDES = ("higher", "lower")
+    LINE: ClassVar[str] = "customers"
+    VALUE: ClassVar[str] = "stars"
+    SIDES: ClassVar[tuple[str, str]] = ("higher", "lower")
     #: whether the game grants free marks (then "free row/column" moves exist)
     FREE_MARKS = False
     #: when the deck is out, a claimed card's space stays empty (:data:`EMPTY`) and moves on
