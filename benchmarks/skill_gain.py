@@ -31,7 +31,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 import rulebook
+from rulebook import RulebookError
 from rulebook.agents import make_agent
+from rulebook.core.data import DataError
 from rulebook.lab.ladder import Rung, rates
 from rulebook.lab.overrides import check_addresses, install, read_override
 
@@ -75,9 +77,13 @@ def gains(out: Path, rung: str) -> None:
 
 def decisions(game: str, players: int, count: int, override: Path | None = None) -> None:
     if override is not None:
-        raw = read_override(override)
-        check_addresses(raw, game, str(override))
-        install(raw)
+        try:
+            raw = read_override(override)
+            check_addresses(raw, game, str(override))
+            install(raw)
+            rulebook.new_game(game, players, 0)  # reads the data: an entry it names is checked
+        except (RulebookError, DataError) as exc:  # a missing or wrong file: one line
+            raise SystemExit(f"error: {exc}") from None
     faction_of = rulebook.get_game(game).faction
     if faction_of is None:
         raise SystemExit(f"{game} has no factions")

@@ -79,3 +79,20 @@ def test_gains_of_an_empty_folder_is_one_line(tmp_path: Path) -> None:
     )
     assert run.returncode == 1
     assert run.stderr.strip().startswith("no candidate with games at both greedy and mcts:200")
+
+
+def test_decisions_with_an_override_naming_no_entry_say_so_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('["archmagi"."magi.toml".magi."Ice Magi"]\nplays = 2\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "decisions", "--games", "1", "--data-override", str(bad)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "override names no entry 'Ice Magi'" in done.stderr
+    assert "'Fire Magi'" in done.stderr
+    assert done.stdout == ""
