@@ -35,7 +35,7 @@ from rulebook import RulebookError
 from rulebook.agents import make_agent
 from rulebook.core.data import DataError
 from rulebook.lab.ladder import Rung, rates
-from rulebook.lab.overrides import check_addresses, install, read_override
+from rulebook.lab.overrides import check, check_addresses, read_override
 
 
 def win_rates(folder: Path, rung: str) -> dict[str, tuple[float, int]]:
@@ -80,8 +80,7 @@ def decisions(game: str, players: int, count: int, override: Path | None = None)
         try:
             raw = read_override(override)
             check_addresses(raw, game, str(override))
-            install(raw)
-            rulebook.new_game(game, players, 0)  # reads the data: an entry it names is checked
+            check(raw, game, players, None)  # installs it and sets up a game: entries checked
         except (RulebookError, DataError) as exc:  # a missing or wrong file: one line
             raise SystemExit(f"error: {exc}") from None
     faction_of = rulebook.get_game(game).faction
