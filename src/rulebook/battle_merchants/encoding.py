@@ -468,7 +468,7 @@ class BattleEncoder(DirectEncoder):
         self._boards: dict[tuple[object, ...], Vector] = {}
         #: per row of a batch and viewer (``start * players + viewer``): the board as last
         #: shown there and the lists it was read from (:meth:`_kept_board`)
-        self._board_rows: dict[int, tuple[int, list[bool], list[int], list[int], Vector]] = {}
+        self._board_rows: dict[int, tuple[list[bool], list[int], list[int], Vector]] = {}
         #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
         cards = self._craft_card
         self._craft_weapon = [k.weapon for k in cards]
@@ -621,14 +621,13 @@ class BattleEncoder(DirectEncoder):
         last = self._board_rows.get(row)
         if (
             last is not None
-            and last[1] == s.region_on_board
-            and last[2] == s.tokens
-            and last[3] == s.spaces
+            and last[0] == s.region_on_board
+            and last[1] == s.tokens
+            and last[2] == s.spaces
         ):
-            return last[4]
+            return last[3]
         chunk = self._board_chunk(s, you)
         self._board_rows[row] = (
-            you,
             s.region_on_board.copy(),
             s.tokens.copy(),
             s.spaces.copy(),
