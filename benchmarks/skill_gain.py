@@ -13,7 +13,14 @@ searching seat's win rate with it at ``--rung`` (one ``mcts`` seat against greed
 difference, its *gain from skill*; candidates listed by the spread of the gains (largest gain
 minus smallest). The tuning target "every faction within 5 points at both rungs" needs that
 spread at 20 points or less: a faction's gain is its mcts rate minus its greedy rate, so two
-spreads of at most 10 points each bound it by 20.
+spreads of at most 10 points each bound it by 20. Points are a poor scale for a gain (a faction
+greedy players win 5% of the time cannot gain 60 points), so each faction's *skill* is also
+given in log-odds, ``logit(mcts rate) - logit(greedy rate)``: its mean over the candidates
+(weighted by the searching seat's games; candidates where either rate is 0% or 100% left out)
+and its standard deviation. Where that stays put while the data moves the greedy rates, the data
+cannot move it: the last line says which ``mcts`` rates each faction can reach with its skill as
+measured and a greedy rate within 5 points of even (the target of the greedy rung); two ranges
+more than 10 points apart mean no values of these knobs meet the target.
 
 ``decisions``: four greedy players, seeds from 30,000,000; per faction, the decisions its seat
 makes in a game (positions where it is to act with two or more legal moves) and the legal moves
@@ -25,6 +32,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import math
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -73,6 +82,51 @@ def gains(out: Path, rung: str) -> None:
     low = {f: min(r[4][f] for r in rows) for f in factions}
     high = {f: max(r[4][f] for r in rows) for f in factions}
     print("gain range: " + ", ".join(f"{f} {low[f]:+.0f} to {high[f]:+.0f}" for f in factions))
+    even = statistics.fmean(r[2][f][0] for r in rows for f in factions)
+    print("skill in log-odds (logit of the mcts rate minus logit of the greedy rate):")
+    reach = []
+    for f in factions:
+        found = [
+            (k, r[3][f][1], noise(r[2][f]) + noise(r[3][f]))
+            for r in rows
+            if (k := skill(r[2][f][0], r[3][f][0])) is not None
+        ]
+        if not found:
+            print(f"  {f}: no candidate with both rates between 0% and 100%")
+            continue
+        k = sum(k * n for k, n, _ in found) / sum(n for _, n, _ in found)
+        sd = statistics.pstdev([k for k, _, _ in found])
+        chance = math.sqrt(statistics.fmean(v for _, _, v in found))
+        print(
+            f"  {f:16} {k:5.2f} (sd {sd:.2f} over {len(found)} of {len(rows)} candidates; "
+            f"the games' chance alone gives about {chance:.2f})"
+        )
+        low_m, high_m = (100 * logistic(logit(g / 100) + k) for g in (even - 5, even + 5))
+        reach.append(f"{f} {low_m:.0f}-{high_m:.0f}%")
+    if reach:
+        within = f"{even - 5:.0f}-{even + 5:.0f}%"
+        print(f"with greedy rates {within}, mcts rates reach: " + ", ".join(reach))
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def logistic(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+def noise(rate: tuple[float, int]) -> float:
+    """The sampling variance of the logit of a win rate in % measured on ``n`` games."""
+    p, n = rate[0] / 100, rate[1]
+    return 1 / (n * p * (1 - p)) if 0 < p < 1 and n else 0.0
+
+
+def skill(greedy: float, skilled: float) -> float | None:
+    """A faction's gain from skill in log-odds, from its two win rates in %; None at 0 or 100%."""
+    if not (0 < greedy < 100 and 0 < skilled < 100):
+        return None
+    return logit(skilled / 100) - logit(greedy / 100)
 
 
 def decisions(game: str, players: int, count: int, override: Path | None = None) -> None:

@@ -96,3 +96,57 @@ def test_decisions_with_an_override_naming_no_entry_say_so_in_one_line(tmp_path:
     assert "override names no entry 'Ice Magi'" in done.stderr
     assert "'Fire Magi'" in done.stderr
     assert done.stdout == ""
+
+
+def test_skill_in_log_odds_and_the_rates_it_can_reach(tmp_path: Path) -> None:
+    """Greedy players win 25% with A and 75% with B; the searching seat wins 50% with each: A's
+    skill is logit(0.5) - logit(0.25) = +1.10, B's -1.10; with greedy rates 45-55% (even, 50%,
+    within 5 points) the searching seat's rate with A reaches 71-79%, with B 21-29%."""
+    games = tmp_path / "restart-1" / "games" / "abc"
+    games.mkdir(parents=True)
+    greedy = ["greedy", "greedy"]
+    _games(
+        games / "block-0@greedy.parquet",
+        [(greedy, [0], ["A", "B"])] + [(greedy, [1], ["A", "B"])] * 3,
+    )
+    mcts = ["mcts:200", "greedy"]
+    _games(
+        games / "block-0@mcts_200-greedy.parquet",
+        [
+            (mcts, [0], ["A", "B"]),
+            (mcts, [1], ["A", "B"]),
+            (mcts, [0], ["B", "A"]),
+            (mcts, [1], ["B", "A"]),
+        ],
+    )
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "gains", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    # the chance of 4 greedy and 2 mcts games: sqrt(1/(4 * 0.25 * 0.75) + 1/(2 * 0.5 * 0.5))
+    assert "  A                 1.10 (sd 0.00 over 1 of 1 candidates; " in out
+    assert "the games' chance alone gives about 1.83)" in out
+    assert "  B                -1.10 (sd 0.00" in out
+    assert "with greedy rates 45-55%, mcts rates reach: A 71-79%, B 21-29%" in out
+
+
+def test_skill_is_left_out_where_a_rate_is_0_or_100(tmp_path: Path) -> None:
+    games = tmp_path / "restart-1" / "games" / "abc"
+    games.mkdir(parents=True)
+    greedy = ["greedy", "greedy"]
+    _games(games / "block-0@greedy.parquet", [(greedy, [0], ["A", "B"]), (greedy, [1], ["A", "B"])])
+    mcts = ["mcts:200", "greedy"]
+    _games(
+        games / "block-0@mcts_200-greedy.parquet",
+        [(mcts, [0], ["A", "B"]), (mcts, [1], ["B", "A"])],
+    )
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "gains", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "A: no candidate with both rates between 0% and 100%" in out
+    assert "B: no candidate with both rates between 0% and 100%" in out
