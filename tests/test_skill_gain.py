@@ -150,3 +150,17 @@ def test_skill_is_left_out_where_a_rate_is_0_or_100(tmp_path: Path) -> None:
     ).stdout
     assert "A: no candidate with both rates between 0% and 100%" in out
     assert "B: no candidate with both rates between 0% and 100%" in out
+
+
+def test_archmagi_plays_counts_a_seat_s_spells() -> None:
+    """benchmarks/archmagi_plays.py, which docs/balance-lab.md cites: it runs, and what it counts
+    per game are the studied seat's Plays (a game of Archmagi has dozens)."""
+    script = ROOT / "benchmarks" / "archmagi_plays.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--games", "4"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "4 games from seed 0: Spells played a game" in out
+    rows = [line for line in out.splitlines() if "games)" in line]
+    assert sum(int(r.split("(")[1].split()[0]) for r in rows) == 4
+    played = [float(x.rsplit(" ", 1)[1]) for r in rows for x in r.split(")  ")[1].split(", ")]
+    assert 5 < sum(played) < 200
