@@ -70,6 +70,7 @@ from typing import Any
 MODULES = (
     "rulebook.core.action",
     "rulebook.core.draws",
+    "rulebook.core.copies",
     "rulebook.core.batch",
     "rulebook.core.sheet",
     "rulebook.core.policy",
