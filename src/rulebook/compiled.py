@@ -70,7 +70,6 @@ from typing import Any
 MODULES = (
     "rulebook.core.action",
     "rulebook.core.draws",
-    "rulebook.core.copies",
     "rulebook.core.batch",
     "rulebook.core.sheet",
     "rulebook.core.policy",

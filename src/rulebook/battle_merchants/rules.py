@@ -91,23 +91,6 @@ class BattleState(State):
     #: (:mod:`rulebook.battle_merchants.words`)
     texts = Texts.of(view, words)
 
-    SHARED = (
-        *("content", "board", "moves", "tables", "seats", "two", "steve", "season", "step"),
-        *("current", "count", "penalty", "last_kind", "season_area", "tokens_discarded"),
-        *("ending_after", "passes", "boxed", "steve_cube", "tallied", "costs_known"),
-    )
-    COPIED = (
-        *("gold", "region_on_board", "bonus_owner", "bonus_up", "spaces", "tokens"),
-        *("craft_pool", "kingdom_pool", "spring_deck", "autumn_deck", "kingdom_deck"),
-        *("kingdom_discard", "craft_discard", "steve_races"),
-        # the rows of these are never changed in place (a move replaces the row it changes):
-        # clones share them
-        *("supply", "crafts", "levels", "coins", "race_tiles", "region_tiles"),
-        *("kingdom_cards", "defeated", "reward_spaces"),
-        # neither is changed in place (replaced whole): clones share their dicts
-        *("year_end", "tally"),
-    )
-
     content: Content
     board: Board
     moves: Moves
@@ -365,8 +348,59 @@ class BattleState(State):
         return tiebreak_labels(self)
 
     # -- copies and hidden information -----------------------------------------------------------
-    def _blank(self) -> BattleState:
-        return BattleState(self.game, self.setup, blank=True)
+    def clone(self) -> BattleState:
+        new = BattleState(self.game, self.setup, blank=True)
+        self._copy_base(new)
+        new.content = self.content
+        new.board = self.board
+        new.moves = self.moves
+        new.tables = self.tables
+        new.seats = self.seats
+        new.two = self.two
+        new.steve = self.steve
+        new.season = self.season
+        new.step = self.step
+        new.current = self.current
+        new.count = self.count
+        new.penalty = self.penalty
+        new.last_kind = self.last_kind
+        new.season_area = self.season_area
+        new.tokens_discarded = self.tokens_discarded
+        new.ending_after = self.ending_after
+        new.passes = self.passes
+        new.boxed = self.boxed
+        new.steve_cube = self.steve_cube
+        new.gold = self.gold.copy()
+        new.region_on_board = self.region_on_board.copy()
+        new.bonus_owner = self.bonus_owner.copy()
+        new.bonus_up = self.bonus_up.copy()
+        new.spaces = self.spaces.copy()
+        new.tokens = self.tokens.copy()
+        new.craft_pool = self.craft_pool.copy()
+        new.kingdom_pool = self.kingdom_pool.copy()
+        new.spring_deck = self.spring_deck.copy()
+        new.autumn_deck = self.autumn_deck.copy()
+        new.kingdom_deck = self.kingdom_deck.copy()
+        new.kingdom_discard = self.kingdom_discard.copy()
+        new.craft_discard = self.craft_discard.copy()
+        new.steve_races = self.steve_races.copy()
+        # the rows of these are never changed in place (a move replaces the row it changes):
+        # clones share them
+        new.supply = self.supply.copy()
+        new.crafts = self.crafts.copy()
+        new.levels = self.levels.copy()
+        new.coins = self.coins.copy()
+        new.race_tiles = self.race_tiles.copy()
+        new.region_tiles = self.region_tiles.copy()
+        new.kingdom_cards = self.kingdom_cards.copy()
+        new.defeated = self.defeated.copy()
+        new.reward_spaces = self.reward_spaces.copy()
+        # neither is changed in place (replaced whole): clones share their dicts
+        new.year_end = self.year_end.copy()
+        new.tally = self.tally.copy()
+        new.tallied = self.tallied
+        new.costs_known = self.costs_known
+        return new
 
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
         """The decks are reshuffled; the Kingdom deck within its piles (A above B above C).

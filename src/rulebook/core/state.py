@@ -11,7 +11,6 @@ the save-file form (setup + action log, see :mod:`rulebook.core.replay`).
 
 from __future__ import annotations
 
-import functools
 import json
 import operator
 import random
@@ -22,7 +21,6 @@ from types import ModuleType
 from typing import Any, ClassVar, TypeVar
 
 from rulebook.core.action import Action as Action
-from rulebook.core.copies import copy_fields
 from rulebook.core.chance import Chance, new_chance
 from rulebook.core.errors import IllegalAction, RulebookError
 from rulebook.core.game import Game, Setup
@@ -97,18 +95,6 @@ class Texts:
         return cls(**found)
 
 
-@functools.cache
-def copies(cls: type[State]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """The fields :meth:`State.clone` shares, copies and copies a level deeper in a state of
-    ``cls``: what ``cls`` and its bases declare (:data:`State.SHARED`...), gathered once."""
-    found: tuple[list[str], list[str], list[str]] = ([], [], [])
-    for klass in reversed(cls.__mro__):
-        own = vars(klass)
-        for names, kind in zip(found, ("SHARED", "COPIED", "NESTED"), strict=True):
-            names.extend(own.get(kind, ()))
-    return tuple(found[0]), tuple(found[1]), tuple(found[2])
-
-
 class State(ABC):
     """One moment of one game. Mutated in place by :meth:`apply`; :meth:`clone` to branch."""
 
@@ -120,14 +106,6 @@ class State(ABC):
     determinized: bool
     #: the game's views of the table and its moves in words (:class:`Texts`)
     texts: ClassVar[Texts] = Texts()
-
-    #: how :meth:`clone` copies the fields a class sets (a subclass lists only its own; every
-    #: field is in exactly one of the three, ``tests/test_clones.py`` checks): ``SHARED``, the
-    #: same value in the copy (immutable, or never changed in place); ``COPIED``, its
-    #: ``.copy()``; ``NESTED``, a list whose rows are each copied
-    SHARED: ClassVar[tuple[str, ...]] = ("game", "setup", "determinized")
-    COPIED: ClassVar[tuple[str, ...]] = ("chance", "history")
-    NESTED: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Game, setup: Setup) -> None:
         self.game = game
@@ -208,28 +186,9 @@ class State(ABC):
             raise NotImplementedError(f"{type(self).__name__} has no view of the table")
         return view(self, player)
 
+    @abstractmethod
     def clone(self: S) -> S:
-        """An independent copy; cheap, for search: a :meth:`_blank` state of this class, every
-        field copied into it as its class declares (:meth:`copy_into`)."""
-        new = self._blank()
-        self.copy_into(new)
-        return new
-
-    def _blank(self: S) -> S:
-        """A state of this class with nothing set, for :meth:`clone` to fill (made without
-        setting up a game: the classes may be compiled, where ``__new__`` runs ``__init__``)."""
-        raise NotImplementedError(f"{type(self).__name__} makes no blank state")
-
-    def copy_into(self, new: Any) -> None:
-        """Make ``new``, a :meth:`_blank` state, a copy of this one: each field as the classes
-        declare it (:data:`SHARED`, :data:`COPIED`, :data:`NESTED`), then :meth:`_copied`."""
-        shared, copied, nested = copies(type(self))
-        copy_fields(self, new, shared, copied, nested)
-        self._copied(new)
-
-    def _copied(self, new: State) -> None:
-        """What a game's :meth:`copy_into` does beyond its declared fields (a field rebuilt
-        rather than copied); nothing by default."""
+        """An independent copy; cheap, for search."""
 
     @abstractmethod
     def _resample_hidden(self, player: int, rng: random.Random) -> None:
@@ -452,7 +411,8 @@ class State(ABC):
         copy.determinized = True
         return copy
 
-    def _copy_base(self, other: Any) -> None:  # PROTOTYPE SHIM: games not yet declared
+    def _copy_base(self, other: State) -> None:
+        """Copy the shared fields into a fresh clone (used by each game's :meth:`clone`)."""
         other.game = self.game
         other.setup = self.setup
         other.chance = self.chance.copy()
