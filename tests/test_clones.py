@@ -30,17 +30,17 @@ CASES = props.cases()
 
 #: the lists, dicts and sets a class's copies share: never changed in place
 SHARED: dict[str, set[str]] = {
-    # the Magi in play and each seat's Magi Ability Card: set up once
+    # the Magi in play, their Ability Cards, the seat of each: set up once
     "ArchmagiState": {"magi", "magi_specs", "seat_of"},
-    # forge costs known so far: a table that only grows, the same for every copy
+    # forge costs by coins and Kingdom Cards: a memo that only grows, true for every copy
     "BattleState": {"costs_known"},
-    # the sheets' scores by marks (a table that only grows); the Sponsored Adventurers dealt
+    # the content's memo of what sheets score; the Sponsored Adventurers dealt at setup
     "MerchantsState": {"_sheet_scores", "adventurer", "adventurer_coins", "adventurer_masks"},
     "ShoppeState": {"_sheet_scores"},
-    # the Building cards dealt and the tracks of Artifacts and Ships: replaced, never changed;
-    # the legal moves listed for this very position (replaced when the position changes)
+    # the content's cards by Building; Ships and Artifacts on the map (replaced whole when one
+    # is added or removed); the legal moves listed for this very position (replaced after it)
     "PandoriaState": {"_legal", "artifacts", "building_cards", "ships"},
-    # the Magi, who sits where, the Play Area's Spells: the state's, never changed here
+    # the state's Magi Ability Cards and seats; the Play Area's Spells (replaced, never changed)
     "Counts": {"magi", "seat_of", "area"},
 }
 
