@@ -99,10 +99,20 @@ def test_mcts_beats_random() -> None:
 
 
 # -- selection and rollouts -------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Named(rulebook.Action):
+    """A move known only by its text (a compiled ``Node`` takes nothing but an ``Action``)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def children(means: list[float], visits: list[int], scale: float = 1.0) -> list[Node]:
     found = []
     for k, (mean, n) in enumerate(zip(means, visits, strict=True)):
-        node = Node(f"move {k}", 0)  # type: ignore[arg-type]
+        node = Node(Named(f"move {k}"), 0)
         node.visits, node.available, node.reward = n, sum(visits), mean * n * scale
         found.append(node)
     return found
@@ -124,8 +134,8 @@ def test_the_best_child_wins_once_explored_enough() -> None:
     """With equal visits the best mean is chosen, however small its lead (the exploration
     term is equal), and a rarely visited child is explored before a well-known better one."""
     agent = MCTSAgent(0, iterations=1)
-    assert agent._select(children([5.0, 5.01, 4.99], [50, 50, 50])).action == "move 1"
-    assert agent._select(children([5.0, 4.0], [1000, 1])).action == "move 1"
+    assert agent._select(children([5.0, 5.01, 4.99], [50, 50, 50])).action == Named("move 1")
+    assert agent._select(children([5.0, 4.0], [1000, 1])).action == Named("move 1")
 
 
 def test_the_games_rollout_policy_plays_past_the_tree() -> None:

@@ -7,6 +7,7 @@ example; moves are made only through ``State.apply``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -22,9 +23,10 @@ from rollwrite_helpers import (
     new_state,
     set_dice,
 )
-from rulebook import IllegalAction
+from rulebook import Action, IllegalAction
 from rulebook.core.policy import random_move
 from rulebook.core.rollwrite import SheetState
+from rulebook.merchants_of_magick import FreeMark, Spend
 from rulebook.merchants_of_magick.content import content
 from rulebook.merchants_of_magick.rules import MerchantsState
 
@@ -393,9 +395,19 @@ def test_solo_scores_only_the_apprentice_side() -> None:
         (130, "Master"),
     ],
 )
-def test_solo_rating(score: int, rating: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_solo_rating(score: int, rating: str) -> None:
+    """The title of a score (``rating_of``), and of a solo seat's real score (``rating``: its
+    fulfilled Orders worth ``score`` Coins, built here, compiled or not)."""
     state = new(1)
-    monkeypatch.setattr(MerchantsState, "scores", lambda self: [score])
+    assert state.rating_of(score) == rating
+    left, claimed = score, []
+    for o in sorted(C.orders, key=lambda o: -o.coins):
+        if o.coins <= left and left - o.coins != 1:
+            claimed.append(o.index)
+            left -= o.coins
+    assert left == 0
+    state.claimed = [claimed]
+    assert state.scores() == [score]
     assert state.rating() == rating
 
 
@@ -437,12 +449,29 @@ def test_order_already_complete_is_claimed_when_it_arrives() -> None:
     assert arriving in state.claimed[0]
 
 
-def test_hand_built_moves_with_odd_fields_are_refused() -> None:
-    from rulebook.merchants_of_magick import FreeMark, Spend
-
+@pytest.mark.parametrize(
+    ("build", "wrong_type"),
+    [
+        (lambda: Spend(["d6"], "x"), True),  # type: ignore[arg-type]
+        (lambda: FreeMark({}), True),  # type: ignore[arg-type]
+        (lambda: Spend("d6", "sword/wood"), False),
+        (lambda: FreeMark("sword"), False),
+    ],
+)
+def test_hand_built_moves_with_odd_fields_are_refused(
+    build: Callable[[], Action], wrong_type: bool
+) -> None:
+    """A hand-built move with a field of the wrong type, or naming nothing, changes nothing.
+    Pure Python builds either and ``apply`` refuses it (:class:`IllegalAction`); compiled, a
+    field of the wrong type is refused where the move is built (``TypeError``: the compiled
+    class checks its fields' declared types), one naming nothing by ``apply``."""
     state = new()
     before = state.snapshot()
-    for bad in (Spend(["d6"], "x"), FreeMark({}), Spend("d6", "sword/wood"), FreeMark("sword")):  # type: ignore[arg-type]
+    if wrong_type and rulebook.compiled.active:
+        with pytest.raises(TypeError):
+            build()
+    else:
+        bad = build()
         with pytest.raises(IllegalAction):
             state.apply(0, bad)
     assert state.snapshot() == before

@@ -307,8 +307,12 @@ class MerchantsState(SheetState[Content]):
         return TIEBREAKS
 
     def rating(self, player: int = 0) -> str:
-        """The solo rating of a seat's score (SOLO VARIANT table: 60/70/80/90)."""
-        score = self.scores()[player]
+        """The solo rating of a seat's score (SOLO VARIANT table: 60/70/80/90):
+        :meth:`rating_of` its :meth:`score`."""
+        return self.rating_of(self.score(player))
+
+    def rating_of(self, score: int) -> str:
+        """The SOLO VARIANT title of ``score`` Coins: the highest threshold it reaches."""
         title = self.content.solo.below
         for threshold, name in self.content.solo.ratings:
             if score >= threshold:
