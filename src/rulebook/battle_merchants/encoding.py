@@ -82,6 +82,63 @@ class SeatFacts(NamedTuple):
     owned: list[list[int]]
 
 
+class MarketShown:
+    """What a game's market run showed (:meth:`BattleEncoder.run_shown`): the lists it was
+    read from, copied, and the decks' sizes."""
+
+    def __init__(self, s: BattleState) -> None:
+        self.craft_pool = s.craft_pool.copy()
+        self.kingdom_pool = s.kingdom_pool.copy()
+        self.bonus_owner = s.bonus_owner.copy()
+        self.craft_left = len(craft_deck(s))
+        self.autumn_left = len(s.autumn_deck)
+        self.kingdom_left = len(s.kingdom_deck)
+        self.boxed = s.boxed
+        self.kingdom_discard = s.kingdom_discard.copy()
+        self.craft_discard = s.craft_discard.copy()
+
+    def shows(self, s: BattleState) -> bool:
+        return (
+            self.craft_left == len(craft_deck(s))
+            and self.autumn_left == len(s.autumn_deck)
+            and self.kingdom_left == len(s.kingdom_deck)
+            and self.boxed == s.boxed
+            and self.craft_pool == s.craft_pool
+            and self.kingdom_pool == s.kingdom_pool
+            and self.bonus_owner == s.bonus_owner
+            and self.kingdom_discard == s.kingdom_discard
+            and self.craft_discard == s.craft_discard
+        )
+
+
+class BoardShown:
+    """What the board run showed a viewer: the Region Tiles, Demand Tokens and Battlefield
+    spaces it was read from (the viewer is the row's)."""
+
+    def __init__(self, s: BattleState) -> None:
+        self.region_on_board = s.region_on_board.copy()
+        self.tokens = s.tokens.copy()
+        self.spaces = s.spaces.copy()
+
+    def shows(self, s: BattleState) -> bool:
+        return (
+            self.spaces == s.spaces
+            and self.tokens == s.tokens
+            and self.region_on_board == s.region_on_board
+        )
+
+
+class SteveShown:
+    """What Salesman Steve's run showed: his races and the race he sells to next."""
+
+    def __init__(self, s: BattleState) -> None:
+        self.races = s.steve_races.copy()
+        self.cube = s.steve_cube
+
+    def shows(self, s: BattleState) -> bool:
+        return self.cube == s.steve_cube and self.races == s.steve_races
+
+
 class BattleEncoder(DirectEncoder):
     STATE = BattleState
 
@@ -466,9 +523,6 @@ class BattleEncoder(DirectEncoder):
         ):
             raise RulebookError("the Region Tiles and Battlefields parts are not one run")
         self._boards: dict[tuple[object, ...], Vector] = {}
-        #: per row of a batch and viewer (``start * players + viewer``): the board as last
-        #: shown there and the lists it was read from (:meth:`_kept_board`)
-        self._board_rows: dict[int, tuple[list[bool], list[int], list[int], Vector]] = {}
         #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
         cards = self._craft_card
         self._craft_weapon = [k.weapon for k in cards]
@@ -487,7 +541,7 @@ class BattleEncoder(DirectEncoder):
     keeps_seats = True
 
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill_state` up to the seat blocks."""
+        """:meth:`fill_state` up to the seat blocks, but the kept runs (:meth:`kept_runs`)."""
         s: BattleState = state
         n, you = self.players, player
         ones = out.ones
@@ -517,6 +571,47 @@ class BattleEncoder(DirectEncoder):
             for p in range(n):
                 if spaces[p]:
                     ones.append(start + (p - you) % n)
+
+    def kept_runs(self) -> list[tuple[int, int, bool]]:
+        """The market (face-up cards to the Craft discard), per game; the board (Region Tiles
+        and Battlefields), per game and viewer (whose Weapons stand where is relative); and
+        with 2 players Salesman Steve's races, per game. In 2-player self-play a game's
+        market changes at about 41% of steps, the board at 25%."""
+        runs = [(self.at_crafts, self.at_regions, False), (self.at_regions, self.at_steve, True)]
+        if self.two:
+            runs.append((self.at_steve, self.at_steve_next + len(self.races), False))
+        return runs
+
+    def run_shown(self, state: Any, you: int, run: int, last: object) -> object:
+        s: BattleState = state
+        if run == 0:
+            if isinstance(last, MarketShown) and last.shows(s):
+                return last
+            return MarketShown(s)
+        if run == 1:
+            if isinstance(last, BoardShown) and last.shows(s):
+                return last
+            return BoardShown(s)
+        if isinstance(last, SteveShown) and last.shows(s):
+            return last
+        return SteveShown(s)
+
+    def fill_run_state(self, state: Any, you: int, run: int, base: int, out: Writes) -> None:
+        s: BattleState = state
+        if run == 0:
+            self._market_state(s, base, out)
+        elif run == 1:
+            out.chunk(base + self.at_regions, self._board_chunk(s, you))
+        else:
+            race_at, races = self._race_at, len(self.races)
+            for i, r in enumerate(s.steve_races):
+                out.hot(base + self.at_steve + i * races, races, race_at[r])
+            out.ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
+
+    def _market_state(self, s: BattleState, base: int, out: Writes) -> None:
+        """The face-up Craft and Kingdom Cards, the Craft Bonus cards not won, the decks and
+        the discards (:meth:`fill`), read from the state."""
+        ones = out.ones
         pool = s.craft_pool
         if len(pool) > self.face_up_crafts:
             raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
@@ -566,12 +661,6 @@ class BattleEncoder(DirectEncoder):
         for k in s.kingdom_discard:
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
-        out.chunks.append((base + self.at_regions, self._kept_board(s, you, base)))
-        if self.two:
-            races = len(self.races)
-            for i, r in enumerate(s.steve_races):
-                out.hot(base + self.at_steve + i * races, races, race_at[r])
-            ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: BattleState = state
@@ -612,28 +701,6 @@ class BattleEncoder(DirectEncoder):
             for j, part in enumerate(YEAR_END):
                 out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
         self._seat_state(s, p, f.owned[p], base, at, out)
-
-    def _kept_board(self, s: BattleState, you: int, base: int) -> Vector:
-        """:meth:`_board_chunk`, first compared with what the row at ``base`` showed ``you``
-        last (the lists compared as they are, no key built or hashed: most steps move nothing
-        there)."""
-        row = base * self.players + you
-        last = self._board_rows.get(row)
-        if (
-            last is not None
-            and last[0] == s.region_on_board
-            and last[1] == s.tokens
-            and last[2] == s.spaces
-        ):
-            return last[3]
-        chunk = self._board_chunk(s, you)
-        self._board_rows[row] = (
-            s.region_on_board.copy(),
-            s.tokens.copy(),
-            s.spaces.copy(),
-            chunk,
-        )
-        return chunk
 
     def _board_chunk(self, s: BattleState, you: int) -> Vector:
         """The Region Tiles and Battlefields parts as ``you`` sees them (:meth:`_board_state`),

@@ -199,6 +199,8 @@ class PandoriaEncoder(DirectEncoder):
         tokens = [s + m for s in SYMBOLS for m in " " + MARKS]
         tokens += [d + " " for d in digits] + ["S "] + ["S" + d for d in digits]
         self.token_id = np.full(1 << 16, -1, dtype=np.int16)
+        #: the same numbers by the hex's text (a changed hex is looked up one at a time)
+        self.token_at = {token: i for i, token in enumerate(tokens)}
         table = np.zeros((n, len(tokens), self.space_plane + 1), dtype=np.float32)
         for i, token in enumerate(tokens):
             self.token_id[ord(token[0]) | ord(token[1]) << 8] = i
@@ -562,17 +564,21 @@ class PandoriaEncoder(DirectEncoder):
         """The map's planes of :meth:`_fill_map` (the hexes of ``view.hex_text``) as ``you``
         sees them, kept per row and viewer in ``out.kept`` (:class:`MapShown`): only the
         hexes whose fields changed since are read again."""
-        shown = out.kept.get(("map", base, you))
+        row = out.bases[-1] + base  # the row's start in the batch (``base``: since begin)
+        shown = out.kept.get(("map", row, you))
         if not isinstance(shown, MapShown) or shown.board is not s.board:
-            shown = out.kept[("map", base, you)] = MapShown(s, self._all_planes(s, you))
+            shown = out.kept[("map", row, you)] = MapShown(s, self._all_planes(s, you))
             return shown.planes
         changed: list[int] = []
         res, old = s.res, shown.res
         if res != old:
             changed += [h for h in range(self.hexes) if res[h] != old[h]]
         bits = (s.swamp ^ shown.swamp) | (s.scored ^ shown.scored)
-        for w, was in zip(s.workers, shown.workers, strict=True):
-            bits |= w ^ was
+        workers, was = s.workers, shown.workers
+        if len(workers) != len(was):
+            raise RulebookError("the kept map is another player count's")
+        for k in range(len(workers)):
+            bits |= workers[k] ^ was[k]
         while bits:
             low = bits & -bits
             changed.append(low.bit_length() - 1)
@@ -582,14 +588,15 @@ class PandoriaEncoder(DirectEncoder):
         if s.artifacts.keys() != shown.artifacts:
             changed += list(s.artifacts.keys() ^ shown.artifacts)
         if changed:
-            planes = shown.planes.reshape(-1, self.hexes)
-            token_id, table = self.token_id, self.token_planes[you]
+            # the changed hexes' tokens, then one assignment for all their planes
+            token_at, ids = self.token_at, []
             for h in changed:
-                text = hex_text(s, h)
-                i = int(token_id[ord(text[0]) | ord(text[1]) << 8])
+                i = token_at.get(hex_text(s, h), -1)
                 if i < 0:
                     raise RulebookError("the map shows a symbol or mark no hex can hold")
-                planes[:, h] = table[i]
+                ids.append(i)
+            planes = shown.planes.reshape(-1, self.hexes)
+            planes[:, changed] = self.token_planes[you][ids].T
             shown.update(s)
         return shown.planes
 
@@ -607,12 +614,13 @@ class PandoriaEncoder(DirectEncoder):
 
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
-        standard game up to the seat blocks, read from the state."""
+        standard game up to the seat blocks, read from the state, but the kept run
+        (:meth:`kept_runs`)."""
         s: PandoriaState = state
         n, you = self.players, player
         ones = out.ones
         hexes, at_map = self.hexes, base + self.at_map
-        out.chunks.append((at_map, self._map_planes(s, you, base, out)))
+        out.chunk(at_map, self._map_planes(s, you, base, out))
         artifacts = at_map + self.artifact_plane * hexes
         for h, count in s.artifacts.items():
             out.amount(artifacts + h, count / ARTIFACT_SCALE)
@@ -641,6 +649,21 @@ class PandoriaEncoder(DirectEncoder):
         out.amount(base + self.at_targets + 1, (s.spell_left if spelling else 0) / self.max_power)
         out.amount(base + self.at_end, s.pre_enclosed / self.preprinted)
         out.amount(base + self.at_end + 1, s.end_triggered)
+
+    def kept_runs(self) -> list[tuple[int, int, bool]]:
+        """The blocked columns and the Relics and Monuments left, per game: they change
+        only when a column is blocked or a Relic or Monument is made."""
+        return [(self.at_blocked, self.at_monuments + len(self.monument_table), False)]
+
+    def run_shown(self, state: Any, you: int, run: int, last: object) -> object:
+        s: PandoriaState = state
+        if isinstance(last, SheetShown) and last.shows(s):
+            return last
+        return SheetShown(s)
+
+    def fill_run_state(self, state: Any, you: int, run: int, base: int, out: Writes) -> None:
+        s: PandoriaState = state
+        ones = out.ones
         blocked = s.blocked
         if blocked:
             for col in range(self.columns):
@@ -694,6 +717,23 @@ class PandoriaEncoder(DirectEncoder):
         out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
         out.amount(base + at["monuments"], len(monuments) / 3)
         out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
+
+
+class SheetShown:
+    """What a game's blocked columns and Relics and Monuments left showed
+    (:meth:`PandoriaEncoder.run_shown`)."""
+
+    def __init__(self, s: PandoriaState) -> None:
+        self.blocked = s.blocked
+        self.relic_left = s.relic_left
+        self.monument_left = s.monument_left
+
+    def shows(self, s: PandoriaState) -> bool:
+        return (
+            self.blocked == s.blocked
+            and self.monument_left == s.monument_left
+            and self.relic_left == s.relic_left
+        )
 
 
 class MapShown:
