@@ -16,8 +16,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from rulebook.battle_merchants.actions import (
     FORGING,
     FREE_CRAFT,
@@ -83,7 +81,7 @@ class SeatFacts(NamedTuple):
 
 
 class MarketShown:
-    """What a game's market run showed (:meth:`BattleEncoder.run_shown`): the lists it was
+    """What a game's market run showed (:meth:`BattleEncoder.write_run`): the lists it was
     read from, copied, and the decks' sizes."""
 
     def __init__(self, s: BattleState) -> None:
@@ -514,15 +512,6 @@ class BattleEncoder(DirectEncoder):
         self._race_tile_at = [self.tile_names[r] for r in c.races]
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = sums(1 / self.copies, len(c.crafts))
-        #: the board's parts by what they show (:meth:`_board_chunk`), one after the other
-        self.board_size = self.at_steve - self.at_regions
-        if (
-            self.at_fields != self.at_regions + len(self.regions)
-            or self.board_size
-            != len(self.regions) + len(self.regions) * self.fields * self.field_size
-        ):
-            raise RulebookError("the Region Tiles and Battlefields parts are not one run")
-        self._boards: dict[tuple[object, ...], Vector] = {}
         #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
         cards = self._craft_card
         self._craft_weapon = [k.weapon for k in cards]
@@ -572,41 +561,41 @@ class BattleEncoder(DirectEncoder):
                 if spaces[p]:
                     ones.append(start + (p - you) % n)
 
-    def kept_runs(self) -> list[tuple[int, int, bool]]:
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
         """The market (face-up cards to the Craft discard), per game; the board (Region Tiles
         and Battlefields), per game and viewer (whose Weapons stand where is relative); and
-        with 2 players Salesman Steve's races, per game. In 2-player self-play a game's
-        market changes at about 41% of steps, the board at 25%."""
-        runs = [(self.at_crafts, self.at_regions, False), (self.at_regions, self.at_steve, True)]
+        with 2 players Salesman Steve's races, per game; each listed whole when it changed.
+        In 2-player self-play a game's market changes at about 41% of steps, the board at
+        25%."""
+        runs = [
+            (self.at_crafts, self.at_regions, False, False),
+            (self.at_regions, self.at_steve, True, False),
+        ]
         if self.two:
-            runs.append((self.at_steve, self.at_steve_next + len(self.races), False))
+            runs.append((self.at_steve, self.at_steve_next + len(self.races), False, False))
         return runs
 
-    def run_shown(self, state: Any, you: int, run: int, last: object) -> object:
+    def write_run(
+        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
+    ) -> object:
         s: BattleState = state
         if run == 0:
             if isinstance(last, MarketShown) and last.shows(s):
                 return last
+            self._market_state(s, base, out)
             return MarketShown(s)
         if run == 1:
             if isinstance(last, BoardShown) and last.shows(s):
                 return last
+            self._board_state(s, you, base, out.ones)
             return BoardShown(s)
         if isinstance(last, SteveShown) and last.shows(s):
             return last
+        race_at, races = self._race_at, len(self.races)
+        for i, r in enumerate(s.steve_races):
+            out.hot(base + self.at_steve + i * races, races, race_at[r])
+        out.ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
         return SteveShown(s)
-
-    def fill_run_state(self, state: Any, you: int, run: int, base: int, out: Writes) -> None:
-        s: BattleState = state
-        if run == 0:
-            self._market_state(s, base, out)
-        elif run == 1:
-            out.chunk(base + self.at_regions, self._board_chunk(s, you))
-        else:
-            race_at, races = self._race_at, len(self.races)
-            for i, r in enumerate(s.steve_races):
-                out.hot(base + self.at_steve + i * races, races, race_at[r])
-            out.ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
 
     def _market_state(self, s: BattleState, base: int, out: Writes) -> None:
         """The face-up Craft and Kingdom Cards, the Craft Bonus cards not won, the decks and
@@ -701,22 +690,6 @@ class BattleEncoder(DirectEncoder):
             for j, part in enumerate(YEAR_END):
                 out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
         self._seat_state(s, p, f.owned[p], base, at, out)
-
-    def _board_chunk(self, s: BattleState, you: int) -> Vector:
-        """The Region Tiles and Battlefields parts as ``you`` sees them (:meth:`_board_state`),
-        kept by what they show: the board changes only when a Weapon is sold or a Demand
-        Token moves."""
-        key = (you, tuple(s.region_on_board), tuple(s.tokens), tuple(s.spaces))
-        chunk = self._boards.get(key)
-        if chunk is None:
-            if len(self._boards) > 4096:
-                self._boards.clear()
-            ones: list[int] = []
-            self._board_state(s, you, -self.at_regions, ones)
-            chunk = np.zeros(self.board_size, np.float32)
-            chunk[ones] = 1.0
-            self._boards[key] = chunk
-        return chunk
 
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""

@@ -386,11 +386,11 @@ class DirectEncoder(FlatEncoder):
         """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
         positions offset by ``base`` (the row's start in the batch). Only what the
         observation shows may be read. By default the table part
-        (:meth:`fill_table_state`, :meth:`fill_run_state`), the ``to_act`` and ``winner`` slots
+        (:meth:`fill_table_state`, :meth:`write_run`), the ``to_act`` and ``winner`` slots
         (:meth:`seat_flags`), then each seat's block (:meth:`fill_seat_state`)."""
         self.fill_table_state(state, player, base, out)
         for run in range(len(self.kept_runs())):
-            self.fill_run_state(state, player, run, base, out)
+            self.write_run(state, player, run, None, base, out)
         facts = self.seat_facts(state)
         current, winners = self.seat_flags(state)
         for p, at in out.seats(self.at_seat, player, base, current, winners):
@@ -415,36 +415,30 @@ class DirectEncoder(FlatEncoder):
         value compared with ``==``: equal keys, equal blocks."""
         raise NotImplementedError
 
-    def seat_shown(self, state: Any, p: int, facts: Any, last: object) -> object:
-        """``last`` itself if seat ``p``'s block written from the record ``last`` (``None``:
-        none yet) is still right, else a new record of what the block shows: by default its
-        :meth:`seat_key`. An encoder may compare the state with ``last`` directly instead
-        (no key built at every step)."""
-        key = self.seat_key(state, p, facts)
-        return last if key == last else key
-
-    def kept_runs(self) -> list[tuple[int, int, bool]]:
-        """Runs ``(start, stop, by_viewer)`` of the table part that
-        :class:`~rulebook.core.writes.KeptSeats` keeps per game (per game and viewer if
-        ``by_viewer``) and rewrites only when :meth:`run_shown` says they changed
-        (:meth:`fill_table_state` then leaves them out): none by default."""
-        return []
-
-    def run_shown(self, state: Any, you: int, run: int, last: object) -> object:
-        """``last`` itself if kept run ``run`` written from the record ``last`` (``None``: none
-        yet) still shows ``state`` as ``you`` sees it, else a new record of what it shows."""
-        raise NotImplementedError
-
-    def fill_run_state(self, state: Any, you: int, run: int, base: int, out: Writes) -> None:
-        """List into ``out`` kept run ``run`` of ``state`` as ``you`` sees it, positions offset
-        by ``base`` as :meth:`fill_table_state`'s."""
-        raise NotImplementedError
-
     def fill_seat_state(
         self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
     ) -> None:
         """List into ``out`` seat ``p``'s block but its ``to_act`` and ``winner`` slots, its
         slots at ``base + at[name]``."""
+        raise NotImplementedError
+
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
+        """Runs ``(start, stop, by_viewer, patched)`` of the table part that
+        :class:`~rulebook.core.writes.KeptSeats` keeps per game (per game and viewer if
+        ``by_viewer``) and has :meth:`write_run` update (:meth:`fill_table_state` leaves them
+        out): none by default. A run not ``patched`` is zeroed before :meth:`write_run` lists
+        it again; a ``patched`` one only when it showed nothing yet."""
+        return []
+
+    def write_run(
+        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
+    ) -> object:
+        """Kept run ``run`` of ``state`` as ``you`` sees it, written from the record ``last``
+        (``None``: nothing yet, the run is zeros): ``last`` itself if the run still shows
+        ``state``, else a new record of what it shows, having listed into ``out`` (positions
+        offset by ``base``, as :meth:`fill_table_state`'s) the whole run or, for a
+        ``patched`` run that showed ``last``, every element that changed since (a zero
+        included)."""
         raise NotImplementedError
 
     def reads(self, state: State) -> bool:

@@ -59,6 +59,10 @@ class Writes:
 
     def begin(self, base: int) -> None:
         """The positions listed from now on (until the next call) are relative to ``base``."""
+        k = len(self.bases) - 1
+        if k and self.where_from[k] == len(self.where) and self.ones_from[k] == len(self.ones):
+            self.bases[k] = base  # the last one listed nothing
+            return
         self.bases.append(base)
         self.where_from.append(len(self.where))
         self.ones_from.append(len(self.ones))
@@ -161,9 +165,9 @@ class KeptSeats:
     its key changed, copies the blocks into ``out`` in the viewers' seat orders (one call),
     then writes each game's table part and the seats' flags from the state. The table's kept
     runs (:meth:`~rulebook.core.spaces.DirectEncoder.kept_runs`) are kept the same way, per game
-    or per game and viewer, each beside a record of what it shows
-    (:meth:`~rulebook.core.spaces.DirectEncoder.run_shown`), rewritten only when that changed and
-    copied into ``out`` with one call per run. The games may change in any way between calls (a
+    or per game and viewer, each beside a record of what it shows, updated by
+    :meth:`~rulebook.core.spaces.DirectEncoder.write_run` only when that changed and copied into
+    ``out`` with one call per run. The games may change in any way between calls (a
     new game in a row): a key or record is compared, never trusted, and a call that fails
     forgets every one."""
 
@@ -185,17 +189,19 @@ class KeptSeats:
         #: (per game, or per game and viewer ``i * m + viewer``), their records, what a call
         #: rewrites and (per viewer) the row each game's viewer sees
         self.runs = enc.kept_runs()
-        if any(not 0 <= a < b <= self.start for a, b, _ in self.runs):
+        if any(not 0 <= a < b <= self.start for a, b, _, _ in self.runs):
             raise RulebookError("a kept run is not inside the table part")
         self.run_rows = [
             np.zeros((n * self.m if by_viewer else n, b - a), np.float32)
-            for a, b, by_viewer in self.runs
+            for a, b, by_viewer, _ in self.runs
         ]
         self.run_shown: list[list[object]] = [
-            [None] * (n * self.m if by_viewer else n) for _, _, by_viewer in self.runs
+            [None] * (n * self.m if by_viewer else n) for _, _, by_viewer, _ in self.runs
         ]
         self.run_writes = [Writes() for _ in self.runs]
+        #: per run: the rows to zero before its writes, and whether any was written
         self.run_changed: list[list[int]] = [[] for _ in self.runs]
+        self.run_written = [False for _ in self.runs]
         self.run_seen: list[list[int]] = [[] for _ in self.runs]
         # what a call writes (kept: a call allocates no lists of its own)
         self.table = Writes()
@@ -222,10 +228,12 @@ class KeptSeats:
         order.clear()
         runs, run_shown, run_writes = self.runs, self.run_shown, self.run_writes
         run_changed, run_seen = self.run_changed, self.run_seen
+        run_written = self.run_written
         for r in range(len(runs)):
             run_writes[r].clear()
             run_changed[r].clear()
             run_seen[r].clear()
+            run_written[r] = False
         try:
             for i in range(n):
                 state, you = states[i], players[i]
@@ -234,15 +242,17 @@ class KeptSeats:
                 table.begin(i * size)
                 enc.fill_table_state(state, you, 0, table)
                 for r in range(len(runs)):
-                    a, b, by_viewer = runs[r]
+                    a, b, by_viewer, patched = runs[r]
                     row = i * m + you if by_viewer else i
                     last = run_shown[r][row]
-                    shown = enc.run_shown(state, you, r, last)
+                    writes = run_writes[r]
+                    writes.begin(row * (b - a))
+                    shown = enc.write_run(state, you, r, last, -a, writes)
                     if shown is not last:
-                        run_writes[r].begin(row * (b - a))
-                        enc.fill_run_state(state, you, r, -a, run_writes[r])
                         run_shown[r][row] = shown
-                        run_changed[r].append(row)
+                        run_written[r] = True
+                        if last is None or not patched:
+                            run_changed[r].append(row)
                     if by_viewer:
                         run_seen[r].append(row)
                 current, winners = enc.seat_flags(state)
@@ -250,12 +260,11 @@ class KeptSeats:
                 facts = enc.seat_facts(state)
                 j = i * m
                 for p in range(m):
-                    last = keys[j + p]
-                    shown = enc.seat_shown(state, p, facts, last)
-                    if shown is not last:
+                    key = enc.seat_key(state, p, facts)
+                    if key != keys[j + p]:
                         seats.begin((j + p) * block)
                         enc.fill_seat_state(state, p, facts, -start, self.at, seats)
-                        keys[j + p] = shown
+                        keys[j + p] = key
                         changed.append(j + p)
                 for k in range(m):
                     order.append(j + (you + k) % m)
@@ -263,9 +272,10 @@ class KeptSeats:
                 self.blocks[changed] = 0.0
                 seats.write(self.blocks.reshape(-1))
             for r in range(len(runs)):
-                if run_changed[r]:
+                if run_written[r]:
                     rows = self.run_rows[r]
-                    rows[run_changed[r]] = 0.0
+                    if run_changed[r]:
+                        rows[run_changed[r]] = 0.0
                     run_writes[r].write(rows.reshape(-1))
         except BaseException:
             self.keys = [None] * (n * m)
@@ -273,7 +283,7 @@ class KeptSeats:
             raise
         out[:, :start] = 0.0
         for r in range(len(runs)):
-            a, b, by_viewer = runs[r]
+            a, b, by_viewer, _ = runs[r]
             rows = self.run_rows[r]
             if by_viewer:
                 seen = run_seen[r]
