@@ -598,9 +598,9 @@ class PandoriaEncoder(DirectEncoder):
             i = token_at.get(hex_text(s, h), -1)
             if i < 0:
                 raise RulebookError("the map shows a symbol or mark no hex can hold")
-            was = tokens[h]
-            if i != was:
-                for plane in sets[was]:
+            before = tokens[h]
+            if i != before:
+                for plane in sets[before]:
                     out.amount(at + plane * hexes + h, 0.0)
                 for plane in sets[i]:
                     ones.append(at + plane * hexes + h)
