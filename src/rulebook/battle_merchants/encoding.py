@@ -564,12 +564,13 @@ class BattleEncoder(DirectEncoder):
     def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
         """The market (face-up cards to the Craft discard), per game; the board (Region Tiles
         and Battlefields), per game and viewer (whose Weapons stand where is relative); and
-        with 2 players Salesman Steve's races, per game; each listed whole when it changed.
-        In 2-player self-play a game's market changes at about 41% of steps, the board at
-        25%."""
+        with 2 players Salesman Steve's races, per game. The board is patched (only the
+        Regions, Battlefields and spaces that changed); the others are listed whole when they
+        changed. In 2-player self-play a game's market changes at about 41% of steps, the
+        board at 25%."""
         runs = [
             (self.at_crafts, self.at_regions, False, False),
-            (self.at_regions, self.at_steve, True, False),
+            (self.at_regions, self.at_steve, True, True),
         ]
         if self.two:
             runs.append((self.at_steve, self.at_steve_next + len(self.races), False, False))
@@ -585,9 +586,12 @@ class BattleEncoder(DirectEncoder):
             self._market_state(s, base, out)
             return MarketShown(s)
         if run == 1:
-            if isinstance(last, BoardShown) and last.shows(s):
-                return last
-            self._board_state(s, you, base, out.ones)
+            if isinstance(last, BoardShown):
+                if last.shows(s):
+                    return last
+                self._board_patch(s, you, last, base, out)
+            else:
+                self._board_state(s, you, base, out.ones)
             return BoardShown(s)
         if isinstance(last, SteveShown) and last.shows(s):
             return last
@@ -693,7 +697,7 @@ class BattleEncoder(DirectEncoder):
 
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""
-        n, fields, two = self.players, self.fields, self.two
+        fields = self.fields
         if len(s.region_on_board) != len(self.regions):
             raise RulebookError(
                 f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
@@ -715,13 +719,53 @@ class BattleEncoder(DirectEncoder):
                     if code == EMPTY:
                         continue
                     at = at_field + tokens + side * self.side
-                    owner = code >> 1
-                    if owner == steve:
-                        if not two:
-                            raise RulebookError("Salesman Steve on a board of more than 2")
-                        ones.append(at + n)
-                    else:
-                        ones.append(at + (owner - you) % n)
+                    ones.append(self._owner_at(code, at, you, steve))
+                    if code & 1:
+                        ones.append(at + self.owners)
+
+    def _owner_at(self, code: int, at: int, you: int, steve: int) -> int:
+        """Where a Battlefield side (its owner one-hot at ``at``) shows the owner of the
+        Weapon ``code`` (owner, then 1 if Vorpal)."""
+        owner = code >> 1
+        if owner == steve:
+            if not self.two:
+                raise RulebookError("Salesman Steve on a board of more than 2")
+            return at + self.players
+        return at + (owner - you) % self.players
+
+    def _board_patch(
+        self, s: BattleState, you: int, last: BoardShown, base: int, out: Writes
+    ) -> None:
+        """What changed on the board since it showed ``last`` (:meth:`_board_state`): a 0
+        where a Region Tile, Demand Token or Weapon was, a 1 where one is."""
+        if len(s.region_on_board) != len(last.region_on_board):
+            raise RulebookError(
+                f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
+            )
+        ones, tokens = out.ones, len(TOKENS)
+        for r in range(len(s.region_on_board)):
+            if s.region_on_board[r] != last.region_on_board[r]:
+                out.amount(base + self.at_regions + r, 1.0 if s.region_on_board[r] else 0.0)
+        for bf in range(len(s.tokens)):
+            token, was = s.tokens[bf], last.tokens[bf]
+            if token != was:
+                if not 0 <= token < tokens:
+                    raise RulebookError(f"value {token!r} is outside a part of {tokens}")
+                at = base + self.at_fields + bf * self.field_size
+                out.amount(at + was, 0.0)
+                ones.append(at + token)
+        steve = s.seats
+        for k in range(len(s.spaces)):
+            code, was = s.spaces[k], last.spaces[k]
+            if code != was:
+                at = base + self.at_fields + (k >> 1) * self.field_size + tokens
+                at += (k & 1) * self.side
+                if was != EMPTY:
+                    out.amount(self._owner_at(was, at, you, steve), 0.0)
+                    if was & 1:
+                        out.amount(at + self.owners, 0.0)
+                if code != EMPTY:
+                    ones.append(self._owner_at(code, at, you, steve))
                     if code & 1:
                         ones.append(at + self.owners)
 
