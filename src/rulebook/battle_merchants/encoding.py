@@ -16,8 +16,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from rulebook.battle_merchants.actions import (
     FORGING,
     FREE_CRAFT,
@@ -80,6 +78,63 @@ class SeatFacts(NamedTuple):
 
     year_end: list[dict[str, int]] | None
     owned: list[list[int]]
+
+
+class MarketShown:
+    """What a game's market run showed (:meth:`BattleEncoder.write_run`): the lists it was
+    read from, copied, and the decks' sizes."""
+
+    def __init__(self, s: BattleState) -> None:
+        self.craft_pool = s.craft_pool.copy()
+        self.kingdom_pool = s.kingdom_pool.copy()
+        self.bonus_owner = s.bonus_owner.copy()
+        self.craft_left = len(craft_deck(s))
+        self.autumn_left = len(s.autumn_deck)
+        self.kingdom_left = len(s.kingdom_deck)
+        self.boxed = s.boxed
+        self.kingdom_discard = s.kingdom_discard.copy()
+        self.craft_discard = s.craft_discard.copy()
+
+    def shows(self, s: BattleState) -> bool:
+        return (
+            self.craft_left == len(craft_deck(s))
+            and self.autumn_left == len(s.autumn_deck)
+            and self.kingdom_left == len(s.kingdom_deck)
+            and self.boxed == s.boxed
+            and self.craft_pool == s.craft_pool
+            and self.kingdom_pool == s.kingdom_pool
+            and self.bonus_owner == s.bonus_owner
+            and self.kingdom_discard == s.kingdom_discard
+            and self.craft_discard == s.craft_discard
+        )
+
+
+class BoardShown:
+    """What the board run showed a viewer: the Region Tiles, Demand Tokens and Battlefield
+    spaces it was read from (the viewer is the row's)."""
+
+    def __init__(self, s: BattleState) -> None:
+        self.region_on_board = s.region_on_board.copy()
+        self.tokens = s.tokens.copy()
+        self.spaces = s.spaces.copy()
+
+    def shows(self, s: BattleState) -> bool:
+        return (
+            self.spaces == s.spaces
+            and self.tokens == s.tokens
+            and self.region_on_board == s.region_on_board
+        )
+
+
+class SteveShown:
+    """What Salesman Steve's run showed: his races and the race he sells to next."""
+
+    def __init__(self, s: BattleState) -> None:
+        self.races = s.steve_races.copy()
+        self.cube = s.steve_cube
+
+    def shows(self, s: BattleState) -> bool:
+        return self.cube == s.steve_cube and self.races == s.steve_races
 
 
 class BattleEncoder(DirectEncoder):
@@ -457,18 +512,6 @@ class BattleEncoder(DirectEncoder):
         self._race_tile_at = [self.tile_names[r] for r in c.races]
         self._region_tile_at = [self.tile_names[r] for r in board.regions]
         self._sums = sums(1 / self.copies, len(c.crafts))
-        #: the board's parts by what they show (:meth:`_board_chunk`), one after the other
-        self.board_size = self.at_steve - self.at_regions
-        if (
-            self.at_fields != self.at_regions + len(self.regions)
-            or self.board_size
-            != len(self.regions) + len(self.regions) * self.fields * self.field_size
-        ):
-            raise RulebookError("the Region Tiles and Battlefields parts are not one run")
-        self._boards: dict[tuple[object, ...], Vector] = {}
-        #: per row of a batch and viewer (``start * players + viewer``): the board as last
-        #: shown there and the lists it was read from (:meth:`_kept_board`)
-        self._board_rows: dict[int, tuple[list[bool], list[int], list[int], Vector]] = {}
         #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
         cards = self._craft_card
         self._craft_weapon = [k.weapon for k in cards]
@@ -487,7 +530,7 @@ class BattleEncoder(DirectEncoder):
     keeps_seats = True
 
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill_state` up to the seat blocks."""
+        """:meth:`fill_state` up to the seat blocks, but the kept runs (:meth:`kept_runs`)."""
         s: BattleState = state
         n, you = self.players, player
         ones = out.ones
@@ -517,6 +560,51 @@ class BattleEncoder(DirectEncoder):
             for p in range(n):
                 if spaces[p]:
                     ones.append(start + (p - you) % n)
+
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
+        """The market (face-up cards to the Craft discard), per game; the board (Region Tiles
+        and Battlefields), per game and viewer (whose Weapons stand where is relative); and
+        with 2 players Salesman Steve's races, per game. The board is patched (only the
+        Regions, Battlefields and spaces that changed); the others are listed whole when they
+        changed. In 2-player self-play a game's market changes at about 41% of steps, the
+        board at 25%."""
+        runs = [
+            (self.at_crafts, self.at_regions, False, False),
+            (self.at_regions, self.at_steve, True, True),
+        ]
+        if self.two:
+            runs.append((self.at_steve, self.at_steve_next + len(self.races), False, False))
+        return runs
+
+    def write_run(
+        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
+    ) -> object:
+        s: BattleState = state
+        if run == 0:
+            if isinstance(last, MarketShown) and last.shows(s):
+                return last
+            self._market_state(s, base, out)
+            return MarketShown(s)
+        if run == 1:
+            if isinstance(last, BoardShown):
+                if last.shows(s):
+                    return last
+                self._board_patch(s, you, last, base, out)
+            else:
+                self._board_state(s, you, base, out.ones)
+            return BoardShown(s)
+        if isinstance(last, SteveShown) and last.shows(s):
+            return last
+        race_at, races = self._race_at, len(self.races)
+        for i, r in enumerate(s.steve_races):
+            out.hot(base + self.at_steve + i * races, races, race_at[r])
+        out.ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
+        return SteveShown(s)
+
+    def _market_state(self, s: BattleState, base: int, out: Writes) -> None:
+        """The face-up Craft and Kingdom Cards, the Craft Bonus cards not won, the decks and
+        the discards (:meth:`fill`), read from the state."""
+        ones = out.ones
         pool = s.craft_pool
         if len(pool) > self.face_up_crafts:
             raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
@@ -566,12 +654,6 @@ class BattleEncoder(DirectEncoder):
         for k in s.kingdom_discard:
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
-        out.chunks.append((base + self.at_regions, self._kept_board(s, you, base)))
-        if self.two:
-            races = len(self.races)
-            for i, r in enumerate(s.steve_races):
-                out.hot(base + self.at_steve + i * races, races, race_at[r])
-            ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: BattleState = state
@@ -613,47 +695,9 @@ class BattleEncoder(DirectEncoder):
                 out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
         self._seat_state(s, p, f.owned[p], base, at, out)
 
-    def _kept_board(self, s: BattleState, you: int, base: int) -> Vector:
-        """:meth:`_board_chunk`, first compared with what the row at ``base`` showed ``you``
-        last (the lists compared as they are, no key built or hashed: most steps move nothing
-        there)."""
-        row = base * self.players + you
-        last = self._board_rows.get(row)
-        if (
-            last is not None
-            and last[0] == s.region_on_board
-            and last[1] == s.tokens
-            and last[2] == s.spaces
-        ):
-            return last[3]
-        chunk = self._board_chunk(s, you)
-        self._board_rows[row] = (
-            s.region_on_board.copy(),
-            s.tokens.copy(),
-            s.spaces.copy(),
-            chunk,
-        )
-        return chunk
-
-    def _board_chunk(self, s: BattleState, you: int) -> Vector:
-        """The Region Tiles and Battlefields parts as ``you`` sees them (:meth:`_board_state`),
-        kept by what they show: the board changes only when a Weapon is sold or a Demand
-        Token moves."""
-        key = (you, tuple(s.region_on_board), tuple(s.tokens), tuple(s.spaces))
-        chunk = self._boards.get(key)
-        if chunk is None:
-            if len(self._boards) > 4096:
-                self._boards.clear()
-            ones: list[int] = []
-            self._board_state(s, you, -self.at_regions, ones)
-            chunk = np.zeros(self.board_size, np.float32)
-            chunk[ones] = 1.0
-            self._boards[key] = chunk
-        return chunk
-
     def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
         """:meth:`_fill_board`, read from the state."""
-        n, fields, two = self.players, self.fields, self.two
+        fields = self.fields
         if len(s.region_on_board) != len(self.regions):
             raise RulebookError(
                 f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
@@ -675,13 +719,53 @@ class BattleEncoder(DirectEncoder):
                     if code == EMPTY:
                         continue
                     at = at_field + tokens + side * self.side
-                    owner = code >> 1
-                    if owner == steve:
-                        if not two:
-                            raise RulebookError("Salesman Steve on a board of more than 2")
-                        ones.append(at + n)
-                    else:
-                        ones.append(at + (owner - you) % n)
+                    ones.append(self._owner_at(code, at, you, steve))
+                    if code & 1:
+                        ones.append(at + self.owners)
+
+    def _owner_at(self, code: int, at: int, you: int, steve: int) -> int:
+        """Where a Battlefield side (its owner one-hot at ``at``) shows the owner of the
+        Weapon ``code`` (owner, then 1 if Vorpal)."""
+        owner = code >> 1
+        if owner == steve:
+            if not self.two:
+                raise RulebookError("Salesman Steve on a board of more than 2")
+            return at + self.players
+        return at + (owner - you) % self.players
+
+    def _board_patch(
+        self, s: BattleState, you: int, last: BoardShown, base: int, out: Writes
+    ) -> None:
+        """What changed on the board since it showed ``last`` (:meth:`_board_state`): a 0
+        where a Region Tile, Demand Token or Weapon was, a 1 where one is."""
+        if len(s.region_on_board) != len(last.region_on_board):
+            raise RulebookError(
+                f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
+            )
+        ones, tokens = out.ones, len(TOKENS)
+        for r in range(len(s.region_on_board)):
+            if s.region_on_board[r] != last.region_on_board[r]:
+                out.amount(base + self.at_regions + r, 1.0 if s.region_on_board[r] else 0.0)
+        for bf in range(len(s.tokens)):
+            token, was = s.tokens[bf], last.tokens[bf]
+            if token != was:
+                if not 0 <= token < tokens:
+                    raise RulebookError(f"value {token!r} is outside a part of {tokens}")
+                at = base + self.at_fields + bf * self.field_size
+                out.amount(at + was, 0.0)
+                ones.append(at + token)
+        steve = s.seats
+        for k in range(len(s.spaces)):
+            code, was = s.spaces[k], last.spaces[k]
+            if code != was:
+                at = base + self.at_fields + (k >> 1) * self.field_size + tokens
+                at += (k & 1) * self.side
+                if was != EMPTY:
+                    out.amount(self._owner_at(was, at, you, steve), 0.0)
+                    if was & 1:
+                        out.amount(at + self.owners, 0.0)
+                if code != EMPTY:
+                    ones.append(self._owner_at(code, at, you, steve))
                     if code & 1:
                         ones.append(at + self.owners)
 

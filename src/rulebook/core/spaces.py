@@ -386,9 +386,11 @@ class DirectEncoder(FlatEncoder):
         """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
         positions offset by ``base`` (the row's start in the batch). Only what the
         observation shows may be read. By default the table part
-        (:meth:`fill_table_state`), the ``to_act`` and ``winner`` slots
+        (:meth:`fill_table_state`, :meth:`write_run`), the ``to_act`` and ``winner`` slots
         (:meth:`seat_flags`), then each seat's block (:meth:`fill_seat_state`)."""
         self.fill_table_state(state, player, base, out)
+        for run in range(len(self.kept_runs())):
+            self.write_run(state, player, run, None, base, out)
         facts = self.seat_facts(state)
         current, winners = self.seat_flags(state)
         for p, at in out.seats(self.at_seat, player, base, current, winners):
@@ -418,6 +420,25 @@ class DirectEncoder(FlatEncoder):
     ) -> None:
         """List into ``out`` seat ``p``'s block but its ``to_act`` and ``winner`` slots, its
         slots at ``base + at[name]``."""
+        raise NotImplementedError
+
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
+        """Runs ``(start, stop, by_viewer, patched)`` of the table part that
+        :class:`~rulebook.core.writes.KeptSeats` keeps per game (per game and viewer if
+        ``by_viewer``) and has :meth:`write_run` update (:meth:`fill_table_state` leaves them
+        out): none by default. A run not ``patched`` is zeroed before :meth:`write_run` lists
+        it again; a ``patched`` one only when it showed nothing yet."""
+        return []
+
+    def write_run(
+        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
+    ) -> object:
+        """Kept run ``run`` of ``state`` as ``you`` sees it, written from the record ``last``
+        (``None``: nothing yet, the run is zeros): ``last`` itself if the run still shows
+        ``state``, else a new record of what it shows, having listed into ``out`` (positions
+        offset by ``base``, as :meth:`fill_table_state`'s) the whole run or, for a
+        ``patched`` run that showed ``last``, every element that changed since (a zero
+        included)."""
         raise NotImplementedError
 
     def reads(self, state: State) -> bool:

@@ -24,7 +24,11 @@ class Writes:
     """The positions of a batch (offset by each row's start) and what they hold: each amount
     at ``where[j]`` is ``values[j]``, each run ``(start, array)`` of ``chunks`` is written at
     ``start`` (a position at most once among them), each position of ``ones`` holds 1 (written
-    after the amounts)."""
+    after the amounts).
+
+    The positions listed after :meth:`begin` are relative to its ``base`` (added by NumPy when
+    written): a writer that lists a block's positions from the block's start lists small
+    integers, which Python keeps made once, instead of a new integer object per position."""
 
     def __init__(self) -> None:
         self.where: list[int] = []
@@ -37,12 +41,35 @@ class Writes:
         #: :meth:`count`'s scratch: a count per place (zeros between calls), the places counted
         self.tally: list[int] = []
         self.seen: list[int] = []
+        #: per :meth:`begin` (and one at 0 first): its base, and where its positions start in
+        #: ``where`` and in ``ones``
+        self.bases: list[int] = [0]
+        self.where_from: list[int] = [0]
+        self.ones_from: list[int] = [0]
 
     def clear(self) -> None:
         self.where.clear()
         self.values.clear()
         self.ones.clear()
         self.chunks.clear()
+        if len(self.bases) > 1:
+            del self.bases[1:]
+            del self.where_from[1:]
+            del self.ones_from[1:]
+
+    def begin(self, base: int) -> None:
+        """The positions listed from now on (until the next call) are relative to ``base``."""
+        k = len(self.bases) - 1
+        if k and self.where_from[k] == len(self.where) and self.ones_from[k] == len(self.ones):
+            self.bases[k] = base  # the last one listed nothing
+            return
+        self.bases.append(base)
+        self.where_from.append(len(self.where))
+        self.ones_from.append(len(self.ones))
+
+    def chunk(self, at: int, values: Any) -> None:
+        """The run ``values`` at position ``at`` (relative, as the others)."""
+        self.chunks.append((self.bases[-1] + at, values))
 
     def amount(self, at: int, value: float) -> None:
         """``value`` at position ``at``."""
@@ -111,11 +138,22 @@ class Writes:
         # typed arrays first: NumPy converts a list it is given typed much faster
         where, ones = self.where, self.ones
         if where:
-            flat[np.fromiter(where, np.intp, len(where))] = np.fromiter(
+            flat[self._absolute(where, self.where_from)] = np.fromiter(
                 self.values, np.float32, len(where)
             )
         if ones:
-            flat[np.fromiter(ones, np.intp, len(ones))] = 1.0
+            flat[self._absolute(ones, self.ones_from)] = 1.0
+
+    def _absolute(self, listed: list[int], starts: list[int]) -> Any:
+        """The positions ``listed`` as an array, each plus the base of its :meth:`begin`."""
+        at = np.fromiter(listed, np.intp, len(listed))
+        k = len(starts)
+        if k > 1:
+            bounds = np.empty(k + 1, np.intp)
+            bounds[:k] = starts
+            bounds[k] = len(listed)
+            at += np.repeat(np.fromiter(self.bases, np.intp, k), bounds[1:] - bounds[:k])
+        return at
 
 
 class KeptSeats:
@@ -125,9 +163,13 @@ class KeptSeats:
     written from (:meth:`~rulebook.core.spaces.DirectEncoder.seat_key`, everything the block
     shows but the ``to_act`` and ``winner`` slots). :meth:`write` rewrites a block only when
     its key changed, copies the blocks into ``out`` in the viewers' seat orders (one call),
-    then writes each game's table part and the seats' flags from the state. The games may
-    change in any way between calls (a new game in a row): a key is compared, never trusted,
-    and a call that fails forgets every key."""
+    then writes each game's table part and the seats' flags from the state. The table's kept
+    runs (:meth:`~rulebook.core.spaces.DirectEncoder.kept_runs`) are kept the same way, per game
+    or per game and viewer, each beside a record of what it shows, updated by
+    :meth:`~rulebook.core.spaces.DirectEncoder.write_run` only when that changed and copied into
+    ``out`` with one call per run. The games may change in any way between calls (a
+    new game in a row): a key or record is compared, never trusted, and a call that fails
+    forgets every one."""
 
     def __init__(self, enc: DirectEncoder, n: int) -> None:
         self.n, self.m, self.size = n, enc.players, enc.parts.size
@@ -143,6 +185,24 @@ class KeptSeats:
         self.at = at[0]
         self.blocks = np.zeros((n * self.m, self.block), np.float32)
         self.keys: list[object] = [None] * (n * self.m)
+        #: the table's kept runs: per run its place, whether it is kept per viewer, its rows
+        #: (per game, or per game and viewer ``i * m + viewer``), their records, what a call
+        #: rewrites and (per viewer) the row each game's viewer sees
+        self.runs = enc.kept_runs()
+        if any(not 0 <= a < b <= self.start for a, b, _, _ in self.runs):
+            raise RulebookError("a kept run is not inside the table part")
+        self.run_rows = [
+            np.zeros((n * self.m if by_viewer else n, b - a), np.float32)
+            for a, b, by_viewer, _ in self.runs
+        ]
+        self.run_shown: list[list[object]] = [
+            [None] * (n * self.m if by_viewer else n) for _, _, by_viewer, _ in self.runs
+        ]
+        self.run_writes = [Writes() for _ in self.runs]
+        #: per run: the rows to zero before its writes, and whether any was written
+        self.run_changed: list[list[int]] = [[] for _ in self.runs]
+        self.run_written = [False for _ in self.runs]
+        self.run_seen: list[list[int]] = [[] for _ in self.runs]
         # what a call writes (kept: a call allocates no lists of its own)
         self.table = Writes()
         self.seats = Writes()
@@ -166,22 +226,44 @@ class KeptSeats:
         seats.clear()
         changed.clear()
         order.clear()
+        runs, run_shown, run_writes = self.runs, self.run_shown, self.run_writes
+        run_changed, run_seen = self.run_changed, self.run_seen
+        run_written = self.run_written
+        for r in range(len(runs)):
+            run_writes[r].clear()
+            run_changed[r].clear()
+            run_seen[r].clear()
+            run_written[r] = False
         try:
             for i in range(n):
                 state, you = states[i], players[i]
                 if type(you) is not int or not 0 <= you < m:
                     state.check_seat(you)  # raises, as observation(player) does
-                enc.fill_table_state(state, you, i * size, table)
+                table.begin(i * size)
+                enc.fill_table_state(state, you, 0, table)
+                for r in range(len(runs)):
+                    a, b, by_viewer, patched = runs[r]
+                    row = i * m + you if by_viewer else i
+                    last = run_shown[r][row]
+                    writes = run_writes[r]
+                    writes.begin(row * (b - a))
+                    shown = enc.write_run(state, you, r, last, -a, writes)
+                    if shown is not last:
+                        run_shown[r][row] = shown
+                        run_written[r] = True
+                        if last is None or not patched:
+                            run_changed[r].append(row)
+                    if by_viewer:
+                        run_seen[r].append(row)
                 current, winners = enc.seat_flags(state)
-                table.seats(enc.at_seat, you, i * size, current, winners)
+                table.seats(enc.at_seat, you, 0, current, winners)
                 facts = enc.seat_facts(state)
                 j = i * m
                 for p in range(m):
                     key = enc.seat_key(state, p, facts)
                     if key != keys[j + p]:
-                        enc.fill_seat_state(
-                            state, p, facts, (j + p) * block - start, self.at, seats
-                        )
+                        seats.begin((j + p) * block)
+                        enc.fill_seat_state(state, p, facts, -start, self.at, seats)
                         keys[j + p] = key
                         changed.append(j + p)
                 for k in range(m):
@@ -189,10 +271,25 @@ class KeptSeats:
             if changed:
                 self.blocks[changed] = 0.0
                 seats.write(self.blocks.reshape(-1))
+            for r in range(len(runs)):
+                if run_written[r]:
+                    rows = self.run_rows[r]
+                    if run_changed[r]:
+                        rows[run_changed[r]] = 0.0
+                    run_writes[r].write(rows.reshape(-1))
         except BaseException:
             self.keys = [None] * (n * m)
+            self.run_shown = [[None] * len(shown) for shown in run_shown]
             raise
         out[:, :start] = 0.0
+        for r in range(len(runs)):
+            a, b, by_viewer, _ = runs[r]
+            rows = self.run_rows[r]
+            if by_viewer:
+                seen = run_seen[r]
+                out[:, a:b] = rows[np.fromiter(seen, np.intp, len(seen))]
+            else:
+                out[:, a:b] = rows
         out[:, start:] = self.blocks[order].reshape(n, m * block)
         table.write(out.reshape(-1))  # the table parts, and the seats' flags over the blocks
 

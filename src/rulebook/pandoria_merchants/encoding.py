@@ -199,6 +199,8 @@ class PandoriaEncoder(DirectEncoder):
         tokens = [s + m for s in SYMBOLS for m in " " + MARKS]
         tokens += [d + " " for d in digits] + ["S "] + ["S" + d for d in digits]
         self.token_id = np.full(1 << 16, -1, dtype=np.int16)
+        #: the same numbers by the hex's text (a changed hex is looked up one at a time)
+        self.token_at = {token: i for i, token in enumerate(tokens)}
         table = np.zeros((n, len(tokens), self.space_plane + 1), dtype=np.float32)
         for i, token in enumerate(tokens):
             self.token_id[ord(token[0]) | ord(token[1]) << 8] = i
@@ -216,6 +218,11 @@ class PandoriaEncoder(DirectEncoder):
                 else:
                     row[self.ship_plane + relative(int(mark), you, n)] = 1.0
         self.token_planes = table
+        #: per viewer and token, the planes it sets (a changed hex is written one at a time)
+        self.token_sets = [
+            [[int(k) for k in np.flatnonzero(table[you, i])] for i in range(len(tokens))]
+            for you in range(n)
+        ]
 
     # -- layout ------------------------------------------------------------------------------
     def _declare(self) -> None:
@@ -558,61 +565,67 @@ class PandoriaEncoder(DirectEncoder):
             self.at_monuments + self.monument_table[str(v)] for v, _ in c.monuments
         ]
 
-    def _map_planes(self, s: PandoriaState, you: int, base: int, out: Writes) -> Vector:
-        """The map's planes of :meth:`_fill_map` (the hexes of ``view.hex_text``) as ``you``
-        sees them, kept per row and viewer in ``out.kept`` (:class:`MapShown`): only the
-        hexes whose fields changed since are read again."""
-        shown = out.kept.get(("map", base, you))
-        if not isinstance(shown, MapShown) or shown.board is not s.board:
-            shown = out.kept[("map", base, you)] = MapShown(s, self._all_planes(s, you))
-            return shown.planes
-        changed: list[int] = []
-        res, old = s.res, shown.res
-        if res != old:
-            changed += [h for h in range(self.hexes) if res[h] != old[h]]
-        bits = (s.swamp ^ shown.swamp) | (s.scored ^ shown.scored)
-        for w, was in zip(s.workers, shown.workers, strict=True):
-            bits |= w ^ was
-        while bits:
-            low = bits & -bits
-            changed.append(low.bit_length() - 1)
-            bits ^= low
-        if s.ships != shown.ships:
-            changed += [h for h, _ in set(s.ships.items()) ^ set(shown.ships.items())]
-        if s.artifacts.keys() != shown.artifacts:
-            changed += list(s.artifacts.keys() ^ shown.artifacts)
-        if changed:
-            planes = shown.planes.reshape(-1, self.hexes)
-            token_id, table = self.token_id, self.token_planes[you]
-            for h in changed:
-                text = hex_text(s, h)
-                i = int(token_id[ord(text[0]) | ord(text[1]) << 8])
-                if i < 0:
-                    raise RulebookError("the map shows a symbol or mark no hex can hold")
-                planes[:, h] = table[i]
-            shown.update(s)
-        return shown.planes
+    def _write_map(
+        self, s: PandoriaState, you: int, last: object, base: int, out: Writes
+    ) -> object:
+        """The map's planes of :meth:`_fill_map` but the Artifacts, drawn and target ones (the
+        hexes of ``view.hex_text``) as ``you`` sees them, kept per row and viewer
+        (:class:`MapShown`): only the hexes whose fields changed since are read again, and
+        only the planes of those that show another token written."""
+        if not isinstance(last, MapShown) or last.board is not s.board:
+            # every hex (another game's map: each hex that shows another token)
+            ids = self._map_tokens(s)
+            was = last.tokens if isinstance(last, MapShown) else None
+            sets, ones, hexes = self.token_sets[you], out.ones, self.hexes
+            at = base + self.at_map
+            for h in range(hexes):
+                if was is not None:
+                    if was[h] == ids[h]:
+                        continue
+                    for plane in sets[was[h]]:
+                        out.amount(at + plane * hexes + h, 0.0)
+                for plane in sets[ids[h]]:
+                    ones.append(at + plane * hexes + h)
+            return MapShown(s, ids)
+        changed = last.changed(s)
+        if not changed:
+            return last
+        shown = MapShown(s, last.tokens.copy())
+        tokens, token_at = shown.tokens, self.token_at
+        sets, ones, hexes = self.token_sets[you], out.ones, self.hexes
+        at = base + self.at_map
+        for h in changed:
+            i = token_at.get(hex_text(s, h), -1)
+            if i < 0:
+                raise RulebookError("the map shows a symbol or mark no hex can hold")
+            before = tokens[h]
+            if i != before:
+                for plane in sets[before]:
+                    out.amount(at + plane * hexes + h, 0.0)
+                for plane in sets[i]:
+                    ones.append(at + plane * hexes + h)
+                tokens[h] = i
+        return shown
 
-    def _all_planes(self, s: PandoriaState, you: int) -> Vector:
-        """Every hex's planes of :meth:`_map_planes` (a new array)."""
+    def _map_tokens(self, s: PandoriaState) -> list[int]:
+        """Every hex's token (:meth:`_tokens`), from ``view.row_text``."""
         rows = [row_text(s, r) for r in range(self.height)]
         tokens = np.frombuffer(self._text(rows, 2 * self.width, "map"), dtype="<u2")
         ids = self.token_id[tokens]
         if (ids < 0).any():
             raise RulebookError("the map shows a symbol or mark no hex can hold")
-        planes: Vector = self.token_planes[you][ids].T.ravel()
-        return planes
+        return [int(i) for i in ids]
 
     keeps_seats = True
 
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
-        standard game up to the seat blocks, read from the state."""
+        standard game up to the seat blocks, read from the state, but the kept run
+        (:meth:`kept_runs`)."""
         s: PandoriaState = state
         n, you = self.players, player
         ones = out.ones
         hexes, at_map = self.hexes, base + self.at_map
-        out.chunks.append((at_map, self._map_planes(s, you, base, out)))
         artifacts = at_map + self.artifact_plane * hexes
         for h, count in s.artifacts.items():
             out.amount(artifacts + h, count / ARTIFACT_SCALE)
@@ -641,6 +654,25 @@ class PandoriaEncoder(DirectEncoder):
         out.amount(base + self.at_targets + 1, (s.spell_left if spelling else 0) / self.max_power)
         out.amount(base + self.at_end, s.pre_enclosed / self.preprinted)
         out.amount(base + self.at_end + 1, s.end_triggered)
+
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
+        """The map's planes of the hexes, per game and viewer (Workers and Ships are
+        relative), patched hex by hex; the blocked columns and the Relics and Monuments left,
+        per game, listed whole when a column is blocked or a Relic or Monument made."""
+        return [
+            (self.at_map, self.at_map + (self.space_plane + 1) * self.hexes, True, True),
+            (self.at_blocked, self.at_monuments + len(self.monument_table), False, False),
+        ]
+
+    def write_run(
+        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
+    ) -> object:
+        s: PandoriaState = state
+        if run == 0:
+            return self._write_map(s, you, last, base, out)
+        if isinstance(last, SheetShown) and last.shows(s):
+            return last
+        ones = out.ones
         blocked = s.blocked
         if blocked:
             for col in range(self.columns):
@@ -653,6 +685,7 @@ class PandoriaEncoder(DirectEncoder):
         for a, here in zip(self._monument_at, s.monument_left, strict=True):
             if here:
                 ones.append(base + a)
+        return SheetShown(s)
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: PandoriaState = state
@@ -696,22 +729,58 @@ class PandoriaEncoder(DirectEncoder):
         out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
 
 
+class SheetShown:
+    """What a game's blocked columns and Relics and Monuments left showed
+    (:meth:`PandoriaEncoder.run_shown`)."""
+
+    def __init__(self, s: PandoriaState) -> None:
+        self.blocked = s.blocked
+        self.relic_left = s.relic_left
+        self.monument_left = s.monument_left
+
+    def shows(self, s: PandoriaState) -> bool:
+        return (
+            self.blocked == s.blocked
+            and self.monument_left == s.monument_left
+            and self.relic_left == s.relic_left
+        )
+
+
 class MapShown:
-    """What one kept map shows (:meth:`PandoriaEncoder._map_planes`): the fields
-    ``view.hex_text`` reads, as they were when ``planes`` was last written."""
+    """What one kept map shows (:meth:`PandoriaEncoder._write_map`): the fields
+    ``view.hex_text`` reads, and each hex's token as written."""
 
-    def __init__(self, s: PandoriaState, planes: Vector) -> None:
+    def __init__(self, s: PandoriaState, tokens: list[int]) -> None:
         self.board = s.board
-        self.planes = planes
-        self.update(s)
-
-    def update(self, s: PandoriaState) -> None:
+        self.tokens = tokens
         self.res = s.res
         self.swamp = s.swamp
         self.scored = s.scored
         self.workers = tuple(s.workers)
         self.ships = dict(s.ships)
         self.artifacts = set(s.artifacts)
+
+    def changed(self, s: PandoriaState) -> list[int]:
+        """The hexes whose fields changed since (some more than once)."""
+        changed: list[int] = []
+        res, old = s.res, self.res
+        if res != old:
+            changed += [h for h in range(len(res)) if res[h] != old[h]]
+        bits = (s.swamp ^ self.swamp) | (s.scored ^ self.scored)
+        workers, was = s.workers, self.workers
+        if len(workers) != len(was):
+            raise RulebookError("the kept map is another player count's")
+        for k in range(len(workers)):
+            bits |= workers[k] ^ was[k]
+        while bits:
+            low = bits & -bits
+            changed.append(low.bit_length() - 1)
+            bits ^= low
+        if s.ships != self.ships:
+            changed += [h for h, _ in set(s.ships.items()) ^ set(self.ships.items())]
+        if s.artifacts.keys() != self.artifacts:
+            changed += list(s.artifacts.keys() ^ self.artifacts)
+        return changed
 
 
 def encoder(setup: Setup) -> PandoriaEncoder:
