@@ -33,15 +33,23 @@ def harness() -> Iterator[Harness]:
 
 
 def lightning_table() -> Table:
-    """Seat 0 plays the Lightning Magi, whose turn starts with a "you may"; the Tier 1 Path
-    holds three Monsters and seat 1 has Planted a Spell and defeated a Monster."""
+    """Seat 0 plays the Lightning Magi and has played Harvest's Top with a Spell Planted, so a
+    "you may" waits; the Tier 1 Path holds three Monsters and seat 1 has Planted a Spell and
+    defeated a Monster."""
     t = table("archmagi", 2, seed=5, options={"magi": "lightning,flora"})
     state = t.state
-    assert isinstance(state, ArchmagiState) and state.stack[-1][0] == "may"
+    assert isinstance(state, ArchmagiState) and not state.stack
     tier1 = [i for i, m in enumerate(content().monsters) if m.tier == 1]
     state.paths[0] = tier1[:3]
     state.trophies[1] = [tier1[3]]
     state.planted[1] = [state.books[1].pop()]
+    book = state.books[1]
+    for name, pile in (("Harvest", state.hands[0]), ("Sprout", state.planted[0])):
+        index = next(i for i in book if content().cards[i].name == name)
+        book.remove(index)
+        pile.append(index)
+    t.apply(0, "top Harvest")
+    assert state.stack[-1][0] == "may"
     return t
 
 
@@ -77,8 +85,8 @@ def test_every_part_of_the_board_explains_itself_on_hover(harness: Harness) -> N
     # a decision's buttons say in plain words what they do
     labels = page.locator("#board .am-decision button").all_inner_texts()
     assert labels == [
-        "Choose to discard 1 Spell from your Hand, then gain 1 Crystal",
-        "Decline to discard 1 Spell from your Hand, then gain 1 Crystal",
+        "Choose to uproot 1 Planted Spell, then gain 2 Crystals",
+        "Decline to uproot 1 Planted Spell, then gain 2 Crystals",
     ]
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()

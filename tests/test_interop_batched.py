@@ -22,7 +22,7 @@ def test_make_vec_gives_the_batched_environment_and_masks_always_hold_a_move() -
     envs = gym.make_vec("rulebook/Archmagi-2p-v0", num_envs=3, opponents="random")
     assert isinstance(envs, BatchedEnv)
     obs, infos = envs.reset(seed=5)
-    assert obs["observation"].shape == (3, 596) and obs["action_mask"].shape == (3, 522)
+    assert obs["observation"].shape == (3, 595) and obs["action_mask"].shape == (3, 522)
     assert envs.observation_space.contains(obs)
     ended = 0
     for _ in range(400):
