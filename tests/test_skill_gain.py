@@ -35,9 +35,21 @@ def _games(path: Path, rows: list[tuple[list[str], list[int], list[str]]]) -> No
     pq.write_table(table, path)
 
 
-def test_gains_of_a_known_run(tmp_path: Path) -> None:
-    games = tmp_path / "restart-1" / "games" / "abc"
+def _candidate(run: Path) -> Path:
+    """The folder a tuning run keeps one candidate's games in."""
+    games = run / "restart-1" / "games" / "abc"
     games.mkdir(parents=True)
+    return games
+
+
+def _gains(run: Path) -> str:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "gains", str(run)], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_gains_of_a_known_run(tmp_path: Path) -> None:
+    games = _candidate(tmp_path)
     greedy = ["greedy", "greedy"]
     # greedy: A wins 1 of 4 games and shares 1 (1.5), B wins 2 and shares 1 (2.5)
     _games(
@@ -60,12 +72,7 @@ def test_gains_of_a_known_run(tmp_path: Path) -> None:
             (["greedy", "mcts:200"], [0], ["A", "B"]),
         ],
     )
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), "gains", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = _gains(tmp_path)
     # A: greedy 37.5%, mcts 100%: +62.5; B: greedy 62.5%, mcts 0%: -62.5; spread 125
     assert "1 candidate;" in out
     assert " 38/100/ +62     62/  0/ -62" in out
@@ -102,8 +109,7 @@ def test_skill_in_log_odds_and_the_rates_it_can_reach(tmp_path: Path) -> None:
     """Greedy players win 25% with A and 75% with B; the searching seat wins 50% with each: A's
     skill is logit(0.5) - logit(0.25) = +1.10, B's -1.10; with greedy rates 45-55% (even, 50%,
     within 5 points) the searching seat's rate with A reaches 71-79%, with B 21-29%."""
-    games = tmp_path / "restart-1" / "games" / "abc"
-    games.mkdir(parents=True)
+    games = _candidate(tmp_path)
     greedy = ["greedy", "greedy"]
     _games(
         games / "block-0@greedy.parquet",
@@ -119,12 +125,7 @@ def test_skill_in_log_odds_and_the_rates_it_can_reach(tmp_path: Path) -> None:
             (mcts, [1], ["B", "A"]),
         ],
     )
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), "gains", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = _gains(tmp_path)
     # the chance of 4 greedy and 2 mcts games: sqrt(1/(4 * 0.25 * 0.75) + 1/(2 * 0.5 * 0.5))
     assert "  A                 1.10 (sd 0.00 over 1 of 1 candidates; " in out
     assert "the games' chance alone gives about 1.83)" in out
@@ -133,8 +134,7 @@ def test_skill_in_log_odds_and_the_rates_it_can_reach(tmp_path: Path) -> None:
 
 
 def test_skill_is_left_out_where_a_rate_is_0_or_100(tmp_path: Path) -> None:
-    games = tmp_path / "restart-1" / "games" / "abc"
-    games.mkdir(parents=True)
+    games = _candidate(tmp_path)
     greedy = ["greedy", "greedy"]
     _games(games / "block-0@greedy.parquet", [(greedy, [0], ["A", "B"]), (greedy, [1], ["A", "B"])])
     mcts = ["mcts:200", "greedy"]
@@ -142,12 +142,7 @@ def test_skill_is_left_out_where_a_rate_is_0_or_100(tmp_path: Path) -> None:
         games / "block-0@mcts_200-greedy.parquet",
         [(mcts, [0], ["A", "B"]), (mcts, [1], ["B", "A"])],
     )
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), "gains", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = _gains(tmp_path)
     assert "A: no candidate with both rates between 0% and 100%" in out
     assert "B: no candidate with both rates between 0% and 100%" in out
 
