@@ -13,6 +13,7 @@ saved as palette PNGs to stay small. Look at them before committing.
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import tempfile
@@ -124,17 +125,22 @@ def learning(browser: Any, base: str, out: Path) -> None:
         print(path)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "out", nargs="?", type=Path, default=ROOT / "docs" / "screenshots", metavar="OUT_DIR"
+    )
+    parser.add_argument("--learn", action="store_true", help="only the pages that teach a game")
+    args = parser.parse_args(argv)  # --help or a wrong option: nothing taken, nothing written
     from playwright.sync_api import sync_playwright
 
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    out = Path(args[0]) if args else ROOT / "docs" / "screenshots"
+    out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{Path(folder) / 'games.sqlite3'}"
         with Server(db, Path(folder) / "server.log") as server, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            if "--learn" in sys.argv:
+            if args.learn:
                 learning(browser, server.url, out)
                 browser.close()
                 return
