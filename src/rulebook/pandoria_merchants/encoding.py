@@ -575,37 +575,35 @@ class PandoriaEncoder(DirectEncoder):
         if not isinstance(last, MapShown) or last.board is not s.board:
             # every hex (another game's map: each hex that shows another token)
             ids = self._map_tokens(s)
-            was = last.tokens if isinstance(last, MapShown) else None
-            sets, ones, hexes = self.token_sets[you], out.ones, self.hexes
-            at = base + self.at_map
-            for h in range(hexes):
-                if was is not None:
-                    if was[h] == ids[h]:
-                        continue
-                    for plane in sets[was[h]]:
-                        out.amount(at + plane * hexes + h, 0.0)
-                for plane in sets[ids[h]]:
-                    ones.append(at + plane * hexes + h)
+            was = last.tokens if isinstance(last, MapShown) else [-1] * self.hexes
+            for h in range(self.hexes):
+                if was[h] != ids[h]:
+                    self._retoken(you, h, was[h], ids[h], base, out)
             return MapShown(s, ids)
         changed = last.changed(s)
         if not changed:
             return last
         shown = MapShown(s, last.tokens.copy())
         tokens, token_at = shown.tokens, self.token_at
-        sets, ones, hexes = self.token_sets[you], out.ones, self.hexes
-        at = base + self.at_map
         for h in changed:
             i = token_at.get(hex_text(s, h), -1)
             if i < 0:
                 raise RulebookError("the map shows a symbol or mark no hex can hold")
-            before = tokens[h]
-            if i != before:
-                for plane in sets[before]:
-                    out.amount(at + plane * hexes + h, 0.0)
-                for plane in sets[i]:
-                    ones.append(at + plane * hexes + h)
+            if i != tokens[h]:
+                self._retoken(you, h, tokens[h], i, base, out)
                 tokens[h] = i
         return shown
+
+    def _retoken(self, you: int, h: int, was: int, token: int, base: int, out: Writes) -> None:
+        """Hex ``h``'s planes from token ``was`` (-1: none, the planes are zeros) to ``token``:
+        a 0 at each plane ``was`` set, a 1 at each plane ``token`` sets."""
+        sets, hexes = self.token_sets[you], self.hexes
+        at = base + self.at_map + h
+        if was >= 0:
+            for plane in sets[was]:
+                out.amount(at + plane * hexes, 0.0)
+        for plane in sets[token]:
+            out.ones.append(at + plane * hexes)
 
     def _map_tokens(self, s: PandoriaState) -> list[int]:
         """Every hex's token (:meth:`_tokens`), from ``view.row_text``."""
@@ -731,7 +729,7 @@ class PandoriaEncoder(DirectEncoder):
 
 class SheetShown:
     """What a game's blocked columns and Relics and Monuments left showed
-    (:meth:`PandoriaEncoder.run_shown`)."""
+    (:meth:`PandoriaEncoder.write_run`)."""
 
     def __init__(self, s: PandoriaState) -> None:
         self.blocked = s.blocked
