@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from rulebook.interop.batched import BatchedEnv
+from rulebook.interop.batched import BatchedEnv, sample_masked
 
 
 def main(config: str) -> None:
@@ -32,7 +32,7 @@ def main(config: str) -> None:
     positions = []
     for _ in range(60):
         mask = obs["action_mask"]
-        obs = env.step((rng.random(mask.shape) * mask).argmax(axis=1))[0]
+        obs = env.step(sample_masked(mask, rng))[0]
         positions.append(([s.clone() for s in env.states], list(env._seat_list)))
     out = np.empty_like(obs["observation"])
     for states, seats in positions[:10]:

@@ -15,9 +15,11 @@ change them little), after a short warm-up. ``make bench`` runs it with the comp
 * engine: the game alone, one move at a time (the seat to act, its legal moves, a random one,
   ``apply``): the engine's random steps/s, the yardstick;
 * a *learner step* is one decision of the learner, which sees its observation tensor and mask
-  and picks a legal index with NumPy: in PettingZoo (AEC, and Parallel for the roll-and-writes)
-  and OpenSpiel every seat is the learner (self-play: every move is a learner step; OpenSpiel's
-  chance nodes are applied but not counted); in Gymnasium the learner plays seat 0 against
+  and picks a legal index with NumPy (one game: ``np.flatnonzero`` of its mask and a draw;
+  a batch: :func:`rulebook.interop.batched.sample_masked`, one draw per game): in PettingZoo
+  (AEC, and Parallel for the roll-and-writes) and OpenSpiel every seat is the learner
+  (self-play: every move is a learner step; OpenSpiel's chance nodes are applied but not
+  counted); in Gymnasium the learner plays seat 0 against
   ``random`` bots, whose moves are not learner steps (``share``: the learner's part of the
   moves); the batched environment (:class:`rulebook.interop.batched.BatchedEnv`, ``--envs``
   games a call) is measured both ways.
@@ -66,7 +68,7 @@ import rulebook
 from rulebook import compiled
 from rulebook.agents import MCTSAgent
 from rulebook.core import State
-from rulebook.interop.batched import BatchedEnv
+from rulebook.interop.batched import BatchedEnv, sample_masked
 from rulebook.interop.gymnasium import RulebookEnv
 from rulebook.interop.openspiel import EvaluationEvaluator, short_name
 from rulebook.interop.pettingzoo import PARALLEL_GAMES, parallel_env, raw_env
@@ -187,7 +189,7 @@ def batched(
     def run(seed: int) -> tuple[int, int]:
         for _ in range(20):
             masks = obs[0]["action_mask"]
-            obs[0] = env.step((rng.random(masks.shape) * masks).argmax(axis=1))[0]
+            obs[0] = env.step(sample_masked(masks, rng))[0]
         return 20 * envs, 20 * envs
 
     return run

@@ -19,7 +19,7 @@ import gymnasium as gym
 import numpy as np
 
 import rulebook
-from rulebook.interop.batched import BatchedEnv
+from rulebook.interop.batched import BatchedEnv, sample_masked
 from rulebook.interop.common import Config
 from rulebook.interop.gymnasium import env_id
 from rulebook.interop.opponents import Pool
@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ended = 0
     for _ in range(200):
         masks = obs["action_mask"]
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)  # masked random, batched
+        actions = sample_masked(masks, rng)  # a random legal index per game
         obs, _, terminated, _, _ = batched.step(actions)
         ended += int(terminated.sum())
     print(

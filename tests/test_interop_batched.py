@@ -10,7 +10,7 @@ import pytest
 
 import rulebook.interop.gymnasium  # noqa: F401  (registers the ids)
 from rulebook.core import UnknownGame
-from rulebook.interop.batched import BatchedEnv
+from rulebook.interop.batched import BatchedEnv, sample_masked
 from rulebook.interop.gymnasium import RulebookEnv
 
 
@@ -124,3 +124,43 @@ def test_self_play_with_illegal_moves_and_truncation_in_one_batch() -> None:
             to_act = state.current_players()[0]
             assert infos["seat"][i] == to_act
             assert obs["action_mask"][i].tolist() == env.table.mask(state, to_act).tolist()
+
+
+def test_sample_masked_draws_uniformly_among_each_rows_legal_indices() -> None:
+    masks = np.zeros((4, 7), np.int8)
+    masks[0, [1, 4]] = 1
+    masks[1, :] = 1
+    masks[2, 6] = 1
+    masks[3, [0, 2, 3, 5]] = 3  # nonzero is legal
+    rng = np.random.default_rng(7)
+    counts = np.zeros((4, 7))
+    draws = 7000
+    for _ in range(draws):
+        picked = sample_masked(masks, rng)
+        assert picked.shape == (4,)
+        counts[np.arange(4), picked] += 1
+    assert (counts[masks == 0] == 0).all()  # never an illegal index
+    legal = np.count_nonzero(masks, axis=1)
+    expected = draws / legal
+    for row in range(4):
+        seen = counts[row, masks[row] != 0]
+        # each legal index about equally often (binomial sd; 5 sd: a fixed seed, no flake)
+        sd = np.sqrt(draws * (1 / legal[row]) * (1 - 1 / legal[row]))
+        assert np.abs(seen - expected[row]).max() <= 5 * sd + 1e-9
+    assert (
+        sample_masked(masks, np.random.default_rng(3))
+        == sample_masked(masks, np.random.default_rng(3))
+    ).all()  # seeded: the same draws
+    with pytest.raises(ValueError, match="row 1 of the masks has no legal index"):
+        sample_masked(np.array([[1, 0], [0, 0]]))
+    with pytest.raises(ValueError, match=r"\(n, actions\)"):
+        sample_masked(np.ones(3))
+
+
+def test_sample_masked_plays_batched_games() -> None:
+    envs = BatchedEnv("battle-merchants", 2, num_envs=4, seat=None)
+    obs, _ = envs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        obs, _, _, _, infos = envs.step(sample_masked(obs["action_mask"], rng))
+        assert "illegal" not in infos  # every index drawn was legal

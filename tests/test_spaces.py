@@ -398,6 +398,43 @@ def test_bounds_come_from_the_parts_and_capped_parts_are_clipped() -> None:
         assert enc.encode_uncapped(view)[2] == pytest.approx(gold / 10)
 
 
+class _Spans(FlatEncoder):
+    """Capped parts on both sides of parts that are not capped (the span :meth:`cap` clips)."""
+
+    def __init__(self, setup: Setup, capped: bool = True) -> None:
+        super().__init__(setup)
+        self.parts.add("free", 2, "not capped, before the span")
+        self.parts.add("a", 2, "capped", low=0.0, high=1.0, capped=capped)
+        self.parts.add("between", 3, "not capped, inside the span", low=-1.0, high=1.0)
+        self.parts.add("b", 1, "capped", low=-2.0, high=3.0, capped=capped)
+        self.parts.add("after", 2, "not capped, after the span")
+
+    def fill(self, observation: dict[str, Any], out: Any, ones: list[int]) -> None:
+        raise NotImplementedError
+
+
+def test_cap_clips_the_capped_parts_alone_as_np_clip_does() -> None:
+    enc = _Spans(Setup("merchants-of-magick", 2, 0, "standard", {}))
+    rng = np.random.default_rng(0)
+    rows = (rng.normal(0.0, 5.0, (6, *enc.shape)) * 7).astype(np.float32)
+    rows[0, :] = [-0.0, 9.0, -3.0, 0.5, -7.5, 8.0, 0.25, 99.0, -5.0, 6.0]
+    low, high = enc.bounds()
+    capped = np.zeros(enc.shape, bool)
+    capped[[2, 3, 7]] = True
+    expected = np.where(capped, np.clip(rows, low, high), rows)
+    batch = rows.copy()
+    enc.cap(batch)  # rows of the shape, as encode_into clips a batch
+    assert batch.tobytes() == expected.tobytes()  # the very same bits (a -0.0 kept)
+    assert batch[0].tolist() == [-0.0, 9.0, 0.0, 0.5, -7.5, 8.0, 0.25, 3.0, -5.0, 6.0]
+    one = rows[0].copy()
+    enc.cap(one)
+    assert one.tobytes() == expected[0].tobytes()
+    bare = _Spans(enc.setup, capped=False)
+    untouched = np.full((2, *bare.shape), 50.0, np.float32)
+    bare.cap(untouched)
+    assert (untouched == 50.0).all()
+
+
 def test_seats_in_relative_order_and_one_hot_bounds() -> None:
     assert seat_order(2, 4) == [2, 3, 0, 1]
     assert [relative(q, 2, 4) for q in seat_order(2, 4)] == [0, 1, 2, 3]

@@ -6,7 +6,8 @@ environment (``pip install 'rulebook[rl]'``).
 
     envs = gym.make_vec("rulebook/MerchantsOfMagick-4p-v0", num_envs=64, opponents="random")
     obs, infos = envs.reset(seed=0)              # obs["observation"]: (64, 1171) float32
-    actions = sample_masked(obs["action_mask"])  # (64,) ints, one per game
+    rng = np.random.default_rng(0)
+    actions = sample_masked(obs["action_mask"], rng)  # (64,) legal indices, one per game
     obs, rewards, terminated, truncated, infos = envs.step(actions)
 
 :class:`BatchedEnv` keeps its games as engine states, plays a step's legal moves in one compiled
@@ -58,6 +59,27 @@ from rulebook.interop.common import Arguments, as_index, check_limit, takes
 from rulebook.interop.opponents import Opponents, Player, play_opponents
 
 ObsType = dict[str, npt.NDArray[Any]]
+
+
+def sample_masked(
+    masks: npt.ArrayLike, rng: np.random.Generator | None = None
+) -> npt.NDArray[np.intp]:
+    """One legal index per row of ``masks`` (``(n, actions)``, nonzero where legal), each
+    drawn uniformly among its row's legal indices: a batch of random moves, or a learner's
+    exploration. It costs a few passes over the masks and one draw per row (an
+    ``argmax`` of random numbers times the masks draws one number per action). A row with
+    no legal index is a :class:`ValueError`."""
+    m = np.asarray(masks)
+    if m.ndim != 2:
+        raise ValueError(f"masks must be (n, actions), not of shape {m.shape}")
+    counts = np.count_nonzero(m, axis=1)
+    if not counts.all():
+        raise ValueError(f"row {int(np.argmin(counts))} of the masks has no legal index")
+    draw = (rng if rng is not None else np.random.default_rng()).integers(counts)
+    # the legal flat indices, row after row: row i's k-th is at (legal before row i) + k
+    chosen: npt.NDArray[np.intp] = np.flatnonzero(m)[np.cumsum(counts) - counts + draw]
+    chosen -= np.arange(len(counts)) * m.shape[1]
+    return chosen
 
 
 @dataclass(frozen=True)
