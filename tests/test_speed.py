@@ -432,6 +432,22 @@ def test_speed_benchmark_measures_every_figure() -> None:
         assert speed.measure(what, "archmagi", 2, "standard", 0.01) > 0
 
 
+def test_step_count_runs_count_learner_steps_and_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import step_count
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    step_count.inner("archmagi:2", "batched", 20)  # one interop_bench run: 20 calls of 64
+    assert capsys.readouterr().out == f"steps {20 * step_count.ENVS}\n"
+    step_count.inner("archmagi:2", "engine", 2)
+    moves = int(capsys.readouterr().out.split()[1])
+    assert moves > 2 * 20  # two whole games (an Archmagi game is scores of moves)
+    with pytest.raises(SystemExit):
+        step_count.main(["archmagi"])  # not GAME:PLAYERS
+    assert "is not GAME:PLAYERS" in capsys.readouterr().err
+
+
 def test_same_games_against_the_baseline_commit() -> None:
     found = subprocess.run(
         ["git", "-C", str(ROOT), "cat-file", "-e", "71ec149^{commit}"], capture_output=True

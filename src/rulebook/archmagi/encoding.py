@@ -273,7 +273,8 @@ class ArchmagiEncoder(DirectEncoder):
                     out.count(spell_at, s.books[p][-count:], base + self.at_looking, counts)
                 elif kind == "may":
                     start = base + self.at_effects
-                    ones += [start + lookup(self.effects, e.text(), "effect") for e in data]
+                    for e in data:
+                        ones.append(start + lookup(self.effects, e.text(), "effect"))
         winners = s.winners() if over else ()
         for p, at in out.seats(self.at_seat, player, base, s.current_players(), winners):
             ones.append(base + at["element"] + self.elements[s.magi_of(p).element])

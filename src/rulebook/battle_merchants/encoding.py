@@ -42,7 +42,7 @@ from rulebook.core.spaces import (
     positions,
     relative,
 )
-from rulebook.core.writes import Writes, sums
+from rulebook.core.writes import Positions, Writes, sums
 
 STEPS = (TURN, FORGING, SELLING, FREE_CRAFT, FREE_FORGE, OVER)
 TOKENS = ("none", "fire", "lock")
@@ -695,7 +695,7 @@ class BattleEncoder(DirectEncoder):
                 out.amount(start + j, f.year_end[p][part] / GOLD_SCALE)
         self._seat_state(s, p, f.owned[p], base, at, out)
 
-    def _board_state(self, s: BattleState, you: int, base: int, ones: list[int]) -> None:
+    def _board_state(self, s: BattleState, you: int, base: int, ones: Positions) -> None:
         """:meth:`_fill_board`, read from the state."""
         fields = self.fields
         if len(s.region_on_board) != len(self.regions):

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 if TYPE_CHECKING:
     from rulebook.core.action import Action
     from rulebook.core.state import State
@@ -48,14 +51,15 @@ def play_known(
 
 def legal_flat(
     states: list[State], seats: list[int], index: dict[Action, int], size: int
-) -> list[int]:
+) -> vec[i64]:
     """``i * size + index[move]`` for every legal move of seat ``seats[i]`` in ``states[i]``
-    (the ones of a ``(len(states), size)`` mask as flat indices). ``KeyError`` (or
+    (the ones of a ``(len(states), size)`` mask as flat indices), as machine integers NumPy
+    reads without converting (``np.frombuffer(flat, np.int64)``). ``KeyError`` (or
     ``TypeError``) when a move is not in ``index``."""
-    flat: list[int] = []
+    flat = vec[i64]()
     base = 0
     for i in range(len(states)):
         for move in states[i].legal_actions(seats[i]):
-            flat.append(base + index[move])
+            flat = append(flat, base + index[move])
         base += size
     return flat

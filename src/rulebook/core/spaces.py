@@ -547,7 +547,7 @@ class ActionSpace:
     def legal_indices(self, state: State, player: int) -> list[int]:
         """The indices of ``player``'s legal moves now, in the order the state lists them."""
         try:
-            return legal_flat([state], [player], self._index, self.size)
+            return list(legal_flat([state], [player], self._index, self.size))
         except (KeyError, TypeError):  # a move outside the vocabulary: name it
             return [self.index(a) for a in state.legal_actions(player)]
 
@@ -576,8 +576,7 @@ class ActionSpace:
             for state, player in zip(states, players, strict=True):
                 self.legal_indices(state, player)
             raise
-        # as an array first: NumPy reads a list of indices several times slower
-        out.reshape(-1)[np.fromiter(ones, np.intp, len(ones))] = 1
+        out.reshape(-1)[np.frombuffer(ones, np.int64)] = 1  # type: ignore[call-overload]
 
 
 #: action spaces built so far, by the identity of the vocabulary they number (games hand out

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from librt.vecs import append, vec
 
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
@@ -39,6 +40,7 @@ from rulebook.core.spaces import (
     positions,
 )
 from rulebook.core.state import State
+from rulebook.core.writes import Positions
 
 PHASES = (CRAFTING, OVER)
 
@@ -391,27 +393,28 @@ class SeatExtras:
 
 
 class Changes:
-    """Elements of an array to write: their flat indices and values."""
+    """Elements of an array to write: their flat indices and values, kept as machine numbers
+    (:class:`~rulebook.core.writes.Positions`, librt's ``vec[float]``) that NumPy reads
+    without converting one at a time."""
 
     def __init__(self) -> None:
-        self.where: list[int] = []
-        self.values: list[float] = []
+        self.where = Positions()
+        self.values: vec[float] = vec[float]()
 
     def put(self, i: int, value: float) -> None:
         self.where.append(i)
-        self.values.append(value)
+        self.values = append(self.values, value)
 
     def clear(self) -> None:
         self.where.clear()
-        self.values.clear()
+        self.values = vec[float](capacity=len(self.values))
 
     def write(self, array: npt.NDArray[Any]) -> None:
-        """Write them into ``array`` (C-contiguous), one NumPy call (the lists made arrays
-        first: NumPy reads a list of indices, and of values, several times slower)."""
-        n = len(self.where)
-        if n:
-            array.reshape(-1)[np.fromiter(self.where, np.intp, n)] = np.fromiter(
-                self.values, array.dtype, n
+        """Write them into ``array`` (C-contiguous), one NumPy call (the doubles round to the
+        array's ``float32`` as one at a time would)."""
+        if len(self.where):
+            array.reshape(-1)[self.where.array()] = np.frombuffer(  # type: ignore[call-overload]
+                self.values, np.float64
             )
 
 
@@ -518,7 +521,7 @@ class SheetRows:
         # what a call writes (kept: a call allocates no lists of its own)
         self.changes = Changes()
         self.table_changes = Changes()
-        self.ones: list[int] = []
+        self.ones = Positions()
         #: the kept blocks a viewer sees, in its order: ``firsts[i] + turns[viewer]`` in game i
         self.firsts = np.arange(0, n * m, m, dtype=np.intp).reshape(n, 1)
         self.turns = np.array([[(v + k) % m for k in range(m)] for v in range(m)], np.intp)
@@ -561,8 +564,8 @@ class SheetRows:
         # each viewer's blocks, its own first: game i's kept blocks rotated by its viewer
         viewers = np.fromiter(players, np.intp, n)
         out[:, start:].reshape(n, m, block)[...] = self.blocks[self.firsts + self.turns[viewers]]
-        if ones:
-            out.reshape(-1)[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        if len(ones):
+            out.reshape(-1)[ones.array()] = 1.0
 
     def _table(
         self,
