@@ -8,8 +8,8 @@ allocates no lists.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 from librt.vecs import append, vec
@@ -181,14 +181,41 @@ class Writes:
         return at
 
 
+@runtime_checkable
+class SeatPatches(Protocol):
+    """An encoder whose seat blocks :class:`KeptSeats` patches: instead of a block rewritten
+    whole when its :meth:`~rulebook.core.spaces.DirectEncoder.seat_key` changed, the encoder
+    keeps a record of what each block shows and lists only what changed since."""
+
+    def write_seat(
+        self,
+        state: Any,
+        p: int,
+        facts: Any,
+        last: object,
+        base: int,
+        at: Mapping[str, int],
+        out: Writes,
+    ) -> object:
+        """Seat ``p``'s block (but its ``to_act`` and ``winner`` slots, which
+        :class:`KeptSeats` writes), its slots at ``base + at[name]``, written from the record
+        ``last`` (``None``: nothing yet, the block is zeros): having listed into ``out`` the
+        whole block or, if it showed ``last``, every element that changed since (a zero
+        included), the record of what it shows now (``last`` itself, updated, or a new
+        one). ``facts`` is :meth:`~rulebook.core.spaces.DirectEncoder.seat_facts`'s."""
+        ...
+
+
 class KeptSeats:
     """The seat blocks of a batch of ``n`` games, kept between calls of
     :meth:`~rulebook.core.spaces.DirectEncoder.encode_into` (an encoder that sets
     ``keeps_seats``): per game and seat (absolute, not relative) the block and the key it was
     written from (:meth:`~rulebook.core.spaces.DirectEncoder.seat_key`, everything the block
     shows but the ``to_act`` and ``winner`` slots). :meth:`write` rewrites a block only when
-    its key changed, copies the blocks into ``out`` in the viewers' seat orders (one call),
-    then writes each game's table part and the seats' flags from the state. The table's kept
+    its key changed (or, for an encoder that is :class:`SeatPatches`, has it patch the block
+    from the record of what it showed), copies the blocks into ``out`` in the viewers' seat
+    orders (one call), then writes each game's table part and the seats' flags from the
+    state. The table's kept
     runs (:meth:`~rulebook.core.spaces.DirectEncoder.kept_runs`) are kept the same way, per game
     or per game and viewer, each beside a record of what it shows, updated by
     :meth:`~rulebook.core.spaces.DirectEncoder.write_run` only when that changed and copied into
@@ -210,6 +237,11 @@ class KeptSeats:
         self.at = at[0]
         self.blocks = np.zeros((n * self.m, self.block), np.float32)
         self.keys: list[object] = [None] * (n * self.m)
+        #: the encoder's ``write_seat``, if it patches its seat blocks (:class:`SeatPatches`),
+        #: and per game and seat the record it returned
+        patches: SeatPatches | None = enc if isinstance(enc, SeatPatches) else None
+        self.patches = patches
+        self.records: list[object] = [None] * (n * self.m)
         #: the table's kept runs: per run its place, whether it is kept per viewer, its rows
         #: (per game, or per game and viewer ``i * m + viewer``), their records, what a call
         #: rewrites and (per viewer) the row each game's viewer sees
@@ -240,13 +272,15 @@ class KeptSeats:
         """The rows of each ``states[i].observation(players[i])`` into ``out[i]`` (C-contiguous
         ``float32``, ``(n, size)``), the capped parts not clipped yet."""
         n, m, size, block, start = self.n, self.m, self.size, self.block, self.start
-        table, seats, changed, order, keys = (
+        table, seats, changed, order, keys, records = (
             self.table,
             self.seats,
             self.changed,
             self.order,
             self.keys,
+            self.records,
         )
+        patches, at = self.patches, self.at
         table.clear()
         seats.clear()
         changed.clear()
@@ -284,17 +318,28 @@ class KeptSeats:
                 table.seats(enc.at_seat, you, 0, current, winners)
                 facts = enc.seat_facts(state)
                 j = i * m
-                for p in range(m):
-                    key = enc.seat_key(state, p, facts)
-                    if key != keys[j + p]:
+                if patches is not None:
+                    for p in range(m):
+                        last = records[j + p]
                         seats.begin((j + p) * block)
-                        enc.fill_seat_state(state, p, facts, -start, self.at, seats)
-                        keys[j + p] = key
-                        changed.append(j + p)
+                        records[j + p] = patches.write_seat(
+                            state, p, facts, last, -start, at, seats
+                        )
+                        if last is None:
+                            changed.append(j + p)
+                else:
+                    for p in range(m):
+                        key = enc.seat_key(state, p, facts)
+                        if key != keys[j + p]:
+                            seats.begin((j + p) * block)
+                            enc.fill_seat_state(state, p, facts, -start, at, seats)
+                            keys[j + p] = key
+                            changed.append(j + p)
                 for k in range(m):
                     order.append(j + (you + k) % m)
             if changed:
                 self.blocks[changed] = 0.0
+            if seats.where or seats.ones or seats.chunks:
                 seats.write(self.blocks.reshape(-1))
             for r in range(len(runs)):
                 if run_written[r]:
@@ -304,6 +349,7 @@ class KeptSeats:
                     run_writes[r].write(rows.reshape(-1))
         except BaseException:
             self.keys = [None] * (n * m)
+            self.records = [None] * (n * m)
             self.run_shown = [[None] * len(shown) for shown in run_shown]
             raise
         out[:, :start] = 0.0
