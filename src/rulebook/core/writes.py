@@ -9,7 +9,7 @@ allocates no lists.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 from librt.vecs import append, vec
@@ -181,11 +181,11 @@ class Writes:
         return at
 
 
-@runtime_checkable
 class SeatPatches(Protocol):
-    """An encoder whose seat blocks :class:`KeptSeats` patches: instead of a block rewritten
-    whole when its :meth:`~rulebook.core.spaces.DirectEncoder.seat_key` changed, the encoder
-    keeps a record of what each block shows and lists only what changed since."""
+    """An encoder whose seat blocks :class:`KeptSeats` patches (one with a ``write_seat``
+    method): instead of a block rewritten whole when its
+    :meth:`~rulebook.core.spaces.DirectEncoder.seat_key` changed, the encoder keeps a record
+    of what each block shows and lists only what changed since."""
 
     def write_seat(
         self,
@@ -239,8 +239,7 @@ class KeptSeats:
         self.keys: list[object] = [None] * (n * self.m)
         #: the encoder's ``write_seat``, if it patches its seat blocks (:class:`SeatPatches`),
         #: and per game and seat the record it returned
-        patches: SeatPatches | None = enc if isinstance(enc, SeatPatches) else None
-        self.patches = patches
+        self.patches = cast(SeatPatches, enc) if hasattr(enc, "write_seat") else None
         self.records: list[object] = [None] * (n * self.m)
         #: the table's kept runs: per run its place, whether it is kept per viewer, its rows
         #: (per game, or per game and viewer ``i * m + viewer``), their records, what a call
