@@ -84,14 +84,9 @@ class SeatShown:
     def __init__(self, s: BattleState, p: int, year_end: tuple[int, ...]) -> None:
         self.year_end = year_end
         self.gold = s.gold[p]
-        self.supply = s.supply[p].copy()
-        self.levels = s.levels[p].copy()
-        self.coins = s.coins[p].copy()
+        self.counts = [row.copy() for row in _counts(s, p)]
         self.crafts = s.crafts[p].copy()
-        self.race_tiles = s.race_tiles[p].copy()
-        self.region_tiles = s.region_tiles[p].copy()
         self.kingdom_cards = s.kingdom_cards[p].copy()
-        self.defeated = s.defeated[p].copy()
         self.spaces = s.spaces.copy()
         self.owned = _owned(s.spaces, p)
         self.bonus_owner = s.bonus_owner.copy()
@@ -542,6 +537,16 @@ class BattleEncoder(DirectEncoder):
         #: per count of a seat's supply (Weapon by Weapon, Standard then Vorpal) its place
         w = len(self.weapons)
         self._supply_at = [self._weapon_at[k // 2] + (k % 2) * w for k in range(2 * w)]
+        #: per row of :func:`_counts`: its slot, each count's place there, its values' table
+        #: and scale (:func:`_over`)
+        self._count_parts: list[tuple[str, list[int], list[float], float]] = [
+            ("supply", self._supply_at, self._weapons, WEAPON_SCALE),
+            ("levels", self._weapon_at, self._levels, LEVEL_SCALE),
+            ("discounts", self._weapon_at, [], self.max_coins * 3),
+            ("tiles", self._race_tile_at, self._tiles, TILE_SCALE),
+            ("tiles", self._region_tile_at, self._tiles, TILE_SCALE),
+            ("defeated", [0, 1], self._weapons, WEAPON_SCALE),
+        ]
 
     keeps_seats = True
 
@@ -776,7 +781,7 @@ class BattleEncoder(DirectEncoder):
         at: Mapping[str, int],
         out: Writes,
     ) -> object:
-        """Seat ``p``'s block patched from what it showed (``KeptSeats``, :class:`SeatPatches`):
+        """Seat ``p``'s block patched from what it showed (``KeptSeats.write_seat``):
         each field compared with the record's copy, and of a field that changed only the
         values that differ listed (a zero included). In 2-player self-play about 0.9 of the 2
         blocks change a step, a few values each."""
@@ -792,37 +797,12 @@ class BattleEncoder(DirectEncoder):
         if s.gold[p] != last.gold:
             out.amount(base + at["gold"], _over(self._gold, s.gold[p], GOLD_SCALE))
             last.gold = s.gold[p]
-        weapons = self._weapons
-        row = s.supply[p]
-        if row != last.supply:
-            _patch(
-                out, base + at["supply"], self._supply_at, row, last.supply, weapons, WEAPON_SCALE
-            )
-            last.supply = row.copy()
-        row = s.levels[p]
-        if row != last.levels:
-            _patch(
-                out,
-                base + at["levels"],
-                self._weapon_at,
-                row,
-                last.levels,
-                self._levels,
-                LEVEL_SCALE,
-            )
-            last.levels = row.copy()
-        row = s.coins[p]
-        if row != last.coins:
-            _patch(
-                out,
-                base + at["discounts"],
-                self._weapon_at,
-                row,
-                last.coins,
-                [],
-                self.max_coins * 3,
-            )
-            last.coins = row.copy()
+        rows, kept = _counts(s, p), last.counts
+        for f in range(len(rows)):
+            if rows[f] != kept[f]:
+                name, places, table, scale = self._count_parts[f]
+                _patch(out, base + at[name], places, rows[f], kept[f], table, scale)
+                kept[f] = rows[f].copy()
         row = s.crafts[p]
         if row != last.crafts:
             kind, start = self._craft_kind, base + at["crafts"]
@@ -832,30 +812,6 @@ class BattleEncoder(DirectEncoder):
                     out.amount(start + kind[k], 0.0)
             out.count(kind, row, start, self._sums)
             last.crafts = row.copy()
-        row = s.race_tiles[p]
-        if row != last.race_tiles:
-            _patch(
-                out,
-                base + at["tiles"],
-                self._race_tile_at,
-                row,
-                last.race_tiles,
-                self._tiles,
-                TILE_SCALE,
-            )
-            last.race_tiles = row.copy()
-        row = s.region_tiles[p]
-        if row != last.region_tiles:
-            _patch(
-                out,
-                base + at["tiles"],
-                self._region_tile_at,
-                row,
-                last.region_tiles,
-                self._tiles,
-                TILE_SCALE,
-            )
-            last.region_tiles = row.copy()
         row = s.kingdom_cards[p]
         if row != last.kingdom_cards:
             start, kingdom_at = base + at["kingdom"], self._kingdom_at
@@ -864,13 +820,11 @@ class BattleEncoder(DirectEncoder):
             for k in row:  # ones are written after the amounts
                 out.ones.append(start + kingdom_at[k])
             last.kingdom_cards = row.copy()
-        row = s.defeated[p]
-        if row != last.defeated:
-            _patch(out, base + at["defeated"], [0, 1], row, last.defeated, weapons, WEAPON_SCALE)
-            last.defeated = row.copy()
         if s.spaces != last.spaces:
             owned = _owned(s.spaces, p)
-            _patch(out, base + at["on_board"], [0, 1], owned, last.owned, weapons, WEAPON_SCALE)
+            _patch(
+                out, base + at["on_board"], [0, 1], owned, last.owned, self._weapons, WEAPON_SCALE
+            )
             last.owned = owned
             last.spaces = s.spaces.copy()
         if s.bonus_owner != last.bonus_owner or s.bonus_up != last.bonus_up:
@@ -1039,6 +993,19 @@ def _decks(s: BattleState) -> tuple[int, int, int, int]:
     """The cards left in the Craft deck in use, the Autumn/Winter deck and the Kingdom deck,
     and the Spring/Summer cards boxed (what the market's ``decks`` part shows)."""
     return (len(craft_deck(s)), len(s.autumn_deck), len(s.kingdom_deck), s.boxed)
+
+
+def _counts(s: BattleState, p: int) -> list[list[int]]:
+    """Seat ``p``'s rows of counts its block shows count by count: Weapons in supply, Craft
+    Levels, discounts, Reward Tiles per race and per Region, Defeated Weapons."""
+    return [
+        s.supply[p],
+        s.levels[p],
+        s.coins[p],
+        s.race_tiles[p],
+        s.region_tiles[p],
+        s.defeated[p],
+    ]
 
 
 def _owned(spaces: list[int], p: int) -> list[int]:

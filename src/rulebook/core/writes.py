@@ -8,8 +8,8 @@ allocates no lists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from librt.vecs import append, vec
@@ -181,39 +181,14 @@ class Writes:
         return at
 
 
-class SeatPatches(Protocol):
-    """An encoder whose seat blocks :class:`KeptSeats` patches (one with a ``write_seat``
-    method): instead of a block rewritten whole when its
-    :meth:`~rulebook.core.spaces.DirectEncoder.seat_key` changed, the encoder keeps a record
-    of what each block shows and lists only what changed since."""
-
-    def write_seat(
-        self,
-        state: Any,
-        p: int,
-        facts: Any,
-        last: object,
-        base: int,
-        at: Mapping[str, int],
-        out: Writes,
-    ) -> object:
-        """Seat ``p``'s block (but its ``to_act`` and ``winner`` slots, which
-        :class:`KeptSeats` writes), its slots at ``base + at[name]``, written from the record
-        ``last`` (``None``: nothing yet, the block is zeros): having listed into ``out`` the
-        whole block or, if it showed ``last``, every element that changed since (a zero
-        included), the record of what it shows now (``last`` itself, updated, or a new
-        one). ``facts`` is :meth:`~rulebook.core.spaces.DirectEncoder.seat_facts`'s."""
-        ...
-
-
 class KeptSeats:
     """The seat blocks of a batch of ``n`` games, kept between calls of
     :meth:`~rulebook.core.spaces.DirectEncoder.encode_into` (an encoder that sets
     ``keeps_seats``): per game and seat (absolute, not relative) the block and the key it was
     written from (:meth:`~rulebook.core.spaces.DirectEncoder.seat_key`, everything the block
     shows but the ``to_act`` and ``winner`` slots). :meth:`write` rewrites a block only when
-    its key changed (or, for an encoder that is :class:`SeatPatches`, has it patch the block
-    from the record of what it showed), copies the blocks into ``out`` in the viewers' seat
+    its key changed (or, if the encoder has a ``write_seat`` method, has it patch the block
+    from the record of what it showed: below), copies the blocks into ``out`` in the viewers' seat
     orders (one call), then writes each game's table part and the seats' flags from the
     state. The table's kept
     runs (:meth:`~rulebook.core.spaces.DirectEncoder.kept_runs`) are kept the same way, per game
@@ -221,7 +196,15 @@ class KeptSeats:
     :meth:`~rulebook.core.spaces.DirectEncoder.write_run` only when that changed and copied into
     ``out`` with one call per run. The games may change in any way between calls (a
     new game in a row): a key or record is compared, never trusted, and a call that fails
-    forgets every one."""
+    forgets every one.
+
+    ``enc.write_seat(state, p, facts, last, base, at, out)``, if the encoder has it, writes
+    seat ``p``'s block but its ``to_act`` and ``winner`` slots (``facts``:
+    :meth:`~rulebook.core.spaces.DirectEncoder.seat_facts`'s; the block's slots at ``base +
+    at[name]``) from the record ``last`` (``None``: nothing yet, the block is zeros): it lists
+    into ``out`` the whole block or, if the block showed ``last``, every element that changed
+    since (a zero included), and returns the record of what the block shows now (``last``
+    itself, updated, or a new one)."""
 
     def __init__(self, enc: DirectEncoder, n: int) -> None:
         self.n, self.m, self.size = n, enc.players, enc.parts.size
@@ -237,9 +220,9 @@ class KeptSeats:
         self.at = at[0]
         self.blocks = np.zeros((n * self.m, self.block), np.float32)
         self.keys: list[object] = [None] * (n * self.m)
-        #: the encoder's ``write_seat``, if it patches its seat blocks (:class:`SeatPatches`),
-        #: and per game and seat the record it returned
-        self.patches = cast(SeatPatches, enc) if hasattr(enc, "write_seat") else None
+        #: the encoder's ``write_seat``, if it patches its seat blocks (above), and per game
+        #: and seat the record it returned
+        self.write_seat: Callable[..., object] | None = getattr(enc, "write_seat", None)
         self.records: list[object] = [None] * (n * self.m)
         #: the table's kept runs: per run its place, whether it is kept per viewer, its rows
         #: (per game, or per game and viewer ``i * m + viewer``), their records, what a call
@@ -279,7 +262,7 @@ class KeptSeats:
             self.keys,
             self.records,
         )
-        patches, at = self.patches, self.at
+        write_seat, at = self.write_seat, self.at
         table.clear()
         seats.clear()
         changed.clear()
@@ -317,13 +300,11 @@ class KeptSeats:
                 table.seats(enc.at_seat, you, 0, current, winners)
                 facts = enc.seat_facts(state)
                 j = i * m
-                if patches is not None:
+                if write_seat is not None:
                     for p in range(m):
                         last = records[j + p]
                         seats.begin((j + p) * block)
-                        records[j + p] = patches.write_seat(
-                            state, p, facts, last, -start, at, seats
-                        )
+                        records[j + p] = write_seat(state, p, facts, last, -start, at, seats)
                         if last is None:
                             changed.append(j + p)
                 else:
@@ -338,7 +319,7 @@ class KeptSeats:
                     order.append(j + (you + k) % m)
             if changed:
                 self.blocks[changed] = 0.0
-            if seats.where or seats.ones or seats.chunks:
+            if len(seats.where) or len(seats.ones) or seats.chunks:
                 seats.write(self.blocks.reshape(-1))
             for r in range(len(runs)):
                 if run_written[r]:
