@@ -95,20 +95,25 @@ class SeatShown:
 
 class MarketShown:
     """What a game's market run showed (:meth:`BattleEncoder.write_run`): the lists it was
-    read from, copied, and the decks' sizes (Craft deck in use, Autumn/Winter, Kingdom,
-    boxed)."""
+    read from, copied, and the decks' sizes."""
 
     def __init__(self, s: BattleState) -> None:
         self.craft_pool = s.craft_pool.copy()
         self.kingdom_pool = s.kingdom_pool.copy()
         self.bonus_owner = s.bonus_owner.copy()
-        self.decks = _decks(s)
+        self.craft_left = len(craft_deck(s))
+        self.autumn_left = len(s.autumn_deck)
+        self.kingdom_left = len(s.kingdom_deck)
+        self.boxed = s.boxed
         self.kingdom_discard = s.kingdom_discard.copy()
         self.craft_discard = s.craft_discard.copy()
 
     def shows(self, s: BattleState) -> bool:
         return (
-            self.decks == _decks(s)
+            self.craft_left == len(craft_deck(s))
+            and self.autumn_left == len(s.autumn_deck)
+            and self.kingdom_left == len(s.kingdom_deck)
+            and self.boxed == s.boxed
             and self.craft_pool == s.craft_pool
             and self.kingdom_pool == s.kingdom_pool
             and self.bonus_owner == s.bonus_owner
@@ -585,12 +590,12 @@ class BattleEncoder(DirectEncoder):
     def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
         """The market (face-up cards to the Craft discard), per game; the board (Region Tiles
         and Battlefields), per game and viewer (whose Weapons stand where is relative); and
-        with 2 players Salesman Steve's races, per game. The market and the board are patched
-        (only the card spaces, decks, discards, Regions, Battlefields and spaces that
-        changed); Steve's races are listed whole when they changed. In 2-player self-play a
-        game's market changes at about 41% of steps, the board at 25%."""
+        with 2 players Salesman Steve's races, per game. The board is patched (only the
+        Regions, Battlefields and spaces that changed); the others are listed whole when they
+        changed. In 2-player self-play a game's market changes at about 41% of steps, the
+        board at 25%."""
         runs = [
-            (self.at_crafts, self.at_regions, False, True),
+            (self.at_crafts, self.at_regions, False, False),
             (self.at_regions, self.at_steve, True, True),
         ]
         if self.two:
@@ -602,12 +607,9 @@ class BattleEncoder(DirectEncoder):
     ) -> object:
         s: BattleState = state
         if run == 0:
-            if isinstance(last, MarketShown):
-                if last.shows(s):
-                    return last
-                self._market_patch(s, last, base, out)
-            else:
-                self._market_state(s, base, out)
+            if isinstance(last, MarketShown) and last.shows(s):
+                return last
+            self._market_state(s, base, out)
             return MarketShown(s)
         if run == 1:
             if isinstance(last, BoardShown):
@@ -678,78 +680,6 @@ class BattleEncoder(DirectEncoder):
         for k in s.kingdom_discard:
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
-
-    def _market_patch(self, s: BattleState, last: MarketShown, base: int, out: Writes) -> None:
-        """What changed in the market since it showed ``last`` (:meth:`_market_state`): a
-        card space's values (a 0 where its card was), the decks, the Craft Bonus cards, the
-        discards."""
-        ones, w, empty = out.ones, len(self.weapons), EMPTY
-        pool, was_pool = s.craft_pool, last.craft_pool
-        if len(pool) > self.face_up_crafts:
-            raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
-        weapon, cost, levels, coins = (
-            self._craft_weapon,
-            self._craft_cost,
-            self._craft_levels,
-            self._craft_coins,
-        )
-        for i in range(max(len(pool), len(was_pool))):
-            k = pool[i] if i < len(pool) else empty
-            was = was_pool[i] if i < len(was_pool) else empty
-            if k == was:
-                continue
-            at = base + self.at_crafts + i * self.craft_slot
-            if was != empty:  # its ones cleared (the new card's ones are written after)
-                out.amount(at, 0.0)
-                out.amount(at + 1 + weapon[was], 0.0)
-                out.amount(at + 2 + w + cost[was], 0.0)
-            out.amount(at + 1 + w, levels[k] if k != empty else 0.0)
-            out.amount(at + 5 + w, coins[k] if k != empty else 0.0)
-            if k != empty:
-                ones.append(at)
-                ones.append(at + 1 + weapon[k])
-                ones.append(at + 2 + w + cost[k])
-        pool, was_pool = s.kingdom_pool, last.kingdom_pool
-        if len(pool) > self.face_up_kingdom:
-            raise RulebookError(f"{len(pool)} face-up Kingdom Cards, more than there is room for")
-        kingdom_at = self._kingdom_at
-        for i in range(max(len(pool), len(was_pool))):
-            k = pool[i] if i < len(pool) else empty
-            was = was_pool[i] if i < len(was_pool) else empty
-            if k != was:
-                at = base + self.at_kingdom + i * self.kingdom_slot
-                if was != empty:
-                    out.amount(at, 0.0)
-                    out.amount(at + 1 + kingdom_at[was], 0.0)
-                if k != empty:
-                    ones.append(at)
-                    ones.append(at + 1 + kingdom_at[k])
-        if s.bonus_owner != last.bonus_owner:
-            weapon_at = self._weapon_at
-            for k in range(len(s.bonus_owner)):
-                free = s.bonus_owner[k] == empty
-                if free != (last.bonus_owner[k] == empty):
-                    out.amount(base + self.at_bonus + weapon_at[k], 1.0 if free else 0.0)
-        decks = _decks(s)
-        if decks != last.decks:
-            sizes = (self._spring_size, self._autumn_size, float(len(self.kingdom)))
-            at = base + self.at_decks
-            for j in range(4):
-                if decks[j] != last.decks[j]:
-                    out.amount(at + j, decks[j] / sizes[j % 3])
-        if s.kingdom_discard != last.kingdom_discard:
-            at = base + self.at_kingdom_discard
-            for k in last.kingdom_discard:
-                out.amount(at + kingdom_at[k], 0.0)
-            for k in s.kingdom_discard:
-                ones.append(at + kingdom_at[k])
-        if s.craft_discard != last.craft_discard:
-            kind, at = self._craft_kind, base + self.at_craft_discard
-            kinds = [kind[k] for k in s.craft_discard]
-            for k in last.craft_discard:
-                if kind[k] not in kinds:  # none left (a kind discarded is counted below)
-                    out.amount(at + kind[k], 0.0)
-            out.count(kind, s.craft_discard, at, self._sums)
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: BattleState = state
@@ -987,12 +917,6 @@ class BattleEncoder(DirectEncoder):
     def hidden(self, state: State) -> list[list[int]]:
         assert isinstance(state, BattleState)
         return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
-
-
-def _decks(s: BattleState) -> tuple[int, int, int, int]:
-    """The cards left in the Craft deck in use, the Autumn/Winter deck and the Kingdom deck,
-    and the Spring/Summer cards boxed (what the market's ``decks`` part shows)."""
-    return (len(craft_deck(s)), len(s.autumn_deck), len(s.kingdom_deck), s.boxed)
 
 
 def _counts(s: BattleState, p: int) -> list[list[int]]:
