@@ -714,7 +714,8 @@ class StateTensor:
         changed = last.changed(s)
         if not changed:
             return last
-        shown = MapShown(s, last.tokens.copy())
+        # the tokens' list passes to the new record (the row's last one is dropped)
+        shown = MapShown(s, last.tokens)
         tokens = shown.tokens
         for h in changed:
             i = self.hex_token(s, h)
@@ -876,14 +877,7 @@ class MapShown:
         changed: list[int] = []
         res, old = s.res, self.res
         if res != old:
-            if len(res) != len(old):
-                raise RulebookError("the kept map is another map's")
-            # the bytes that differ, as the set bits of one number (no loop over the hexes)
-            diff = int.from_bytes(res, "little") ^ int.from_bytes(old, "little")
-            while diff:
-                h = ((diff & -diff).bit_length() - 1) >> 3
-                changed.append(h)
-                diff &= ~(0xFF << 8 * h)
+            changed += [h for h in range(len(res)) if res[h] != old[h]]
         bits = (s.swamp ^ self.swamp) | (s.scored ^ self.scored)
         workers, was = s.workers, self.workers
         if len(workers) != len(was):
