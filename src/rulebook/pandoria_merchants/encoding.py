@@ -699,15 +699,21 @@ class StateTensor:
         per row and viewer (:class:`MapShown`): only the hexes whose fields changed since are
         read again, only the planes of those that show another token written, and only the
         Artifacts that changed."""
+        artifacts = base + self.at_map + self.artifact_plane * self.hexes
         if not isinstance(last, MapShown) or last.board is not s.board:
             # every hex (another game's map: each hex that shows another token)
-            return self.rewrite_map(s, you, last, base, out)
+            ids = self.map_tokens(s)
+            was = last.tokens if isinstance(last, MapShown) else [-1] * self.hexes
+            for h in range(self.hexes):
+                if was[h] != ids[h]:
+                    self.retoken(you, h, was[h], ids[h], base, out)
+            shown = MapShown(s, ids)
+            before = last.artifacts if isinstance(last, MapShown) else {}
+            self.write_artifacts(shown.artifacts, before, artifacts, out)
+            return shown
         changed = last.changed(s)
         if not changed:
             return last
-        if len(changed) > self.hexes // 4:
-            # many (a new game in the row): every hex read at once
-            return self.rewrite_map(s, you, last, base, out)
         # the tokens' list passes to the new record (the row's last one is dropped)
         shown = MapShown(s, last.tokens)
         tokens = shown.tokens
@@ -717,25 +723,7 @@ class StateTensor:
                 self.retoken(you, h, tokens[h], i, base, out)
                 tokens[h] = i
         if shown.artifacts != last.artifacts:
-            artifacts = base + self.at_map + self.artifact_plane * self.hexes
             self.write_artifacts(shown.artifacts, last.artifacts, artifacts, out)
-        return shown
-
-    def rewrite_map(
-        self, s: PandoriaState, you: int, last: object, base: int, out: Writes
-    ) -> MapShown:
-        """:meth:`write_map` from every hex's token (``view.row_text``): each hex that shows
-        another token than in ``last`` (none: the planes are zeros) written, and the Artifacts
-        that changed."""
-        was = last.tokens if isinstance(last, MapShown) else [-1] * self.hexes
-        before = last.artifacts if isinstance(last, MapShown) else {}
-        ids = self.map_tokens(s)
-        for h in range(self.hexes):
-            if was[h] != ids[h]:
-                self.retoken(you, h, was[h], ids[h], base, out)
-        shown = MapShown(s, ids)
-        artifacts = base + self.at_map + self.artifact_plane * self.hexes
-        self.write_artifacts(shown.artifacts, before, artifacts, out)
         return shown
 
     def hex_token(self, s: PandoriaState, h: int) -> int:
