@@ -12,9 +12,9 @@ warm-up of 100 calls, for 40 and for 120 more calls, and the engine's random gam
 same loop as ``interop_bench.py``'s engine row) after 3 games, for 20 and for 60 more games.
 The difference of each pair's totals, over the learner steps (or the moves) between them, is
 what one step costs, start-up, imports and warm-up left out. Timings on a shared machine
-swing with the other jobs; instruction counts do not (they leave out what memory and caches
-cost: on this machine a batched step ran at about four fifths of the engine's instructions
-per second, so the time ratio is about 1.25 times the ratio counted here).
+swing with the other jobs; instruction counts do not. They leave out what memory and caches
+cost: a batched step runs fewer instructions a second than one game's loop, so the timed
+ratio is higher than the one counted here (docs/research.md, issue 28 round 5).
 
 ``--run batched|engine --count K`` is the inner run (what the four runs are).
 """

@@ -96,6 +96,7 @@ def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int)
         ("battle-merchants", 2),
         ("battle-merchants", 4),
         ("pandoria-merchants", 2),
+        ("pandoria-merchants", 4),
     ],
 )
 def test_batched_encoding_follows_the_games_move_by_move(game: str, players: int) -> None:
