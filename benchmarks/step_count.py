@@ -105,13 +105,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if not compiled.install():
         parser.error(f"{compiled.fallback}: build them first (make compiled)")
+    from rulebook import RulebookError, new_game
+
+    for config in args.configs:
+        game, _, players = config.partition(":")
+        try:
+            new_game(game, int(players), 0)  # an unknown game or count: one line, nothing run
+        except RulebookError as error:
+            parser.error(f"{config}: {error}")
     print("instructions per step (callgrind), compiled modules on")
     print(f"{'configuration':24} {'learner step':>13} {'engine step':>12} {'ratio':>6}")
-    with tempfile.TemporaryDirectory() as folder:
-        for config in args.configs:
-            learner = per_step(config, "batched", CALLS, folder)
-            engine = per_step(config, "engine", GAMES, folder)
-            print(f"{config:24} {learner:13,.0f} {engine:12,.0f} {learner / engine:5.2f}x")
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for config in args.configs:
+                learner = per_step(config, "batched", CALLS, folder)
+                engine = per_step(config, "engine", GAMES, folder)
+                print(f"{config:24} {learner:13,.0f} {engine:12,.0f} {learner / engine:5.2f}x")
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
