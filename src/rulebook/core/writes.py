@@ -158,7 +158,6 @@ class Writes:
         where nothing is listed)."""
         for start, chunk in self.chunks:
             flat[start : start + len(chunk)] = chunk
-        # typed arrays first: NumPy converts a list it is given typed much faster
         # the listed positions and amounts are read by NumPy from their own memory; the
         # amounts (doubles) round to float32 as a conversion one at a time does
         where, ones = self.where, self.ones
@@ -188,15 +187,14 @@ class KeptSeats:
     written from (:meth:`~rulebook.core.spaces.DirectEncoder.seat_key`, everything the block
     shows but the ``to_act`` and ``winner`` slots). :meth:`write` rewrites a block only when
     its key changed (or, if the encoder has a ``write_seat`` method, has it patch the block
-    from the record of what it showed: below), copies the blocks into ``out`` in the viewers' seat
-    orders (one call), then writes each game's table part and the seats' flags from the
-    state. The table's kept
-    runs (:meth:`~rulebook.core.spaces.DirectEncoder.kept_runs`) are kept the same way, per game
-    or per game and viewer, each beside a record of what it shows, updated by
-    :meth:`~rulebook.core.spaces.DirectEncoder.write_run` only when that changed and copied into
-    ``out`` with one call per run. The games may change in any way between calls (a
-    new game in a row): a key or record is compared, never trusted, and a call that fails
-    forgets every one.
+    from the record of what it showed: below), copies the blocks into ``out`` in the viewers'
+    seat orders (one call), then writes each game's table part and the seats' flags from the
+    state. The table's kept runs (:meth:`~rulebook.core.spaces.DirectEncoder.kept_runs`) are
+    kept the same way, per game or per game and viewer, each beside a record of what it
+    shows, updated by :meth:`~rulebook.core.spaces.DirectEncoder.write_run` only when that
+    changed and copied into ``out`` with one call per run. The games may change in any way
+    between calls (a new game in a row): a key or record is compared, never trusted, and a
+    call that fails forgets every one.
 
     ``enc.write_seat(state, p, facts, last, base, at, out)``, if the encoder has it, writes
     seat ``p``'s block but its ``to_act`` and ``winner`` slots (``facts``:
