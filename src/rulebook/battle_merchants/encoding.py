@@ -74,6 +74,8 @@ SUPPLY_CAP, DEFEATED_CAP, ON_BOARD_CAP, LEVEL_CAP, DISCOUNT_CAP, TILE_CAP = (
 
 #: a seat's Year's End scoring before the game is over (the block shows zeros)
 NO_YEAR_END = (0,) * len(YEAR_END)
+#: the Year's End parts' places in their slot, in order
+YEAR_END_PLACES = list(range(len(YEAR_END)))
 
 
 class SeatShown:
@@ -722,7 +724,9 @@ class BattleEncoder(DirectEncoder):
             self.fill_seat_state(s, p, facts, base, at, out)
             return SeatShown(s, p, scores)
         if scores != last.year_end:
-            _patch(out, base + at["year_end"], [0, 1, 2], scores, last.year_end, [], GOLD_SCALE)
+            _patch(
+                out, base + at["year_end"], YEAR_END_PLACES, scores, last.year_end, [], GOLD_SCALE
+            )
             last.year_end = scores
         if s.gold[p] != last.gold:
             out.amount(base + at["gold"], _over(self._gold, s.gold[p], GOLD_SCALE))
