@@ -401,13 +401,13 @@ def test_bounds_come_from_the_parts_and_capped_parts_are_clipped() -> None:
 class _Spans(FlatEncoder):
     """Capped parts on both sides of parts that are not capped (the span :meth:`cap` clips)."""
 
-    def __init__(self, setup: Setup, capped: bool = True) -> None:
+    def __init__(self, setup: Setup, capped: bool = True, tail: int = 2) -> None:
         super().__init__(setup)
         self.parts.add("free", 2, "not capped, before the span")
         self.parts.add("a", 2, "capped", low=0.0, high=1.0, capped=capped)
         self.parts.add("between", 3, "not capped, inside the span", low=-1.0, high=1.0)
         self.parts.add("b", 1, "capped", low=-2.0, high=3.0, capped=capped)
-        self.parts.add("after", 2, "not capped, after the span")
+        self.parts.add("after", tail, "not capped, after the span")
 
     def fill(self, observation: dict[str, Any], out: Any, ones: list[int]) -> None:
         raise NotImplementedError
@@ -429,6 +429,19 @@ def test_cap_clips_the_capped_parts_alone_as_np_clip_does() -> None:
     one = rows[0].copy()
     enc.cap(one)
     assert one.tobytes() == expected[0].tobytes()
+    # rows that are not contiguous (clipped span by span) and a span under half a row (the
+    # span alone clipped): the same bits
+    wider = np.zeros((6, 2 * enc.shape[0]), np.float32)
+    spread = wider[:, : enc.shape[0]]
+    spread[...] = rows
+    enc.cap(spread)
+    assert spread.tobytes() == expected.tobytes()
+    assert (wider[:, enc.shape[0] :] == 0.0).all()
+    long = _Spans(enc.setup, tail=20)
+    padded = np.concatenate([rows, np.full((6, 18), 50.0, np.float32)], axis=1)
+    long.cap(padded)
+    assert padded[:, : enc.shape[0]].tobytes() == expected.tobytes()
+    assert (padded[:, enc.shape[0] :] == 50.0).all()
     bare = _Spans(enc.setup, capped=False)
     untouched = np.full((2, *bare.shape), 50.0, np.float32)
     bare.cap(untouched)

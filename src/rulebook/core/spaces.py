@@ -164,6 +164,10 @@ class Caps:
     stop: int
     low: Vector
     high: Vector
+    #: the same bounds over whole rows (``-inf`` and ``inf`` outside the span), or ``None``
+    #: when the span is under half a row (then clipping the span alone is cheaper)
+    row_low: Vector | None = None
+    row_high: Vector | None = None
 
 
 class Parts:
@@ -310,9 +314,15 @@ class FlatEncoder(ObservationEncoder):
         ``inf`` as the bounds of the elements between that are not capped (they keep their
         values exactly), in two whole-span NumPy passes (``maximum`` then ``minimum``, what
         ``np.clip`` does element by element), much cheaper than gathering the capped
-        elements."""
+        elements. When the span is most of a row and ``out`` is C-contiguous, the passes run
+        over whole rows: NumPy's loops run twice as fast over contiguous memory as over a
+        column range of each row."""
         caps = self._caps if self._caps is not None else self._capped_parts()
         if caps.stop > caps.start:
+            if caps.row_low is not None and caps.row_high is not None and out.flags.c_contiguous:
+                np.maximum(out, caps.row_low, out=out)
+                np.minimum(out, caps.row_high, out=out)
+                return
             span = out[..., caps.start : caps.stop]
             np.maximum(span, caps.low, out=span)
             np.minimum(span, caps.high, out=span)
@@ -328,7 +338,14 @@ class FlatEncoder(ObservationEncoder):
         for s in capped:
             low[s.start - start : s.stop - start] = s.low
             high[s.start - start : s.stop - start] = s.high
-        self._caps = Caps(start, stop, low, high)
+        size = self.parts.size
+        row_low = row_high = None
+        if 2 * (stop - start) >= size:
+            row_low = np.full(size, -np.inf, np.float32)
+            row_high = np.full(size, np.inf, np.float32)
+            row_low[start:stop] = low
+            row_high[start:stop] = high
+        self._caps = Caps(start, stop, low, high, row_low, row_high)
         return self._caps
 
     def declare_seats(
