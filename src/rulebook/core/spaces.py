@@ -510,6 +510,18 @@ class DirectEncoder(FlatEncoder):
             self._write_rows(states, players, out)
         self.cap(out)
 
+    def encode_state(self, state: State, player: int) -> Vector:
+        """:meth:`fill_state` of one state into a new row (not the kept blocks of
+        :meth:`encode_into`: for one row at a time, even of one game stepping, listing the
+        whole row costs less than comparing it with what was kept)."""
+        if not self.reads(state):
+            return self.encode(state.observation(player))
+        out = np.empty((1, self.parts.size), np.float32)
+        self._write_rows([state], [player], out)
+        self.cap(out)
+        row: Vector = out[0]
+        return row
+
     def _write_rows(
         self, states: Sequence[State], players: Sequence[int], out: npt.NDArray[Any]
     ) -> None:
