@@ -512,82 +512,14 @@ class BattleEncoder(DirectEncoder):
 
     # -- from the state itself (the fast path) -------------------------------------------------
     def _prepare_fast(self) -> None:
-        """The tables of :meth:`fill_state`: each card's place and a count's value."""
-        c = self.content
-        labels = [k.label(c.weapons) for k in c.crafts]
-        #: per Craft Card: the card its label names (what :meth:`_fill_crafts` reads) and
-        #: its kind's place
-        self._craft_card = [self.labels[label] for label in labels]
-        self._craft_kind = [self.label_index[label] for label in labels]
-        self._kingdom_at = [self.kingdom[k.name] for k in c.kingdom]
-        self._weapon_at = [self.weapons[w] for w in c.weapons]
-        self._race_at = [self.races[r] for r in c.races]
-        self._season_at = [self.seasons[season] for season in c.rules.seasons]
-        board = c.boards[self.players]
-        self._race_tile_at = [self.tile_names[r] for r in c.races]
-        self._region_tile_at = [self.tile_names[r] for r in board.regions]
-        self._sums = sums(1 / self.copies, len(c.crafts))
-        #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
-        cards = self._craft_card
-        self._craft_weapon = [k.weapon for k in cards]
-        self._craft_cost = [k.multiplier for k in cards]
-        self._craft_levels = [k.levels / self.max_levels for k in cards]
-        self._craft_coins = [k.coins / self.max_coins for k in cards]
-        #: a count's value for the counts a game reaches (:func:`_over`: the same number as
-        #: the division, made once instead of a new float per value written)
-        self._spring_size = self.deck_sizes["spring_summer"]
-        self._autumn_size = self.deck_sizes["autumn_winter"]
-        self._gold = [k / GOLD_SCALE for k in range(512)]
-        self._weapons = [k / WEAPON_SCALE for k in range(64)]
-        self._levels = [k / LEVEL_SCALE for k in range(64)]
-        self._tiles = [k / TILE_SCALE for k in range(64)]
-        #: per count of a seat's supply (Weapon by Weapon, Standard then Vorpal) its place
-        w = len(self.weapons)
-        self._supply_at = [self._weapon_at[k // 2] + (k % 2) * w for k in range(2 * w)]
-        #: per row of :func:`_counts`: its slot, each count's place there, its values' table
-        #: and scale (:func:`_over`)
-        self._count_parts: list[tuple[str, list[int], list[float], float]] = [
-            ("supply", self._supply_at, self._weapons, WEAPON_SCALE),
-            ("levels", self._weapon_at, self._levels, LEVEL_SCALE),
-            ("discounts", self._weapon_at, [], self.max_coins * 3),
-            ("tiles", self._race_tile_at, self._tiles, TILE_SCALE),
-            ("tiles", self._region_tile_at, self._tiles, TILE_SCALE),
-            ("defeated", [0, 1], self._weapons, WEAPON_SCALE),
-        ]
+        """The fast path's positions and tables (:class:`BattleTensor`)."""
+        self.fast = BattleTensor(self)
 
     keeps_seats = True
 
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """:meth:`fill_state` up to the seat blocks, but the kept runs (:meth:`kept_runs`)."""
-        s: BattleState = state
-        n, you = self.players, player
-        ones = out.ones
-        ones.append(base + self.at_you + you)
-        ones.append(base + self.at_season + self._season_at[s.season])
-        ones.append(base + self.at_step + self.steps[s.step])
-        # a count of 0 is left out (the row is zeros: the same +0.0)
-        if s.count:
-            out.amount(base + self.at_action, s.count / 3)
-        if s.penalty:
-            out.amount(base + self.at_action + 1, s.penalty / self.max_coins)
-        ones.append(base + self.at_last + self.actions[s.last_kind])
-        if s.passes:
-            out.amount(base + self.at_passes, s.passes / n)
-        if s.ending_after != EMPTY:
-            ones.append(base + self.at_ends + (s.ending_after - you) % n)
-        out.amount(base + self.at_limit, kingdom_limit(s) / self.limit_scale)
-        out.hot(base + self.at_area, self.season_tokens + 1, s.season_area)
-        if s.tokens_discarded:
-            out.amount(
-                base + self.at_discarded, s.tokens_discarded / (len(self.regions) * self.fields)
-            )
-        race_at = self._race_at
-        for r in s.board.races:
-            start = base + self.at_rewards + race_at[r] * n
-            spaces = s.reward_spaces[r]
-            for p in range(n):
-                if spaces[p]:
-                    ones.append(start + (p - you) % n)
+        self.fast.fill_table(state, player, base, out)
 
     def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
         """The market (face-up cards to the Craft discard), per game; the board (Region Tiles
@@ -607,7 +539,155 @@ class BattleEncoder(DirectEncoder):
     def write_run(
         self, state: Any, you: int, run: int, last: object, base: int, out: Writes
     ) -> object:
+        return self.fast.write_run(state, you, run, last, base, out)
+
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: BattleState = state
+        return s.current_players(), s.winners() if s.step == OVER else ()
+
+    def seat_facts(self, state: Any) -> list[dict[str, int]] | None:
+        """The Year's End scoring, once the game is over."""
+        s: BattleState = state
+        return s.year_end if s.step == OVER else None
+
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None:
+        self.fast.fill_seat(state, p, facts, base, at, out)
+
+    def write_seat(
+        self,
+        state: Any,
+        p: int,
+        facts: Any,
+        last: object,
+        base: int,
+        at: Mapping[str, int],
+        out: Writes,
+    ) -> object:
+        """Seat ``p``'s block patched from what it showed (``KeptSeats.write_seat``):
+        :meth:`BattleTensor.write_seat`."""
+        return self.fast.write_seat(state, p, facts, last, base, at, out)
+
+    # -- what no seat sees (the privileged global state) --------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """The Kingdom deck and the two Craft decks, in order."""
+        c = self.content
+        return (
+            Pile("kingdom_deck", len(c.kingdom), "the Kingdom deck's order (per Kingdom card)"),
+            Pile("spring_deck", len(c.crafts), "the Spring/Summer Craft deck's order"),
+            Pile("autumn_deck", len(c.crafts), "the Autumn/Winter Craft deck's order"),
+        )
+
+    def hidden(self, state: State) -> list[list[int]]:
+        assert isinstance(state, BattleState)
+        return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
+
+
+class BattleTensor:
+    """The tensor read from a Battle Merchants state (:class:`BattleEncoder`'s fast path): its
+    positions and tables, and what lists each part into a :class:`Writes`. A class of its own
+    so that, compiled, its attributes sit at fixed places and its methods are called directly
+    (the encoder derives from a Python class, so it looks up each by name), as Pandoria
+    Merchants' ``StateTensor``."""
+
+    def __init__(self, enc: BattleEncoder) -> None:
+        c = enc.content
+        self.players, self.two, self.owners = enc.players, enc.two, enc.owners
+        self.fields, self.field_size, self.side = enc.fields, enc.field_size, enc.side
+        self.weapon_count, self.race_count = len(enc.weapons), len(enc.races)
+        self.region_count, self.kingdom_count = len(enc.regions), len(enc.kingdom)
+        self.steps, self.actions = enc.steps, enc.actions
+        self.max_coins, self.limit_scale = enc.max_coins, enc.limit_scale
+        self.season_tokens = enc.season_tokens
+        self.face_up_crafts, self.craft_slot = enc.face_up_crafts, enc.craft_slot
+        self.face_up_kingdom, self.kingdom_slot = enc.face_up_kingdom, enc.kingdom_slot
+        self.at_you, self.at_season, self.at_step = enc.at_you, enc.at_season, enc.at_step
+        self.at_action, self.at_last, self.at_passes = enc.at_action, enc.at_last, enc.at_passes
+        self.at_ends, self.at_limit, self.at_area = enc.at_ends, enc.at_limit, enc.at_area
+        self.at_discarded, self.at_rewards = enc.at_discarded, enc.at_rewards
+        self.at_crafts, self.at_kingdom, self.at_bonus = enc.at_crafts, enc.at_kingdom, enc.at_bonus
+        self.at_decks, self.at_kingdom_discard = enc.at_decks, enc.at_kingdom_discard
+        self.at_craft_discard, self.at_regions = enc.at_craft_discard, enc.at_regions
+        self.at_fields, self.at_steve = enc.at_fields, enc.at_steve
+        self.at_steve_next = enc.at_steve_next
+        # the tables: each card's place and a count's value
+        labels = [k.label(c.weapons) for k in c.crafts]
+        #: per Craft Card: the card its label names (what :meth:`_fill_crafts` reads) and
+        #: its kind's place
+        self._craft_card = [enc.labels[label] for label in labels]
+        self._craft_kind = [enc.label_index[label] for label in labels]
+        self._kingdom_at = [enc.kingdom[k.name] for k in c.kingdom]
+        self._weapon_at = [enc.weapons[w] for w in c.weapons]
+        self._race_at = [enc.races[r] for r in c.races]
+        self._season_at = [enc.seasons[season] for season in c.rules.seasons]
+        board = c.boards[enc.players]
+        self._race_tile_at = [enc.tile_names[r] for r in c.races]
+        self._region_tile_at = [enc.tile_names[r] for r in board.regions]
+        self._sums = sums(1 / enc.copies, len(c.crafts))
+        #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
+        cards = self._craft_card
+        self._craft_weapon = [k.weapon for k in cards]
+        self._craft_cost = [k.multiplier for k in cards]
+        self._craft_levels = [k.levels / enc.max_levels for k in cards]
+        self._craft_coins = [k.coins / self.max_coins for k in cards]
+        #: a count's value for the counts a game reaches (:func:`_over`: the same number as
+        #: the division, made once instead of a new float per value written)
+        self._spring_size = enc.deck_sizes["spring_summer"]
+        self._autumn_size = enc.deck_sizes["autumn_winter"]
+        self._gold = [k / GOLD_SCALE for k in range(512)]
+        self._weapons = [k / WEAPON_SCALE for k in range(64)]
+        self._levels = [k / LEVEL_SCALE for k in range(64)]
+        self._tiles = [k / TILE_SCALE for k in range(64)]
+        #: per count of a seat's supply (Weapon by Weapon, Standard then Vorpal) its place
+        w = self.weapon_count
+        self._supply_at = [self._weapon_at[k // 2] + (k % 2) * w for k in range(2 * w)]
+        #: per row of :func:`_counts`: its slot, each count's place there, its values' table
+        #: and scale (:func:`_over`)
+        self._count_parts: list[tuple[str, list[int], list[float], float]] = [
+            ("supply", self._supply_at, self._weapons, WEAPON_SCALE),
+            ("levels", self._weapon_at, self._levels, LEVEL_SCALE),
+            ("discounts", self._weapon_at, [], self.max_coins * 3),
+            ("tiles", self._race_tile_at, self._tiles, TILE_SCALE),
+            ("tiles", self._region_tile_at, self._tiles, TILE_SCALE),
+            ("defeated", [0, 1], self._weapons, WEAPON_SCALE),
+        ]
+
+    def fill_table(self, s: BattleState, you: int, base: int, out: Writes) -> None:
+        """:meth:`BattleEncoder.fill_table_state`."""
+        n = self.players
+        ones = out.ones
+        ones.append(base + self.at_you + you)
+        ones.append(base + self.at_season + self._season_at[s.season])
+        ones.append(base + self.at_step + self.steps[s.step])
+        # a count of 0 is left out (the row is zeros: the same +0.0)
+        if s.count:
+            out.amount(base + self.at_action, s.count / 3)
+        if s.penalty:
+            out.amount(base + self.at_action + 1, s.penalty / self.max_coins)
+        ones.append(base + self.at_last + self.actions[s.last_kind])
+        if s.passes:
+            out.amount(base + self.at_passes, s.passes / n)
+        if s.ending_after != EMPTY:
+            ones.append(base + self.at_ends + (s.ending_after - you) % n)
+        out.amount(base + self.at_limit, kingdom_limit(s) / self.limit_scale)
+        out.hot(base + self.at_area, self.season_tokens + 1, s.season_area)
+        if s.tokens_discarded:
+            out.amount(
+                base + self.at_discarded, s.tokens_discarded / (self.region_count * self.fields)
+            )
+        race_at = self._race_at
+        for r in s.board.races:
+            start = base + self.at_rewards + race_at[r] * n
+            spaces = s.reward_spaces[r]
+            for p in range(n):
+                if spaces[p]:
+                    ones.append(start + (p - you) % n)
+
+    def write_run(
+        self, s: BattleState, you: int, run: int, last: object, base: int, out: Writes
+    ) -> object:
+        """:meth:`BattleEncoder.write_run`."""
         if run == 0:
             if isinstance(last, MarketShown) and last.shows(s):
                 return last
@@ -623,7 +703,7 @@ class BattleEncoder(DirectEncoder):
             return BoardShown(s)
         if isinstance(last, SteveShown) and last.shows(s):
             return last
-        race_at, races = self._race_at, len(self.races)
+        race_at, races = self._race_at, self.race_count
         for i, r in enumerate(s.steve_races):
             out.hot(base + self.at_steve + i * races, races, race_at[r])
         out.ones.append(base + self.at_steve_next + race_at[s.steve_races[s.steve_cube]])
@@ -636,7 +716,7 @@ class BattleEncoder(DirectEncoder):
         pool = s.craft_pool
         if len(pool) > self.face_up_crafts:
             raise RulebookError(f"{len(pool)} face-up Craft Cards, more than there is room for")
-        w = len(self.weapons)
+        w = self.weapon_count
         weapon, cost, levels, coins = (
             self._craft_weapon,
             self._craft_cost,
@@ -675,7 +755,7 @@ class BattleEncoder(DirectEncoder):
         if s.autumn_deck:
             out.amount(at + 1, len(s.autumn_deck) / autumn)
         if s.kingdom_deck:
-            out.amount(at + 2, len(s.kingdom_deck) / len(self.kingdom))
+            out.amount(at + 2, len(s.kingdom_deck) / self.kingdom_count)
         if s.boxed:
             out.amount(at + 3, s.boxed / spring)
         at = base + self.at_kingdom_discard
@@ -683,20 +763,16 @@ class BattleEncoder(DirectEncoder):
             ones.append(at + kingdom_at[k])
         out.count(self._craft_kind, s.craft_discard, base + self.at_craft_discard, self._sums)
 
-    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
-        s: BattleState = state
-        return s.current_players(), s.winners() if s.step == OVER else ()
-
-    def seat_facts(self, state: Any) -> list[dict[str, int]] | None:
-        """The Year's End scoring, once the game is over."""
-        s: BattleState = state
-        return s.year_end if s.step == OVER else None
-
-    def fill_seat_state(
-        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    def fill_seat(
+        self,
+        s: BattleState,
+        p: int,
+        year_end: list[dict[str, int]] | None,
+        base: int,
+        at: Mapping[str, int],
+        out: Writes,
     ) -> None:
-        s: BattleState = state
-        year_end: list[dict[str, int]] | None = facts
+        """:meth:`BattleEncoder.fill_seat_state`."""
         if year_end:
             start = base + at["year_end"]
             for j, part in enumerate(YEAR_END):
@@ -705,9 +781,9 @@ class BattleEncoder(DirectEncoder):
 
     def write_seat(
         self,
-        state: Any,
+        s: BattleState,
         p: int,
-        facts: Any,
+        year_end: list[dict[str, int]] | None,
         last: object,
         base: int,
         at: Mapping[str, int],
@@ -717,11 +793,9 @@ class BattleEncoder(DirectEncoder):
         each field compared with the record's copy, and of a field that changed only the
         values that differ listed (a zero included). In 2-player self-play about 0.9 of the 2
         blocks change a step, a few values each."""
-        s: BattleState = state
-        year_end: list[dict[str, int]] | None = facts
         scores = tuple([year_end[p][part] for part in YEAR_END]) if year_end else NO_YEAR_END
         if not isinstance(last, SeatShown):
-            self.fill_seat_state(s, p, facts, base, at, out)
+            self.fill_seat(s, p, year_end, base, at, out)
             return SeatShown(s, p, scores)
         if scores != last.year_end:
             _patch(
@@ -784,13 +858,13 @@ class BattleEncoder(DirectEncoder):
     def _board_state(self, s: BattleState, you: int, base: int, ones: Positions) -> None:
         """:meth:`_fill_board`, read from the state."""
         fields = self.fields
-        if len(s.region_on_board) != len(self.regions):
+        if len(s.region_on_board) != self.region_count:
             raise RulebookError(
-                f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
+                f"{len(s.region_on_board)} Regions, not the {self.region_count} of this board"
             )
         steve = s.seats
         tokens = len(TOKENS)
-        for r in range(len(self.regions)):
+        for r in range(self.region_count):
             if s.region_on_board[r]:
                 ones.append(base + self.at_regions + r)
             for b in range(fields):
@@ -826,7 +900,7 @@ class BattleEncoder(DirectEncoder):
         where a Region Tile, Demand Token or Weapon was, a 1 where one is."""
         if len(s.region_on_board) != len(last.region_on_board):
             raise RulebookError(
-                f"{len(s.region_on_board)} Regions, not the {len(self.regions)} of this board"
+                f"{len(s.region_on_board)} Regions, not the {self.region_count} of this board"
             )
         ones, tokens = out.ones, len(TOKENS)
         for r in range(len(s.region_on_board)):
@@ -865,7 +939,7 @@ class BattleEncoder(DirectEncoder):
         out: Writes,
     ) -> None:
         """:meth:`_fill_seat` of seat ``p``, read from the state."""
-        w = len(self.weapons)
+        w = self.weapon_count
         weapon_at = self._weapon_at
         gold, weapons, levels, tiles_at = self._gold, self._weapons, self._levels, self._tiles
         out.amount(base + at["gold"], _over(gold, s.gold[p], GOLD_SCALE))
@@ -907,20 +981,6 @@ class BattleEncoder(DirectEncoder):
                 ones.append(start + 2 * weapon_at[k])
                 if s.bonus_up[k]:
                     ones.append(start + 2 * weapon_at[k] + 1)
-
-    # -- what no seat sees (the privileged global state) --------------------------------------
-    def piles(self) -> tuple[Pile, ...]:
-        """The Kingdom deck and the two Craft decks, in order."""
-        c = self.content
-        return (
-            Pile("kingdom_deck", len(c.kingdom), "the Kingdom deck's order (per Kingdom card)"),
-            Pile("spring_deck", len(c.crafts), "the Spring/Summer Craft deck's order"),
-            Pile("autumn_deck", len(c.crafts), "the Autumn/Winter Craft deck's order"),
-        )
-
-    def hidden(self, state: State) -> list[list[int]]:
-        assert isinstance(state, BattleState)
-        return [state.kingdom_deck, state.spring_deck, state.autumn_deck]
 
 
 def _counts(s: BattleState, p: int) -> list[list[int]]:
