@@ -11,10 +11,11 @@ self-play of ``interop_bench.py`` (64 games, the learner's pick by ``sample_mask
 warm-up of 100 calls, for 40 and for 120 more calls, and the engine's random games (the
 same loop as ``interop_bench.py``'s engine row) after 3 games, for 20 and for 60 more games.
 The difference of each pair's totals, over the learner steps (or the moves) between them, is
-what one step costs, start-up, imports and warm-up left out. Timings on a shared machine
-swing with the other jobs; instruction counts do not. They leave out what memory and caches
-cost: a batched step runs fewer instructions a second than one game's loop, so the timed
-ratio is higher than the one counted here (docs/research.md, issue 28 round 5).
+what one step costs, start-up, imports and warm-up left out. Every run hashes strings alike
+(``PYTHONHASHSEED=0``), so the same build counts the same games each time. Timings on a shared
+machine swing with the other jobs; instruction counts do not. They leave out what memory and
+caches cost: a batched step runs fewer instructions a second than one game's loop, so the
+timed ratio is higher than the one counted here (docs/research.md, issue 28 rounds 5 and 6).
 
 ``--run batched|engine --count K`` is the inner run (what the four runs are).
 """
@@ -72,7 +73,10 @@ def counted(config: str, run: str, count: int, folder: str) -> tuple[int, int]:
         str(count),
         config,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    # one string hashing for every run: sets of strings iterate in its order, and the games
+    # played (so the counts) would differ from one process to the next
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     steps = re.search(r"steps (\d+)", done.stdout)
     if done.returncode or not refs or not steps:

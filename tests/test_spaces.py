@@ -127,6 +127,29 @@ def test_vocabulary_is_fixed_and_complete(case: props.Case, data: st.DataObject)
     props.play_random(state, rng, on_step=check)
 
 
+def test_moves_are_numbered_alike_whether_or_not_they_are_the_vocabularys_objects() -> None:
+    # Battle Merchants hands out its vocabulary's own objects as legal moves; a space over
+    # equal copies of them numbers the same moves alike (moves are found by equality)
+    state = rulebook.new_game("battle-merchants", players=2, seed=3)
+    space = action_space(state)
+    copies = ActionSpace([copy.copy(a) for a in space.vocabulary])
+    rng = random.Random(3)
+    for _ in range(40):
+        p = state.current_players()[0]
+        legal = state.legal_actions(p)
+        assert all(any(a is v for v in space.vocabulary) for a in legal)
+        assert not any(any(a is v for v in copies.vocabulary) for a in legal)
+        indices = space.legal_indices(state, p)
+        assert copies.legal_indices(state, p) == indices
+        assert [space.action(i) for i in indices] == legal
+        masks = np.zeros((2, space.size), np.int8)
+        copied = np.zeros((2, space.size), np.int8)
+        space.masks_into([state, state], [p, p], masks)
+        copies.masks_into([state, state], [p, p], copied)
+        assert (masks == copied).all() and int(masks[1].sum()) == len(legal)
+        state.apply(p, rng.choice(legal))
+
+
 def test_action_space_refuses_what_it_does_not_number() -> None:
     state = rulebook.new_game("merchants-of-magick", players=2, seed=1)
     space = action_space(state)

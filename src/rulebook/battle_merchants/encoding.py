@@ -30,6 +30,7 @@ from rulebook.battle_merchants.craft import craft_deck
 from rulebook.battle_merchants.kingdom import kingdom_limit
 from rulebook.battle_merchants.rules import BattleState
 from rulebook.battle_merchants.setup import EMPTY
+from rulebook.battle_merchants.year_end import on_board
 from rulebook.core import RulebookError, Setup, State
 from rulebook.core.spaces import (
     DirectEncoder,
@@ -90,7 +91,7 @@ class SeatShown:
         self.crafts = s.crafts[p].copy()
         self.kingdom_cards = s.kingdom_cards[p].copy()
         self.spaces = s.spaces.copy()
-        self.owned = _owned(s.spaces, p)
+        self.owned = on_board(s)[p]
         self.bonus_owner = s.bonus_owner.copy()
         self.bonus_up = s.bonus_up.copy()
 
@@ -777,7 +778,7 @@ class BattleTensor:
             start = base + at["year_end"]
             for j, part in enumerate(YEAR_END):
                 out.amount(start + j, year_end[p][part] / GOLD_SCALE)
-        self._seat_state(s, p, _owned(s.spaces, p), base, at, out)
+        self._seat_state(s, p, on_board(s)[p], base, at, out)
 
     def write_seat(
         self,
@@ -829,7 +830,7 @@ class BattleTensor:
                 out.ones.append(start + kingdom_at[k])
             last.kingdom_cards = row.copy()
         if s.spaces != last.spaces:
-            owned = _owned(s.spaces, p)
+            owned = on_board(s)[p]
             _patch(
                 out, base + at["on_board"], [0, 1], owned, last.owned, self._weapons, WEAPON_SCALE
             )
@@ -994,16 +995,6 @@ def _counts(s: BattleState, p: int) -> list[list[int]]:
         s.region_tiles[p],
         s.defeated[p],
     ]
-
-
-def _owned(spaces: list[int], p: int) -> list[int]:
-    """Seat ``p``'s [Standard, Vorpal] Weapons on the board (``year_end.on_board``'s count,
-    of one seat)."""
-    owned = [0, 0]
-    for code in spaces:
-        if code != EMPTY and code >> 1 == p:
-            owned[code & 1] += 1
-    return owned
 
 
 def _patch(
