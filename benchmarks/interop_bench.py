@@ -119,9 +119,9 @@ def pick(mask: np.ndarray, rng: np.random.Generator) -> int:  # type: ignore[typ
     return int(legal[rng.integers(len(legal))])
 
 
-def engine(game: str, players: int) -> Callable[[int], tuple[int, int]]:
+def engine(game: str, players: int, variant: str | None = None) -> Callable[[int], tuple[int, int]]:
     def run(seed: int) -> tuple[int, int]:
-        state = rulebook.new_game(game, players, seed)
+        state = rulebook.new_game(game, players, seed, variant)
         rng = random.Random(seed)
         while not state.is_terminal():
             p = state.current_players()[0]
@@ -131,8 +131,10 @@ def engine(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     return run
 
 
-def pettingzoo(game: str, players: int) -> Callable[[int], tuple[int, int]]:
-    env = raw_env(game, players)
+def pettingzoo(
+    game: str, players: int, variant: str | None = None
+) -> Callable[[int], tuple[int, int]]:
+    env = raw_env(game, players, variant)
 
     def run(seed: int) -> tuple[int, int]:
         env.reset(seed=seed)
@@ -146,8 +148,10 @@ def pettingzoo(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     return run
 
 
-def parallel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
-    env = parallel_env(game, players)
+def parallel(
+    game: str, players: int, variant: str | None = None
+) -> Callable[[int], tuple[int, int]]:
+    env = parallel_env(game, players, variant)
 
     def run(seed: int) -> tuple[int, int]:
         obs, infos = env.reset(seed=seed)
@@ -161,8 +165,10 @@ def parallel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     return run
 
 
-def gymnasium(game: str, players: int) -> Callable[[int], tuple[int, int]]:
-    env = RulebookEnv(game, players, opponents="random")
+def gymnasium(
+    game: str, players: int, variant: str | None = None
+) -> Callable[[int], tuple[int, int]]:
+    env = RulebookEnv(game, players, variant, opponents="random")
 
     def run(seed: int) -> tuple[int, int]:
         obs, _ = env.reset(seed=seed)
@@ -178,11 +184,11 @@ def gymnasium(game: str, players: int) -> Callable[[int], tuple[int, int]]:
 
 
 def batched(
-    game: str, players: int, envs: int, seat: int | None
+    game: str, players: int, envs: int, seat: int | None, variant: str | None = None
 ) -> Callable[[int], tuple[int, int]]:
     """``envs`` games a call; one "game" of the timing loop is 20 calls (the moves of the
     bots against the learner are counted by :func:`throughput`)."""
-    env = BatchedEnv(game, players, num_envs=envs, seat=seat, opponents="random")
+    env = BatchedEnv(game, players, variant, num_envs=envs, seat=seat, opponents="random")
     rng = np.random.default_rng(0)
     obs = [env.reset(seed=0)[0]]
 
@@ -195,8 +201,10 @@ def batched(
     return run
 
 
-def openspiel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
-    loaded = pyspiel.load_game(short_name(game), {"players": players})
+def openspiel(
+    game: str, players: int, variant: str | None = None
+) -> Callable[[int], tuple[int, int]]:
+    loaded = pyspiel.load_game(short_name(game), {"players": players, "variant": variant or ""})
 
     def run(seed: int) -> tuple[int, int]:
         state = loaded.new_initial_state()
@@ -216,12 +224,14 @@ def openspiel(game: str, players: int) -> Callable[[int], tuple[int, int]]:
     return run
 
 
-def paired(game: str, players: int, seconds: float, envs: int, pairs: int) -> list[float]:
+def paired(
+    game: str, players: int, seconds: float, envs: int, pairs: int, variant: str | None = None
+) -> list[float]:
     """The engine's random steps/s over the batched self-play's learner steps/s, measured in
     ``pairs`` pairs of adjacent blocks of ``seconds`` each (every other pair in the other
     order)."""
-    alone = engine(game, players)
-    learner = batched(game, players, envs, None)
+    alone = engine(game, players, variant)
+    learner = batched(game, players, envs, None, variant)
     ratios = []
     for k in range(pairs):
         if k % 2:
@@ -234,21 +244,23 @@ def paired(game: str, players: int, seconds: float, envs: int, pairs: int) -> li
     return ratios
 
 
-def throughput(game: str, players: int, seconds: float, envs: int) -> list[Rate]:
+def throughput(
+    game: str, players: int, seconds: float, envs: int, variant: str | None = None
+) -> list[Rate]:
     rows = [
-        timed("engine (random moves)", engine(game, players), seconds),
-        timed("PettingZoo AEC", pettingzoo(game, players), seconds),
+        timed("engine (random moves)", engine(game, players, variant), seconds),
+        timed("PettingZoo AEC", pettingzoo(game, players, variant), seconds),
     ]
     if game in PARALLEL_GAMES:
-        rows.append(timed("PettingZoo Parallel", parallel(game, players), seconds))
-    single = timed("Gymnasium vs random", gymnasium(game, players), seconds)
-    against = timed(f"batched x{envs} vs random", batched(game, players, envs, 0), seconds)
+        rows.append(timed("PettingZoo Parallel", parallel(game, players, variant), seconds))
+    single = timed("Gymnasium vs random", gymnasium(game, players, variant), seconds)
+    against = timed(f"batched x{envs} vs random", batched(game, players, envs, 0, variant), seconds)
     against.moves = round(against.learner / single.share)  # the same games, the same bots
     rows += [
         single,
         against,
-        timed(f"batched x{envs} self-play", batched(game, players, envs, None), seconds),
-        timed("OpenSpiel", openspiel(game, players), seconds),
+        timed(f"batched x{envs} self-play", batched(game, players, envs, None, variant), seconds),
+        timed("OpenSpiel", openspiel(game, players, variant), seconds),
     ]
     return rows
 
@@ -330,7 +342,10 @@ def search(game: str, players: int, budget: int, scale: float) -> list[tuple[Sea
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--config", action="append", metavar="GAME:PLAYERS", help=f"default: {', '.join(CONFIGS)}"
+        "--config",
+        action="append",
+        metavar="GAME:PLAYERS[:VARIANT]",
+        help=f"default: {', '.join(CONFIGS)} (each in the game's usual variant for the count)",
     )
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--envs", type=int, default=64)
@@ -355,12 +370,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     configs = []
     for text in args.config or CONFIGS:
-        game, _, players = text.partition(":")
+        game, _, rest = text.partition(":")
+        players, _, variant = rest.partition(":")
         try:
-            rulebook.get_game(game).setup(int(players), 0)
+            rulebook.get_game(game).setup(int(players), 0, variant or None)
         except (rulebook.UnknownGame, ValueError) as exc:
             parser.error(f"--config {text}: {exc}")
-        configs.append((game, int(players)))
+        configs.append((game, int(players), variant or None))
     load = os.getloadavg()
     print(
         f"learner steps/s through each adapter, one core, CPU time; compiled modules "
@@ -368,17 +384,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{load[2]:.1f}"
     )
     print(f"{'':28} {'learner/s':>10} {'share':>6} {'engine/learner':>15} {'vs engine share':>16}")
-    for game, players in configs:
-        rows = throughput(game, players, args.seconds, args.envs)
+    for game, players, variant in configs:
+        rows = throughput(game, players, args.seconds, args.envs, variant)
         base = rows[0].rate
-        print(f"{game}, {players} players")
+        print(f"{game}, {players} players" + (f", {variant}" if variant else ""))
         for row in rows:
             print(
                 f"  {row.name:26} {row.rate:>10,.0f} {row.share:>6.2f} {base / row.rate:>14.1f}x "
                 f"{base * row.share / row.rate:>15.1f}x"
             )
         if args.pairs:
-            ratios = sorted(paired(game, players, args.seconds / 2, args.envs, args.pairs))
+            ratios = sorted(paired(game, players, args.seconds / 2, args.envs, args.pairs, variant))
             name = f"batched x{args.envs} self-play, paired"
             print(
                 f"  {name:41} {ratios[len(ratios) // 2]:>14.1f}x "
@@ -386,7 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
     if args.no_search:
         return 0
-    g, n = configs[0]
+    g, n, _ = configs[0]
     print(
         f"search ({g}, {n} players): the first decision of the same game (after the setup's "
         f"chance nodes), {args.budget} iterations each, one core"

@@ -3,7 +3,7 @@ the load-proof form of ``interop_bench.py``'s engine/learner ratio.
 
 Usage::
 
-    python benchmarks/step_count.py battle-merchants:2 [pandoria-merchants:2 ...]
+    python benchmarks/step_count.py battle-merchants:2 [pandoria-merchants:1:solo ...]
 
 For each configuration, four runs under ``valgrind --tool=callgrind`` (Debian's ``valgrind``;
 compiled modules on, as ``make bench`` runs them), each in a new process: the batched
@@ -44,18 +44,25 @@ def inner(config: str, run: str, count: int) -> None:
     sys.path.insert(0, str(HERE))
     import interop_bench  # this directory's module, found at run time
 
-    game, _, players = config.partition(":")
+    game, players, variant = split(config)
     if run == "batched":
-        learner = interop_bench.batched(game, int(players), ENVS, None)
+        learner = interop_bench.batched(game, players, ENVS, None, variant)
         for _ in range(5):  # 100 calls: one learner() is 20 calls
             learner(0)
         steps = sum(learner(0)[0] for _ in range(count // 20))
     else:
-        alone = interop_bench.engine(game, int(players))
+        alone = interop_bench.engine(game, players, variant)
         for seed in range(3):
             alone(seed)
         steps = sum(alone(100 + seed)[0] for seed in range(count))
     print(f"steps {steps}")
+
+
+def split(config: str) -> tuple[str, int, str | None]:
+    """``GAME:PLAYERS[:VARIANT]`` as its parts (no variant: the game's usual one)."""
+    game, _, rest = config.partition(":")
+    players, _, variant = rest.partition(":")
+    return game, int(players), variant or None
 
 
 def counted(config: str, run: str, count: int, folder: str) -> tuple[int, int]:
@@ -91,14 +98,17 @@ def per_step(config: str, run: str, counts: tuple[int, int], folder: str) -> flo
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("configs", nargs="+", metavar="GAME:PLAYERS")
+    parser.add_argument("configs", nargs="+", metavar="GAME:PLAYERS[:VARIANT]")
     parser.add_argument("--run", choices=("batched", "engine"), help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     for config in args.configs:
-        _, colon, players = config.partition(":")
-        if not colon or not players.isdigit():
-            parser.error(f"{config!r} is not GAME:PLAYERS (e.g. battle-merchants:2)")
+        _, colon, rest = config.partition(":")
+        if not colon or not rest.partition(":")[0].isdigit():
+            parser.error(
+                f"{config!r} is not GAME:PLAYERS[:VARIANT] (e.g. battle-merchants:2, "
+                "pandoria-merchants:1:solo)"
+            )
     if args.run:
         inner(args.configs[0], args.run, args.count)
         return 0
@@ -112,9 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rulebook import RulebookError, new_game
 
     for config in args.configs:
-        game, _, players = config.partition(":")
+        game, players, variant = split(config)
         try:
-            new_game(game, int(players), 0)  # an unknown game or count: one line, nothing run
+            new_game(game, players, 0, variant)  # unknown game, count or variant: one line
         except RulebookError as error:
             parser.error(f"{config}: {error}")
     print("instructions per step (callgrind), compiled modules on")

@@ -443,9 +443,27 @@ def test_step_count_runs_count_learner_steps_and_moves(capsys: pytest.CaptureFix
     step_count.inner("archmagi:2", "engine", 2)
     moves = int(capsys.readouterr().out.split()[1])
     assert moves > 2 * 20  # two whole games (an Archmagi game is scores of moves)
+    step_count.inner("pandoria-merchants:1:solo", "engine", 1)  # a variant named
+    assert int(capsys.readouterr().out.split()[1]) > 20
     with pytest.raises(SystemExit):
         step_count.main(["archmagi"])  # not GAME:PLAYERS
-    assert "is not GAME:PLAYERS" in capsys.readouterr().err
+    assert "is not GAME:PLAYERS[:VARIANT]" in capsys.readouterr().err
+
+
+def test_interop_bench_measures_a_named_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import interop_bench
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    with pytest.raises(SystemExit):
+        interop_bench.main(["--config", "pandoria-merchants:2:nope", "--no-search"])
+    assert "has no variant 'nope'" in capsys.readouterr().err
+    config = ["--config", "pandoria-merchants:1:solo", "--seconds", "0.02", "--pairs", "1"]
+    assert interop_bench.main([*config, "--no-search", "--envs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "pandoria-merchants, 1 players, solo" in out
+    assert "batched x2 self-play, paired" in out
 
 
 def test_same_games_against_the_baseline_commit() -> None:
