@@ -6,10 +6,8 @@ values ``fill`` writes for ``observation(p)``, read from the fields the view
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from rulebook.core import RulebookError
 from rulebook.core.spaces import lookup
@@ -22,11 +20,9 @@ from rulebook.pandoria_merchants.encoding import (
     ROUND_SCALE,
     SPELLS_SCALE,
     SYMBOLS,
-    map_text,
 )
 from rulebook.pandoria_merchants.rules import PandoriaState
 from rulebook.pandoria_merchants.terms import CARD_STATES, DRAW, DRAWING, NONE, SPELL
-from rulebook.pandoria_merchants.view import row_text
 
 if TYPE_CHECKING:
     from rulebook.pandoria_merchants.encoding import PandoriaEncoder
@@ -58,11 +54,16 @@ class StateTensor:
         self.dice, self.max_power, self.preprinted = enc.dice, enc.max_power, enc.preprinted
         self.columns, self.score_scale, self.maximum = enc.columns, enc.score_scale, enc.maximum
         self.top_value, self.top_monument = enc.top_value, enc.top_monument
-        self.token_id = enc.token_id
         self.family, self.solo = enc.family, enc.solo
-        #: the kept runs of this version (:meth:`write_run`), in :meth:`PandoriaEncoder.kept_runs`'
-        #: order
-        self.runs = [MAP_RUN, *(() if self.family else (SHEET_RUN,))]
+        #: per viewer and token, its map planes (a map of zeros is written whole from it)
+        self.token_planes = enc.token_planes
+        #: every hex's bit, and the bytes of a mask of hexes (:meth:`mask_bytes`)
+        self.all_hexes, self.mask_size = (1 << self.hexes) - 1, (self.hexes + 7) // 8
+        #: this version's kept runs (:meth:`write_run`), in :meth:`PandoriaEncoder.kept_runs`'
+        #: order: no Realm sheet in the family version, the Territories' and the solo part solo
+        self.runs = [MAP_RUN]
+        if not self.family:
+            self.runs.append(SHEET_RUN)
         if self.solo:
             self.runs += [ZONES_RUN, SOLO_RUN]
         # family: the Spell Archive's rooms, each seat's Guild (the content's, seat by seat, as
@@ -84,6 +85,8 @@ class StateTensor:
         self.at_finished, self.at_scores = enc.at_finished, enc.at_scores
         self.at_troll_columns, self.at_troll_claims = enc.at_troll_columns, enc.at_troll_claims
         self.at_totals = enc.at_totals
+        #: the last map read and the hexes of each of its Territories (:meth:`territory_hexes`)
+        self.zones: tuple[object, list[list[int]]] = (None, [])
         self.claim_places = list(range(len(enc.claims)))
         self.claim_sums = sums(1 / 3, 2 * len(enc.claims))
         at = enc.token_at
@@ -203,16 +206,22 @@ class StateTensor:
         read again, only the planes of those that show another token written, and only the
         Artifacts that changed."""
         artifacts = base + self.at_map + self.artifact_plane * self.hexes
-        if not isinstance(last, MapShown) or last.board is not s.board:
-            # every hex (another game's map: each hex that shows another token)
+        if not isinstance(last, MapShown):
+            # a map of zeros: every hex's planes in one run, by the tokens' table
             ids = self.map_tokens(s)
-            was = last.tokens if isinstance(last, MapShown) else [-1] * self.hexes
+            out.chunk(base + self.at_map, self.token_planes[you][ids].T.ravel())
+            shown = MapShown(s, ids)
+            self.write_artifacts(shown.artifacts, {}, artifacts, out)
+            return shown
+        if last.board is not s.board:
+            # another game's map: each hex that shows another token
+            ids = self.map_tokens(s)
+            was = last.tokens
             for h in range(self.hexes):
                 if was[h] != ids[h]:
                     self.retoken(you, h, was[h], ids[h], base, out)
             shown = MapShown(s, ids)
-            before = last.artifacts if isinstance(last, MapShown) else {}
-            self.write_artifacts(shown.artifacts, before, artifacts, out)
+            self.write_artifacts(shown.artifacts, last.artifacts, artifacts, out)
             return shown
         changed = last.changed(s)
         if not changed:
@@ -286,13 +295,59 @@ class StateTensor:
                 out.amount(at + h, 0.0)
 
     def map_tokens(self, s: PandoriaState) -> list[int]:
-        """Every hex's token (:meth:`PandoriaEncoder._tokens`), from ``view.row_text``."""
-        rows = [row_text(s, r) for r in range(self.height)]
-        text = map_text(rows, self.height, self.width, 2 * self.width, "map")
-        ids = self.token_id[np.frombuffer(text, dtype="<u2")]
-        if (ids < 0).any():
-            raise RulebookError("the map shows a symbol or mark no hex can hold")
-        return [int(i) for i in ids]
+        """Every hex's token (:meth:`PandoriaEncoder._tokens`): ``view.row_text``'s hexes,
+        read as :meth:`hex_token` reads one, but with the map's masks (a bit per hex) as
+        bytes first (the solo map's 216 hexes make them large integers, each test of a bit
+        then a new integer)."""
+        b = s.board
+        if b.width != self.width or b.height != self.height:
+            raise RulebookError(f"not a map of {self.height} rows of {self.width} hexes")
+        if len(s.workers) != self.players:
+            raise RulebookError("the map is another player count's")
+        land, swamp, scored = (
+            self.mask_bytes(b.land),
+            self.mask_bytes(s.swamp),
+            self.mask_bytes(s.scored),
+        )
+        starts, preprinted = self.mask_bytes(b.starts_mask), self.mask_bytes(b.preprinted_mask)
+        workers = [self.mask_bytes(w) for w in s.workers]
+        res, ships, artifacts = s.res, s.ships, s.artifacts
+        ids: list[int] = []
+        for h in range(self.hexes):
+            i, bit = h >> 3, 1 << (h & 7)
+            if not land[i] & bit:
+                if h in ships:
+                    p = ships[h]
+                    if not 0 <= p < self.players:
+                        raise RulebookError("the map shows a symbol or mark no hex can hold")
+                    ids.append(self.ship_tokens[p])
+                else:
+                    ids.append(self.space_token if h in b.lake_of else self.water_token)
+            elif swamp[i] & bit:
+                ids.append(self.swamp_token)
+            elif res[h]:
+                mark = 0  # none, then the marks of MARKS: @ * x a
+                if starts[i] & bit:
+                    mark = 1
+                elif preprinted[i] & bit:
+                    mark = 2
+                if scored[i] & bit:
+                    mark = 3
+                if h in artifacts:
+                    mark = 4
+                ids.append(self.kind_tokens[res[h] - 1][mark])
+            else:
+                token = self.empty_token
+                for p in range(len(workers)):
+                    if workers[p][i] & bit:
+                        token = self.worker_tokens[p]
+                ids.append(token)
+        return ids
+
+    def mask_bytes(self, mask: int) -> bytes:
+        """A mask of hexes (bit ``h``: hex ``h``) as bytes, hex ``h`` at bit ``h % 8`` of
+        byte ``h // 8`` (the bits past the map's hexes left out)."""
+        return (mask & self.all_hexes).to_bytes(self.mask_size, "little")
 
     def write_sheet(self, s: PandoriaState, last: object, base: int, out: Writes) -> object:
         """The blocked columns and the Relics and Monuments left (:class:`SheetShown`)."""
@@ -319,21 +374,34 @@ class StateTensor:
         the Territories finished but that one (:class:`ZonesShown`)."""
         if isinstance(last, ZonesShown) and last.shows(s):
             return last
-        territory, hexes = s.board.territory, self.hexes
-        if len(territory) != hexes:
-            raise RulebookError(f"not a Territory map of {self.height} rows of {self.width} hexes")
+        b, hexes = s.board, self.hexes
+        board, zone_hexes = self.zones
+        if b is not board:
+            zone_hexes = self.territory_hexes(b.territory)
+            self.zones = (b, zone_hexes)  # one value: a batch in another thread reads a pair
         here = base + self.at_map + self.zone_plane * hexes
         done = here + hexes
-        playing, finished, ones = s.territory, s.finished, out.ones
-        for h in range(hexes):
+        playing, ones = s.territory, out.ones
+        for t in (playing, *s.finished):
+            if not 0 <= t < len(zone_hexes):
+                raise RulebookError(f"no Territory {t} on the solo map")
+            at = here if t == playing else done
+            for h in zone_hexes[t]:
+                ones.append(at + h)
+        return ZonesShown(s)
+
+    def territory_hexes(self, territory: Sequence[int]) -> list[list[int]]:
+        """Per Territory (0: none, water), its hexes: ``map.territories`` of the view, a
+        Territory's number per hex."""
+        if len(territory) != self.hexes:
+            raise RulebookError(f"not a Territory map of {self.height} rows of {self.width} hexes")
+        hexes: list[list[int]] = [[] for _ in range(self.territories + 1)]
+        for h in range(self.hexes):
             t = territory[h]
             if not 0 <= t <= self.territories:
                 raise RulebookError("the Territory map names no Territory of the solo map")
-            if t == playing:
-                ones.append(here + h)
-            elif t in finished:
-                ones.append(done + h)
-        return ZonesShown(s)
+            hexes[t].append(h)
+        return hexes
 
     def write_solo(self, s: PandoriaState, last: object, base: int, out: Writes) -> object:
         """The solo part (:meth:`PandoriaEncoder._fill_solo`, and the Territories finished):
@@ -341,9 +409,9 @@ class StateTensor:
         in each finished Territory, the columns and the Relics and Monuments the Trolls
         claimed, the Trolls' total and your points in this Territory so far
         (:class:`SoloShown`: the totals are worked out again only when those changed)."""
-        shown = SoloShown(s)
-        if isinstance(last, SoloShown) and last.shows(shown):
+        if isinstance(last, SoloShown) and last.shows(s):
             return last
+        shown = SoloShown(s)
         t, scale = self.territories, self.score_scale
         out.ones.append(base + self.at_level + lookup(self.levels, s.level, "level"))
         out.hot(base + self.at_territory, t, s.territory - 1)
@@ -443,16 +511,16 @@ class SoloShown:
         self.trolls_total = sum(s.trolls)
         self.points_now = s.vp_total(0) - s.vp_start
 
-    def shows(self, now: SoloShown) -> bool:
+    def shows(self, s: PandoriaState) -> bool:
         return (
-            self.points_now == now.points_now
-            and self.trolls == now.trolls
-            and self.territory == now.territory
-            and self.finished == now.finished
-            and self.yours == now.yours
-            and self.columns == now.columns
-            and self.claims == now.claims
-            and self.level == now.level
+            self.points_now == s.vp_total(0) - s.vp_start
+            and self.trolls == s.trolls
+            and self.territory == s.territory
+            and self.finished == s.finished
+            and self.yours == s.my_territory
+            and self.columns == s.troll_columns
+            and self.claims == s.troll_claims
+            and self.level == s.level
         )
 
 
