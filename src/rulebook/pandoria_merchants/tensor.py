@@ -85,10 +85,10 @@ class StateTensor:
         self.at_finished, self.at_scores = enc.at_finished, enc.at_scores
         self.at_troll_columns, self.at_troll_claims = enc.at_troll_columns, enc.at_troll_claims
         self.at_totals = enc.at_totals
-        #: the last map read and the hexes of each of its Territories (:meth:`territory_hexes`)
-        self.zones: tuple[object, list[list[int]]] = (None, [])
         self.claim_places = list(range(len(enc.claims)))
         self.claim_sums = sums(1 / 3, 2 * len(enc.claims))
+        #: the last map read and the hexes of each of its Territories (:meth:`territory_hexes`)
+        self.zones: tuple[object, list[list[int]]] = (None, [])
         at = enc.token_at
         #: the tokens :meth:`hex_token` tells apart: per Resource kind its symbol with each
         #: mark (none, then ``MARKS``), a Swamp, empty land, a Worker of each seat, a lake's
