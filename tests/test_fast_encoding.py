@@ -52,18 +52,22 @@ def test_the_state_path_gives_the_observations_tensor(config: Config) -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "players"),
+    ("game", "players", "variant"),
     [
-        ("battle-merchants", 3),
-        ("merchants-of-magick", 4),
-        ("archmagi", 2),
-        ("pandoria-merchants", 2),
+        ("battle-merchants", 3, None),
+        ("merchants-of-magick", 4, None),
+        ("archmagi", 2, None),
+        ("pandoria-merchants", 2, None),
+        ("pandoria-merchants", 3, "family"),
+        ("pandoria-merchants", 1, "solo"),
     ],
 )
-def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int) -> None:
+def test_batched_encoding_and_masks_are_the_single_ones(
+    game: str, players: int, variant: str | None
+) -> None:
     """Games at different points (one over), seats to act and not: each row of the batch is
     the tensor of the seat's observation and its mask."""
-    config = Config.of(game, players)
+    config = Config.of(game, players, variant)
     states, seats = [], []
     for seed in range(6):
         state = config.new_game(seed)
@@ -88,23 +92,29 @@ def test_batched_encoding_and_masks_are_the_single_ones(game: str, players: int)
 
 
 @pytest.mark.parametrize(
-    ("game", "players"),
+    ("game", "players", "variant"),
     [
-        ("merchants-of-magick", 4),
-        ("ye-olde-magick-shoppe", 3),
-        ("ye-olde-magick-shoppe", 1),
-        ("battle-merchants", 2),
-        ("battle-merchants", 4),
-        ("pandoria-merchants", 2),
-        ("pandoria-merchants", 4),
+        ("merchants-of-magick", 4, None),
+        ("ye-olde-magick-shoppe", 3, None),
+        ("ye-olde-magick-shoppe", 1, None),
+        ("battle-merchants", 2, None),
+        ("battle-merchants", 4, None),
+        ("pandoria-merchants", 2, None),
+        ("pandoria-merchants", 4, None),
+        ("pandoria-merchants", 2, "family"),
+        ("pandoria-merchants", 3, "family"),
+        ("pandoria-merchants", 4, "family"),
+        ("pandoria-merchants", 1, "solo"),
     ],
 )
-def test_batched_encoding_follows_the_games_move_by_move(game: str, players: int) -> None:
+def test_batched_encoding_follows_the_games_move_by_move(
+    game: str, players: int, variant: str | None
+) -> None:
     """The sheet games keep each row between calls and rewrite what changed (Battle Merchants
     and Pandoria Merchants their seat blocks, ``DirectEncoder.keeps_seats``): the rows follow
     the games move by move, whichever seat is asked about, when the caller wrote into the
     array, and when a game ends and a new one takes its place."""
-    config = Config.of(game, players)
+    config = Config.of(game, players, variant)
     rng = random.Random(1)
     states = [config.new_game(seed) for seed in range(3)]
     enc = encoder(states[0].setup)

@@ -138,6 +138,7 @@ MODULES = (
     "rulebook.ye_olde_magick_shoppe.encoding",
     "rulebook.battle_merchants.encoding",
     "rulebook.pandoria_merchants.encoding",
+    "rulebook.pandoria_merchants.tensor",
     "rulebook.archmagi.encoding",
 )
 SRC = Path(__file__).resolve().parent.parent

@@ -10,6 +10,9 @@ the Realm sheet's shared parts (blocked columns, Relics and Monuments left), the
 (family) or the Trolls' scores and claims (solo), and one block per seat, the viewer first:
 score, Resource tracks, the state of every card of its Realm sheet, Artifacts, Relics and
 Monuments (standard, solo); Guild and Spells (family). Nothing in this game is hidden.
+
+The adapters' fast path reads the same values from the state itself, in every version
+(:mod:`rulebook.pandoria_merchants.tensor`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,6 @@ from rulebook.pandoria_merchants.terms import (
     CLAIM,
     DRAW,
     DRAWING,
-    NONE,
     OVER,
     RESOURCES,
     SETUP,
@@ -51,7 +53,6 @@ from rulebook.pandoria_merchants.terms import (
     TROLL_ELEMENT,
     WILD,
 )
-from rulebook.pandoria_merchants.view import row_text
 
 PHASES = (SETUP, WILD, DRAW, ACTION, SPELL, BUY, CLAIM, TROLL_COLUMN, TROLL_ELEMENT, BRIDGE, OVER)
 #: what a die shows: a symbol, or "?" (any Resource but the other die's)
@@ -185,9 +186,6 @@ class PandoriaEncoder(DirectEncoder):
         self.planes = self.zone_plane + (2 if self.solo else 0)
         self._tokens()
         self._declare()
-        #: the standard game reads its states directly (:meth:`fill_state`); family and solo
-        #: go through the observation
-        self.direct = self.mode == "standard"
         self._prepare_fast()
 
     def _tokens(self) -> None:
@@ -536,16 +534,19 @@ class PandoriaEncoder(DirectEncoder):
         out[at["monuments"]] = len(seat["monuments"]) / 3
         out[at["monuments"] + 1] = sum(seat["monuments"]) / (self.top_monument * 2)
 
-    # -- from the state itself (the fast path: the standard game) ------------------------------
+    # -- from the state itself (the fast path, every version: rulebook.pandoria_merchants.tensor)
     def _prepare_fast(self) -> None:
-        """The fast path's positions and tables (:class:`StateTensor`)."""
+        """The fast path's positions and tables (:class:`~rulebook.pandoria_merchants.tensor.
+        StateTensor`, which reads this module's scales: imported here, once it is loaded)."""
+        from rulebook.pandoria_merchants.tensor import StateTensor
+
         self.fast = StateTensor(self)
 
     keeps_seats = True
 
     def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None:
-        """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` in the
-        standard game up to the seat blocks, read from the state, but the kept runs
+        """:meth:`fill` of :func:`rulebook.pandoria_merchants.view.view` of ``player`` up to
+        the seat blocks (the Spell Archive included), read from the state, but the kept runs
         (:meth:`kept_runs`)."""
         self.fast.fill_table(state, player, base, out)
 
@@ -553,19 +554,27 @@ class PandoriaEncoder(DirectEncoder):
         """The map's planes of the hexes and the Artifacts on them, per game and viewer
         (Workers and Ships are relative), patched hex by hex; the blocked columns and the
         Relics and Monuments left, per game, listed whole when a column is blocked or a Relic
-        or Monument made."""
-        f = self.fast
-        return [
-            (f.at_map, f.at_map + (f.artifact_plane + 1) * f.hexes, True, True),
-            (f.at_blocked, self.at_monuments + len(self.monument_table), False, False),
-        ]
+        or Monument made (standard, solo); solo, per game, the map's two Territory planes,
+        listed whole when a Territory is finished or another played, and the solo part, listed
+        whole when a score, a claim or the points of this Territory changed."""
+        f, hexes = self.fast, self.hexes
+        runs = [(self.at_map, self.at_map + (self.artifact_plane + 1) * hexes, True, True)]
+        if not self.family:
+            runs.append(
+                (self.at_blocked, self.at_monuments + len(self.monument_table), False, False)
+            )
+        if self.solo:
+            zones = self.at_map + self.zone_plane * hexes
+            runs.append((zones, zones + 2 * hexes, False, False))
+            runs.append((self.at_level, self.at_totals + 2, False, False))
+        if len(runs) != len(f.runs):
+            raise RulebookError("the kept runs are not the fast path's")
+        return runs
 
     def write_run(
         self, state: Any, you: int, run: int, last: object, base: int, out: Writes
     ) -> object:
-        if run == 0:
-            return self.fast.write_map(state, you, last, base, out)
-        return self.fast.write_sheet(state, last, base, out)
+        return self.fast.write_run(state, you, run, last, base, out)
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: PandoriaState = state
@@ -574,8 +583,11 @@ class PandoriaEncoder(DirectEncoder):
     def seat_key(self, state: Any, p: int, facts: Any) -> object:
         """What the block shows: the score (from the seat's VP, Resources, cards and
         Artifacts: :func:`~rulebook.pandoria_merchants.final_score.score`), Resources, cards,
-        Artifacts, Relics and Monuments."""
+        Artifacts, Relics and Monuments; family, the score (the VP), the Spells held and
+        those cast (the Guild is the seat's)."""
         s: PandoriaState = state
+        if self.family:
+            return (s.vp[p], s.held[p], s.used_spells[p])
         return (
             tuple(s.vp[p]),
             tuple(s.tracks[p]),
@@ -589,310 +601,6 @@ class PandoriaEncoder(DirectEncoder):
         self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
     ) -> None:
         self.fast.fill_seat(state, p, base, at, out)
-
-
-class StateTensor:
-    """The standard game's tensor read from its state (:class:`PandoriaEncoder`'s fast path):
-    its positions and tables, and what lists each part into a :class:`Writes`. A class of its
-    own so that, compiled, its attributes sit at fixed places and its methods are called
-    directly (the encoder derives from a Python class, so it looks up each by name). Amounts
-    that are 0 are not listed: the rows they go into are zeros."""
-
-    def __init__(self, enc: PandoriaEncoder) -> None:
-        c = enc.content
-        self.players, self.hexes, self.height = enc.players, enc.hexes, enc.height
-        self.width = enc.width
-        self.at_map, self.at_you, self.at_turn = enc.at_map, enc.at_you, enc.at_turn
-        self.at_round, self.at_phase, self.at_dice = enc.at_round, enc.at_phase, enc.at_dice
-        self.at_spell, self.at_drawing = enc.at_spell, enc.at_drawing
-        self.at_targets, self.at_end, self.at_blocked = enc.at_targets, enc.at_end, enc.at_blocked
-        self.artifact_plane = enc.artifact_plane
-        self.drawn_plane, self.target_plane = enc.drawn_plane, enc.target_plane
-        self.phases, self.spells, self.drawing = enc.phases, enc.spells, enc.drawing
-        self.dice, self.max_power, self.preprinted = enc.dice, enc.max_power, enc.preprinted
-        self.columns, self.score_scale, self.maximum = enc.columns, enc.score_scale, enc.maximum
-        self.top_value, self.top_monument = enc.top_value, enc.top_monument
-        self.token_id = enc.token_id
-        at = enc.token_at
-        #: the tokens :meth:`hex_token` tells apart: per Resource kind its symbol with each
-        #: mark (none, then ``MARKS``), a Swamp, empty land, a Worker of each seat, a lake's
-        #: Ship space, a Ship of each seat on one, water
-        self.kind_tokens = [[at[k + m] for m in " " + MARKS] for k in SYMBOLS[: len(KINDS)]]
-        self.swamp_token, self.empty_token = at["# "], at[". "]
-        self.worker_tokens = [at[f"{p} "] for p in range(self.players)]
-        self.space_token, self.water_token = at["S "], at["~ "]
-        self.ship_tokens = [at[f"S{p}"] for p in range(self.players)]
-        width = len(enc.states)
-        #: per Realm card: where it sits in the state's row, and its first slot in a block
-        self.card_slots = [(card.index, enc.cards[card.id] * width) for card in c.cards]
-        self.state_at = [
-            -1 if code == NONE else enc.states[name] for code, name in enumerate(CARD_STATES)
-        ]
-        #: per Relic, its table's places (in the row); the same for the Monuments
-        self.relic_at: list[list[int]] = []
-        for n, row in c.relics:
-            k = enc.relics[f"relic-{n}"]
-            self.relic_at.append([enc.at_relics[k] + enc.relic_table[k][str(v)] for v, _ in row])
-        self.monument_at = [enc.at_monuments + enc.monument_table[str(v)] for v, _ in c.monuments]
-        #: per viewer, token shown before (+1: 0 for none, the planes are zeros) and token
-        #: shown now: the planes (times the hexes) that go to 0 and those that go to 1
-        hexes = self.hexes
-        self.retokens: list[list[list[tuple[list[int], list[int]]]]] = []
-        for sets in enc.token_sets:
-            by_was: list[list[tuple[list[int], list[int]]]] = [
-                [([], [plane * hexes for plane in now]) for now in sets]
-            ]
-            for was in sets:
-                by_was.append(
-                    [
-                        (
-                            [plane * hexes for plane in was if plane not in now],
-                            [plane * hexes for plane in now if plane not in was],
-                        )
-                        for now in sets
-                    ]
-                )
-            self.retokens.append(by_was)
-
-    def fill_table(self, s: PandoriaState, you: int, base: int, out: Writes) -> None:
-        """:meth:`PandoriaEncoder.fill_table_state`."""
-        n = self.players
-        ones = out.ones
-        hexes, at_map = self.hexes, base + self.at_map
-        drawn = at_map + self.drawn_plane * hexes
-        if s.r1 >= 0:
-            ones.append(drawn + s.r1)
-        if s.r2 >= 0:
-            ones.append(drawn + s.r2)
-        spelling = s.phase == SPELL
-        if spelling and s.spell_hex >= 0:
-            ones.append(at_map + self.target_plane * hexes + s.spell_hex)
-        ones.append(base + self.at_you + you)
-        ones.append(base + self.at_turn + (s.turn - you) % n)
-        if s.round:
-            out.amount(base + self.at_round, s.round / ROUND_SCALE)
-        ones.append(base + self.at_phase + self.phases[s.phase])
-        if len(s.dice) > self.dice:
-            raise RulebookError(f"{len(s.dice)} dice, more than the {self.dice} there is room for")
-        faces = len(FACES)
-        at = base + self.at_dice
-        for face in s.dice:
-            ones.append(at + (face if face >= 0 else faces - 1))
-            at += faces
-        if spelling:
-            if s.spell:
-                ones.append(base + self.at_spell + lookup(self.spells, s.spell, "Spell"))
-            if s.power:
-                out.amount(base + self.at_targets, s.power / self.max_power)
-            if s.spell_left:
-                out.amount(base + self.at_targets + 1, s.spell_left / self.max_power)
-        if s.phase == DRAW:
-            ones.append(base + self.at_drawing + lookup(self.drawing, DRAWING[s.item], "symbol"))
-        if s.pre_enclosed:
-            out.amount(base + self.at_end, s.pre_enclosed / self.preprinted)
-        if s.end_triggered:
-            ones.append(base + self.at_end + 1)
-
-    def write_map(self, s: PandoriaState, you: int, last: object, base: int, out: Writes) -> object:
-        """The map's planes of :meth:`PandoriaEncoder._fill_map` but the drawn and target ones
-        (the hexes of ``view.hex_text`` and the Artifacts on them) as ``you`` sees them, kept
-        per row and viewer (:class:`MapShown`): only the hexes whose fields changed since are
-        read again, only the planes of those that show another token written, and only the
-        Artifacts that changed."""
-        artifacts = base + self.at_map + self.artifact_plane * self.hexes
-        if not isinstance(last, MapShown) or last.board is not s.board:
-            # every hex (another game's map: each hex that shows another token)
-            ids = self.map_tokens(s)
-            was = last.tokens if isinstance(last, MapShown) else [-1] * self.hexes
-            for h in range(self.hexes):
-                if was[h] != ids[h]:
-                    self.retoken(you, h, was[h], ids[h], base, out)
-            shown = MapShown(s, ids)
-            before = last.artifacts if isinstance(last, MapShown) else {}
-            self.write_artifacts(shown.artifacts, before, artifacts, out)
-            return shown
-        changed = last.changed(s)
-        if not changed:
-            return last
-        # the tokens' list passes to the new record (the row's last one is dropped)
-        shown = MapShown(s, last.tokens)
-        tokens = shown.tokens
-        for h in changed:
-            i = self.hex_token(s, h)
-            if i != tokens[h]:
-                self.retoken(you, h, tokens[h], i, base, out)
-                tokens[h] = i
-        if shown.artifacts != last.artifacts:
-            self.write_artifacts(shown.artifacts, last.artifacts, artifacts, out)
-        return shown
-
-    def hex_token(self, s: PandoriaState, h: int) -> int:
-        """Hex ``h``'s token (:meth:`PandoriaEncoder._tokens`): ``view.hex_text(s, h)``'s
-        branches, read into the token's number instead of its two characters (which cost
-        more to make and look up than the rest; ``tests/test_fast_encoding.py`` holds the
-        two equal at every step)."""
-        b = s.board
-        bit = 1 << h
-        if not b.land & bit:
-            if h in s.ships:
-                p = s.ships[h]
-                if not 0 <= p < self.players:
-                    raise RulebookError("the map shows a symbol or mark no hex can hold")
-                return self.ship_tokens[p]
-            return self.space_token if h in b.lake_of else self.water_token
-        if s.swamp & bit:
-            return self.swamp_token
-        kind = s.kind_at(h)
-        if kind >= 0:
-            mark = 0  # none, then the marks of MARKS: @ * x a
-            if b.starts_mask & bit:
-                mark = 1
-            elif b.preprinted_mask & bit:
-                mark = 2
-            if s.scored & bit:
-                mark = 3
-            if h in s.artifacts:
-                mark = 4
-            return self.kind_tokens[kind][mark]
-        token = self.empty_token
-        for p, w in enumerate(s.workers):
-            if w & bit:
-                token = self.worker_tokens[p]
-        return token
-
-    def retoken(self, you: int, h: int, was: int, token: int, base: int, out: Writes) -> None:
-        """Hex ``h``'s planes from token ``was`` (-1: none, the planes are zeros) to ``token``:
-        a 0 at each plane ``was`` set and ``token`` does not, a 1 at each plane ``token`` sets
-        and ``was`` did not."""
-        zeros, ones = self.retokens[you][was + 1][token]
-        at = base + self.at_map + h
-        for plane in zeros:
-            out.amount(at + plane, 0.0)
-        listed = out.ones
-        for plane in ones:
-            listed.append(at + plane)
-
-    @staticmethod
-    def write_artifacts(now: dict[int, int], before: dict[int, int], at: int, out: Writes) -> None:
-        """The Artifacts plane (at ``at``) where the Artifacts on a hex changed."""
-        for h, count in now.items():
-            if before.get(h, 0) != count:
-                out.amount(at + h, count / ARTIFACT_SCALE)
-        for h in before:
-            if h not in now:
-                out.amount(at + h, 0.0)
-
-    def map_tokens(self, s: PandoriaState) -> list[int]:
-        """Every hex's token (:meth:`PandoriaEncoder._tokens`), from ``view.row_text``."""
-        rows = [row_text(s, r) for r in range(self.height)]
-        text = map_text(rows, self.height, self.width, 2 * self.width, "map")
-        ids = self.token_id[np.frombuffer(text, dtype="<u2")]
-        if (ids < 0).any():
-            raise RulebookError("the map shows a symbol or mark no hex can hold")
-        return [int(i) for i in ids]
-
-    def write_sheet(self, s: PandoriaState, last: object, base: int, out: Writes) -> object:
-        """The blocked columns and the Relics and Monuments left (:class:`SheetShown`)."""
-        if isinstance(last, SheetShown) and last.shows(s):
-            return last
-        ones = out.ones
-        blocked = s.blocked
-        if blocked:
-            for col in range(self.columns):
-                if blocked >> col & 1:
-                    ones.append(base + self.at_blocked + col)
-        for relic_at, left in zip(self.relic_at, s.relic_left, strict=True):
-            for a, here in zip(relic_at, left, strict=True):
-                if here:
-                    ones.append(base + a)
-        for a, here in zip(self.monument_at, s.monument_left, strict=True):
-            if here:
-                ones.append(base + a)
-        return SheetShown(s)
-
-    def fill_seat(
-        self, s: PandoriaState, p: int, base: int, at: Mapping[str, int], out: Writes
-    ) -> None:
-        """:meth:`PandoriaEncoder.fill_seat_state`."""
-        ones = out.ones
-        state_at = self.state_at
-        score = s.score(p)
-        if score:
-            out.amount(base + at["score"], score / self.score_scale)
-        start = base + at["tracks"]
-        for level in s.tracks[p]:
-            if level:
-                out.amount(start, level / self.maximum)
-            start += 1
-        states = s.cards[p]
-        start = base + at["cards"]
-        for i, slot in self.card_slots:
-            code = states[i]
-            if code != NONE:
-                ones.append(start + slot + state_at[code])
-        relics, monuments = s.relics_won[p], s.monuments_won[p]
-        if s.held_artifacts[p]:
-            out.amount(base + at["artifacts"], s.held_artifacts[p] / ARTIFACT_SCALE)
-        if relics:
-            out.amount(base + at["relics"], len(relics) / 4)
-            out.amount(base + at["relics"] + 1, sum(relics) / (self.top_value * 2))
-        if monuments:
-            out.amount(base + at["monuments"], len(monuments) / 3)
-            out.amount(base + at["monuments"] + 1, sum(monuments) / (self.top_monument * 2))
-
-
-class SheetShown:
-    """What a game's blocked columns and Relics and Monuments left showed
-    (:meth:`PandoriaEncoder.write_run`)."""
-
-    def __init__(self, s: PandoriaState) -> None:
-        self.blocked = s.blocked
-        self.relic_left = s.relic_left
-        self.monument_left = s.monument_left
-
-    def shows(self, s: PandoriaState) -> bool:
-        return (
-            self.blocked == s.blocked
-            and self.monument_left == s.monument_left
-            and self.relic_left == s.relic_left
-        )
-
-
-class MapShown:
-    """What one kept map shows (:meth:`StateTensor.write_map`): the fields ``view.hex_text``
-    reads, each hex's token as written, and the Artifacts on the map."""
-
-    def __init__(self, s: PandoriaState, tokens: list[int]) -> None:
-        self.board = s.board
-        self.tokens = tokens
-        self.res = s.res
-        self.swamp = s.swamp
-        self.scored = s.scored
-        self.workers = tuple(s.workers)
-        self.ships = dict(s.ships)
-        self.artifacts = dict(s.artifacts)
-
-    def changed(self, s: PandoriaState) -> list[int]:
-        """The hexes whose fields or Artifacts changed since (some more than once)."""
-        changed: list[int] = []
-        res, old = s.res, self.res
-        if res != old:
-            changed += [h for h in range(len(res)) if res[h] != old[h]]
-        bits = (s.swamp ^ self.swamp) | (s.scored ^ self.scored)
-        workers, was = s.workers, self.workers
-        if len(workers) != len(was):
-            raise RulebookError("the kept map is another player count's")
-        for k in range(len(workers)):
-            bits |= workers[k] ^ was[k]
-        while bits:
-            low = bits & -bits
-            changed.append(low.bit_length() - 1)
-            bits ^= low
-        if s.ships != self.ships:
-            changed += [h for h, _ in set(s.ships.items()) ^ set(self.ships.items())]
-        if s.artifacts != self.artifacts:
-            changed += [h for h, _ in set(s.artifacts.items()) ^ set(self.artifacts.items())]
-        return changed
 
 
 def map_text(rows: object, height: int, columns: int, width: int, what: str) -> bytes:
