@@ -11,8 +11,10 @@ self-play of ``interop_bench.py`` (64 games, the learner's pick by ``sample_mask
 warm-up of 100 calls, for 40 and for 120 more calls, and the engine's random games (the
 same loop as ``interop_bench.py``'s engine row) after 3 games, for 20 and for 60 more games.
 The difference of each pair's totals, over the learner steps (or the moves) between them, is
-what one step costs, start-up, imports and warm-up left out. Every run hashes strings alike
-(``PYTHONHASHSEED=0``), so the same build counts the same games each time. Timings on a shared
+what one step costs, start-up, imports and warm-up left out. The games are the same in every
+run (seeded); every run also hashes strings alike (``PYTHONHASHSEED=0``), so dictionaries
+probe alike and a build's count repeats within about 0.1% (where objects land in memory still
+moves it by a few percent between environments: compare builds in one). Timings on a shared
 machine swing with the other jobs; instruction counts do not. They leave out what memory and
 caches cost: a batched step runs fewer instructions a second than one game's loop, so the
 timed ratio is higher than the one counted here (docs/research.md, issue 28 rounds 5 and 6).
@@ -80,8 +82,8 @@ def counted(config: str, run: str, count: int, folder: str) -> tuple[int, int]:
         str(count),
         config,
     ]
-    # one string hashing for every run: sets of strings iterate in its order, and the games
-    # played (so the counts) would differ from one process to the next
+    # one string hashing for every run: how many probes a dictionary lookup takes (so the
+    # count) would differ from one process to the next
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
