@@ -512,6 +512,9 @@ class BattleEncoder(DirectEncoder):
                 ones.append(at["bonus"] + 2 * index + 1)
 
     # -- from the state itself (the fast path) -------------------------------------------------
+    #: the fast path (:meth:`_prepare_fast`)
+    fast: BattleTensor
+
     def _prepare_fast(self) -> None:
         """The fast path's positions and tables (:class:`BattleTensor`)."""
         self.fast = BattleTensor(self)
@@ -536,11 +539,6 @@ class BattleEncoder(DirectEncoder):
         if self.two:
             runs.append((self.at_steve, self.at_steve_next + len(self.races), False, False))
         return runs
-
-    def write_run(
-        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
-    ) -> object:
-        return self.fast.write_run(state, you, run, last, base, out)
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: BattleState = state

@@ -424,6 +424,10 @@ class DirectEncoder(FlatEncoder):
     keeps_seats = False
     #: the seat blocks kept per batch size (:class:`~rulebook.core.writes.KeptSeats`)
     _kept: dict[int, KeptSeats] | None = None
+    #: the object a game may keep its fast path in (a class of its own: compiled, its
+    #: attributes sit at fixed places and its methods are called directly, where this class's
+    #: are looked up by name), which :meth:`write_run` hands the kept runs to
+    fast: Any = None
 
     def fill_state(self, state: Any, player: int, base: int, out: Writes) -> None:
         """List into ``out`` what :meth:`fill` writes for ``state.observation(player)``, its
@@ -481,8 +485,10 @@ class DirectEncoder(FlatEncoder):
         ``state``, else a new record of what it shows, having listed into ``out`` (positions
         offset by ``base``, as :meth:`fill_table_state`'s) the whole run or, for a
         ``patched`` run that showed ``last``, every element that changed since (a zero
-        included)."""
-        raise NotImplementedError
+        included). By default :attr:`fast`'s ``write_run``, with the same arguments."""
+        if self.fast is None:
+            raise NotImplementedError
+        return self.fast.write_run(state, you, run, last, base, out)
 
     def reads(self, state: State) -> bool:
         return self.direct and isinstance(state, self.STATE)

@@ -226,6 +226,9 @@ class KeptSeats:
         #: (per game, or per game and viewer ``i * m + viewer``), their records, what a call
         #: rewrites and (per viewer) the row each game's viewer sees
         self.runs = enc.kept_runs()
+        #: what writes the kept runs: the encoder's :attr:`~rulebook.core.spaces.DirectEncoder.
+        #: fast` object if it has one (called directly, not through the encoder), or itself
+        self.run_writer: Any = enc.fast if enc.fast is not None else enc
         if any(not 0 <= a < b <= self.start for a, b, _, _ in self.runs):
             raise RulebookError("a kept run is not inside the table part")
         self.run_rows = [
@@ -267,7 +270,7 @@ class KeptSeats:
         order.clear()
         runs, run_shown, run_writes = self.runs, self.run_shown, self.run_writes
         run_changed, run_seen = self.run_changed, self.run_seen
-        run_written = self.run_written
+        run_written, run_writer = self.run_written, self.run_writer
         for r in range(len(runs)):
             run_writes[r].clear()
             run_changed[r].clear()
@@ -286,7 +289,7 @@ class KeptSeats:
                     last = run_shown[r][row]
                     writes = run_writes[r]
                     writes.begin(row * (b - a))
-                    shown = enc.write_run(state, you, r, last, -a, writes)
+                    shown = run_writer.write_run(state, you, r, last, -a, writes)
                     if shown is not last:
                         run_shown[r][row] = shown
                         run_written[r] = True

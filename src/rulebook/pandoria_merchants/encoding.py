@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -53,6 +53,9 @@ from rulebook.pandoria_merchants.terms import (
     TROLL_ELEMENT,
     WILD,
 )
+
+if TYPE_CHECKING:  # imported by _prepare_fast: the fast path reads this module's scales
+    from rulebook.pandoria_merchants.tensor import StateTensor
 
 PHASES = (SETUP, WILD, DRAW, ACTION, SPELL, BUY, CLAIM, TROLL_COLUMN, TROLL_ELEMENT, BRIDGE, OVER)
 #: what a die shows: a symbol, or "?" (any Resource but the other die's)
@@ -535,6 +538,9 @@ class PandoriaEncoder(DirectEncoder):
         out[at["monuments"] + 1] = sum(seat["monuments"]) / (self.top_monument * 2)
 
     # -- from the state itself (the fast path, every version: rulebook.pandoria_merchants.tensor)
+    #: the fast path (:meth:`_prepare_fast`)
+    fast: StateTensor
+
     def _prepare_fast(self) -> None:
         """The fast path's positions and tables (:class:`~rulebook.pandoria_merchants.tensor.
         StateTensor`, which reads this module's scales: imported here, once it is loaded)."""
@@ -570,11 +576,6 @@ class PandoriaEncoder(DirectEncoder):
         if len(runs) != len(f.runs):
             raise RulebookError("the kept runs are not the fast path's")
         return runs
-
-    def write_run(
-        self, state: Any, you: int, run: int, last: object, base: int, out: Writes
-    ) -> object:
-        return self.fast.write_run(state, you, run, last, base, out)
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: PandoriaState = state
