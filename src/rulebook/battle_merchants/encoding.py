@@ -612,9 +612,7 @@ class BattleTensor:
         self.at_steve_next = enc.at_steve_next
         # the tables: each card's place and a count's value
         labels = [k.label(c.weapons) for k in c.crafts]
-        #: per Craft Card: the card its label names (what :meth:`_fill_crafts` reads) and
-        #: its kind's place
-        self._craft_card = [enc.labels[label] for label in labels]
+        #: per Craft Card: its kind's place
         self._craft_kind = [enc.label_index[label] for label in labels]
         self._kingdom_at = [enc.kingdom[k.name] for k in c.kingdom]
         self._weapon_at = [enc.weapons[w] for w in c.weapons]
@@ -624,8 +622,9 @@ class BattleTensor:
         self._race_tile_at = [enc.tile_names[r] for r in c.races]
         self._region_tile_at = [enc.tile_names[r] for r in board.regions]
         self._sums = sums(1 / enc.copies, len(c.crafts))
-        #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written
-        cards = self._craft_card
+        #: per Craft Card: its Weapon, cost (multiplier), Levels and coins as written (by
+        #: the card its label names, as ``fill`` reads them)
+        cards = [enc.labels[label] for label in labels]
         self._craft_weapon = [k.weapon for k in cards]
         self._craft_cost = [k.multiplier for k in cards]
         self._craft_levels = [k.levels / enc.max_levels for k in cards]

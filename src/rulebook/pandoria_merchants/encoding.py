@@ -562,20 +562,9 @@ class PandoriaEncoder(DirectEncoder):
         Relics and Monuments left, per game, listed whole when a column is blocked or a Relic
         or Monument made (standard, solo); solo, per game, the map's two Territory planes,
         listed whole when a Territory is finished or another played, and the solo part, listed
-        whole when a score, a claim or the points of this Territory changed."""
-        f, hexes = self.fast, self.hexes
-        runs = [(self.at_map, self.at_map + (self.artifact_plane + 1) * hexes, True, True)]
-        if not self.family:
-            runs.append(
-                (self.at_blocked, self.at_monuments + len(self.monument_table), False, False)
-            )
-        if self.solo:
-            zones = self.at_map + self.zone_plane * hexes
-            runs.append((zones, zones + 2 * hexes, False, False))
-            runs.append((self.at_level, self.at_totals + 2, False, False))
-        if len(runs) != len(f.runs):
-            raise RulebookError("the kept runs are not the fast path's")
-        return runs
+        whole when a score, a claim or the points of this Territory changed (the fast path's
+        runs: :meth:`~rulebook.pandoria_merchants.tensor.StateTensor.kept_runs`)."""
+        return self.fast.kept_runs()
 
     def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]:
         s: PandoriaState = state

@@ -59,13 +59,23 @@ class StateTensor:
         self.token_planes = enc.token_planes
         #: every hex's bit, and the bytes of a mask of hexes (:meth:`mask_bytes`)
         self.all_hexes, self.mask_size = (1 << self.hexes) - 1, (self.hexes + 7) // 8
-        #: this version's kept runs (:meth:`write_run`), in :meth:`PandoriaEncoder.kept_runs`'
-        #: order: no Realm sheet in the family version, the Territories' and the solo part solo
+        #: this version's kept runs (:meth:`kept_runs`, :meth:`write_run`): no Realm sheet in
+        #: the family version, the Territories' and the solo part solo
         self.runs = [MAP_RUN]
         if not self.family:
             self.runs.append(SHEET_RUN)
         if self.solo:
             self.runs += [ZONES_RUN, SOLO_RUN]
+        #: per kept run, its span of the table part: the map's planes of the hexes and the
+        #: Artifacts on them (per viewer, patched); the blocked columns up to the Monuments
+        #: left; the solo map's two Territory planes; the solo part
+        zones = enc.at_map + enc.zone_plane * enc.hexes
+        self.spans = {
+            MAP_RUN: (enc.at_map, enc.at_map + (enc.artifact_plane + 1) * enc.hexes, True, True),
+            SHEET_RUN: (enc.at_blocked, enc.at_monuments + len(enc.monument_table), False, False),
+            ZONES_RUN: (zones, zones + 2 * enc.hexes, False, False),
+            SOLO_RUN: (enc.at_level, enc.at_totals + 2, False, False),
+        }
         # family: the Spell Archive's rooms, each seat's Guild (the content's, seat by seat, as
         # the view shows it) and the Spells held, counted per Archive name
         self.at_archive, self.room_sizes = enc.at_archive, enc.room_sizes
@@ -185,6 +195,10 @@ class StateTensor:
             if r == s.open_room:
                 out.ones.append(at + 1)
             at += 2
+
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]:
+        """:meth:`PandoriaEncoder.kept_runs`: this version's runs' spans, in order."""
+        return [self.spans[part] for part in self.runs]
 
     def write_run(
         self, s: PandoriaState, you: int, run: int, last: object, base: int, out: Writes
