@@ -139,7 +139,10 @@ def click_places(
     made: list[str] = []
     offers = 0
     listed = 0
-    for _ in range(moves):
+    # a try the view overtook (below) is tried again, a few times at most
+    tries = 3 * moves
+    while len(made) + listed < moves and tries:
+        tries -= 1
         if not wait_for_turn(page):
             break
         before = version(page)
@@ -156,16 +159,28 @@ def click_places(
         else:
             key, texts = rng.choice(playing or spots)
         place_at(page, key).click()
-        if len(texts) > 1:
-            page.wait_for_selector("#offer:not([hidden]) button.move")
-            buttons = page.locator("#offer button.move")
-            offered = [buttons.nth(i).get_attribute("data-move") for i in range(buttons.count())]
-            assert sorted(offered) == sorted(texts), (offered, texts)
-            pick = rng.randrange(buttons.count())
-            made.append(offered[pick] or "")
-            buttons.nth(pick).click()
-            offers += 1
-        else:
-            made.append(texts[0])
+        # the menu of the place's moves, or its one move made. In a simultaneous phase the
+        # other seats' moves may arrive between reading the places and the click, which then
+        # meets a newer view: a menu of other moves, or a menu where one move was read
+        # (closed), or no menu where several were; each is tried again from the new view
+        wait_until(
+            page,
+            "document.querySelector('#offer:not([hidden]) button.move') !== null"
+            f" || Number(document.querySelector('#game').dataset.version) > {before}",
+        )
+        menu = page.locator("#offer:not([hidden]) button.move").count() > 0
+        if version(page) > before or menu != (len(texts) > 1):
+            if menu:
+                page.locator("#offer button.cancel").click()
+            if version(page) > before and not menu and len(texts) == 1:
+                made.append(texts[0])  # the move read was made
+            continue
+        buttons = page.locator("#offer button.move")
+        offered = [buttons.nth(i).get_attribute("data-move") for i in range(buttons.count())]
+        assert sorted(offered) == sorted(texts), (offered, texts)
+        pick = rng.randrange(buttons.count())
+        made.append(offered[pick] or "")
+        buttons.nth(pick).click()
+        offers += 1
         wait_for_version(page, before)
     return {"moves": made, "offers": offers, "listed": listed}
