@@ -5,6 +5,10 @@ payload (:func:`rulebook.web.views.view`) is the same when everything that seat 
 re-sampled (:meth:`State.determinize`), and so is the spectators' payload under re-sampling from
 every seat's view; the log entry of each move reads the same to its mover and to every other
 seat under re-sampling from their views; the seed never appears in any payload.
+
+The steps the rules take on their own after a move (:mod:`rulebook.core.events`) are held to the
+same: the move is made again in each re-sampled position, and wherever the seat (or a spectator)
+sees the same table after it as after the real move, it must be told the same of those steps.
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ import pytest
 
 import rulebook
 from rulebook.agents import make_agent
-from rulebook.core import State
+from rulebook.core import Event, State, apply_heard
 from rulebook.core.words import third_person
-from rulebook.web.views import Entry, entry, to_text, version, view
+from rulebook.web.views import Entry, entry, made, to_text, version, view
 
 #: a seed whose digits cannot appear in a payload by accident
 SEED = 738_291_046_582_937_461
@@ -61,8 +65,18 @@ def check_step(state: State, log: list[Entry], rng: random.Random, labels: list[
         assert _text(spectator) == public, f"spectator, from seat {p}"
 
 
-def check_entry(state: State, seat: int, action: rulebook.Action, rng: random.Random) -> Entry:
+def told_of(events: tuple[Event, ...], viewer: int | None) -> list[str | None]:
+    return [e.told_to(viewer) for e in events]
+
+
+def check_entry(
+    state: State, seat: int, action: rulebook.Action, rng: random.Random, compared: list[int]
+) -> Entry:
+    """Make the move on ``state`` and return its entry, after checking it and the steps it
+    set off against positions re-sampled from each seat's view (``compared``: a count of the
+    events compared is added to its first item)."""
     told = entry(state, seat, action)
+    samples = []
     for p in range(state.num_players):
         sample = state.determinize(p, rng)
         again = entry(sample, seat, action)
@@ -72,7 +86,17 @@ def check_entry(state: State, seat: int, action: rulebook.Action, rng: random.Ra
         else:
             assert again.announce == told.announce, f"seat {p} learns of seat {seat}'s move"
             assert again.plain_public == told.plain_public, f"seat {p}, in plain words"
-    return told
+        samples.append((p, sample))
+    real = made(state, seat, action)
+    for p, sample in samples:
+        events = apply_heard(sample, seat, action)
+        if sample.observation(p) == state.observation(p):
+            assert told_of(events, p) == told_of(real.events, p), f"seat {p} told of the steps"
+            compared[0] += len(real.events)
+        if sample.public_observation() == state.public_observation():
+            spectators = told_of(events, None) == told_of(real.events, None)
+            assert spectators, "spectators told of the steps"
+    return real
 
 
 @pytest.mark.parametrize(("name", "variant", "players", "agent"), _cases())
@@ -84,15 +108,17 @@ def test_payloads_do_not_depend_on_what_the_viewer_cannot_see(
     rng = random.Random(players)
     labels = [agent] * players
     log: list[Entry] = []
+    compared = [0]
     check_step(state, log, rng, labels)
     while not state.is_terminal():
         seat = state.current_players()[rng.randrange(len(state.current_players()))]
         action = agents[seat].act(state, seat)
-        log.append(check_entry(state, seat, action, rng))
-        state.apply(seat, action)
+        log.append(check_entry(state, seat, action, rng, compared))
         check_step(state, log, rng, labels)
     final = view(state, None, log, labels)
     assert final["over"] and final["result"]["scores"] == state.scores()
+    # every game tells of steps the rules take on their own, and some were compared
+    assert compared[0] > 0
 
 
 def test_the_check_catches_a_leak() -> None:
@@ -107,6 +133,24 @@ def test_the_check_catches_a_leak() -> None:
         "other_hand": sample.observation(1)["hand"],
     }
     assert _text(again) != _text(leaked)
+
+
+def test_the_check_catches_a_leaking_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The event check above fails on a step told with a card nobody may see (the top of
+    Battle Merchants' Kingdom deck, said at every turn's start)."""
+    from rulebook.battle_merchants import aloud
+
+    def leak(s: object, crafts_from: int, kingdom_from: int) -> Event:
+        deck = s.kingdom_deck  # type: ignore[attr-defined]
+        return Event(None, f"Next in the Kingdom deck: {deck[-1]}.")
+
+    monkeypatch.setattr(aloud, "turned_up", leak)
+    state = rulebook.new_game("battle-merchants", 2, seed=SEED)
+    rng = random.Random(0)
+    with pytest.raises(AssertionError, match="told of the steps"):
+        for _ in range(50):
+            seat = state.current_players()[0]
+            check_entry(state, seat, rng.choice(state.legal_actions(seat)), rng, [0])
 
 
 def test_simultaneous_moves_are_withheld_until_the_phase_ends() -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulebook.battle_merchants import view, words
+from rulebook.battle_merchants import aloud, view, words
 from rulebook.battle_merchants.actions import (
     DONE,
     FORGING,
@@ -190,10 +190,12 @@ class BattleState(State):
         self.craft_pool = [x for x in self.craft_pool if x != EMPTY]
         self.kingdom_pool = [x for x in self.kingdom_pool if x != EMPTY]
         deck = craft_deck(self)
+        crafts, kingdom = len(self.craft_pool), len(self.kingdom_pool)
         while len(self.craft_pool) < rules.face_up_crafts and deck:
             self.craft_pool.append(deck.pop())
         while len(self.kingdom_pool) < rules.face_up_kingdom and self.kingdom_deck:
             self.kingdom_pool.append(self.kingdom_deck.pop())
+        self.tell(aloud.turned_up, crafts, kingdom)
         self.step = TURN
         self.count = 0
         self.penalty = 0

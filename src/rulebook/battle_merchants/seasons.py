@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulebook.battle_merchants import aloud
 from rulebook.battle_merchants.content import Space
 from rulebook.battle_merchants.kingdom import effects
 from rulebook.battle_merchants.setup import EMPTY, FIRE, GONE, LOCK
@@ -51,6 +52,7 @@ def end_season(s: BattleState, last: int) -> None:
     """Season's End: battles, repairs, then the cleanup (or the Year's End after Winter); the
     player who triggered the end (to the left of ``last``, the last player) starts the next
     Season."""
+    s.tell(aloud.season_over)
     battles(s)
     repairs(s)
     rules = s.content.rules
@@ -63,6 +65,7 @@ def end_season(s: BattleState, last: int) -> None:
     s.ending_after = EMPTY
     s.passes = 0
     s.current = (last + 1) % s.seats
+    s.tell(aloud.season_begins)
 
 
 def battle_level(s: BattleState, owner: int, weapon: int) -> int:
@@ -85,6 +88,7 @@ def battles(s: BattleState) -> None:
         if x == EMPTY or y == EMPTY:
             continue
         ox, oy = x >> 1, y >> 1
+        levels = None
         if ox == steve and oy == steve:
             winner = 0
         elif ox == steve:
@@ -97,6 +101,8 @@ def battles(s: BattleState) -> None:
             lx = battle_level(s, ox, s.board.spaces[a].weapon)
             ly = battle_level(s, oy, s.board.spaces[a + 1].weapon)
             winner = (lx > ly) - (lx < ly)
+            levels = (lx, ly)
+        s.tell(aloud.battle, a, winner, levels)
         if winner == 0:
             for owner in (ox, oy):
                 if owner != steve:
@@ -122,9 +128,12 @@ def repairs(s: BattleState) -> None:
     for code in s.spaces:
         if code != EMPTY:
             owned[code >> 1] += 1
+    pays = []
     for p in range(n):
         per = rules.repair_gold + sum(k.amount for k in effects(s, p, "repair_bonus"))
         s.gold[p] += per * owned[p]
+        pays.append(per)
+    s.tell(aloud.repairs, owned, pays)
 
 
 def cleanup(s: BattleState) -> None:
@@ -140,6 +149,8 @@ def cleanup(s: BattleState) -> None:
     c = s.content
     s.craft_pool = [x for x in s.craft_pool if x != EMPTY]
     s.kingdom_pool = [x for x in s.kingdom_pool if x != EMPTY]
+    kingdom_out = len(s.kingdom_discard)
+    craft_out = len(s.craft_discard)
     if not s.two:
         final = [k for k in s.kingdom_pool if c.kingdom[k].duration == "final"]
         s.kingdom_discard += [k for k in s.kingdom_pool if k not in final]
@@ -151,9 +162,12 @@ def cleanup(s: BattleState) -> None:
             s.kingdom_discard.append(s.kingdom_pool.pop(0))
         if s.craft_pool:
             s.craft_discard.append(s.craft_pool.pop(0))
+    boxed = 0
     if s.season == 1:  # end of Summer
-        s.boxed += len(s.spring_deck)
+        boxed = len(s.spring_deck)
+        s.boxed += boxed
         s.spring_deck = []
+    s.tell(aloud.cleanup, kingdom_out, craft_out, boxed)
     s.bonus_up = [owner != EMPTY for owner in s.bonus_owner]
     for race in s.board.races:
         s.reward_spaces[race] = [True] * s.seats

@@ -4,7 +4,9 @@ A seat learns of another seat's move as the game announces it (``State.announce`
 taken from a face-down pile is not named), and of its own moves as it made them
 (``State.explain``). Moves of a simultaneous phase still under way
 (``State.pending_moves()``) are kept from the other seats until the phase ends, as the
-seats' observations already show each other as they were when it began.
+seats' observations already show each other as they were when it began. After each move come
+the steps the rules took on their own (battles, scoring: :mod:`rulebook.core.events`), as the
+seat may read them.
 """
 
 from __future__ import annotations
@@ -14,17 +16,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulebook.cli.common import seat_label
-from rulebook.core import Action, State
+from rulebook.core import Action, Event, State, apply_heard
+from rulebook.core.words import third_person
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One move: where it sits in the game's history, who made it, and its two texts."""
+    """One move: where it sits in the game's history, who made it, its two texts, and what
+    the rules did on their own after it."""
 
     index: int
     seat: int
     public: str
     own: str
+    events: tuple[Event, ...] = ()
 
 
 class News:
@@ -37,22 +42,35 @@ class News:
         #: per seat: the history index up to which it has seen the others' moves
         self.seen: dict[int, int] = {}
 
-    def record(self, state: State, player: int, action: Action) -> Entry:
-        """Note a move about to be made (call before ``apply``: the texts need the state
-        before the move)."""
-        entry = Entry(
-            len(state.history),
-            player,
-            state.announce(player, action),
-            state.explain(player, action),
-        )
+    def make(self, state: State, player: int, action: Action) -> Entry:
+        """Make a move (``State.apply``: :class:`IllegalAction`, and nothing changes, if it is
+        not legal now) and note it, told in the position it was made from."""
+        index = len(state.history)
+        public, own = state.announce(player, action), state.explain(player, action)
+        events = apply_heard(state, player, action)
+        entry = Entry(index, player, public, own, events)
         self.entries.append(entry)
         return entry
 
     def line(self, entry: Entry, viewer: int | None) -> str:
-        """``seat 1 (greedy): d6 greaves/steel``, as ``viewer`` may read it."""
+        """``seat 1 (greedy): d6 greaves/steel``, as ``viewer`` may read it, then a line for
+        each step the rules took on their own after it."""
         text = entry.own if entry.seat == viewer else entry.public
-        return f"{seat_label(entry.seat, self.labels)}: {text}"
+        said = self.said(entry, viewer)
+        return "\n".join([f"{seat_label(entry.seat, self.labels)}: {text}", *said])
+
+    def said(self, entry: Entry, viewer: int | None) -> list[str]:
+        """The steps the rules took on their own after ``entry``'s move, as ``viewer`` may
+        read them: ``seat 2 (greedy) wins the battle ...``, or the table's own sentence."""
+        lines = []
+        for event in entry.events:
+            phrase = event.phrase(viewer)
+            if phrase is None:
+                continue
+            if event.seat is not None:
+                phrase = f"{seat_label(event.seat, self.labels)} {third_person(phrase)}"
+            lines.append(phrase)
+        return lines
 
     @staticmethod
     def settled(state: State) -> int:
@@ -86,6 +104,10 @@ class News:
             else:
                 paragraphs.append([f"{seat_label(entry.seat, self.labels)}: {text}"])
                 last_seat = entry.seat
+            said = self.said(entry, viewer)
+            if said:  # the steps that followed, each a paragraph; the next move starts anew
+                paragraphs += [[line] for line in said]
+                last_seat = None
         lines: list[str] = []
         for moves in paragraphs:
             lines += textwrap.wrap("; ".join(moves), width - 2, subsequent_indent="    ")

@@ -105,12 +105,7 @@ class Session:
     def make(self, player: int, action: Action) -> Entry:
         """Make a move, note it and save the game (:class:`IllegalAction`, and nothing
         changes, if the move is not legal now)."""
-        entry = self.news.record(self.state, player, action)
-        try:
-            self.state.apply(player, action)
-        except IllegalAction:
-            self.news.entries.pop()
-            raise
+        entry = self.news.make(self.state, player, action)
         self.autosave()
         return entry
 

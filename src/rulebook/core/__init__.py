@@ -8,6 +8,7 @@ from rulebook.core.errors import (
     SetupError,
     UnknownGame,
 )
+from rulebook.core.events import Event, apply_heard
 from rulebook.core.game import Game, Option, Setup, Variant, View
 from rulebook.core.registry import games, get_game, new_game, register
 from rulebook.core.replay import (
@@ -25,6 +26,7 @@ from rulebook.core.state import Action, State, find_move
 __all__ = [
     "Action",
     "Chance",
+    "Event",
     "Game",
     "IllegalAction",
     "Option",
@@ -36,6 +38,7 @@ __all__ = [
     "UnknownGame",
     "Variant",
     "View",
+    "apply_heard",
     "find_move",
     "from_json",
     "games",

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, TypeVar
 from rulebook.core.action import Action as Action
 from rulebook.core.chance import Chance, new_chance
 from rulebook.core.errors import IllegalAction, RulebookError
+from rulebook.core.events import Event
 from rulebook.core.game import Game, Setup
 from rulebook.core.words import plural, seat
 
@@ -106,6 +107,9 @@ class State(ABC):
     determinized: bool
     #: the game's views of the table and its moves in words (:class:`Texts`)
     texts: ClassVar[Texts] = Texts()
+    #: what the rules told of the move under way (:meth:`tell`) while a front end listens
+    #: (:func:`rulebook.core.events.apply_heard`); None otherwise, as in search and in clones
+    heard: list[Event] | None = None
 
     def __init__(self, game: Game, setup: Setup) -> None:
         self.game = game
@@ -301,6 +305,20 @@ class State(ABC):
         return ()
 
     # -- shared machinery --------------------------------------------------------------------
+    def tell(self, say: Callable[..., Event | Sequence[Event] | None], *details: Any) -> None:
+        """Tell the table of a step the rules take on their own (a battle, an area scored,
+        a round's end): ``say(self, *details)``, a function of the game's words module, puts
+        it in plain words (:mod:`rulebook.core.events`). Only while a front end listens
+        (:attr:`heard`); otherwise, as in search, nothing is said and nothing built."""
+        heard = self.heard
+        if heard is None:
+            return
+        told = say(self, *details)
+        if isinstance(told, Event):
+            heard.append(told)
+        elif told is not None:
+            heard.extend(told)
+
     @property
     def num_players(self) -> int:
         return self.setup.players

@@ -57,7 +57,7 @@ from rulebook.web.store import (
     digest,
     unix_time,
 )
-from rulebook.web.views import Entry, entry, to_text, version, view
+from rulebook.web.views import Entry, made, to_text, version, view
 from rulebook.web.worker import WorkerLost
 from rulebook.web.writer import Writer
 
@@ -131,9 +131,8 @@ def replay(setup: Setup, moves: Sequence[tuple[int, str]]) -> tuple[State, list[
     drew = False
     for seat, text in moves:
         action = state.parse_action(seat, text)
-        told.append(entry(state, seat, action))
         draws = state.chance.draws
-        state.apply(seat, action)
+        told.append(made(state, seat, action))
         drew = state.chance.draws != draws
     return state, told, drew
 
@@ -219,11 +218,9 @@ class LiveGame:
         drew = False
         for seat, text in moves:
             action = state.parse_action(seat, text)
-            told = entry(state, seat, action)
             draws = state.chance.draws
-            state.apply(seat, action)
+            self.log.append(made(state, seat, action))
             drew = state.chance.draws != draws
-            self.log.append(told)
         self.revision += 1
         self.forget_undo(drew)
 
@@ -837,8 +834,7 @@ class Games:
         new = state.clone()
         try:
             action = new.parse_action(seat, text)
-            told = entry(state, seat, action)
-            new.apply(seat, action)
+            told = made(new, seat, action)
         except IllegalAction as exc:
             raise Conflict(str(exc)) from None
         times, clocks = game.clocks_after(new, seat)

@@ -9,22 +9,24 @@ The move log is told as the viewer learned of it: a seat's own moves with ``expl
 menu showed them) and ``describe`` (in plain words), other seats' moves with ``announce`` and
 ``describe_public``; moves of a simultaneous phase still under way
 (:meth:`State.pending_moves`) are withheld from the seats that did not make them, and from
-spectators, until the phase ends. A move a bot made in a person's seat (issue 25's stints)
-carries the bot's name (``bot``), and the seat's own line reads in the third person ("the
-greedy bot, in your seat, buys ..."): who made a move is public (the stints are in every
-payload), never what the move hid.
+spectators, until the phase ends. A move a bot made in a person's seat (a stint) carries the
+bot's name (``bot``), and the seat's own line reads in the third person ("the greedy bot, in
+your seat, buys ..."): who made a move is public (the stints are in every payload), never what
+the move hid. After a move come the steps the rules took on their own after it (battles fought,
+areas scored: :mod:`rulebook.core.events`), each a line of its own marked ``event``, told as
+the viewer may read it and withheld with the move while it is.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 
-from rulebook.core import Action, State
+from rulebook.core import Action, Event, State, apply_heard
 from rulebook.core.menu import places
 from rulebook.core.words import third_person, verdict
 
@@ -43,6 +45,8 @@ class Entry:
     #: ``uses the d8 ...`` for everyone else ("seat 2")
     plain: str
     plain_public: str
+    #: what the rules did on their own after the move (:mod:`rulebook.core.events`)
+    events: tuple[Event, ...] = ()
 
 
 def _after_subject(phrase: str) -> str:
@@ -75,6 +79,14 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         }
         for p in places(state, seat, state.legal_actions(seat))
     ]
+
+
+def made(state: State, seat: int, action: Action) -> Entry:
+    """Make ``action`` by ``seat`` (:meth:`State.apply`) and return its log entry: the move
+    told in the position it is made from, then the steps the rules took on their own."""
+    told = entry(state, seat, action)
+    events = apply_heard(state, seat, action)
+    return replace(told, events=events) if events else told
 
 
 def version(state: State, viewer: int | None, log: Sequence[Entry]) -> int:
@@ -123,6 +135,10 @@ def visible_log(
         if bot is not None:
             line["bot"] = bot
         told.append(line)
+        for event in e.events:
+            said = event.told_to(viewer)
+            if said is not None:
+                told.append({"seat": event.seat, "event": True, "text": said, "plain": said})
     return told
 
 
@@ -182,6 +198,6 @@ def view(
         "over": state.is_terminal(),
         "result": result(state, labels),
         "rating_scale": [{"from": least, "title": title} for least, title in state.rating_scale()],
-        "version": len(told),
+        "version": version(state, viewer, log),
         "can_undo": can_undo and viewer is not None,
     }

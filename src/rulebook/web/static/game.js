@@ -329,9 +329,19 @@ function mover(view, e) {
   };
 }
 
+/** A step the rules took on their own (a battle, an area scored): after its seat's name
+ * ("You", "Seat 2 (greedy)"), or the table's own sentence. */
+function eventLine(view, e) {
+  const mine = e.seat !== null && e.seat === view.seat;
+  if (e.seat === null) return el("li", { class: "event" }, el("span", { text: e.text }));
+  return el("li", { class: `event${mine ? " mine" : ""}` },
+    el("b", { class: "who", text: mine ? "You" : seatName(view, e.seat) }), ` ${e.text}`);
+}
+
 function drawLog(view) {
   const list = $("log");
   list.replaceChildren(...view.log.map((e) => {
+    if (e.event) return eventLine(view, e);
     const mine = e.seat === view.seat;
     const { who, node } = mover(view, e);
     return el("li", { class: `${mine ? "mine" : ""}${e.bot ? " by-bot" : ""}`.trim(), title: `${who}: ${e.text}` },
@@ -448,7 +458,7 @@ async function replayTo(step) {
 function replayStep(delta) {
   if (!state.replay) {
     const view = current();
-    const moves = view ? view.log.length : 0;
+    const moves = view ? view.version : 0;
     replayTo(delta < 0 ? moves + delta : 0);
   } else {
     replayTo(Math.min(state.replay.moves, state.replay.step + delta));

@@ -1,0 +1,78 @@
+"""The steps the rules take on their own, told (:mod:`rulebook.core.events`): who reads what,
+listening only while a front end asks, and the terminal's lines."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+import rulebook
+from rulebook.agents import make_agent
+from rulebook.cli.common import Seat
+from rulebook.cli.session import Session
+from rulebook.core import Event, IllegalAction, apply_heard
+
+
+def test_an_event_reads_as_each_viewer_may_read_it() -> None:
+    drew = Event(1, "Draw 2 Spells", own="Draw Fireball and Frost")
+    assert drew.told_to(1) == "draw Fireball and Frost"
+    assert drew.told_to(0) == "draws 2 Spells"
+    assert drew.told_to(None) == "draws 2 Spells"
+    assert drew.phrase(1) == "Draw Fireball and Frost"
+    table = Event(None, "Winter is over: war!")
+    assert table.told_to(0) == table.told_to(None) == "Winter is over: war!"
+    secret = Event(0, "", own="Look at the top card: Fireball")
+    assert secret.told_to(1) is None and secret.told_to(None) is None
+    assert secret.told_to(0) == "look at the top card: Fireball"
+
+
+def war(seed: int = 11) -> tuple[rulebook.State, int, rulebook.Action]:
+    """A Battle Merchants game one move before its first war."""
+    state = rulebook.new_game("battle-merchants", 2, seed=seed)
+    bots = [make_agent("greedy", p) for p in range(2)]
+    while True:
+        seat = state.current_players()[0]
+        action = bots[seat].act(state, seat)
+        trial = state.clone()
+        if any(e.text.startswith("Battle at") for e in apply_heard(trial, seat, action)):
+            return state, seat, action
+        state.apply(seat, action)
+
+
+def test_steps_are_told_only_while_someone_listens() -> None:
+    state, seat, action = war()
+    quiet = state.clone()
+    quiet.apply(seat, action)  # nobody listens: nothing kept
+    assert quiet.heard is None
+    told = apply_heard(state, seat, action)
+    assert state.heard is None  # and nothing kept after
+    assert any(e.text.startswith("Battle at") for e in told)
+    assert quiet.snapshot() == state.snapshot()
+    # a search's clone of a listened state records nothing
+    state.heard = []
+    clone = state.clone()
+    assert clone.heard is None
+    state.heard = None
+
+
+def test_an_illegal_move_tells_nothing_and_changes_nothing() -> None:
+    state = rulebook.new_game("battle-merchants", 2, seed=3)
+    before = state.snapshot()
+    with pytest.raises(IllegalAction):
+        apply_heard(state, 1, "pass")
+    assert state.heard is None
+    assert state.snapshot() == before
+
+
+def test_the_terminal_tells_the_steps_after_the_move() -> None:
+    state, seat, action = war()
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    session = Session(state, [Seat("human", None), Seat("human", None)], console, None)
+    entry = session.make(seat, action)
+    lines = session.news.line(entry, 0).splitlines()
+    assert lines[0].startswith(f"seat {seat + 1}")
+    assert any(line.startswith("Battle at") for line in lines[1:])
+    summary = session.news.summary([entry], 0, 100, 40, "Since your last look")
+    assert any("Battle at" in line for line in summary)
