@@ -63,6 +63,7 @@ from rulebook.battle_merchants.sell import forge_and_sell, forge_and_sell_moves,
 from rulebook.battle_merchants.setup import EMPTY, Tables, set_up, tables
 from rulebook.battle_merchants.year_end import (
     score_breakdown,
+    score_notes,
     tiebreak,
     tiebreak_labels,
 )
@@ -348,6 +349,9 @@ class BattleState(State):
 
     def tiebreak_labels(self) -> tuple[str, ...]:
         return tiebreak_labels(self)
+
+    def score_notes(self) -> dict[str, str]:
+        return score_notes(self)
 
     # -- copies and hidden information -----------------------------------------------------------
     def clone(self) -> BattleState:

@@ -109,6 +109,22 @@ def score_breakdown(s: BattleState, player: int) -> dict[str, int]:
     return {"seasons": s.gold[player] - sum(parts.values()), **parts}
 
 
+def score_notes(s: BattleState) -> dict[str, str]:
+    """Year's End: what each part of a merchant's gold counts, in plain words."""
+    rules, chart = s.content.rules, s.content.chart
+    prizes = rules.defeated_bonus_2p if s.two else rules.defeated_bonus
+    places = " and ".join(f"{gold} gold" for gold in prizes)
+    return {
+        "seasons": "the gold held when Winter's battles were over: the starting gold, plus "
+        "sales, repairs, tied battles and Kingdom Cards, less what forging and learning cost",
+        "unsold_weapons": f"the Weapons never sold, at their End Value ({chart.end_standard} "
+        f"gold a Standard, {chart.end_vorpal} a Vorpal)",
+        "defeated_weapons": f"the most Defeated points (Standard {rules.defeated_standard}, "
+        f"Vorpal {rules.defeated_vorpal}) earn {places}, by place",
+        "end_cards": "the Kingdom Cards that pay at the Year's End",
+    }
+
+
 def tiebreak(s: BattleState, player: int) -> tuple[int, ...]:
     """Year's End: ties go to 2 gold per Standard and 3 per Vorpal Weapon owned on the board;
     then they stand (shared)."""

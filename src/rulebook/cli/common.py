@@ -384,3 +384,8 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
     rating = state.observation(0).get("rating")
     if rating is not None:
         console.print(Text(f"Rating: {rating}", style="bold magenta"))
+    notes = state.score_notes()
+    if notes:
+        console.print(Text("Where the points came from:", style="bold"))
+        for category, note in notes.items():
+            console.print(Text(f"  {category.replace('_', ' ')}: {note}"))

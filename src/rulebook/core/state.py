@@ -250,9 +250,10 @@ class State(ABC):
         return []
 
     def score_notes(self) -> dict[str, str]:
-        """What a scoring category of :meth:`score_breakdown` or :meth:`opponent_breakdown`
-        counts, in plain words, for end screens that explain a surprising value (a negative
-        one); categories without a note are left out. Empty by default."""
+        """What each scoring category of :meth:`score_breakdown` and :meth:`opponent_breakdown`
+        counts, in plain words, for end screens that say where each point came from (and
+        explain a surprising value, a negative one); every game notes every category (a test
+        holds them to it). Empty by default."""
         return {}
 
     def pending_moves(self) -> int:

@@ -373,7 +373,7 @@ function drawResult(view) {
   const categories = [...new Set(r.breakdowns.flatMap((b) => Object.keys(b)))];
   const notes = r.notes || {};
   const blank = () => (rival ? [el("td", { text: "" })] : []);
-  const rowHead = (c) => el("th", { scope: "row", text: notes[c] ? `${words(c)} *` : words(c), title: notes[c] || "" });
+  const rowHead = (c) => el("th", { scope: "row", text: words(c), title: notes[c] || "" });
   const table = el("table", { class: "scores" },
     el("thead", {}, el("tr", {}, el("th", { text: "" }), ...view.seats.map((s) => el("th", { scope: "col", text: `Seat ${s.seat + 1}` })),
       ...(rival ? [el("th", { scope: "col", text: r.opponent })] : []))),
@@ -393,6 +393,7 @@ function drawResult(view) {
     r.rating ? el("p", { class: "rating", text: `Result: ${r.rating}` }) : "",
     (view.rating_scale || []).length ? el("p", { class: "hint" }, "The solo ratings: ", ...scale.childNodes) : "",
     table,
+    shown.length ? el("h3", { class: "score-notes-title", text: "Where the points came from" }) : "",
     shown.length ? el("ul", { class: "score-notes" }, ...shown.map((c) => el("li", {}, el("b", { text: `${words(c)}: ` }), notes[c]))) : "",
   );
 }
