@@ -276,7 +276,10 @@ def test_open_seats_and_the_race_for_the_last_one(c: TestClient, db: Path) -> No
     links = new_game(c, "archmagi", ["human", "open", "open"], clock=TURN)
     gid = links["id"]
     assert links["open"] == [1, 2] and [s["seat"] for s in links["seats"]] == [0]
-    tables = c.get("/api/open").json()["tables"]
+    answer = c.get("/api/open").json()
+    tables = answer["tables"]
+    created = get_view(c, gid)["created"]
+    assert created == pytest.approx(answer["now"], abs=30)
     assert tables == [
         {
             "id": gid,
@@ -285,8 +288,13 @@ def test_open_seats_and_the_race_for_the_last_one(c: TestClient, db: Path) -> No
             "variant": "standard",
             "clock": "1 day a move",
             "seats": ["human", "open seat", "open seat"],
+            "kinds": ["person", "open", "open"],
             "open": [1, 2],
             "taken": 1,
+            "created": created,
+            "moves": 0,
+            "to_act": get_view(c, gid)["to_act"],
+            "presence": get_view(c, gid)["presence"],
         }
     ]
     r = post(c, f"/api/games/{gid}/join", None, {"seat": 1})
@@ -306,7 +314,27 @@ def test_open_seats_and_the_race_for_the_last_one(c: TestClient, db: Path) -> No
     assert c.get("/api/open").json()["tables"] == []  # no seat left open
     assert dump(db) != before
     r = post(c, f"/api/games/{gid}/join", None, {"seat": 0})
-    assert r.status_code == 409  # not an open seat
+    assert r.status_code == 409  # never an open seat: not "someone took it first"
+    assert r.json()["error"] == "seat 1 is not an open seat: a person plays it, with its own link"
+
+
+def test_a_seat_that_never_was_open_cannot_be_taken(c: TestClient, db: Path) -> None:
+    links = new_game(c, "archmagi", ["human", "greedy", "open"])
+    gid = links["id"]
+    before = dump(db)
+    said = {}
+    for seat in (0, 1, 3):
+        r = post(c, f"/api/games/{gid}/join", None, {"seat": seat})
+        assert r.status_code in (400, 409), r.text
+        said[seat] = r.json()["error"]
+    assert said == {
+        0: "seat 1 is not an open seat: a person plays it, with its own link",
+        1: "seat 2 is not an open seat: a bot (greedy) plays it",
+        3: "this game has no seat 4",
+    }
+    assert dump(db) == before
+    view = get_view(c, gid)
+    assert view["kinds"] == ["person", "bot", "open"] and view["open"] == [2]
 
 
 # -- rematch ---------------------------------------------------------------------------------------

@@ -192,7 +192,7 @@ def test_a_seat_hands_itself_to_a_bot_and_takes_it_back(server: Server, browsers
     page.wait_for_selector(".bot-took-over")
     assert "Your seat is played by a random bot" in text(page, ".bot-took-over")
     assert "its player had to go" in text(page, ".bot-took-over")
-    assert text(page, "#seat-list li:first-child .held") == "bot: random"
+    assert text(page, "#seat-list li:first-child .held") == "random bot in your place"
     page.click("#take-back")
     wait_until(page, "document.querySelector('.bot-took-over') === null", 15)
     page.wait_for_selector("#hand")
@@ -406,7 +406,7 @@ def test_open_tables_and_the_race_for_the_last_seat(
         page.goto(f"{server.url}/")
         page.wait_for_selector("#open-tables[data-ready=yes]")
     row = f"#open-list tr[data-game-id='{game_id}']"
-    assert "1 of 2" in str(one.locator(row).text_content())
+    assert "Seat 2: open seat" in str(one.locator(row).text_content())
     assert "1 day a move" in str(one.locator(row).text_content())
     one.locator(row).scroll_into_view_if_needed()
     one.screenshot(path=str(shots / "open-tables.png"))
