@@ -73,7 +73,11 @@ def test_the_log_tells_the_steps_nobody_chose(
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto(server.url + link if link.startswith("/") else link)
-        wait_until(page, "document.querySelectorAll('#log li.event').length > 0")
+        wait_until(
+            page,
+            "document.querySelectorAll('#log li.event').length > 0"
+            " && document.querySelector('#game').dataset.version !== undefined",
+        )
         lines = page.eval_on_selector_all("#log li.event", "ns => ns.map(n => n.innerText)")
         assert any(re.search(pattern, line) for line in lines), json.dumps(lines[-20:])
         # a step is not a move: the list's numbers count the moves only (the page's version)
