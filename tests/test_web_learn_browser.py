@@ -228,20 +228,27 @@ def check_moves_in_plain_words(page: Any, view: dict[str, Any]) -> None:
 
 
 def check_log_in_plain_words(page: Any, view: dict[str, Any]) -> None:
+    """Each move in plain words, its short form on demand; each step the rules took on their
+    own (a line marked ``event``: :mod:`rulebook.core.events`) in its own words."""
     lines = page.locator("#log li")
     assert lines.count() == len(view["log"]) > 0
     for i, told in enumerate(view["log"]):
         line = lines.nth(i)
+        if told.get("event"):
+            assert "event" in (line.get_attribute("class") or "").split()
+            assert (line.text_content() or "").endswith(told["text"])
+            continue
         who = "You" if told["seat"] == view["seat"] else f"Seat {told['seat'] + 1}"
         assert line.locator(".who").text_content().startswith(who)
         assert line.locator(".plain").text_content() == f" {told['plain']}"
         assert line.locator(".plain").is_visible() and not line.locator(".short").is_visible()
     page.check("#short-forms")  # the short forms, for players who know the game
     # the line compared by its place: a bot's move may add another below it meanwhile
-    last = lines.nth(len(view["log"]) - 1)
+    at = max(i for i, told in enumerate(view["log"]) if not told.get("event"))
+    last = lines.nth(at)
     assert last.locator(".short").is_visible()
     assert not last.locator(".plain").is_visible()
-    assert last.locator(".short").text_content() == f": {view['log'][-1]['text']}"
+    assert last.locator(".short").text_content() == f": {view['log'][at]['text']}"
     page.uncheck("#short-forms")
 
 
