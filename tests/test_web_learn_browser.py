@@ -228,6 +228,8 @@ def check_moves_in_plain_words(page: Any, view: dict[str, Any]) -> None:
 
 
 def check_log_in_plain_words(page: Any, view: dict[str, Any]) -> None:
+    """Each move in plain words, its short form on demand; each step the rules took on their
+    own (a line marked ``event``: :mod:`rulebook.core.events`) in its own words."""
     lines = page.locator("#log li")
     assert lines.count() == len(view["log"]) > 0
     for i, told in enumerate(view["log"]):

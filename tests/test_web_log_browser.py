@@ -29,6 +29,8 @@ pytestmark = pytest.mark.xdist_group("log-browser")
 CASES = [
     ("battle-merchants", 2, "standard", "greedy", r"Battle at \w+ Battlefield \d+ .*(beats|tie)"),
     ("battle-merchants", 3, "standard", "random", r"earns? \d+ gold for repairs"),
+    ("archmagi", 2, "standard", "greedy", r"^Tier 1 Monsters come onto their Path: the [A-Z]"),
+    ("archmagi", 3, "standard", "random", r"^Round 3 begins: .* shuffled into a new Magic Pool"),
 ]
 
 
