@@ -29,6 +29,9 @@ pytestmark = pytest.mark.xdist_group("log-browser")
 CASES = [
     ("battle-merchants", 2, "standard", "greedy", r"Battle at \w+ Battlefield \d+ .*(beats|tie)"),
     ("battle-merchants", 3, "standard", "random", r"earns? \d+ gold for repairs"),
+    ("merchants-of-magick", 3, "standard", "greedy", r"scores? \d+ Coins (each )?for Master \w+"),
+    ("ye-olde-magick-shoppe", 2, "standard", "greedy", r"scores? \d+ stars .*Certification:"),
+    ("merchants-of-magick", 1, "solo", "greedy", r"\d+ Coins for Master .*only one a solo game"),
 ]
 
 
