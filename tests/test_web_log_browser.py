@@ -31,6 +31,9 @@ CASES = [
     ("battle-merchants", 3, "standard", "random", r"earns? \d+ gold for repairs"),
     ("archmagi", 2, "standard", "greedy", r"^Tier 1 Monsters come onto their Path: the [A-Z]"),
     ("archmagi", 3, "standard", "random", r"^Round 3 begins: .* shuffled into a new Magic Pool"),
+    ("merchants-of-magick", 3, "standard", "greedy", r"scores? \d+ Coins (each )?for Master \w+"),
+    ("ye-olde-magick-shoppe", 2, "standard", "greedy", r"scores? \d+ stars .*Certification:"),
+    ("merchants-of-magick", 1, "solo", "greedy", r"\d+ Coins for Master .*only one a solo game"),
 ]
 
 
