@@ -29,6 +29,9 @@ pytestmark = pytest.mark.xdist_group("log-browser")
 CASES = [
     ("battle-merchants", 2, "standard", "greedy", r"Battle at \w+ Battlefield \d+ .*(beats|tie)"),
     ("battle-merchants", 3, "standard", "random", r"earns? \d+ gold for repairs"),
+    ("pandoria-merchants", 2, "standard", "greedy", r"enclose.*area.*gains? \d+ \w+ \(\d+ Worker"),
+    ("pandoria-merchants", 2, "family", "greedy", r"area .*scores? \d+ VP \(.* the \w+ Guild\)"),
+    ("pandoria-merchants", 1, "solo", "greedy", r"Trolls score -?\d+ points? for Territory \d"),
 ]
 
 
@@ -73,7 +76,12 @@ def test_the_log_tells_the_steps_nobody_chose(
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto(server.url + link if link.startswith("/") else link)
-        wait_until(page, "document.querySelectorAll('#log li.event').length > 0")
+        # the events drawn, and the version of the live view (set when the socket sends it)
+        wait_until(
+            page,
+            "document.querySelector('#log li.event')"
+            " && document.querySelector('#game[data-version]')",
+        )
         lines = page.eval_on_selector_all("#log li.event", "ns => ns.map(n => n.innerText)")
         assert any(re.search(pattern, line) for line in lines), json.dumps(lines[-20:])
         # a step is not a move: the list's numbers count the moves only (the page's version)
