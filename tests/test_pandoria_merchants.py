@@ -1505,3 +1505,17 @@ def test_after_the_8th_territory_the_trolls_take_three_and_the_game_ends_aloud()
         f"The Trolls end with {sum(table[:7]) + 79} points: {sum(table) - 20} from the "
         "Territories, 3 for crossed-out cards, 26 for Relics and Monuments.",
     ]
+
+
+def test_a_turn_with_nothing_to_draw_is_told_and_ends_the_game() -> None:
+    """Decision 9: when no Resource can be drawn anywhere, the end is set off as by the
+    threshold; each such turn says so, the first one that the round is the last."""
+    s = on(board(". ."))
+    s.near = s.anchor_extra = 0
+    lines = told(listened(s, s._begin_turn), None)
+    assert lines[:2] == [
+        "draws nothing this turn: no empty hex is left where a Resource may go; the game ends "
+        "with this round, after seat 2's turn",
+        "draws nothing this turn: no empty hex is left where a Resource may go",
+    ]
+    assert lines[2] == "The game is over: the final score." and s.is_terminal()

@@ -95,7 +95,9 @@ def score_area(s: PandoriaState, area: int, border: int, kind: int) -> None:
     Artifacts: only the player who encloses."""
     b = s.board
     # as they were, for the table to be told what the area gave (immutable: nothing copied)
-    tracks, vp, artifacts = s.tracks, s.vp, s.artifacts
+    tracks = s.tracks
+    vp = s.vp
+    artifacts = s.artifacts
     s.enclosed_now += 1
     s.scored |= area
     s.pre_enclosed += pop_count(area & b.preprinted_mask)
