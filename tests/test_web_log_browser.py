@@ -34,6 +34,9 @@ CASES = [
     ("merchants-of-magick", 3, "standard", "greedy", r"scores? \d+ Coins (each )?for Master \w+"),
     ("ye-olde-magick-shoppe", 2, "standard", "greedy", r"scores? \d+ stars .*Certification:"),
     ("merchants-of-magick", 1, "solo", "greedy", r"\d+ Coins for Master .*only one a solo game"),
+    ("pandoria-merchants", 2, "standard", "greedy", r"enclose.*area.*gains? \d+ \w+ \(\d+ Worker"),
+    ("pandoria-merchants", 2, "family", "greedy", r"area .*scores? \d+ VP \(.* the \w+ Guild\)"),
+    ("pandoria-merchants", 1, "solo", "greedy", r"Trolls score -?\d+ points? for Territory \d"),
 ]
 
 
