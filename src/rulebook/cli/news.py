@@ -95,7 +95,8 @@ class News:
         self, entries: Sequence[Entry], viewer: int | None, width: int, limit: int, head: str
     ) -> list[str]:
         """The entries as at most ``limit`` lines ``width`` wide, after ``head``: one
-        paragraph per run of moves by one seat, the latest kept when they do not all fit."""
+        paragraph per run of moves by one seat, and one for the steps the rules took after a
+        move; the latest kept when they do not all fit."""
         paragraphs: list[list[str]] = []
         last_seat = None
         for entry in entries:
@@ -106,8 +107,8 @@ class News:
                 paragraphs.append([f"{seat_label(entry.seat, self.labels)}: {text}"])
                 last_seat = entry.seat
             said = self.said(entry, viewer)
-            if said:  # the steps that followed, each a paragraph; the next move starts anew
-                paragraphs += [[line] for line in said]
+            if said:  # the steps that followed, one paragraph; the next move starts anew
+                paragraphs.append(said)
                 last_seat = None
         lines: list[str] = []
         for moves in paragraphs:
