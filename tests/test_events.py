@@ -120,3 +120,24 @@ def test_every_step_told_has_its_words_and_no_rule_imports_them() -> None:
             continue
         text = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
         assert "import aloud" not in text and f"{package}.aloud" not in text, module
+
+
+def setups() -> list[tuple[str, str, int]]:
+    """Every game and variant at its fewest and most players (4 at most)."""
+    return [
+        (name, v.name, n)
+        for name in rulebook.games()
+        for v in rulebook.get_game(name).variants
+        for n in sorted({v.min_players, min(v.max_players, 4)})
+    ]
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), setups())
+def test_the_result_says_where_each_point_came_from(game: str, variant: str, players: int) -> None:
+    """Every scoring category of every seat's breakdown (and the solo opponent's) has a note
+    in plain words, which the result screen and the terminal show."""
+    state = rulebook.new_game(game, players, seed=1, variant=variant)
+    notes = state.score_notes()
+    wanted = set(state.score_breakdown(0)) | set(state.opponent_breakdown())
+    assert wanted <= set(notes), wanted - set(notes)
+    assert all(len(notes[k]) > 20 for k in wanted)
