@@ -356,7 +356,7 @@ function mat(view, ctx, p) {
   const tiles = Object.entries(seat.reward_tiles).map(([name, n]) =>
     tip(
       view,
-      kit.el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${kit.titled(name)}${n > 1 ? ` ×${n}` : ""}`),
+      kit.el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#7a5a2e"}` }, `${kit.titled(name)}${n > 1 ? ` ×${n}` : ""}`),
       `${kit.titled(name)} Reward Tile`,
       `${kit.titled(name)} Reward Tile${n > 1 ? ` ×${n}` : ""}`,
       n > 1 ? `${n} on this mat: ${n} more gold per sale.` : "",

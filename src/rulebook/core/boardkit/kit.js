@@ -175,8 +175,9 @@ export function redraw(root, draw) {
 
 /**
  * A roving group: one Tab stop for all the parts inside ``node`` (a map's hexes, a sheet's
- * circles and rows); the arrow keys move between them by where they are drawn, Home and End to
- * the first and last. The Tab stop is the part last focused there if it is a place, else the
+ * circles and rows); the arrow keys move between them by where they are drawn (Right and Left
+ * in reading order, Down and Up to the nearest below or above), Home and End to the first and
+ * the last. The Tab stop is the part last focused there if it is a place, else the
  * group's first place, else the part last focused, else the first part. ``label`` names the
  * group; ``key`` remembers its last part across redraws (default: the label).
  */
@@ -203,20 +204,44 @@ function anchorRect(node) {
   return (anchor || node).getBoundingClientRect();
 }
 
-/** The part the arrow ``key`` leads to from ``from``: the nearest in that direction. */
+/** Where a part is drawn: its middle (of its anchor). */
+function middle(node) {
+  const r = anchorRect(node);
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2, drawn: r.width > 0 || r.height > 0 };
+}
+
+/** The parts in reading order: line by line from the top (a line: middles within 6 px), each
+ * from the left. Right and Left walk it, so every part is reached. */
+function readingOrder(items) {
+  const placed = items.map((n) => ({ n, ...middle(n) })).filter((p) => p.drawn);
+  placed.sort((a, b) => a.y - b.y);
+  const lines = [];
+  for (const p of placed) {
+    const line = lines[lines.length - 1];
+    if (line && p.y - line[0].y < 6) line.push(p);
+    else lines.push([p]);
+  }
+  return lines.flatMap((line) => line.sort((a, b) => a.x - b.x)).map((p) => p.n);
+}
+
+/** The part the arrow ``key`` leads to from ``from``: Right and Left the next and the previous
+ * in reading order; Down and Up the nearest below or above (within 45 degrees first). */
 function arrowTarget(items, from, key) {
+  if (key === "ArrowRight" || key === "ArrowLeft") {
+    const order = readingOrder(items);
+    const i = order.indexOf(from);
+    return order[i + (key === "ArrowRight" ? 1 : -1)] || null;
+  }
   const [dx, dy] = ARROWS[key];
-  const a = anchorRect(from);
-  const ax = a.left + a.width / 2;
-  const ay = a.top + a.height / 2;
+  const a = middle(from);
   let best = null;
   let bestScore = Infinity;
   for (const item of items) {
     if (item === from) continue;
-    const r = anchorRect(item);
-    if (!r.width && !r.height) continue;
-    const x = r.left + r.width / 2 - ax;
-    const y = r.top + r.height / 2 - ay;
+    const m = middle(item);
+    if (!m.drawn) continue;
+    const x = m.x - a.x;
+    const y = m.y - a.y;
     const ahead = x * dx + y * dy;
     const aside = Math.abs(x * dy - y * dx);
     if (ahead < 1) continue;
@@ -254,9 +279,11 @@ function roving(root) {
     const key = item.getAttribute("data-key");
     if (key) ui.rove[group.getAttribute("data-rove")] = key;
   };
+  // a part the person moves to becomes its group's Tab stop; the focus a redraw gives back to
+  // a part that is no place any more leaves the stop on the group's place (Tab reaches it)
   root.addEventListener("focusin", (event) => {
     const item = event.target.closest && event.target.closest("[data-rove-item]");
-    if (item) settle(item.closest("[data-rove]"), item);
+    if (item && !restoring) settle(item.closest("[data-rove]"), item);
   });
   root.addEventListener("keydown", (event) => {
     if (!(event.key in ARROWS) && event.key !== "Home" && event.key !== "End") return;
@@ -264,8 +291,9 @@ function roving(root) {
     const item = event.target.closest && event.target.closest("[data-rove-item]");
     if (!item) return;
     const items = roveItems(item.closest("[data-rove]"));
+    const order = event.key === "Home" || event.key === "End" ? readingOrder(items) : [];
     const next =
-      event.key === "Home" ? items[0] : event.key === "End" ? items[items.length - 1] : arrowTarget(items, item, event.key);
+      event.key === "Home" ? order[0] : event.key === "End" ? order[order.length - 1] : arrowTarget(items, item, event.key);
     event.preventDefault();
     if (next) next.focus();
   });
@@ -468,8 +496,14 @@ function installTips() {
     tip.style.top = `${at.top}px`;
   };
   showTip = show;
+  // a finger's last tap leaves the browser a "mouse" where it landed, moved over whatever a
+  // redraw puts there: only a mouse that really moves shows tips on hover
+  let touchMode = false;
+  document.addEventListener("pointermove", (event) => {
+    if (event.pointerType === "mouse" && (event.movementX || event.movementY)) touchMode = false;
+  });
   document.addEventListener("pointerover", (event) => {
-    if (event.pointerType !== "mouse") return;
+    if (event.pointerType !== "mouse" || touchMode) return;
     if (tip.contains(event.target)) return;
     const node = target(event);
     if (node) show(node, true);
@@ -496,6 +530,7 @@ function installTips() {
     "pointerdown",
     (event) => {
       pressing = true;
+      touchMode = event.pointerType !== "mouse";
       clearTimeout(pressEnd);
       pressEnd = setTimeout(() => (pressing = false), 1000);
       if (event.pointerType === "mouse") return;
