@@ -455,8 +455,8 @@ def test_components_explain_themselves_with_their_data_file_text(
                 )
                 if not touch:
                     node.hover()
-                elif "rb-place" in (node.get_attribute("class") or ""):
-                    node.focus()  # a place's tip on a phone: a long press (the kit test) or focus
+                elif re.search(r"\brb-(place|control)\b", node.get_attribute("class") or ""):
+                    node.focus()  # a tap acts on a place or a control: a long press or focus
                 else:
                     node.tap()
                 shown = tip(page)
