@@ -445,6 +445,9 @@ export function render(root, view, ctx) {
   kit.redraw(root, () => {
     const faces = obs.craft_faces || [];
     const order = kit.viewerFirst(view);
+    // the viewer's own mat heads the column beside the board: on a laptop's first screen
+    const own = view.seat !== null && view.seat !== undefined ? order[0] : null;
+    const others = own === null ? order : order.slice(1);
     return [
       kit.el(
         "header",
@@ -467,6 +470,7 @@ export function render(root, view, ctx) {
         kit.el(
           "div",
           { class: "bm-side" },
+          own === null ? null : mat(view, ctx, own),
           kit.el("h2", {}, "Kingdom Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`), "Kingdom deck", "Kingdom deck", `${obs.decks.kingdom} cards left.`)),
           kit.rove(kit.el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))), "Kingdom Cards"),
           kit.el("h2", {}, "Craft Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`), "Craft deck", "Craft deck", `${obs.decks.craft} cards left in this deck.`)),
@@ -488,7 +492,7 @@ export function render(root, view, ctx) {
           steve(view),
         ),
       ),
-      kit.el("div", { class: "bm-mats" }, order.map((p) => mat(view, ctx, p))),
+      others.length ? kit.el("div", { class: "bm-mats" }, others.map((p) => mat(view, ctx, p))) : null,
     ];
   });
 }
