@@ -146,6 +146,11 @@ def read_toml(package: str, filename: str) -> dict[str, Any]:
     return merged
 
 
+def read_file(package: str, filename: str) -> dict[str, Any]:
+    """The TOML of ``package/filename`` as shipped (no data override merged in)."""
+    return _read_file(package, filename)
+
+
 def _read_file(package: str, filename: str) -> dict[str, Any]:
     try:
         text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
@@ -176,6 +181,17 @@ def load(model: type[M], package: str, filename: str) -> M:
     return validate(model, read_toml(package, filename), where)
 
 
+#: each game's data files and their schemas, by data package (:func:`content_from_files`)
+_SCHEMAS: dict[str, tuple[tuple[str, type[BaseModel]], ...]] = {}
+
+
+def schemas(package: str) -> tuple[tuple[str, type[BaseModel]], ...]:
+    """The data files of ``package`` that its game's content is compiled from, each with the
+    schema it is validated against, in the order the content reads them (empty for a package
+    no content reads)."""
+    return _SCHEMAS.get(package, ())
+
+
 def content_from_files(package: str, compile: Callable[..., T]) -> Callable[[], T]:
     """A game's ``content()``: its data files read and checked once per process (:func:`cached`).
 
@@ -191,6 +207,7 @@ def content_from_files(package: str, compile: Callable[..., T]) -> Callable[[], 
         if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
             raise TypeError(f"{compile.__qualname__}: parameter {name!r} names no data schema")
         files.append((schema, f"{name}.toml"))
+    _SCHEMAS[package] = tuple((filename, schema) for schema, filename in files)
 
     def content() -> T:
         """The game's content from its data files (read and checked once per process)."""
