@@ -297,6 +297,24 @@ def before_after_figure(
     return fig
 
 
+def two_distributions_figure(
+    before: Sequence[float], after: Sequence[float], xlabel: str, title: str, names: tuple[str, str]
+) -> Figure:
+    """Two distributions of one figure (final scores, game lengths) over each other."""
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    low = min(min(before), min(after))
+    high = max(max(before), max(after))
+    bins = list(range(int(low), int(high) + 2, max(1, int(high - low + 1) // 40 or 1)))
+    for values, name, color in ((before, names[0], "#9ecae9"), (after, names[1], "#4c78a8")):
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.8, label=name, color=color)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
 def png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)

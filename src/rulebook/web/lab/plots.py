@@ -30,6 +30,7 @@ def draw(spec: RunSpec, rows: Mapping[str, list[dict[str, Any]]], folder: Path) 
             save(name, fig)
         (folder / "report.html").write_text(report.render_html(games), encoding="utf-8")
         return names
+    names_ = ("shipped data", "what-if")
     for text in spec.rungs:
         rung = Rung.parse(text)
         a, b = rows[f"{text} shipped"], rows[f"{text} whatif"]
@@ -37,16 +38,26 @@ def draw(spec: RunSpec, rows: Mapping[str, list[dict[str, Any]]], folder: Path) 
         by = "faction" if any(r["factions"] for r in a) else "seat"
         title = f"{rung.describe()}: win rate per {by}"
         save(
-            f"{key}-rates",
-            report.before_after_figure(rates(a, rung, by), rates(b, rung, by), title),
+            f"{key}-1-rates",
+            report.before_after_figure(rates(a, rung, by), rates(b, rung, by), title, names_),
         )
-        sa, sb = summarize(a), summarize(b)
-        save(f"{key}-scores-shipped", report.scores_figure(sa))
-        save(f"{key}-scores-whatif", report.scores_figure(sb))
-        save(f"{key}-lengths-shipped", report.lengths_figure(sa))
-        save(f"{key}-lengths-whatif", report.lengths_figure(sb))
+        before, after = ([s for r in side for s in r["scores"]] for side in (a, b))
+        save(
+            f"{key}-2-scores",
+            report.two_distributions_figure(
+                before, after, "final score", f"{text}: final scores", names_
+            ),
+        )
+        before, after = ([r["moves"] for r in side] for side in (a, b))
+        save(
+            f"{key}-3-lengths",
+            report.two_distributions_figure(
+                before, after, "moves per game", f"{text}: game length", names_
+            ),
+        )
+        sb = summarize(b)
         for group, found in sb.items.items():
-            save(f"{key}-items-{group}", report.items_figure(group, found, sb.players == 1))
+            save(f"{key}-4-items-{group}", report.items_figure(group, found, sb.players == 1))
         for side, side_rows in (("shipped", a), ("whatif", b)):
             html = report.render_html(side_rows)
             (folder / f"report-{key}-{side}.html").write_text(html, encoding="utf-8")
