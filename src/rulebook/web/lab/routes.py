@@ -273,9 +273,16 @@ def _knobs(game: str, body: RunBody) -> tuple[Knob, ...]:
             raise BadRequest(f"{get_game(game).title} has no data value {k.key}")
         if value.kind not in ("int", "float"):
             raise BadRequest(f"{value.group}, {value.label}: only numbers can be tuned")
+        where = f"{value.group}, {value.label}"
         if k.low is None or k.high is None or not k.low < k.high:
-            raise BadRequest(f"{value.group}, {value.label}: give a range, lowest below highest")
-        knobs.append(Knob(value.key(game), k.low, k.high, k.step))
+            raise BadRequest(f"{where}: give a range, lowest below highest")
+        low, high, step = k.low, k.high, k.step
+        if value.kind == "int":
+            if any(b is not None and not float(b).is_integer() for b in (low, high, step)):
+                raise BadRequest(f"{where} is a whole number: its range and step must be too")
+            low, high = int(low), int(high)
+            step = None if step is None else int(step)
+        knobs.append(Knob(value.key(game), low, high, step))
     return tuple(knobs)
 
 
