@@ -32,19 +32,22 @@ def validate(game: str, override: dict[str, Any]) -> str:
 
 
 def seconds_per_game(spec: dict[str, Any], budget: float = 2.0) -> float:
-    """How long one of the run's games takes on one core: its first games played for up to
-    ``budget`` seconds (at least one)."""
+    """How long one of the run's games takes on one core, on average over its jobs (or a
+    tuning run's rungs): their first games played in turn for up to ``budget`` seconds (at
+    least one of each)."""
     run = RunSpec.from_dict(spec)
     run.check()
     from pathlib import Path
 
     jobs = run.jobs(Path("."))
-    if not jobs:  # a tuning run plays its rungs' games: time the first rung's
+    if not jobs:  # a tuning run plays games at each of its rungs: time one of each
         from rulebook.lab.ladder import Rung
         from rulebook.lab.strength import job
 
-        rung = Rung.parse(run.rungs[0])
-        jobs = [("", job(run.setting, rung.candidate, rung.opponent, 1, run.seed), Path("."))]
+        for text in run.rungs:
+            rung = Rung.parse(text)
+            one = job(run.setting, rung.candidate, rung.opponent, 1, run.seed)
+            jobs.append((text, one, Path(".")))
     start = time.perf_counter()
     played = 0
     try:
