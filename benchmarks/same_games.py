@@ -56,15 +56,36 @@ def play_logs(game: str, players: int, variant: str, spec: str, seeds: int) -> l
 
 
 def data_changes(baseline: str, game: str) -> list[str]:
-    """The game's data files that differ between ``baseline`` and the working tree."""
+    """The game's data files whose values differ between ``baseline`` and the working tree:
+    the files its content is compiled from (:func:`rulebook.core.data.schemas`), compared as
+    parsed TOML with comments and provenance (``source``, ``why``, ``authored``: words, not
+    values) left out; a file new since the baseline counts as changed."""
+    import tomllib
+
+    import rulebook
+    from rulebook.core.data import schemas
+    from rulebook.lab.overrides import data_package
+
     folder = f"src/rulebook/{game.replace('-', '_')}/data"
-    out = subprocess.run(
-        ["git", "-C", str(ROOT), "diff", "--name-only", baseline, "--", f"{folder}/*.toml"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [Path(line).name for line in out.splitlines() if line.strip()]
+    changed = []
+    for filename, _ in schemas(data_package(rulebook.get_game(game))):
+        path = f"{folder}/{filename}"
+        old = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{baseline}:{path}"], capture_output=True, text=True
+        )
+        now = (ROOT / path).read_text(encoding="utf-8")
+        if old.returncode != 0 or _values(tomllib.loads(old.stdout)) != _values(tomllib.loads(now)):
+            changed.append(filename)
+    return changed
+
+
+def _values(data: object) -> object:
+    """A data file's values: its tables and arrays without the provenance of its entries."""
+    if isinstance(data, dict):
+        return {k: _values(v) for k, v in data.items() if k not in ("source", "why", "authored")}
+    if isinstance(data, list):
+        return [_values(v) for v in data]
+    return data
 
 
 def child(src: Path, game: str, players: int, variant: str, spec: str, seeds: int) -> object:

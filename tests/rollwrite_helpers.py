@@ -1,11 +1,15 @@
 """Arranging a roll-and-write sheet game for a worked example (tests only): set the dice, mark
-circles or whole rows with no side effects, list the legal moves, end a round."""
+circles or whole rows with no side effects, list the legal moves, end a round (and hear what the
+rules told of it)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import TypeVar
 
 import rulebook
+from rulebook.core import Event, apply_heard
 from rulebook.core.rollwrite import SheetState
 
 S = TypeVar("S", bound=SheetState)
@@ -69,3 +73,35 @@ def check_solo_shift(state: SheetState) -> list[int]:
     assert state.lines[0] == [*line[1:], top]
     assert state.discards == [line[0]]
     return line
+
+
+def finish_round_heard(state: SheetState) -> list[Event]:
+    """:func:`finish_round`, listening: what the rules told of the steps it set off, in order."""
+    heard: list[Event] = []
+    for p in list(state.current_players()):
+        heard += apply_heard(state, p, "done")
+    return heard
+
+
+def told(events: Sequence[Event], viewer: int | None) -> list[str]:
+    """The lines ``viewer`` reads of ``events`` (after "You" or the seat's name, or the table's
+    sentence), those it is told nothing of left out."""
+    return [line for line in (e.told_to(viewer) for e in events) if line is not None]
+
+
+def heard_game_is_the_game(game: str, players: int, seed: int) -> list[Event]:
+    """Play a game of random moves twice, once listening to every move (``apply_heard``, as
+    front ends do) and once not; the two must be the same game (telling changes nothing: the
+    next round's dice, read early to be told, are the dice it would roll). Returns what was
+    told."""
+    quiet = rulebook.new_game(game, players=players, seed=seed)
+    loud = rulebook.new_game(game, players=players, seed=seed)
+    rng = random.Random(seed)
+    heard: list[Event] = []
+    while not quiet.is_terminal():
+        p = quiet.current_players()[0]
+        action = rng.choice(quiet.legal_actions(p))
+        quiet.apply(p, action)
+        heard += apply_heard(loud, p, action)
+        assert loud.snapshot() == quiet.snapshot()
+    return heard

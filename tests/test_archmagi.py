@@ -15,10 +15,12 @@ import pytest
 
 import rulebook
 from rulebook import IllegalAction
+from rulebook.agents import make_agent
 from rulebook.archmagi.content import ELEMENTS, KINDS, Effect, content
 from rulebook.archmagi.moves import Move
 from rulebook.archmagi.rules import ArchmagiState
 from rulebook.archmagi.symbols import EFFECT_WORDS
+from rulebook.core import Event, apply_heard
 
 
 def card(name: str, nth: int = 0) -> int:
@@ -834,3 +836,244 @@ def test_other_decisions_in_plain_words() -> None:
     )
     # every symbol has its words
     assert set(EFFECT_WORDS) == set(KINDS) - {"may"}
+
+
+# -- the table says aloud what the rules do on their own (rulebook.archmagi.aloud) ------------
+def heard(s: ArchmagiState, seat: int, move: str) -> tuple[Event, ...]:
+    """The events ``seat``'s ``move`` sets off (:func:`apply_heard`)."""
+    return apply_heard(s, seat, s.parse_action(seat, move))
+
+
+def told(events: tuple[Event, ...], viewer: int | None) -> list[str]:
+    """What ``viewer`` (None: a spectator) reads of ``events``, as the log's lines read: "You"
+    before its own seat's events, the seat's name before another's."""
+    lines = []
+    for e in events:
+        said = e.told_to(viewer)
+        if said is None:
+            continue
+        if e.seat is None:
+            lines.append(said)
+        else:
+            lines.append(f"{'You' if e.seat == viewer else f'Seat {e.seat + 1}'} {said}")
+    return lines
+
+
+def test_the_draw_phase_names_the_spell_drawn_to_its_seat_only() -> None:
+    s = table()  # fire, water, flora, lightning
+    s.hands[0] = cards("Ember", "Crystal Shard")
+    s.pool = cards("Glimmer", "Geode", "Crystal Cluster")
+    s.apply(0, "top Ember")
+    events = heard(s, 0, "top Crystal Shard")  # the last Play: the turn ends
+    assert told(events, 1) == [
+        "Seat 1 discards the Spells of the Play Area (Discard Phase): Ember to the discard "
+        "pile, Crystal Shard to the Exhausted pile",
+        "You draw Crystal Cluster from the Magic Pool (Draw Phase)",
+    ]
+    public = "Seat 2 draws 1 Spell from the Magic Pool (Draw Phase)"
+    assert told(events, 0)[1] == told(events, 2)[1] == told(events, None)[1] == public
+    assert told(events, 0)[0] == "You discard the Spells of the Play Area (Discard Phase): " + (
+        "Ember to the discard pile, Crystal Shard to the Exhausted pile"
+    )
+    # a Draw of a move's own: its line told the others; the seat alone learns which Spell
+    events = heard(s, 1, "draw")
+    assert told(events, 1) == ["You draw Geode"]
+    assert told(events, 0) == told(events, None) == []
+
+
+def test_a_round_end_tells_the_new_monsters_and_the_new_magic_pool() -> None:
+    """END OF ROUND 1 in the middle of a Draw: the Spell drawn before, the Round's end, the
+    Tier 1 Monsters, the new Magic Pool, the Spells drawn after."""
+    s = table()
+    s.hands[0] = cards("Windfall")  # draw 3
+    s.pool = cards("Crystal Shard")
+    s.discard = cards("Ember", "Sprout", "Spark")
+    s.monster_decks[0] = [6, 0, 1, 2]  # Wild Boar, Goblin Sneak, Cave Bat Swarm, Mud Slime
+    events = heard(s, 0, "top Windfall")
+    table_lines = [
+        "The Magic Pool has run out: Round 1 is over.",
+        "Tier 1 Monsters come onto their Path: the Mud Slime (4 Crystals, 2 Favor Points), "
+        "the Cave Bat Swarm (3 Crystals, 1 Favor Point) and the Goblin Sneak (3 Crystals, "
+        "1 Favor Point).",
+        "Round 2 begins: the 3 Spells of the discard pile and the 12 Round 2 Common Spells are "
+        "shuffled into a new Magic Pool of 15 Spells.",
+    ]
+    assert told(events, 1) == told(events, None) == table_lines
+    after = " and ".join(content().cards[c].name for c in s.hands[0][1:])
+    assert told(events, 0) == ["You draw Crystal Shard", *table_lines, f"You draw {after}"]
+
+
+def test_round_3_ends_with_drafts_as_draws_and_the_exhausted_pile_stays_out() -> None:
+    s = table(players=2, magi=("fire", "water"))
+    s.round = 3
+    s.hands[0] = cards("Glimmer")
+    s.pool = cards("Geode")
+    s.exhausted = cards("Crystal Shard", "Tithe")
+    s.monster_decks[2] = [20, 21, 22, 26]  # Red Dragon, Lich, Kraken, Demon Lord
+    events = heard(s, 0, "top Glimmer")
+    assert told(events, None) == [
+        "The Magic Pool has run out: Round 3 is over.",
+        "Tier 3 Monsters come onto their Path: the Demon Lord (14 Crystals and 2 Spells, "
+        "8 Favor Points), the Kraken (10 Crystals and 2 Spells, 6 Favor Points) and the Lich "
+        "(11 Crystals and 2 Spells, 6 Favor Points).",
+        "Round 4 begins: the 2 Round 4 Common Spells are shuffled into a new Magic Pool of "
+        "2 Spells; the 2 Exhausted Spells stay out. From now on, any Draft may be a Draw "
+        "instead.",
+    ]
+    assert s.paths[2] == [26, 22, 21] and s.monster_decks[2] == [20]
+
+
+def test_the_last_round_and_the_game_end_tell_each_seats_favor_and_the_winners() -> None:
+    s = table()
+    s.round = 4
+    s.hands[0] = cards("Windfall", "Glimmer")
+    s.pool = cards("Geode")
+    s.trophies = [[2], [10, 0], [12], []]  # Mud Slime; Troll, Goblin Sneak; Ogre; none
+    events = heard(s, 0, "top Windfall")
+    assert told(events, 1) == [
+        "The Magic Pool has run out: Round 4, the last Round, is over.",
+        "Seat 1 finishes this turn, the last of the game",
+    ]
+    assert told(events, 0) == [
+        "You draw Geode",
+        "The Magic Pool has run out: Round 4, the last Round, is over.",
+        "You finish this turn, the last of the game",
+    ]
+    events = heard(s, 0, "top Glimmer")  # gain 1, draw 1: nothing left to draw
+    assert s.is_terminal()
+    assert told(events, 2) == [
+        "Seat 1 draws nothing: the Magic Pool is empty (the last Round is over)",
+        "Seat 1 discards the Spells of the Play Area (Discard Phase): Windfall and Glimmer to "
+        "the Exhausted pile",
+        "The last turn is over: the game ends. Favor Points decide.",
+        "Seat 1 scores 2 Favor Points for 1 Monster defeated (Mud Slime 2)",
+        "Seat 2 scores 4 Favor Points for 2 Monsters defeated (Troll 3, Goblin Sneak 1)",
+        "You score 4 Favor Points for 1 Monster defeated (Ogre 4)",
+        "Seat 4 scores no Favor Points: no Monster defeated",
+        "Seat 2 shares the victory with 4 Favor Points, tied for the most",
+        "You share the victory with 4 Favor Points, tied for the most",
+    ]
+    assert s.winners() == [1, 2]
+    s = table(players=2, magi=("fire", "water"))
+    s.round, s.final = 4, True
+    s.trophies = [[12], []]
+    assert told(heard(s, 0, "end"), 1)[-1] == "Seat 1 wins the game with 4 Favor Points, the most"
+
+
+def test_planted_spells_and_the_lightning_charge_are_told_as_the_play_phase_begins() -> None:
+    s = table()  # fire, water, flora, lightning
+    s.planted[2] = cards("Sprout", "Seedling")
+    s.books[2] = cards("Bloom", "Harvest")
+    top = "Harvest"
+    s.apply(0, "end")
+    events = heard(s, 1, "end")
+    lines = told(events, 0)
+    assert lines[1:] == [
+        "Seat 3 starts the Play Phase with the Bottom Actions of the Planted Flora Spells: "
+        "Sprout (gain 1 Crystal), then Seedling (draft 1 Spell from their Spell Book onto the "
+        "discard pile, then gain 1 Crystal)",
+        f"Seat 3 drafts {top} from their Spell Book onto the discard pile of the Magic Pool",
+    ]
+    assert told(events, 2)[1:] == [
+        "You start the Play Phase with the Bottom Actions of the Planted Flora Spells: "
+        "Sprout (gain 1 Crystal), then Seedling (draft 1 Spell from your Spell Book onto the "
+        "discard pile, then gain 1 Crystal)",
+        f"You draft {top} from your Spell Book onto the discard pile of the Magic Pool",
+    ]
+    assert s.crystals[2] == 2 and s.discard[-1] == card(top)
+    events = heard(s, 2, "end")
+    assert told(events, None)[-1] == (
+        "Seat 4 starts the Play Phase with the Lightning Magi's ability: gain 1 Crystal"
+    )
+
+
+def test_a_monster_path_refilled_or_left_empty() -> None:
+    s = table()
+    s.paths[0] = [0, 1, 2]
+    s.monster_decks[0] = [3, 4]  # the Giant Rat comes next, then the Kobold Thief
+    s.crystals[0] = 3
+    s.apply(0, "end")
+    assert told(heard(s, 0, "defeat Goblin Sneak"), None) == [
+        "In its place, the Giant Rat (4 Crystals, 1 Favor Point) comes onto the Tier 1 Path "
+        "from its Monster Deck (1 Monster left there).",
+        "Seat 2 draws 1 Spell from the Magic Pool (Draw Phase)",
+    ]
+    assert s.paths[0] == [4, 1, 2]
+    s = table()
+    s.paths[0] = [0, 1, 2]
+    s.monster_decks[0] = []
+    s.crystals[0] = 3
+    s.apply(0, "end")
+    assert told(heard(s, 0, "defeat Cave Bat Swarm"), 1)[0] == (
+        "The Tier 1 Monster Deck is empty: the spot on its Path stays empty."
+    )
+
+
+def test_drafts_name_the_spell_and_an_empty_spell_book_draws_instead() -> None:
+    s = table()
+    s.hands[0] = cards("Firestorm")  # bottom: draft 2
+    first, second = (content().cards[c].name for c in s.books[0][-1:-3:-1])
+    events = heard(s, 0, "bottom Firestorm")
+    assert told(events, 1) == [
+        f"Seat 1 drafts {first} from their Spell Book onto the discard pile of the Magic Pool",
+        f"Seat 1 drafts {second} from their Spell Book onto the discard pile of the Magic Pool",
+    ]
+    s = table()
+    s.books[0] = []
+    s.hands[0] = cards("Firestorm")
+    s.pool = cards("Glimmer", "Geode", "Crystal Cluster")
+    events = heard(s, 0, "bottom Firestorm")
+    instead = "from the Magic Pool instead of drafting"
+    assert told(events, 1) == [f"Seat 1 draws 1 Spell {instead}: their Spell Book is empty"] * 2
+    assert told(events, 0) == [
+        f"You draw Crystal Cluster {instead}: your Spell Book is empty",
+        f"You draw Geode {instead}: your Spell Book is empty",
+    ]
+
+
+def test_a_crystal_gain_cut_short_by_the_main_pile_is_told() -> None:
+    s = table()
+    s.hands[0] = cards("Crystal Shard", "Crystal Shard")  # gain 2
+    s.crystals = [0, 79, 0, 0]
+    assert told(heard(s, 0, "top Crystal Shard"), 1) == [
+        "Seat 1 gains only 1 of 2 Crystals: the main pile of 80 has no more"
+    ]
+    assert told(heard(s, 0, "top Crystal Shard"), 0)[0] == (
+        "You gain no Crystal instead of 2: all 80 Crystals of the main pile are taken"
+    )
+
+
+def test_every_scoring_category_has_a_note() -> None:
+    s = table()
+    notes = s.score_notes()
+    assert set(notes) == set(s.score_breakdown(0)) and all(notes.values())
+
+
+@pytest.mark.parametrize(
+    ("players", "magi"), [(2, "fire"), (3, "water"), (4, "flora"), (2, "lightning")]
+)
+def test_a_whole_game_tells_every_round_end_and_the_scores(players: int, magi: str) -> None:
+    """Random bots, every Magi in the first seat: each Round's end is told once, three Tiers of
+    Monsters come out, the scores told at the end are the game's, and the game is the one
+    played with nobody listening."""
+    s = rulebook.new_game("archmagi", players, seed=7, options={"magi": magi})
+    quiet = s.clone()
+    bots = [make_agent("random", p) for p in range(players)]
+    lines: list[str] = []
+    while not s.is_terminal():
+        p = s.current_players()[0]
+        move = bots[p].act(s, p)
+        quiet.apply(p, move)
+        lines += told(apply_heard(s, p, move), None)
+    assert quiet.snapshot() == s.snapshot()  # listening changes nothing
+    for r in (1, 2, 3):
+        assert lines.count(f"The Magic Pool has run out: Round {r} is over.") == 1
+        assert (
+            sum(line.startswith(f"Tier {r} Monsters come onto their Path") for line in lines) == 1
+        )
+    assert lines.count("The Magic Pool has run out: Round 4, the last Round, is over.") == 1
+    scored = [int(m[1]) for line in lines if (m := re.search(r"scores (\d+) Favor", line))]
+    scored += [0] * sum("scores no Favor Points" in line for line in lines)
+    assert sorted(scored) == sorted(s.scores())
+    # others learn how many Spells a seat draws, never which
+    assert not any(re.search(r"draws (?!\d|nothing)", line) for line in lines)

@@ -17,13 +17,17 @@ from rollwrite_helpers import (
     check_solo_shift,
     complete,
     finish_round,
+    finish_round_heard,
+    heard_game_is_the_game,
     mark,
     markable,
     moves,
     new_state,
     set_dice,
+    told,
 )
 from rulebook import Action, IllegalAction
+from rulebook.core import apply_heard
 from rulebook.core.policy import random_move
 from rulebook.core.rollwrite import SheetState
 from rulebook.merchants_of_magick import FreeMark, Spend
@@ -507,3 +511,169 @@ def test_crafting_is_simultaneous_no_seat_sees_another_s_choices_before_the_phas
     assert state.pending_moves() == 0
     assert state.observation(1)["seats"][0] == state.observation(0)["seats"][0]
     assert str(move).split()[-1] in state.observation(2)["seats"][0]["marked"]
+
+
+# -- what the table says aloud (rulebook.core.rollwrite.aloud) ----------------------------------
+def dice_said(state: SheetState) -> str:
+    """THE RESOURCE PHASE: the round's roll as the round's first line names it."""
+    shown = [f"{v} on the {d}" for d, v in zip(C.dice, state.dice, strict=True)]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def test_the_mastery_phase_is_told_who_scores_which_side() -> None:
+    """THE MASTERY PHASE example, told: the seats meeting the unscored Master Blacksmith in the
+    same round are told together, with its Master side and its flip; a seat meeting Master
+    Enchanter, scored before, its Apprentice side (its own line: "you" to it); the round ends,
+    the Orders move on and the next round's dice are told."""
+    state = new(players=3)
+    blacksmith = next(m.index for m in C.material if m.name == "Master Blacksmith")
+    enchanter = next(m.index for m in C.energy if m.name == "Master Enchanter")
+    state.mastery_cards = (blacksmith, enchanter)
+    state.mastery_master[1] = False  # Master Enchanter was scored in a previous round
+    steel = [c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "steel"]
+    arcane = [c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "arcane"]
+    mark(state, 0, *steel[:4])
+    mark(state, 1, *steel[:4], *arcane[:5])
+    heard = finish_round_heard(state)
+    enchanter_said = (
+        "4 Coins for Master Enchanter (Energy Mastery: 5 circles marked in the Arcane column): "
+        "its Apprentice side, as it was first scored in an earlier round"
+    )
+    table = [
+        "Round 1 of 10 is over.",
+        "Seats 1 and 2 score 8 Coins each for Master Blacksmith (Material Mastery: 4 circles "
+        "marked in the Steel column): its Master side, as the first to meet it; from now on it "
+        "pays its Apprentice side, 4 Coins.",
+        "The Orders move one space clockwise, each seat's leftmost to the seat on its left.",
+        f"Round 2 of 10 begins: the dice show {dice_said(state)}.",
+    ]
+    assert told(heard, 1) == [*table[:2], f"score {enchanter_said}", *table[2:]]
+    assert told(heard, 0) == [*table[:2], f"scores {enchanter_said}", *table[2:]]
+    assert told(heard, None) == told(heard, 0)
+    assert [e.seat for e in heard] == [None, None, 1, None, None]
+    mark(state, 2, *steel[:4])
+    heard = finish_round_heard(state)
+    assert told(heard, 2)[1] == (
+        "score 4 Coins for Master Blacksmith (Material Mastery: 4 circles marked in the Steel "
+        "column): its Apprentice side, as it was first scored in an earlier round"
+    )
+
+
+def test_orders_turned_face_up_and_claimed_on_arrival_are_told() -> None:
+    """THE CUSTOMER PHASE, told: a face-down Order passed on is named where it is turned up;
+    one arriving in a shoppe whose sheet completes it is claimed, told to its seat as its own,
+    and its face-down replacement is not named."""
+    state = new(3)
+    hidden = state.lines[1][0]
+    state.lines[1][0] = ~hidden  # a face-down Order leaves seat 2 for seat 3
+    arriving = state.lines[2][0]  # seat 3's leftmost, to seat 1
+    state.marks[0] |= C.orders[arriving].mask
+    heard = finish_round_heard(state)
+    hidden_o, arriving_o = C.orders[hidden], C.orders[arriving]
+    assert told(heard, None)[1] == (
+        "The Orders move one space clockwise, each seat's leftmost to the seat on its left; "
+        f"turned face up: the Order {hidden_o.name} ({hidden_o.coins} Coins) in seat 3's shoppe."
+    )
+    claim = (
+        f"the Order {arriving_o.name} ({arriving_o.coins} Coins) as it comes face-up into the "
+        "shoppe (the sheet already completes it); a face-down card from the deck takes its place"
+    )
+    assert told(heard, 0)[2] == f"claim {claim}"
+    assert told(heard, 1)[2] == told(heard, None)[2] == f"claims {claim}"
+    assert arriving in state.claimed[0]
+    # the replacement, face-down until the next Customer Phase, is named nowhere
+    replacement = C.orders[~state.lines[0][-1]].name
+    assert not any(replacement in line for line in told(heard, 0))
+
+
+def test_a_claim_with_the_deck_out_is_told() -> None:
+    """ORDERS: "In the rare case that the Orders deck is empty ... no replacement Order is
+    drawn": the move's line tells the claim, the table that nothing replaces it."""
+    state = new()
+    state.deck = []
+    pendant = order("Everlasting Pendant of the Elves")
+    state.lines[0][0] = pendant
+    complete(state, 0, "everlasting", "of-the-elves")
+    set_dice(state, d8=6)
+    heard = apply_heard(state, 0, "d8 pendant/wood")
+    assert told(heard, 1) == [
+        "The Order deck is out: nothing replaces the Order Everlasting Pendant of the Elves "
+        "(5 Coins) in seat 1's shoppe; the shoppe holds one card fewer."
+    ]
+
+
+def test_a_seat_out_of_results_is_told_why_its_crafting_ended() -> None:
+    """EXTRA DICE: a seat's phase ends by itself when no result is left it may spend; the seat
+    is told why (the others see it done, and are told nothing)."""
+    state = new()
+    state.extra_used[0] = len(C.rules.extra_dice_costs)  # every Extra Dice slot used
+    first = next(a for a in state.legal_actions(0) if str(a) != "done")
+    assert apply_heard(state, 0, first) == ()
+    second = next(a for a in state.legal_actions(0) if str(a) != "done")
+    heard = apply_heard(state, 0, second)
+    assert told(heard, 0) == [
+        "finish crafting and research for this round: no Extra Dice slots left"
+    ]
+    assert told(heard, 1) == told(heard, None) == []
+    assert state.done[0]
+
+
+def test_the_solo_shift_and_apprentice_side_are_told() -> None:
+    """SOLO VARIANT, told: the Orders shift left, the leftmost discarded, the first waiting
+    one entering the shoppe, a new one joining from the deck; only the Apprentice side."""
+    state = new(1)
+    state.mastery_cards = (next(m.index for m in C.material if m.name == "Master Blacksmith"), 0)
+    mark(state, 0, *[c.id for c in LAYOUT.circles if LAYOUT.columns[c.column].id == "steel"])
+    line, top = state.lines[0].copy(), state.deck[-1]
+    heard = finish_round_heard(state)
+    left, entering, joining = (C.orders[o] for o in (line[0], line[4], top))
+    assert told(heard, 0) == [
+        "Round 1 of 10 is over.",
+        "score 4 Coins for Master Blacksmith (Material Mastery: 4 circles marked in the Steel "
+        "column): its Apprentice side, the only one a solo game scores",
+        f"The Orders shift one space left: the Order {left.name} ({left.coins} Coins) is "
+        f"discarded; the Order {entering.name} ({entering.coins} Coins) enters the shoppe; "
+        f"the Order {joining.name} ({joining.coins} Coins) joins the line from the deck.",
+        f"Round 2 of 10 begins: the dice show {dice_said(state)}.",
+    ]
+
+
+def test_the_end_of_the_game_tells_each_score_by_category_and_the_solo_title() -> None:
+    """END OF GAME and the SOLO VARIANT's table, told: the seat's Coins by category (those that
+    scored), then its title."""
+    state = new(1)
+    state.round = C.rounds
+    complete(state, 0, "sword", "fiery")
+    left, claimed = 84 - state.score(0), []  # Fulfilled Orders make up 84 Coins in all
+    for o in sorted(C.orders, key=lambda o: -o.coins):
+        if o.coins <= left and left - o.coins != 1:
+            claimed.append(o.index)
+            left -= o.coins
+    state.claimed = [claimed]
+    assert state.score(0) == 84  # the Sword 2 and Fiery 1 (sheet.toml), Orders 81
+    heard = finish_round_heard(state)
+    assert told(heard, 0) == [
+        "Round 10 of 10 is over: the game ends.",
+        "finish with 84 Coins: 2 for Crafting, 1 for Spell Research and 81 for Completed Orders",
+        "earn the title Merchant (80 Coins or more; Master needs 90 Coins)",
+    ]
+    assert state.is_terminal()
+
+
+def test_every_scoring_category_has_a_note() -> None:
+    """The result screen says where each point came from: a note for every category."""
+    for players in (1, 3):
+        state = new(players)
+        notes = state.score_notes()
+        assert list(notes) == list(state.score_breakdown(0))
+        assert all(len(note) > 20 for note in notes.values())
+
+
+@pytest.mark.parametrize("players", [1, 8])
+def test_a_game_told_aloud_is_the_same_game(players: int) -> None:
+    """Listening changes nothing (solo and 8 players): the same moves make the same game, and
+    every round's end and each seat's final score are told."""
+    heard = heard_game_is_the_game(GAME, players, seed=players)
+    lines = told(heard, None)
+    assert sum(line.startswith("Round ") and line.endswith(" is over.") for line in lines) == 9
+    assert sum(line.startswith("finishes with ") for line in lines) == players

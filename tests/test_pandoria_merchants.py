@@ -7,15 +7,18 @@ Hand-made maps are text grids compiled with :func:`build_board` (the same code t
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import rulebook
 from rulebook import IllegalAction
+from rulebook.core import Event, apply_heard
 from rulebook.pandoria_merchants import (
     GAME,
     actions,
+    aloud,
     buildings,
     buying,
     drawing,
@@ -1224,3 +1227,295 @@ def test_every_component_has_a_text_and_authored_ones_say_so() -> None:
     finally:
         texts.load = original
         texts.glossary.cache_clear()  # type: ignore[attr-defined]
+
+
+# -- what the table says aloud (the steps nobody chooses: rulebook.core.events) -----------------
+def told(events: tuple[Event, ...] | list[Event], viewer: int | None) -> list[str | None]:
+    return [e.told_to(viewer) for e in events]
+
+
+def listened(s: PandoriaState, step: Callable[[], object]) -> list[Event]:
+    """What the rules tell while ``step`` (a call into a section) runs on ``s``."""
+    heard: list[Event] = []
+    s.heard = heard
+    try:
+        step()
+    finally:
+        s.heard = None
+    return heard
+
+
+def test_the_worked_example_is_told_with_who_scored_what_and_why() -> None:
+    """ "Jeff (J) enclosed the crystal-area, so he gets 4 crystals (2 crystals x 2 workers)
+    and Bernd (B) gets 2 crystals": one line for the area, each seat's share with its Workers
+    and the hexes; Jeff reads "you", Bernd and spectators read Jeff's seat."""
+    s = on(board(*WORKED))
+    worker(s, 0, "A2")  # Jeff
+    worker(s, 1, "D1")  # Bernd
+    draw(s, "B2", "wood")
+    s.tracks = ((0, 0, 0, 0), (0, 0, 0, 0))
+    to_worker_step(s, 0, "B2")
+    area = apply_heard(s, 0, "worker C2")[0]
+    shares = "4 Crystals (2 Workers × 2 hexes); seat 2 gains 2 Crystals (1 Worker × 2 hexes)"
+    printed = "2 of the 3 pre-printed Resource spaces are enclosed (3 end the game)"
+    assert area.seat == 0
+    assert (
+        area.told_to(0)
+        == f"enclose the Crystal area of 2 hexes (B1, C1): you gain {shares}; {printed}"
+    )
+    others = f"encloses the Crystal area of 2 hexes (B1, C1): seat 1 gains {shares}; {printed}"
+    assert area.told_to(1) == area.told_to(None) == others
+
+
+def test_a_told_area_names_the_buildings_the_full_track_the_store_and_artifacts() -> None:
+    """With the Tower "Jeff would get 4 crystals more!"; 8 Crystals on an empty track fill it
+    at 5, the 3 over give 1 VP (one lost), the Store adds 2 VP; Jeff collects the Artifact."""
+    s = on(board(*WORKED))
+    worker(s, 0, "A2")
+    worker(s, 1, "D1")
+    draw(s, "B2", "wood")
+    s.mark(0, card("rage/tower"), BUILT)
+    s.mark(0, card("construct/store"), BUILT)
+    s.tracks = ((0, 0, 0, 0), (0, 0, 0, 0))
+    s.artifacts = {s.board.index["B1"]: 1}
+    to_worker_step(s, 0, "B2")
+    area = apply_heard(s, 0, "worker C2")[0]
+    assert area.told_to(0) == (
+        "enclose the Crystal area of 2 hexes (B1, C1): you gain 8 Crystals (2 Workers × 2 hexes "
+        "+ 4 for the Tower), 3 beyond a full track: 1 VP (1 lost), + 2 VP for the Store; seat 2 "
+        "gains 2 Crystals (1 Worker × 2 hexes); you collect 1 Artifact; 2 of the 3 pre-printed "
+        "Resource spaces are enclosed (3 end the game)"
+    )
+    assert "seat 1 collects 1 Artifact" in str(area.told_to(1))
+    assert s.vp[0][1:3] == (1, 2)  # what was told is what was scored
+
+
+def test_a_told_area_counts_ships_and_rage() -> None:
+    """A Ship's Worker and a Raged Worker are named where they count."""
+    s = on(board("~ S ~", "C . .", ". . ."))
+    s.ships = {s.board.index["B1"]: 1}
+    draw(s, "B2", "wood")
+    draw(s, "A3", "gold")
+    s.tracks = ((0,) * 4, (0,) * 4)
+    to_worker_step(s, 0, "A3")
+    lines = told(apply_heard(s, 0, "worker B3"), 0)
+    assert lines[0] == (
+        "enclose the Crystal area of 1 hex (A2): you gain 1 Crystal (1 Worker × 1 hex); seat 2 "
+        "gains 1 Crystal (1 Worker on a Ship: 1 × 1 hex); 1 of the 1 pre-printed Resource "
+        "spaces is enclosed (3 end the game)"
+    )
+    assert lines[1] == "enclose the Gold area of 1 hex (A3): you gain 1 Gold (1 Worker × 1 hex)"
+    s = on(board(*WORKED))
+    worker(s, 0, "A2")
+    worker(s, 1, "D1")
+    draw(s, "B2", "wood")
+    s.tracks = ((0,) * 4, (0,) * 4)
+    s.rage_hex, s.rage_extra = s.board.index["A2"], 1  # Rage 2 on A2
+    to_worker_step(s, 0, "B2")
+    assert told(apply_heard(s, 0, "worker C2"), 1)[0] == (
+        "encloses the Crystal area of 2 hexes (B1, C1): seat 1 gains 6 Crystals (2 Workers, "
+        "the one on A2 counting 2 by Rage: 3 × 2 hexes), 1 beyond a full track, lost; seat 2 "
+        "gains 2 Crystals (1 Worker × 2 hexes); 2 of the 3 pre-printed Resource spaces are "
+        "enclosed (3 end the game)"
+    )
+
+
+def test_an_area_no_worker_touches_is_told_too() -> None:
+    """An area enclosed with no Worker next to it counts for the end; nobody scores it."""
+    s = on(board("C . . .", ". . . .", ". . . ."))
+    draw(s, "B1", "wood")
+    draw(s, "A2", "wood")
+    to_worker_step(s, 1, "A2")
+    s.touched |= 1 << s.board.index["B1"]
+    area = apply_heard(s, 1, "worker A3")[0]  # A1's Crystal: the map's edge, B1 and A2
+    assert area.told_to(0) == (
+        "encloses the Crystal area of 1 hex (A1): no Worker is next to it, so nobody scores; "
+        "1 of the 1 pre-printed Resource spaces is enclosed (3 end the game)"
+    )
+    assert s.tracks == ((1,) * 4, (1,) * 4)
+
+
+def test_the_family_version_tells_points_and_the_guild_bonus() -> None:
+    """Family: "every Resource is one Victory Point" per Worker, and the Guild's bonus."""
+    s = on(board(*WORKED), variant="family")
+    s.guild = replaced(s.guild, 0, CRYSTAL)  # as the Alchemists
+    worker(s, 0, "A2")
+    worker(s, 1, "D1")
+    draw(s, "B2", "wood")
+    to_worker_step(s, 0, "B2")
+    area = apply_heard(s, 0, "worker C2")[0]
+    assert area.told_to(0) == (
+        "enclose the Crystal area of 2 hexes (B1, C1): you score 6 VP (2 Workers × 2 hexes + 2 "
+        "for the Alchemists Guild); seat 2 scores 2 VP (1 Worker × 2 hexes); 2 of the 3 "
+        "pre-printed Resource spaces are enclosed (3 end the game)"
+    )
+    assert s.vp == ((4, 2), (2, 0))
+
+
+def test_each_turn_tells_its_roll() -> None:
+    """1. Roll 2 Resource Dice: the roll a turn begins with, told after the move before it (here
+    the last starting card); doubles bring an Artifact, a "?" is any other Resource."""
+    s = rulebook.new_game(NAME, players=2, seed=1)
+    assert isinstance(s, PandoriaState)
+    assert apply_heard(s, 0, "start muster/saw-mill") == ()
+    assert told(apply_heard(s, 1, "start conjure/market"), 1) == ["rolls Wood and Gold"]
+    assert str(s.dice) == str((WOOD, KINDS.index("gold")))
+    s.dice = (CRYSTAL, CRYSTAL)
+    assert aloud.rolled(s) == Event(
+        0, "Roll Crystal and Crystal: doubles, so an Artifact goes between the two"
+    )
+    s.dice = (-1, CRYSTAL)
+    assert aloud.rolled(s).text == "Roll ? and Crystal: the ? may be any Resource but Crystal"
+    s.dice = (-1, -1)
+    assert aloud.rolled(s).text == "Roll ? and ?: each ? may be any Resource, the same one too"
+    s.family, s.dice = True, (WOOD, WOOD)
+    assert aloud.rolled(s).text == "Roll Wood and Wood"  # no Artifacts in the family version
+
+
+def test_the_terrain_spell_tells_its_dice() -> None:
+    s = on(board(". . .", ". . ."))
+    s.near = s.board.land
+    events = listened(s, lambda: start_spell(s, "terrain", 2))
+    faces = " and ".join("?" if d < 0 else KINDS[d].capitalize() for d in s.dice)
+    assert events[0].seat == 0 and events[0].text.startswith(
+        f"Roll 2 dice for the Terrain Spell: {faces}"
+    )
+
+
+def test_a_symbol_with_no_hex_left_is_forfeited_aloud() -> None:
+    """2.2: with no empty hex next to the Resources just drawn, the Worker is forfeited by
+    itself, and the table hears it."""
+    s = on(board(". C ~", "~ ~ ~"))
+    draw(s, "A1", "wood")
+    to_worker_step(s, 0, "A1")
+    events = listened(s, lambda: s._enter(DRAW))
+    assert told(events, 1)[0] == (
+        "forfeits the Worker: no empty hex is left next to the Resources just drawn"
+    )
+
+
+def test_the_poorhouse_is_told() -> None:
+    s = on(board(". ."))
+    s.mark(0, card("swamp/poorhouse"), BUILT)
+    s.tracks = replaced(s.tracks, 0, (0, 2, 0, 1))
+    events = listened(s, lambda: buildings.poorhouse(s, 0))
+    assert told(events, 0) == [
+        "gain 1 Wood and 1 Craft from the Poorhouse (tracks at 0 go up to 1)"
+    ]
+    assert told(events, 1) == [
+        "gains 1 Wood and 1 Craft from the Poorhouse (tracks at 0 go up to 1)"
+    ]
+    assert s.tracks[0] == (1, 2, 1, 1)
+
+
+def test_the_end_and_the_final_score_are_told() -> None:
+    """End of Game and Final Score: the end set off (the round is finished), then each seat's
+    points by category, with the Resources left."""
+    s = rulebook.new_game(NAME, players=3, seed=2)
+    assert isinstance(s, PandoriaState)
+    for p in range(3):
+        s.apply(p, s.legal_actions(p)[0])
+    s.pre_enclosed = 7
+    rng = random.Random(0)
+    heard: list[Event] = []
+    while not s.is_terminal():
+        p = s.current_players()[0]
+        heard += apply_heard(s, p, rng.choice(s.legal_actions(p)))
+    lines = told([e for e in heard if not e.text.startswith("Roll")], None)
+    assert lines[0] == (
+        "The end is near: 7 of the 8 pre-printed Resource spaces are enclosed (7 end the game); "
+        "the round is played to its end, seat 3's turn last."
+    )
+    assert lines[-4] == "The game is over: the final score."
+    for p in range(3):
+        parts = s.score_breakdown(p)
+        assert heard[-3 + p].seat == p
+        assert f"with {s.score(p)} VP" in str(heard[-3 + p].text)
+        assert (f"{parts['unused_cards']} for unused cards" in str(heard[-3 + p].text)) == bool(
+            parts["unused_cards"]
+        )
+
+
+def test_the_final_score_names_every_category() -> None:
+    s = on(board(". ."))
+    s.tracks = replaced(s.tracks, 0, (3, 5, 1, 4))
+    s.mark(0, card("ship/statue"), OWNED)
+    s.held_artifacts = replaced(s.held_artifacts, 0, 2)
+    s.vp = replaced(s.vp, 0, (4, 3, 2, 3, 1, 6, 10))
+    events = listened(s, s._game_over)
+    assert told(events, 0) == [
+        "The game is over: the final score.",
+        "end the game with 37 VP: 4 for City areas, 3 for Resources beyond full tracks, 2 for "
+        "the Store, 3 for the Shrine, 1 for the Academy, 6 for Relics, 10 for Monuments, 5 for "
+        "the Resources left (1 VP for 2 of each: Wood 3, Crystal 5, Craft 1, Gold 4), 1 for "
+        "unused cards, 2 for the Artifacts left",
+        "ends the game with 0 VP",
+    ]
+    assert s.score(0) == 37
+
+
+def test_score_notes_explain_every_category() -> None:
+    """The result screen says where each point came from: a note for every category of the
+    breakdown (and the Trolls' in solo), in every version."""
+    for variant, players in (("standard", 2), ("family", 3), ("solo", 1)):
+        s = rulebook.new_game(NAME, players=players, seed=0, variant=variant)
+        notes = s.score_notes()
+        wanted = set(s.score_breakdown(0)) | set(s.opponent_breakdown())
+        assert wanted <= set(notes), (variant, wanted - set(notes))
+        assert all(len(notes[k]) > 20 for k in wanted)
+    assert "Statue" in rulebook.new_game(NAME, players=2, seed=0).score_notes()["cities"]
+
+
+def test_a_finished_territory_and_the_trolls_points_are_told() -> None:
+    """Territory is finished: your points there; Victory Points for the Trolls: the table's
+    value minus yours (below 0 when you beat it)."""
+    s = solo()
+    s.add_vp(0, 0, s.troll_table()[0] + 14)
+    assert told(listened(s, lambda: solo_version.finish_territory(s)), None) == [
+        "finishes Territory 1 of 8 with 20 points there: 2 Resources and a Worker no longer "
+        "fit; its open areas are not scored",
+        "The Trolls score -14 points for Territory 1 of 8: the table's 6 minus the 20 scored "
+        "there = -14 (the table beaten by 14).",
+    ]
+
+
+def test_after_the_8th_territory_the_trolls_take_three_and_the_game_ends_aloud() -> None:
+    """ "After the 8th Territory, there are 3 elements, that are crossed out": told before
+    they are, then the column the player gives, the Trolls' points and the final score."""
+    s = solo()
+    table = s.troll_table()
+    s.finished = (1, 5, 2, 6, 3, 7, 4)
+    s.my_territory = (0,) * 7
+    s.trolls = tuple(table[:7])
+    s.troll_parts = ((0, 0),) * 7
+    s.territory = 8
+    s.add_vp(0, 0, 20)
+    heard = listened(s, lambda: solo_version.finish_territory(s))
+    assert told(heard, 0) == [
+        "finish Territory 8 of 8 with 20 points there: 2 Resources and a Worker no longer fit; "
+        "its open areas are not scored",
+        "After the last Territory the Trolls take the best left: the Relic of 2 Artifacts worth "
+        "6 VP, the Relic of 3 Artifacts worth 10 VP and the Monument worth 10 VP.",
+    ]
+    assert told(apply_heard(s, 0, "trolls column-1"), 0) == [
+        "The Trolls score 79 points for Territory 8 of 8: the table's 70 minus the 20 scored "
+        "there = 50, + 3 for crossed-out cards, + 26 for Relics and Monuments.",
+        "The game is over: the final score.",
+        "end the game with 20 VP: 20 for City areas",
+        f"The Trolls end with {sum(table[:7]) + 79} points: {sum(table) - 20} from the "
+        "Territories, 3 for crossed-out cards, 26 for Relics and Monuments.",
+    ]
+
+
+def test_a_turn_with_nothing_to_draw_is_told_and_ends_the_game() -> None:
+    """Decision 9: when no Resource can be drawn anywhere, the end is set off as by the
+    threshold; each such turn says so, the first one that the round is the last."""
+    s = on(board(". ."))
+    s.near = s.anchor_extra = 0
+    lines = told(listened(s, s._begin_turn), None)
+    assert lines[:2] == [
+        "draws nothing this turn: no empty hex is left where a Resource may go; the game ends "
+        "with this round, after seat 2's turn",
+        "draws nothing this turn: no empty hex is left where a Resource may go",
+    ]
+    assert lines[2] == "The game is over: the final score." and s.is_terminal()

@@ -316,3 +316,112 @@ def test_a_row_is_named_by_its_category() -> None:
     ]
     assert row_kind("prefix") == "Prefix Enchantment"
     assert row_kind("suffix") == "Suffix Enchantment"
+
+
+# -- circles or boxes ----------------------------------------------------------------------------
+#: the sheet's places named as a noun: "circle(s)", but not the verb of the rulebooks ("circle the
+#: next value", "circles its Bonus Modifier", "circled") nor Ye Olde's Customer Circle
+PLACE_CIRCLE = re.compile(r"(?<!customer )\bcircles?\b(?!\s+(?:the|its|next)\b)", re.IGNORECASE)
+PLACE_BOX = re.compile(r"\bbox(?:es)?\b", re.IGNORECASE)
+
+
+def _texts(value: object) -> list[str]:
+    """Every string inside ``value`` (dicts' values, lists' items)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def _shown(console_thing: object) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    console = Console(file=StringIO(), width=100, record=True)
+    console.print(console_thing)
+    return console.export_text()
+
+
+def _player_texts(game: str, players: int, variant: str) -> list[str]:
+    """What a player of ``game`` reads: How to play, the board's printed parts and tips, the
+    first-turn guide, the cards, the terminal's table, turn view and views, the words of every
+    move over some rounds, and the refusal of a move typed wrong."""
+    from rulebook.core.boardkit import board_static
+    from rulebook.core.guide import load_guide
+    from rulebook.core.rollwrite.web import sheet_tips
+
+    g = rulebook.get_game(game)
+    setup = g.setup(players, 3, variant)
+    texts = [g.how_to_play() or ""]
+    texts += _texts(board_static(g, setup))
+    texts += _texts(dict(g.cards(setup))) if g.cards else []
+    texts += [f"{step.title}. {step.text}" for step in load_guide(g)]
+    tips = sheet_tips(f"{g.web_view}")
+    texts += _texts(tips.categories) + _texts(tips.score)
+    state = rulebook.new_game(game, players=players, seed=3, variant=variant)
+    rng = random.Random(3)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        p = state.current_players()[0]
+        assert g.render is not None and g.turn_view is not None
+        texts += [_shown(g.render(state, p)), _shown(g.turn_view(state, p))]
+        texts += [_shown(view.draw(state, p)) + view.about for view in g.views]
+        legal = state.legal_actions(p)
+        texts += [state.describe(p, a) for a in legal] + [state.explain(p, a) for a in legal]
+        state.apply(p, rng.choice(legal))
+    with pytest.raises(rulebook.IllegalAction) as refused:
+        state.parse_action(state.current_players()[0], "no such move")
+    return [*texts, str(refused.value)]
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), [(YOMS, "standard", 3), (YOMS, "solo", 1)])
+def test_ye_olde_magick_shoppe_has_boxes(game: str, variant: str, players: int) -> None:
+    """Ye Olde Magick Shoppe's sheet has boxes ("checkboxes"), not circles: no text a player
+    reads calls a place of its sheet a circle (the rulebook's verb, "circle the next Bonus
+    Modifier Value", and the Customer Circle stay)."""
+    texts = _player_texts(game, players, variant)
+    said = [
+        t[max(m.start() - 60, 0) : m.end() + 20] for t in texts for m in PLACE_CIRCLE.finditer(t)
+    ]
+    assert not said, said[:5]
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), [(MOM, "standard", 3), (MOM, "solo", 1)])
+def test_merchants_of_magick_has_circles(game: str, variant: str, players: int) -> None:
+    """Merchants of Magick's sheet has circles, and its Extra Dice slots: no text a player reads
+    speaks of a box (but the Mastery cards' note on the prototype's boxes they copy)."""
+    texts = _player_texts(game, players, variant)
+    prototype = re.compile(r"the prototype's \w+ certification asks \d+ boxes")
+    said = [t for t in texts if PLACE_BOX.search(prototype.sub("", t))]
+    assert not said, said[:5]
+    assert any(PLACE_CIRCLE.search(t) for t in texts)  # the word is there to find
+
+
+def test_the_shared_board_names_places_in_each_games_words() -> None:
+    """The shared sheet view (``sheet.js``) writes no "circle" of its own for people to read:
+    the word comes from each game's ``SheetWords`` (``static.words.circle``): circles for
+    Merchants of Magick, boxes for Ye Olde Magick Shoppe. Its quoted texts may name the SVG
+    element, CSS classes, data attributes and keys, never the place."""
+    from pathlib import Path
+
+    from rulebook.core.boardkit import board_static
+    from rulebook.core.rollwrite import web
+
+    source = (Path(web.__file__).parent / "sheet.js").read_text(encoding="utf-8")
+    lines = [
+        line for line in source.splitlines() if not line.lstrip().startswith(("//", "/*", "*"))
+    ]
+    code = re.sub(r"\$\{[^{}`]*\}", "${}", "\n".join(lines))  # what is written, not computed
+    quoted = re.findall(r'"[^"\n]*"|`[^`\n]*`', code)
+    allowed = re.compile(r'^"circle"$|rb-circle|data-circle|^`circle:\$')
+    said = [q for q in quoted if re.search(r"\bcircles?\b", q) and not allowed.search(q)]
+    assert not said, said
+    for game, word in ((MOM, "circle"), (YOMS, "box")):
+        g = rulebook.get_game(game)
+        static = board_static(g, g.setup(2, 1))
+        assert static is not None and static["words"]["circle"] == word

@@ -36,8 +36,9 @@ RULEBOOKS = Path(__file__).resolve().parents[2] / "shared" / "rulebooks"
 if not RULEBOOKS.is_dir():
     RULEBOOKS = Path("/work/shared/rulebooks")
 MAX_LINES = 700
-#: modules of a game's package that hold no rule (data schemas, views, bots, words)
-NOT_RULES = ("bots", "lookahead", "render", "cards", "encoding", "stats", "web", "data")
+#: modules of a game's package that hold no rule (data schemas, views, bots, words; ``aloud``:
+#: the words of the steps the rules take on their own, :mod:`rulebook.core.events`)
+NOT_RULES = ("bots", "lookahead", "render", "cards", "encoding", "stats", "web", "data", "aloud")
 
 
 def source(module: str) -> Path | None:

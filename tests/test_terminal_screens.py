@@ -78,12 +78,13 @@ def test_battle_merchants_explains_tokens_and_defeated_weapons() -> None:
 
 
 def test_the_sheet_explains_its_thresholds() -> None:
-    for game in ("merchants-of-magick", "ye-olde-magick-shoppe"):
+    """In each game's words: Merchants of Magick's circles, Ye Olde Magick Shoppe's boxes."""
+    for game, place in (("merchants-of-magick", "circle"), ("ye-olde-magick-shoppe", "box")):
         state = rulebook.new_game(game, 2, 1)
         sheet = next(v for v in state.game.views if v.name == "sheet")
         text = " ".join(" ".join(render([sheet.draw(state, 0)])).split())
-        assert "A crafting circle >=5 takes a result of 5 or more" in text
-        assert "a research circle <=6 a result of 6 or less" in text
+        assert f"A crafting {place} >=5 takes a result of 5 or more" in text
+        assert f"a research {place} <=6 a result of 6 or less" in text
 
 
 def test_pandoria_explains_its_map_and_shows_relics_as_text() -> None:

@@ -137,7 +137,8 @@ def race(
 
 
 def public_log(server: Server, gid: str) -> list[tuple[int, str]]:
-    return [(e["seat"], e["text"]) for e in view(server, gid)["log"]]
+    """The spectators' log of moves (the steps the rules told after them left out)."""
+    return [(e["seat"], e["text"]) for e in view(server, gid)["log"] if not e.get("event")]
 
 
 def wait(check: Callable[[], Any], timeout: float, what: str) -> Any:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 import rulebook
 from rulebook.agents import make_agent
-from rulebook.core import Event, State, apply_heard
+from rulebook.core import Event, IllegalAction, State, apply_heard
 from rulebook.core.words import third_person
 from rulebook.web.views import Entry, entry, made, to_text, version, view
 
@@ -69,6 +70,26 @@ def told_of(events: tuple[Event, ...], viewer: int | None) -> list[str | None]:
     return [e.told_to(viewer) for e in events]
 
 
+#: how many positions re-sampled from a seat's view are tried for one in which the move is legal
+TRIES = 200
+
+
+def made_in_sample(
+    state: State, p: int, sample: State, seat: int, action: rulebook.Action, rng: random.Random
+) -> tuple[State, tuple[Event, ...]] | None:
+    """The move made in ``sample`` (re-sampled from seat ``p``'s view of ``state``, before the
+    move) and what it told. Where the move is not legal there (it plays a Spell the re-sampling
+    moved out of the mover's hidden Hand: the move itself shows ``p`` that the mover held it),
+    in another position re-sampled from ``p``'s view, drawn again until the move is legal;
+    None if none was in :data:`TRIES` draws."""
+    for _ in range(TRIES):
+        try:
+            return sample, apply_heard(sample, seat, action)
+        except IllegalAction:
+            sample = state.determinize(p, rng)
+    return None
+
+
 def check_entry(
     state: State, seat: int, action: rulebook.Action, rng: random.Random, compared: list[int]
 ) -> Entry:
@@ -86,10 +107,11 @@ def check_entry(
         else:
             assert again.announce == told.announce, f"seat {p} learns of seat {seat}'s move"
             assert again.plain_public == told.plain_public, f"seat {p}, in plain words"
-        samples.append((p, sample))
+        after = made_in_sample(state, p, sample, seat, action, rng)
+        if after is not None:
+            samples.append((p, *after))
     real = made(state, seat, action)
-    for p, sample in samples:
-        events = apply_heard(sample, seat, action)
+    for p, sample, events in samples:
         if sample.observation(p) == state.observation(p):
             assert told_of(events, p) == told_of(real.events, p), f"seat {p} told of the steps"
             compared[0] += len(real.events)
@@ -180,3 +202,23 @@ def test_simultaneous_moves_are_withheld_until_the_phase_ends() -> None:
             log.append(entry(state, seat, done))
             state.apply(seat, done)
     assert [e["seat"] for e in view(state, 0, log, labels)["log"]] == [1, 0, 1]
+
+
+def test_the_check_catches_a_drawn_spell_told_to_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Archmagi the move itself may show a seat the mover's hidden Spell (played from its
+    Hand), so the check re-samples until the move is legal; it still fails on a Spell a seat
+    draws named to every seat, not to that seat alone."""
+    from rulebook.archmagi import aloud
+
+    def leak(s: Any, p: int, start: int, why: int) -> Event | None:
+        drawn = s.hands[p][start:]
+        names = ", ".join(s.moves.name_of[c] for c in drawn)
+        return Event(p, f"Draw {names}") if drawn else None
+
+    monkeypatch.setattr(aloud, "drew", leak)
+    state = rulebook.new_game("archmagi", 3, seed=SEED)
+    rng = random.Random(0)
+    with pytest.raises(AssertionError, match="told of the steps"):
+        for _ in range(50):
+            seat = state.current_players()[0]
+            check_entry(state, seat, rng.choice(state.legal_actions(seat)), rng, [0])

@@ -228,20 +228,29 @@ def check_moves_in_plain_words(page: Any, view: dict[str, Any]) -> None:
 
 
 def check_log_in_plain_words(page: Any, view: dict[str, Any]) -> None:
+    """Each move in plain words, its short form on demand; each step the rules took on their
+    own (a line marked ``event``: :mod:`rulebook.core.events`) in its own words."""
     lines = page.locator("#log li")
     assert lines.count() == len(view["log"]) > 0
     for i, told in enumerate(view["log"]):
         line = lines.nth(i)
+        if told.get("event") and told["seat"] is None:  # the table's own sentence
+            assert line.text_content() == told["text"] and line.locator(".who").count() == 0
+            continue
         who = "You" if told["seat"] == view["seat"] else f"Seat {told['seat'] + 1}"
         assert line.locator(".who").text_content().startswith(who)
+        if told.get("event"):  # a step about one seat: the same words in both forms
+            assert line.text_content().endswith(f" {told['text']}")
+            continue
         assert line.locator(".plain").text_content() == f" {told['plain']}"
         assert line.locator(".plain").is_visible() and not line.locator(".short").is_visible()
     page.check("#short-forms")  # the short forms, for players who know the game
-    # the line compared by its place: a bot's move may add another below it meanwhile
-    last = lines.nth(len(view["log"]) - 1)
+    # the last move compared by its place: a bot's move may add another below it meanwhile
+    moves = [i for i, told in enumerate(view["log"]) if not told.get("event")]
+    last = lines.nth(moves[-1])
     assert last.locator(".short").is_visible()
     assert not last.locator(".plain").is_visible()
-    assert last.locator(".short").text_content() == f": {view['log'][-1]['text']}"
+    assert last.locator(".short").text_content() == f": {view['log'][moves[-1]]['text']}"
     page.uncheck("#short-forms")
 
 

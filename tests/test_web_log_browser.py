@@ -29,6 +29,14 @@ pytestmark = pytest.mark.xdist_group("log-browser")
 CASES = [
     ("battle-merchants", 2, "standard", "greedy", r"Battle at \w+ Battlefield \d+ .*(beats|tie)"),
     ("battle-merchants", 3, "standard", "random", r"earns? \d+ gold for repairs"),
+    ("archmagi", 2, "standard", "greedy", r"^Tier 1 Monsters come onto their Path: the [A-Z]"),
+    ("archmagi", 3, "standard", "random", r"^Round 3 begins: .* shuffled into a new Magic Pool"),
+    ("merchants-of-magick", 3, "standard", "greedy", r"scores? \d+ Coins (each )?for Master \w+"),
+    ("ye-olde-magick-shoppe", 2, "standard", "greedy", r"scores? \d+ stars .*Certification:"),
+    ("merchants-of-magick", 1, "solo", "greedy", r"\d+ Coins for Master .*only one a solo game"),
+    ("pandoria-merchants", 2, "standard", "greedy", r"enclose.*area.*gains? \d+ \w+ \(\d+ Worker"),
+    ("pandoria-merchants", 2, "family", "greedy", r"area .*scores? \d+ VP \(.* the \w+ Guild\)"),
+    ("pandoria-merchants", 1, "solo", "greedy", r"Trolls score -?\d+ points? for Territory \d"),
 ]
 
 
@@ -73,7 +81,11 @@ def test_the_log_tells_the_steps_nobody_chose(
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto(server.url + link if link.startswith("/") else link)
-        wait_until(page, "document.querySelectorAll('#log li.event').length > 0")
+        wait_until(
+            page,
+            "document.querySelectorAll('#log li.event').length > 0"
+            " && document.querySelector('#game').dataset.version !== undefined",
+        )
         lines = page.eval_on_selector_all("#log li.event", "ns => ns.map(n => n.innerText)")
         assert any(re.search(pattern, line) for line in lines), json.dumps(lines[-20:])
         # a step is not a move: the list's numbers count the moves only (the page's version)

@@ -180,23 +180,31 @@ def test_a_bot_s_moves_in_a_person_s_seat_are_told_as_the_bot_s(c: TestClient) -
     (stint,) = views[first]["bots"]
     assert stint["from"] == 0 and stint["to"] is not None and stint["to"] >= 1
     live = c.portal.call(c.app.state.games.get, gid)  # type: ignore[attr-defined,union-attr]
-    assert len(live.log) == len(spectator["log"])  # no simultaneous phase: one line a move
+    # the moves' lines (the steps the rules took on their own come after them, unnumbered)
+    assert len(live.log) == len(moves(spectator["log"]))  # no simultaneous phase
     for told in (views[first], views[other], spectator):
-        for i, e in enumerate(told["log"]):
+        for i, e in enumerate(moves(told["log"])):
             by_bot = e["seat"] == first and stint["from"] <= i < stint["to"]
             assert e.get("bot") == ("random" if by_bot else None), (told["seat"], i, e)
-    own = views[first]["log"]
+        assert not any("bot" in e for e in told["log"] if e.get("event"))
+    own = moves(views[first]["log"])
     for i in range(stint["from"], stint["to"]):
         # "The random bot, in your seat, plays ...": the seat's own words, in the third person
         assert own[i]["text"] == live.log[i].explain
         assert own[i]["plain"] == third_person(live.log[i].plain) != live.log[i].plain
-        assert views[other]["log"][i]["plain"] == live.log[i].plain_public
+        assert moves(views[other]["log"])[i]["plain"] == live.log[i].plain_public
     assert own[-1] == {"seat": first, "text": live.log[-1].explain, "plain": live.log[-1].plain}
     # the replay tells the bot's moves so too, at every step
     for step in (stint["to"], len(live.log)):
         r = c.get(f"/api/games/{gid}/replay?step={step}", headers=auth(tokens[other]))
         replayed = r.json()["views"][0]["log"]
-        assert replayed == views[other]["log"][:step]
+        assert moves(replayed) == moves(views[other]["log"])[:step]
+        assert replayed == views[other]["log"][: len(replayed)]
+
+
+def moves(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A payload's log lines of moves (not the steps the rules took on their own)."""
+    return [e for e in log if not e.get("event")]
 
 
 def test_the_others_vote_on_an_absent_seat(db: Path) -> None:
@@ -276,7 +284,10 @@ def test_open_seats_and_the_race_for_the_last_one(c: TestClient, db: Path) -> No
     links = new_game(c, "archmagi", ["human", "open", "open"], clock=TURN)
     gid = links["id"]
     assert links["open"] == [1, 2] and [s["seat"] for s in links["seats"]] == [0]
-    tables = c.get("/api/open").json()["tables"]
+    answer = c.get("/api/open").json()
+    tables = answer["tables"]
+    created = get_view(c, gid)["created"]
+    assert created == pytest.approx(answer["now"], abs=30)
     assert tables == [
         {
             "id": gid,
@@ -285,8 +296,13 @@ def test_open_seats_and_the_race_for_the_last_one(c: TestClient, db: Path) -> No
             "variant": "standard",
             "clock": "1 day a move",
             "seats": ["human", "open seat", "open seat"],
+            "kinds": ["person", "open", "open"],
             "open": [1, 2],
             "taken": 1,
+            "created": created,
+            "moves": 0,
+            "to_act": get_view(c, gid)["to_act"],
+            "presence": get_view(c, gid)["presence"],
         }
     ]
     r = post(c, f"/api/games/{gid}/join", None, {"seat": 1})
@@ -306,7 +322,27 @@ def test_open_seats_and_the_race_for_the_last_one(c: TestClient, db: Path) -> No
     assert c.get("/api/open").json()["tables"] == []  # no seat left open
     assert dump(db) != before
     r = post(c, f"/api/games/{gid}/join", None, {"seat": 0})
-    assert r.status_code == 409  # not an open seat
+    assert r.status_code == 409  # never an open seat: not "someone took it first"
+    assert r.json()["error"] == "seat 1 is not an open seat: a person plays it, with its own link"
+
+
+def test_a_seat_that_never_was_open_cannot_be_taken(c: TestClient, db: Path) -> None:
+    links = new_game(c, "archmagi", ["human", "greedy", "open"])
+    gid = links["id"]
+    before = dump(db)
+    said = {}
+    for seat in (0, 1, 3):
+        r = post(c, f"/api/games/{gid}/join", None, {"seat": seat})
+        assert r.status_code in (400, 409), r.text
+        said[seat] = r.json()["error"]
+    assert said == {
+        0: "seat 1 is not an open seat: a person plays it, with its own link",
+        1: "seat 2 is not an open seat: a bot (greedy) plays it",
+        3: "this game has no seat 4",
+    }
+    assert dump(db) == before
+    view = get_view(c, gid)
+    assert view["kinds"] == ["person", "bot", "open"] and view["open"] == [2]
 
 
 # -- rematch ---------------------------------------------------------------------------------------

@@ -15,13 +15,17 @@ from rollwrite_helpers import (
     check_solo_shift,
     complete,
     finish_round,
+    finish_round_heard,
+    heard_game_is_the_game,
     mark,
     markable,
     moves,
     new_state,
     set_dice,
+    told,
 )
 from rulebook import IllegalAction
+from rulebook.core import apply_heard
 from rulebook.ye_olde_magick_shoppe.content import content
 from rulebook.ye_olde_magick_shoppe.rules import ShoppeState
 
@@ -377,3 +381,107 @@ def test_sheet_thresholds_and_dice_as_printed() -> None:
     kinds = {row.id: C.bonus_kind[row.index] for row in LAYOUT.rows}
     assert all(kinds[r.id] == (MINUS if r.category in ("gear", "weapon", "armor") else PLUS)
                for r in LAYOUT.rows)  # fmt: skip
+
+
+# -- what the table says aloud (rulebook.core.rollwrite.aloud) ----------------------------------
+def test_certifications_are_told_first_players_then_later_ones() -> None:
+    """Certifications, told in the game's words (boxes, stars, higher and lower values): the
+    first players of the same round together, with the lower value from then on; a later one
+    its lower value, as its own line."""
+    state = new(3)
+    state.mastery_cards = (next(m.index for m in C.material if m.name.startswith("Steel")), 0)
+    _steel(state, 0, 4)
+    _steel(state, 1, 4)
+    heard = finish_round_heard(state)
+    assert told(heard, 2)[1] == (
+        "Seats 1 and 2 score 6 stars each for Steel Material Mastery (Material Mastery "
+        "Certification: 4 boxes marked in the Steel column): its higher value, as the first to "
+        "meet it; from now on it pays its lower value, 3 stars."
+    )
+    _steel(state, 2, 4)
+    heard = finish_round_heard(state)
+    later = (
+        "3 stars for Steel Material Mastery (Material Mastery Certification: 4 boxes marked in "
+        "the Steel column): its lower value, as it was first scored in an earlier round"
+    )
+    assert told(heard, 2)[1] == f"score {later}"
+    assert told(heard, 0)[1] == told(heard, None)[1] == f"scores {later}"
+
+
+def test_solo_certification_and_shift_are_told() -> None:
+    """Solo Variant, told: only the lower value; the customers shift left, the leftmost
+    leaving, the first waiting one entering the shoppe, a new one joining face-up."""
+    state = new(1)
+    state.mastery_cards = (next(m.index for m in C.material if m.name.startswith("Steel")), 0)
+    _steel(state, 0, 4)
+    line, top = state.lines[0].copy(), state.deck[-1]
+    heard = finish_round_heard(state)
+    left, entering, joining = (C.cards[o] for o in (line[0], line[4], top))
+    assert [left.kind, entering.kind, joining.kind] == ["customer"] * 3
+    assert told(heard, 0)[1:3] == [
+        "score 3 stars for Steel Material Mastery (Material Mastery Certification: 4 boxes "
+        "marked in the Steel column): its lower value, the only one a solo game scores",
+        f"The Customers shift one space left: the Customer {left.name} ({left.value} stars) is "
+        f"discarded; the Customer {entering.name} ({entering.value} stars) enters the shoppe; "
+        f"the Customer {joining.name} ({joining.value} stars) joins the line from the deck.",
+    ]
+
+
+def test_the_circle_turning_face_up_and_the_deck_out_are_told() -> None:
+    """Round Flow 3 and 6-7, told: a claim with the Customer deck out leaves its space empty
+    (the move's line names the claim, the table what follows); the circle rotates; a
+    face-down card passed on is named where it is flipped."""
+    state = new(3)
+    sword = card("Vorpal Sword")
+    a, c, d, e, f, g, h, i = [o for o in C.customers if o != sword][:8]
+    state.lines = [[a, sword, c], [d, e, f], [~g, h, i]]
+    state.deck.clear()
+    complete(state, 0, "vorpal")
+    mark(state, 0, "sword/wood", "sword/leather")
+    state.bonus[0] = [0, 2]
+    set_dice(state, d6=6)
+    heard = apply_heard(state, 0, "d6 sword/steel")
+    assert told(heard, 1) == [
+        "The Customer deck is out: nothing replaces the Customer Vorpal Sword (6 stars) in "
+        "seat 1's shoppe; its space stays empty."
+    ]
+    heard = finish_round_heard(state)
+    g_card = C.cards[g]
+    assert told(heard, None)[1] == (
+        "The Customers move one space clockwise, each seat's leftmost to the seat on its left; "
+        f"turned face up: the Customer {g_card.name} ({g_card.value} stars) in seat 1's shoppe."
+    )
+
+
+def test_the_end_of_the_game_tells_each_seat_s_stars_by_category() -> None:
+    """End of the Game and Scoring, told: each seat's stars by category, those that scored."""
+    state = new()
+    state.round = C.rounds
+    complete(state, 0, "waterskin", "torch", "gear-discounting")
+    state.claimed[1] = [card("Vorpal Sword")]
+    heard = finish_round_heard(state)
+    assert told(heard, 0) == [
+        "Round 10 of 10 is over: the game ends.",
+        "finish with 4 stars: 2 for Items and 2 for Glyphs",  # a Glyph's own stars: 0
+        "finishes with 6 stars: 6 for Customers",
+    ]
+    assert state.is_terminal()
+
+
+def test_every_scoring_category_has_a_note() -> None:
+    """The result screen says where each point came from: a note for every category."""
+    for players in (1, 3):
+        state = new(players)
+        notes = state.score_notes()
+        assert list(notes) == list(state.score_breakdown(0))
+        assert all(len(note) > 20 for note in notes.values())
+
+
+@pytest.mark.parametrize("players", [1, 8])
+def test_a_game_told_aloud_is_the_same_game(players: int) -> None:
+    """Listening changes nothing (solo and 8 players): the same moves make the same game, and
+    every round's end and each seat's final score are told."""
+    heard = heard_game_is_the_game(GAME, players, seed=players)
+    lines = told(heard, None)
+    assert sum(line.startswith("Round ") and line.endswith(" is over.") for line in lines) == 9
+    assert sum(line.startswith("finishes with ") for line in lines) == players

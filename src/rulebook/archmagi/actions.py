@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulebook.archmagi import aloud
 from rulebook.archmagi.flow import discard_card
+from rulebook.archmagi.moves import FOR_DRAFT
 from rulebook.archmagi.rounds import drafts_as_draws, draw, end_round
 from rulebook.archmagi.symbols import Effect
 
@@ -117,6 +119,8 @@ def gain(s: ArchmagiState, p: int, n: int) -> None:
     got = gainable(n, sum(s.crystals), s.content.rules.crystals)
     s.crystals[p] += got
     s.count(p, "crystals_gained", got)
+    if got < n:
+        s.tell(aloud.pile_short, p, n, got)
 
 
 def effect(s: ArchmagiState, p: int, e: Effect) -> None:
@@ -162,10 +166,11 @@ def settle(s: ArchmagiState, task: Task) -> None:
         if s.books[p]:
             s.count(p, "spells_drafted")
             s.discard.append(s.books[p].pop())
+            s.tell(aloud.drafted, p)
         else:
-            draw(s, p, 1)
+            draw(s, p, 1, FOR_DRAFT)
     elif kind == "look":
-        draw(s, p, 1)  # nothing to look at: the Draft is a Draw
+        draw(s, p, 1, FOR_DRAFT)  # nothing to look at: the Draft is a Draw
 
 
 def choices(s: ArchmagiState, task: Task) -> list[Action]:
@@ -252,5 +257,6 @@ def decide(s: ArchmagiState, p: int, move: Move, task: Task) -> None:
         else:
             s.count(p, "spells_drafted")
             s.discard.append(s.books[p].pop())
+            s.tell(aloud.drafted, p)
     elif kind == "may" and verb == "use":
         s.stack.append(("seq", p, 0, data))

@@ -45,6 +45,13 @@ INPUT: Final = frozenset(
     }
 )
 
+#: why Spells are drawn, for what is told of it (:func:`rulebook.archmagi.aloud.drew`): by a
+#: move's own Draw (its line says so), in the Draw Phase, or for a Draft when the Spell Book is
+#: empty (SYMBOLS GUIDE, Draft)
+BY_MOVE: Final = 0
+DRAW_PHASE: Final = 1
+FOR_DRAFT: Final = 2
+
 #: a task of the stack: (kind, seat, number, data)
 Task = tuple[str, int, int, Any]
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulebook.archmagi import aloud
 from rulebook.archmagi.actions import affordable
 from rulebook.archmagi.content import ELEMENTS
 from rulebook.archmagi.flow import to_discard
-from rulebook.archmagi.moves import DISCARD, OVER, PLAY
+from rulebook.archmagi.moves import DISCARD, DRAW_PHASE, OVER, PLAY
 from rulebook.archmagi.rounds import draw
 
 if TYPE_CHECKING:
@@ -36,9 +37,10 @@ def start_turn(s: ArchmagiState, p: int) -> None:
     s.phase = PLAY
     s.play_area = []
     magi = s.magi_specs[p]
-    draw(s, p, magi.draws)
+    draw(s, p, magi.draws, DRAW_PHASE)
     s.plays = magi.plays
     s.stack.extend(turn_start_tasks(s, p))
+    s.tell(aloud.play_phase_begins, p)
 
 
 def turn_start_tasks(s: ArchmagiState, p: int) -> list[Task]:
@@ -124,6 +126,7 @@ def discard_phase(s: ArchmagiState, p: int) -> None:
     s.phase = DISCARD
     s.stack.append(("end", p, 0, None))
     s.stack.append(("limit", p, 0, None))
+    s.tell(aloud.play_area_discarded, p)
     area, s.play_area = s.play_area, []
     offers: list[Task] = []
     for card in area:
@@ -138,5 +141,6 @@ def end_turn(s: ArchmagiState, p: int) -> None:
     turn it is finishes it, then the game is over."""
     if s.final:
         s.phase = OVER
+        s.tell(aloud.game_over)
         return
     start_turn(s, (p + 1) % s.num_players)

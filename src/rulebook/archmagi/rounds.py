@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulebook.archmagi import aloud
+from rulebook.archmagi.moves import BY_MOVE
+
 if TYPE_CHECKING:
     from rulebook.archmagi.rules import ArchmagiState
 
@@ -26,6 +29,7 @@ def end_round(s: ArchmagiState) -> None:
     c = s.content
     if s.round >= c.rules.rounds:
         s.final = True
+        s.tell(aloud.last_round_over)
         return
     tier = s.round - 1
     deck = s.monster_decks[tier]
@@ -39,21 +43,33 @@ def end_round(s: ArchmagiState) -> None:
         for i, spell in enumerate(c.cards)
         if spell.set == "round" and spell.round == s.round and spell.players <= n
     ]
+    discarded = len(s.discard)
     s.pool = s.discard + new
     s.discard = []
     s.chance.shuffle(s.pool)
+    s.tell(aloud.round_over, discarded)
 
 
-def draw(s: ArchmagiState, p: int, n: int) -> None:
+def draw(s: ArchmagiState, p: int, n: int, why: int = BY_MOVE) -> None:
     """Draw ``n`` Spells from the Magic Pool, one at a time (SYMBOLS GUIDE, Draw); the Round
     ends the moment the Pool runs out, even mid-Draw, and the Draw resumes from the next
-    Round's Pool (END OF ROUND clarification)."""
+    Round's Pool (END OF ROUND clarification). ``why``: what the Draw is, for the telling
+    (:data:`~rulebook.archmagi.moves.BY_MOVE` and the others)."""
+    if not s.pool:
+        if n:  # only after the last Round ended: nothing left to draw
+            s.tell(aloud.drew_nothing, p)
+        return
+    hand = s.hands[p]
+    start = len(hand)
     for _ in range(n):
+        hand.append(s.pool.pop())
         if not s.pool:
-            return  # only after the last Round ended: nothing left to draw
-        s.hands[p].append(s.pool.pop())
-        if not s.pool:
+            s.tell(aloud.drew, p, start, why)
             end_round(s)
+            if not s.pool:
+                return  # the last Round is over: nothing left to draw
+            start = len(hand)
+    s.tell(aloud.drew, p, start, why)
 
 
 def drafts_as_draws(s: ArchmagiState) -> bool:

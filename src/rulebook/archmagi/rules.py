@@ -259,6 +259,13 @@ class ArchmagiState(State):
         """The Favor Points of the Monsters a seat defeated (the only scoring of the game)."""
         return {"favor": self.favor(player)}
 
+    def score_notes(self) -> dict[str, str]:
+        """What the Favor Points count (MONSTERS, Favor Points)."""
+        return {
+            "favor": "the Favor Points printed on each Monster you defeated, added up "
+            "(the only way to score)"
+        }
+
     def scores(self) -> list[int]:
         return [self.favor(p) for p in range(self.num_players)]
 

@@ -1,6 +1,6 @@
-"""What the table says aloud at a Season's End and the Year's End: every battle, the repairs,
-the cleanup, who starts the next Season, the Year's End scoring; and the cards turned face up
-at a turn's start (:mod:`rulebook.core.events`).
+"""What the table says aloud at Season’s End: Time For War! (every battle, the repairs, the
+cleanup, who starts the next Season) and at Year’s End (Winning the Game) (each merchant's
+scoring); and the cards turned face up at a turn's start (:mod:`rulebook.core.events`).
 
 The rules tell of each step where they take it (``s.tell(aloud.battle, ...)``); each function
 here puts one in plain words, in the project's own, from the state at that moment. Battle

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from rulebook.cli.common import seat_label
 from rulebook.core import Action, Event, State, apply_heard
-from rulebook.core.words import third_person
 
 
 @dataclass(frozen=True)
@@ -61,15 +60,17 @@ class News:
 
     def said(self, entry: Entry, viewer: int | None) -> list[str]:
         """The steps the rules took on their own after ``entry``'s move, as ``viewer`` may
-        read them: ``seat 2 (greedy) wins the battle ...``, or the table's own sentence."""
+        read them: ``You enclose ...`` (the viewer's own), ``seat 2 (greedy) wins the battle
+        ...``, or the table's own sentence."""
         lines = []
         for event in entry.events:
-            phrase = event.phrase(viewer)
-            if phrase is None:
+            told = event.told_to(viewer)
+            if told is None:
                 continue
             if event.seat is not None:
-                phrase = f"{seat_label(event.seat, self.labels)} {third_person(phrase)}"
-            lines.append(phrase)
+                who = "You" if event.seat == viewer else seat_label(event.seat, self.labels)
+                told = f"{who} {told}"
+            lines.append(told)
         return lines
 
     @staticmethod
@@ -94,7 +95,8 @@ class News:
         self, entries: Sequence[Entry], viewer: int | None, width: int, limit: int, head: str
     ) -> list[str]:
         """The entries as at most ``limit`` lines ``width`` wide, after ``head``: one
-        paragraph per run of moves by one seat, the latest kept when they do not all fit."""
+        paragraph per run of moves by one seat, and one for the steps the rules took after a
+        move; the latest kept when they do not all fit."""
         paragraphs: list[list[str]] = []
         last_seat = None
         for entry in entries:
@@ -105,8 +107,8 @@ class News:
                 paragraphs.append([f"{seat_label(entry.seat, self.labels)}: {text}"])
                 last_seat = entry.seat
             said = self.said(entry, viewer)
-            if said:  # the steps that followed, each a paragraph; the next move starts anew
-                paragraphs += [[line] for line in said]
+            if said:  # the steps that followed, one paragraph; the next move starts anew
+                paragraphs.append(said)
                 last_seat = None
         lines: list[str] = []
         for moves in paragraphs:

@@ -36,7 +36,7 @@ from rulebook.core.words import seat
 #: exit code when the game is abandoned before its end because the input ended
 ABANDONED = 1
 #: lines of "what changed" at most on a turn's screen
-NEWS_LINES = 4
+NEWS_LINES = 6
 
 
 class Turn(Enum):

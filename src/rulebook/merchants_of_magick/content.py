@@ -36,6 +36,45 @@ WORDS = rw.SheetWords(
     mastery={"material": "Material Mastery", "energy": "Energy Mastery"},
     sides=("Master side", "Apprentice side"),
     masteries="Masteries",
+    scoring={
+        "crafting": (
+            "Crafting",
+            "the Coins of every item completed on the left half of the sheet (Accessories, "
+            "Weapons and Armor)",
+        ),
+        "material_mastery": (
+            "Material Mastery",
+            "the Coins of the Material Mastery card, scored once, in the round the circles "
+            "marked in its column met it: its Master side for the first to meet it (everyone "
+            "who did in that round), its Apprentice side later (solo: always the Apprentice side)",
+        ),
+        "spell_research": (
+            "Spell Research",
+            "the Coins of every spell researched on the right half of the sheet (Enchantments "
+            "and Charms)",
+        ),
+        "energy_mastery": (
+            "Energy Mastery",
+            "the Coins of the Energy Mastery card, scored once, in the round the circles "
+            "marked in its column met it: its Master side for the first to meet it (everyone "
+            "who did in that round), its Apprentice side later (solo: always the Apprentice side)",
+        ),
+        "orders": (
+            "Completed Orders",
+            "the Coins on every Order card fulfilled (the Sponsored Adventurer's Orders are "
+            "not Order cards: they give Potions, free marks and the Sponsored Adventurer's Coins)",
+        ),
+        "charms_bonus": (
+            "Charms Bonus",
+            "for each completed Charm that rewards an item category, its bonus Coins for every "
+            "Order card of that category fulfilled",
+        ),
+        "sponsored_adventurer": (
+            "Sponsored Adventurer",
+            "the Coins on the Sponsored Adventurer card, once all three of its Orders are "
+            "fulfilled",
+        ),
+    },
 )
 
 

@@ -75,9 +75,9 @@ def turn(state: State, player: int) -> RenderableType:
     solo = obs["variant"] == "solo"
     top: list[RenderableType] = [
         status,
-        *line_block(layout, mine, "orders", "coins", "Your Orders", solo),
+        *line_block(layout, mine, "orders", "coins", "Your Orders", solo, content().words),
         _adventurer(mine),
-        masteries_line(obs, mine, layout, "Masteries", "coins"),
+        masteries_line(obs, mine, layout, "Masteries", "coins", content().words),
     ]
     tail = _extra_dice(mine, len(mine["results_spent"]))
     return turn_group(obs, player, top, "coins", "+n/-n: n Potions change the result", tail)
@@ -86,7 +86,7 @@ def turn(state: State, player: int) -> RenderableType:
 def sheet(state: State, player: int) -> RenderableType:
     """The seat's whole sheet, with how to read it."""
     c = content()
-    return sheet_group(c.layout, c.dice, state.observation(player), player, "coins")
+    return sheet_group(c.layout, c.dice, state.observation(player), player, "coins", c.words)
 
 
 def orders(state: State, player: int) -> RenderableType:

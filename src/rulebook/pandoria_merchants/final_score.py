@@ -58,6 +58,36 @@ def tiebreak(s: PandoriaState, player: int) -> tuple[int, ...]:
     return (max(s.monuments_won[player], default=0),)
 
 
+def score_notes(s: PandoriaState) -> dict[str, str]:
+    """End of Game and Final Score: what each category of :func:`score_breakdown` counts, in
+    plain words (solo: and the Trolls' categories, :func:`solo.score_notes`)."""
+    if s.family:
+        return {
+            "areas": "1 point for each Resource hex of an area scored, times your Workers "
+            "next to it",
+            "guild": "Guild Scoring: 1 bonus point for each hex of your Guild's Resource in "
+            "an area scored where you had a Worker",
+        }
+    t = s.c.tracks
+    per = t.overflow_per_vp
+    notes = {
+        "cities": "1 VP for each City hex of an area scored, times your Workers next to it, "
+        f"+ {t.statue_vp} per City hex for each Statue you had built",
+        "overflow": f"Resources earned beyond a full track ({t.maximum}): 1 VP for every {per}",
+        "store": f"the Store: {t.store_vp} VP each time scoring an area filled a track past "
+        f"{t.maximum}",
+        "shrine": f"the Shrine: {t.shrine_vp} VP for each Spell cast once it was built",
+        "academy": f"the Academy: {t.academy_vp} VP for each Building, Monument or Relic made "
+        "once it was built",
+        "relics": "the Relics you made (the highest-scoring one left each time)",
+        "monuments": "the Monuments you built (the highest-scoring one left each time)",
+        "resources": f"at the end, 1 VP for every {per} of each Resource left on your tracks",
+        "unused_cards": "at the end, 1 VP for each card you bought but neither cast nor built",
+        "artifacts": "at the end, 1 VP for each Artifact not made into a Relic",
+    }
+    return {**notes, **solo.score_notes(s)}
+
+
 def solo_beats_the_trolls(s: PandoriaState) -> bool:
     """End of Game and Final Score (solo): "If you have more total points than the Trolls, you
     win!": only strictly more wins; a tie is not more, so the Trolls win it."""

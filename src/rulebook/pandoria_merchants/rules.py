@@ -34,6 +34,7 @@ from rulebook.core import Action, Chance, Game, IllegalAction, Setup, State
 from rulebook.core.state import Texts
 from rulebook.pandoria_merchants import (
     actions,
+    aloud,
     buildings,
     buying,
     drawing,
@@ -295,6 +296,7 @@ class PandoriaState(State):
                 self._offer(options)
                 return
             if phase == DRAW:
+                self.tell(aloud.forfeited)
                 self.item += 1
                 if self.item > 2:
                     drawing.finish_draw(self)
@@ -345,6 +347,7 @@ class PandoriaState(State):
         self.free_wood = False
         self.dice = (-1, -1)
         if not drawing.anchor_hexes(self):
+            self.tell(aloud.nothing_to_draw, self.end_triggered)
             self.end_triggered = True
             self._enter(ACTION)
             return
@@ -356,6 +359,7 @@ class PandoriaState(State):
         rolled = self.chance.roll((len(faces), len(faces)))
         self.dice = (faces[rolled[0] - 1], faces[rolled[1] - 1])
         self.both_wild = self.dice == (-1, -1)
+        self.tell(aloud.rolled)
         self._enter(WILD if -1 in self.dice else DRAW)
 
     def _wild_options(self) -> list[Move]:
@@ -395,10 +399,13 @@ class PandoriaState(State):
             else:
                 solo.finish_territory(self)
             return
+        ended = self.end_triggered
         if self.pre_enclosed >= self.c.end_needed[self.num_players]:
             self.end_triggered = True
         if self.family and family.level3_exhausted(self):
             self.end_triggered = True
+        if self.end_triggered and not ended:
+            self.tell(aloud.end_near)
         if self.end_triggered and p == self.num_players - 1:
             self._game_over()
             return
@@ -411,6 +418,7 @@ class PandoriaState(State):
         """End of Game and Final Score: no one moves any more."""
         self.phase = OVER
         self._legal = []
+        self.tell(aloud.game_over)
 
     def _options(self, one: bool = False) -> list[Move]:
         """Player turn: the moves of the step now; ``one``: in 3. and 5., stop at the first
@@ -565,7 +573,7 @@ class PandoriaState(State):
         return solo.opponent_breakdown(self)
 
     def score_notes(self) -> dict[str, str]:
-        return solo.score_notes(self)
+        return final_score.score_notes(self)
 
     # -- copies --------------------------------------------------------------------------------
     def clone(self) -> PandoriaState:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.pandoria_merchants import family
+from rulebook.pandoria_merchants import aloud, family
 from rulebook.pandoria_merchants.board import CITY, around
 from rulebook.pandoria_merchants.terms import (
     AREAS_ENCLOSED,
@@ -94,6 +94,10 @@ def score_area(s: PandoriaState, area: int, border: int, kind: int) -> None:
     scores for that area" (Ships next to its lake, a Raged Worker counting 2 or 3); Collect
     Artifacts: only the player who encloses."""
     b = s.board
+    # as they were, for the table to be told what the area gave (immutable: nothing copied)
+    tracks = s.tracks
+    vp = s.vp
+    artifacts = s.artifacts
     s.enclosed_now += 1
     s.scored |= area
     s.pre_enclosed += pop_count(area & b.preprinted_mask)
@@ -108,15 +112,26 @@ def score_area(s: PandoriaState, area: int, border: int, kind: int) -> None:
     size = pop_count(area)
     lakes = b.geo_border(area) if s.ships else 0
     for p in range(s.num_players):
-        count = pop_count(border & s.workers[p])
-        for ship, q in s.ships.items():
-            if q == p and lakes & b.lake_of[ship]:
-                count += 1
-        if p == s.turn and s.rage_hex >= 0 and border >> s.rage_hex & 1:
-            count += s.rage_extra
+        count = workers_next_to(s, p, border, lakes)
         if count:
             s._count(p, AREAS_SCORED)
             earn(s, p, kind, size, count)
+    s.tell(aloud.area_scored, kind, area, border, tracks, vp, artifacts)
+
+
+def workers_next_to(s: PandoriaState, p: int, border: int, lakes: int) -> int:
+    """4. Score any Enclosed Areas: how many of ``p``'s Workers count for an area with that
+    ``border``: those on it, a Ship on a lake it touches (``lakes``: the area's lake hexes,
+    when there are Ships), and the Worker a Rage cast this turn makes count 2 or 3."""
+    count = pop_count(border & s.workers[p])
+    if lakes:
+        lake_of = s.board.lake_of
+        for ship, q in s.ships.items():
+            if q == p and lakes & lake_of[ship]:
+                count += 1
+    if p == s.turn and s.rage_hex >= 0 and border >> s.rage_hex & 1:
+        count += s.rage_extra
+    return count
 
 
 def earn(s: PandoriaState, p: int, kind: int, size: int, workers: int) -> None:
@@ -126,12 +141,20 @@ def earn(s: PandoriaState, p: int, kind: int, size: int, workers: int) -> None:
     if s.family:
         family.earn(s, p, kind, size, workers)
         return
+    if kind == CITY:
+        s.add_vp(p, CITIES, size * workers + building_bonus(s, p, kind, size))
+        return
+    gain(s, p, kind, size * workers + building_bonus(s, p, kind, size))
+
+
+def building_bonus(s: PandoriaState, p: int, kind: int, size: int) -> int:
+    """The Building Index's bonus of ``p`` for an area of ``size`` hexes of ``kind`` it scores
+    (not multiplied by Workers): the Statue's VP per City hex; the Saw Mill's, Tower's,
+    Workshop's or Treasury's Resources per hex of theirs."""
     t = s.c.tracks
     if kind == CITY:
-        s.add_vp(p, CITIES, size * workers + t.statue_vp * size * s.built(p, "statue"))
-        return
-    bonus = t.bonus_per_space * size * s.built(p, BONUS_BUILDING[kind])
-    gain(s, p, kind, size * workers + bonus)
+        return t.statue_vp * size * s.built(p, "statue")
+    return t.bonus_per_space * size * s.built(p, BONUS_BUILDING[kind])
 
 
 def gain(s: PandoriaState, p: int, resource: int, amount: int) -> None:

@@ -436,13 +436,20 @@ async def vote_absent(request: Request, game_id: str) -> dict[str, Any]:
 
 @router.get("/api/open")
 async def open_tables(request: Request) -> dict[str, Any]:
-    """The open tables: games not over with seats anyone may take (newest first)."""
+    """The open tables: games not over with seats anyone may take (newest first), each with
+    what a spectator sees of its table: who plays the seats, whose move it is, who is here."""
     games = games_of(request)
     rows = await games.db(games.store.open_tables)
     tables = []
-    for game_id, name, variant, seats_text, clock_text in rows:
-        seats = json.loads(seats_text)
+    for game_id, name, variant, _, clock_text in rows:
         clock = Clock.from_text(clock_text)
+        try:
+            game = await games.get(game_id)
+        except NotFound:  # deleted since the list was read
+            continue
+        seats = game.seats  # as the game in memory has them: a seat taken since is not open
+        if seat_kinds.OPEN not in seats or game.state.is_terminal():
+            continue
         tables.append(
             {
                 "id": game_id,
@@ -451,19 +458,27 @@ async def open_tables(request: Request) -> dict[str, Any]:
                 "variant": variant,
                 "clock": "none" if clock is None else clock.describe(),
                 "seats": [seat_kinds.label(s) for s in seats],
+                "kinds": [seat_kinds.kind(s) for s in seats],
                 "open": [p for p, s in enumerate(seats) if s == seat_kinds.OPEN],
                 "taken": sum(1 for s in seats if s != seat_kinds.OPEN),
+                "created": game.created,
+                "moves": len(game.log),
+                "to_act": list(game.state.current_players()),
+                "presence": game.presence(),
             }
         )
-    return {"tables": tables}
+    return {"tables": tables, "now": time.time()}
 
 
 @router.post("/api/games/{game_id}/join", status_code=201)
 async def join_table(request: Request, game_id: str) -> dict[str, Any]:
-    """``{seat}``: take an open seat; its private link (409 if someone took it first)."""
+    """``{seat}``: take an open seat; its private link (409 if someone took it first, or if
+    it is a person's or a bot's seat)."""
     body: JoinBody = await parse(request, JoinBody)
     games = games_of(request)
     game = await games.fresh(game_id)
+    if body.seat >= len(game.seats):
+        raise BadRequest(f"this game has no seat {body.seat + 1}")
     token = await games.join(game, body.seat)
     return {"seat": body.seat, "url": f"/games/{game.id}#{token}"}
 

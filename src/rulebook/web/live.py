@@ -364,9 +364,11 @@ class LiveGame:
                 "running": self.running(),
             }
         return {
+            "created": self.created,
             "clock": clock,
             "bots": [s.to_dict() for s in self.stints],
             "held": {str(p): seat_kinds.label(b) for p, b in self.held.items()},
+            "kinds": [seat_kinds.kind(s) for s in self.seats],
             "open": [p for p, s in enumerate(self.seats) if s == seat_kinds.OPEN],
             "votes": {str(a): {str(v): b for v, b in vs.items()} for a, vs in self.votes.items()},
             # votes are for games without a clock: a seat away this long (seconds) may be voted
@@ -735,15 +737,23 @@ class Games:
 
     async def join(self, game: LiveGame, seat: int) -> str:
         """Take the open ``seat``: its private link's token (:class:`Conflict` if someone
-        took it first)."""
+        took it first, or if it never was open)."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         key = digest(token)
 
         def judge() -> Judged | str:
             if game.state.is_terminal():
                 return "the game is over"
-            if not 0 <= seat < len(game.seats) or game.seats[seat] != seat_kinds.OPEN:
+            if not 0 <= seat < len(game.seats):
+                return f"this game has no seat {seat + 1}"
+            kind = game.seats[seat]
+            if kind == seat_kinds.JOINED:
                 return f"seat {seat + 1} is not open any more (someone took it first)"
+            never = f"seat {seat + 1} is not an open seat"
+            if kind in seat_kinds.PEOPLE:
+                return f"{never}: a person plays it, with its own link"
+            if kind != seat_kinds.OPEN:
+                return f"{never}: a bot ({seat_kinds.label(kind)}) plays it"
             seats = list(game.seats)
             seats[seat] = seat_kinds.JOINED
             times, clocks = game.clocks_after(game.state, None, seats=seats)

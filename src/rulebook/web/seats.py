@@ -60,6 +60,14 @@ def label(spec: str) -> str:
     return _LABELS.get(spec, spec)
 
 
+def kind(spec: str) -> str:
+    """What plays a seat by its stored spec: ``person``, ``bot`` or ``open`` (a bot holding a
+    person's seat for a while does not change it: that is the payload's ``held``)."""
+    if spec in PEOPLE:
+        return "person"
+    return "open" if spec == OPEN else "bot"
+
+
 def check_spec(spec: str) -> str:
     """A seat of an uploaded save file, normalised, if this server seats it: a person or a bot
     of the menu. :class:`UnknownGame` otherwise: a file may name any bot, and ``mcts:10000000``

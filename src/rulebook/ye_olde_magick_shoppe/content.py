@@ -44,6 +44,29 @@ WORDS = rw.SheetWords(
     },
     sides=("higher value", "lower value"),
     masteries="Certifications",
+    scoring={
+        "items": (
+            "Items",
+            "the stars of every item crafted on the left half of the sheet (Gear, Weapons and "
+            "Armor)",
+        ),
+        "spells": (
+            "Spells",
+            "the stars of every spell researched on the right half of the sheet (Enchantments, "
+            "Charms and Glyphs)",
+        ),
+        "customers": ("Customers", "the stars of every Customer and Connoisseur claimed"),
+        "certifications": (
+            "Certifications",
+            "the stars of the Material and Energy Mastery Certifications earned, each once: its "
+            "higher value for the first to meet it (everyone who did in that round), its lower "
+            "value later (solo: always the lower value)",
+        ),
+        "glyphs": (
+            "Glyphs",
+            "for each completed Glyph, its stars for every item of its category crafted",
+        ),
+    },
 )
 
 

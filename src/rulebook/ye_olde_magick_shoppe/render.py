@@ -97,8 +97,8 @@ def turn(state: State, player: int) -> RenderableType:
         tail = f"next result: Extra Dice box {mine['extra_dice_used'] + 1}/{extra} (free)"
     top: list[RenderableType] = [
         status,
-        *line_block(c.layout, mine, "customers", "stars", "Your customers", solo),
-        masteries_line(obs, mine, c.layout, "Certifications", "stars"),
+        *line_block(c.layout, mine, "customers", "stars", "Your customers", solo, c.words),
+        masteries_line(obs, mine, c.layout, "Certifications", "stars", c.words),
     ]
     return turn_group(obs, player, top, "stars", "+n/-n: Bonus Modifiers change it", tail)
 
@@ -107,7 +107,9 @@ def sheet(state: State, player: int) -> RenderableType:
     """The seat's whole sheet, what its Charms and Glyphs do, and how to read it."""
     c = content()
     obs = state.observation(player)
-    return sheet_group(c.layout, c.dice, obs, player, "stars", _legend(c, obs["seats"][player]))
+    return sheet_group(
+        c.layout, c.dice, obs, player, "stars", c.words, _legend(c, obs["seats"][player])
+    )
 
 
 def customers(state: State, player: int) -> RenderableType:

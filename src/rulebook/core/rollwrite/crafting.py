@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from rulebook.core.action import hashable
 from rulebook.core.errors import IllegalAction
+from rulebook.core.rollwrite import aloud
 from rulebook.core.rollwrite.customers import claim
 from rulebook.core.rollwrite.extra_dice import extra_cost, out_of_results
 from rulebook.core.rollwrite.moves import CRAFTING, DONE, KNOWN_MOVES, Done, FreeMark, Spend
@@ -103,7 +104,10 @@ def act(s: SheetState[C], player: int, action: Action) -> bool:
         return True
     else:
         raise IllegalAction(f"{action!r} is not a {s.game.title} move")
-    return not s.free_marks[player] and out_of_results(s, player)
+    if s.free_marks[player] or not out_of_results(s, player):
+        return False
+    s.tell(aloud.out_of_results, player)
+    return True
 
 
 def spend(s: SheetState[C], p: int, action: Spend, die: int, circle: Circle) -> None:

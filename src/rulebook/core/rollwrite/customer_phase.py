@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulebook.core.rollwrite import aloud
 from rulebook.core.rollwrite.customers import EMPTY, claim, draw
 from rulebook.core.sheet import rotate_clockwise, shift_left
 
@@ -26,7 +27,9 @@ def customer_phase(s: SheetState[C]) -> None:
     Decision: a card that arrives face-up (or is turned up) in a shoppe whose sheet already
     completes it is claimed at once, as at "the moment item and enchantments are complete".
     """
-    s.lines = lines_moved(s)
+    moved = lines_moved(s)
+    s.tell(aloud.customers_moved, moved)
+    s.lines = moved
     for line in s.lines:
         turn_up(line)
     for p in range(s.num_players):

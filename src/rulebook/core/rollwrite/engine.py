@@ -19,6 +19,7 @@ THE MASTERY PHASE / Certifications                      :mod:`.mastery`
 THE CUSTOMER PHASE, SOLO VARIANT / Round Flow, Solo     :mod:`.customer_phase`
 GAMEPLAY / Round Flow (what each seat sees)             :mod:`.view`
 the moves in plain words                                :mod:`.describe`, :mod:`.words`
+the steps the rules take on their own, told aloud       :mod:`.aloud`
 =====================================================  =====================================
 
 Each game's own rules (GAME SETUP and SETUP, POTIONS and Bonus Modifiers, SPONSORED

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulebook.core.rollwrite import aloud
+
 if TYPE_CHECKING:
     from rulebook.core.rollwrite.content import Mastery
     from rulebook.core.rollwrite.state import C, SheetState
@@ -41,12 +43,13 @@ def mastery_phase(s: SheetState[C]) -> None:
     the card pays its lower value. Each seat scores each card once."""
     for k in range(2):
         value = mastery_value(s, k)
-        scored = False
+        scored = 0  # the seats scoring it, one bit each
         for p in range(s.num_players):
             if masters(s, p, k):
                 s.mastery_scored[p][k] = value
-                scored = True
+                scored |= 1 << p
         if scored:
+            s.tell(aloud.mastered, k, scored)
             s.mastery_master[k] = False
 
 

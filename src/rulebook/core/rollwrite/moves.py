@@ -133,7 +133,8 @@ def examples(layout: Layout, dice: Sequence[str], free_marks: bool) -> str:
     circle (where the game grants them), and ``done``."""
     die = next(d for d in reversed(dice) if layout.by_die.get(d))
     circle = layout.by_die[die][-1]
-    shown = [f"'{die} {circle.id}' (spend the {die} result on the circle row/column)"]
+    row, column = circle.id.split("/")
+    shown = [f"'{die} {circle.id}' (spend the {die} result in row {row}, column {column})"]
     if free_marks:
         shown.append(f"'free {layout.circles[0].id}' (a free mark)")
     return ", ".join(shown) + " or 'done'"

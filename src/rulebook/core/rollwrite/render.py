@@ -11,15 +11,15 @@ from rich.text import Text
 
 from rulebook.core.rollwrite.content import Card, SheetContentBase
 from rulebook.core.rollwrite.state import SheetState
-from rulebook.core.rollwrite.words import customer_text, mastery_text, with_note
+from rulebook.core.rollwrite.words import SheetWords, customer_text, mastery_text, with_note
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action, State
 from rulebook.core.words import seat as seat_name
 
 
 def sheet_table(layout: Layout, dice: Sequence[str], seat: dict[str, Any], value: str) -> Table:
-    """One seat's sheet: each row with its circles (threshold; x when marked), each group of
-    rows under its category."""
+    """One seat's sheet: each row with its circles (the prototype's boxes: threshold; x when
+    marked), each group of rows under its category."""
     marked = set(seat["marked"])
     completed = set(seat["completed"])
     table = Table(
@@ -130,12 +130,20 @@ def card_needs(layout: Layout, seat: dict[str, Any], card: dict[str, Any], value
 
 
 def line_block(
-    layout: Layout, seat: dict[str, Any], line: str, value: str, title: str, solo: bool
+    layout: Layout,
+    seat: dict[str, Any],
+    line: str,
+    value: str,
+    title: str,
+    solo: bool,
+    words: SheetWords,
 ) -> list[Text]:
-    """The seat's customer line with each card's rows (marked circles/circles); the card
-    that leaves at the end of the round is marked ``>``."""
+    """The seat's customer line with each card's rows (marked circles/circles, in the game's
+    ``words``: the prototype's boxes); the card that leaves at the end of the round is marked
+    ``>``."""
     leaving = "leaves" if solo else "passes on"
-    out = [Text(f"{title} (rows needed: circles marked/all; > {leaving} next round):", "bold")]
+    marks = f"{words.circles} marked/all"
+    out = [Text(f"{title} (rows needed: {marks}; > {leaving} next round):", "bold")]
     for i, card in enumerate(seat[line]):
         out.append(Text(("> " if i == 0 else "  ") + card_needs(layout, seat, card, value)))
     if seat["waiting"]:
@@ -145,15 +153,21 @@ def line_block(
 
 
 def masteries_line(
-    obs: dict[str, Any], seat: dict[str, Any], layout: Layout, title: str, value: str
+    obs: dict[str, Any],
+    seat: dict[str, Any],
+    layout: Layout,
+    title: str,
+    value: str,
+    words: SheetWords,
 ) -> Text:
-    """The two mastery cards: what each asks, how far the seat is, what it pays now."""
+    """The two mastery cards: what each asks (in the game's ``words``: circles or boxes), how
+    far the seat is, what it pays now."""
     marked = set(seat["marked"])
     parts = []
     for card, scored in zip(obs["masteries"], seat["masteries"], strict=True):
         column = layout.column_by_id[card["column"]]
         have = sum(1 for c in layout.circles if c.column == column.index and c.id in marked)
-        asks = f"{card['circles']} {card['column']} circles"
+        asks = f"{card['circles']} {card['column']} {words.circles}"
         if scored is not None:
             parts.append(f"{asks} (you scored {scored})")
         else:
@@ -202,14 +216,16 @@ def sheet_group(
     obs: dict[str, Any],
     player: int,
     value: str,
+    words: SheetWords,
     notes: Sequence[Text] = (),
 ) -> Group:
-    """The seat's whole sheet, the game's ``notes`` on it, and how to read it."""
+    """The seat's whole sheet, the game's ``notes`` on it, and how to read it (in the game's
+    ``words``)."""
     return Group(
         Text(f"Your sheet ({seat_name(player)})", style="bold"),
         sheet_table(layout, dice, obs["seats"][player], value),
         *notes,
-        Text(SHEET_LEGEND, style="dim"),
+        Text(sheet_legend(words), style="dim"),
     )
 
 
@@ -222,11 +238,17 @@ def rotation_note(card: str) -> Text:
     )
 
 
-SHEET_LEGEND = (
-    "A crafting circle >=5 takes a result of 5 or more; a research circle <=6 a result of 6 or "
-    "less; x5 is a marked circle. A die marks only the columns that list it (under the column "
-    "name). Green rows are complete."
-)
+def sheet_legend(words: SheetWords) -> str:
+    """How to read a sheet in the terminal, naming its places as the game does (a circle, the
+    prototype's box)."""
+    place = words.circle
+    return (
+        f"A crafting {place} >=5 takes a result of 5 or more; a research {place} <=6 a result "
+        f"of 6 or less; x5 is a marked {place}. A die marks only the columns that list it "
+        "(under the column name). Green rows are complete."
+    )
+
+
 MENU_LEGEND = "Moves: die=result, column: rows it can mark"
 
 

@@ -299,6 +299,11 @@ class SheetState(State, Generic[C]):
         add them up without building the breakdown (its evaluation asks at every position)."""
         return sum(self.score_breakdown(player).values())
 
+    def score_notes(self) -> dict[str, str]:
+        """What each scoring category counts, in plain words: the game's own
+        (``SheetWords.scoring``)."""
+        return {k: note for k, (_, note) in self.content.words.scoring.items()}
+
     # -- the move in plain words (:mod:`rulebook.core.rollwrite.describe`) ---------------------
     def menu_place(self, player: int, action: Action) -> tuple[str, str, int]:
         return describe.menu_place(self, player, action)

@@ -50,6 +50,9 @@ class SheetWords:
     sides: tuple[str, str]
     #: the mastery cards together, as a heading (``Masteries``; ``Certifications``)
     masteries: str
+    #: each scoring category of the game's ``score_breakdown``: its name on the score pad
+    #: (``Completed Orders``) and what it counts, in plain words (``State.score_notes``)
+    scoring: Mapping[str, tuple[str, str]]
 
 
 class Provenance(Protocol):

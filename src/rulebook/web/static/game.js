@@ -26,6 +26,9 @@ const state = {
   socket: null,
   retry: 0,
   openGroups: new Set(), // the headings of the move groups the player unfolded
+  logShown: [], // the log's lines on the page, each as its key (drawLog appends what is new)
+  offerFrom: null, // the place that opened the menu of moves: {node, key}, focus goes back there
+  refocus: null, // the data-key of the board's place to focus once the board is drawn again
 };
 
 function headers() {
@@ -72,6 +75,14 @@ function showError(message) {
   box.hidden = !message;
 }
 
+/** Who the page waits for: "Seat 2 (greedy)", "Seat 2 (the random bot in their place)", "the
+ * random bot in your seat". */
+function waitedFor(view, p) {
+  const held = view.held && view.held[String(p)];
+  if (!held) return seatName(view, p);
+  return p === view.seat ? `the ${held} bot in your seat` : `Seat ${p + 1} (the ${held} bot in their place)`;
+}
+
 function seatName(view, p) {
   const s = view.seats[p];
   return `Seat ${p + 1}${s ? ` (${s.label})` : ""}`;
@@ -91,8 +102,8 @@ async function move(text) {
   hideOffer();
   document.body.classList.add("busy");
   try {
+    // the log (a live region) reads the move out once it is made: no second announcement
     await call("POST", `/api/games/${gameId}/move`, { seat: view.seat, move: text, version: view.version });
-    announce(`you played ${text}`);
   } catch (err) {
     showError(err instanceof Offline
       ? "Your move was not sent: the server cannot be reached. Nothing changed; make the move again once the connection is back (this page reconnects by itself)."
@@ -133,22 +144,64 @@ async function post(what, body) {
   }
 }
 
-function hideOffer() {
-  $("offer").hidden = true;
-  $("offer").replaceChildren();
+/** Close the menu of a place's moves; ``back``: the focus goes back to the place (Cancel,
+ * Escape), else the place takes it once the board is drawn again (a move was made). */
+function hideOffer(back = false) {
+  const box = $("offer");
+  const from = state.offerFrom;
+  const had = box.contains(document.activeElement);
+  box.hidden = true;
+  box.replaceChildren();
+  state.offerFrom = null;
+  if (!from || !had) return;
+  if (back) focusPlace(from);
+  else state.refocus = from.key;
 }
 
+/** The board's place a menu was opened from (or its redrawn twin, found by its data-key). */
+function focusPlace(from) {
+  let node = from.node && from.node.isConnected ? from.node : null;
+  if (!node && from.key) node = $("board").querySelector(`[data-key="${CSS.escape(from.key)}"]`);
+  if (node && node.getAttribute("tabindex") !== null) node.focus();
+  else $("moves-panel").focus();
+}
+
+/** The menu of the moves a place stands for: over the page, focus inside it until a move is
+ * picked or it is cancelled (Escape), then back on the place. */
 function offer(texts) {
   const view = current();
   const moves = view.legal.filter((m) => texts.includes(m.text));
   const box = $("offer");
-  box.replaceChildren(el("p", { text: "Which move?" }));
+  const opener = document.activeElement;
+  if (!box.contains(opener)) {
+    const inBoard = opener && $("board").contains(opener);
+    state.offerFrom = inBoard ? { node: opener, key: opener.getAttribute("data-key") } : null;
+  }
+  box.replaceChildren(el("div", { class: "offer-head" },
+    el("h3", { id: "offer-title", text: "Which move?" }),
+    el("span", { class: "hint", text: "Esc: cancel" })));
   for (const m of moves) box.append(moveButton(m));
-  box.append(el("button", { type: "button", class: "cancel", onclick: hideOffer }, "Cancel"));
+  box.append(el("button", { type: "button", class: "cancel", onclick: () => hideOffer(true) }, "Cancel"));
   box.hidden = false;
   const first = box.querySelector("button");
   if (first) first.focus();
 }
+
+$("offer").addEventListener("keydown", (event) => {
+  if (event.key === "Escape") {
+    event.preventDefault();
+    hideOffer(true);
+    return;
+  }
+  if (event.key !== "Tab") return;
+  // the focus stays in the menu while it is open: Tab goes round its buttons
+  const buttons = [...$("offer").querySelectorAll("button")];
+  if (!buttons.length) return;
+  const at = buttons.indexOf(document.activeElement);
+  const next = event.shiftKey ? (at <= 0 ? buttons.length - 1 : at - 1) : (at + 1) % buttons.length;
+  event.preventDefault();
+  buttons[next].focus();
+});
 
 const ctx = {
   move: (text) => move(text),
@@ -187,11 +240,16 @@ async function loadBoard() {
   }
 }
 
+/** Set a text only when it changes: a live region reads out changes, not redraws. */
+function say(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function drawStatus(view) {
-  $("variant").textContent = `${view.variant}, ${view.players} player${view.players > 1 ? "s" : ""}`;
-  if (view.seat === null) $("whoami").textContent = "You are watching (spectator view: public information only).";
-  else if (state.held.length > 1) $("whoami").textContent = `Hot-seat: this device holds seats ${state.held.map((p) => p + 1).join(", ")}. Now showing seat ${view.seat + 1}.`;
-  else $("whoami").textContent = `You are seat ${view.seat + 1}.`;
+  say($("variant"), `${view.variant}, ${view.players} player${view.players > 1 ? "s" : ""}`);
+  if (view.seat === null) say($("whoami"), "You are watching (spectator view: public information only).");
+  else if (state.held.length > 1) say($("whoami"), `Hot-seat: this device holds seats ${state.held.map((p) => p + 1).join(", ")}. Now showing seat ${view.seat + 1}.`);
+  else say($("whoami"), `You are seat ${view.seat + 1}.`);
   // a solo game has no winner: its end is a score (and a rating or a verdict)
   const winners = view.result && view.players > 1 ? view.result.winners : [];
   $("seat-list").replaceChildren(
@@ -205,9 +263,12 @@ function drawStatus(view) {
   if (state.replay) turn = `Replay: after move ${state.replay.step} of ${state.replay.moves}.`;
   else if (view.over) turn = "The game is over.";
   else if (view.legal.length) turn = view.to_act.length > 1 ? "Your move (the others decide at the same time)." : "Your move.";
-  else if (view.to_act.length) turn = `Waiting for ${view.to_act.map((p) => seatName(view, p)).join(", ")}.`;
+  else if (view.to_act.length) turn = `Waiting for ${view.to_act.map((p) => waitedFor(view, p)).join(", ")}.`;
   else turn = "";
-  $("turn").textContent = turn;
+  say($("turn"), turn);
+  const mine = !state.replay && !view.over && view.legal.length > 0;
+  $("turn").classList.toggle("mine", mine);
+  $("to-moves").hidden = !mine;
   drawScale($("rating-scale"), view, false);
 }
 
@@ -284,7 +345,10 @@ function drawMoves(view) {
     : null;
   box.replaceChildren();
   box.classList.remove("folded");
-  $("moves-title").textContent = view.seat === null ? "Moves" : `Moves of seat ${view.seat + 1}`;
+  let title = "Your moves";
+  if (view.seat === null) title = "Moves";
+  else if (state.held.length > 1) title = `Moves of seat ${view.seat + 1}`;
+  say($("moves-title"), title);
   if (state.replay) {
     box.append(el("p", { class: "hint", text: "Replaying: no moves." }));
   } else if (view.seat === null) {
@@ -329,27 +393,74 @@ function mover(view, e) {
   };
 }
 
-/** A step the rules took on their own (a battle, an area scored): after its seat's name
- * ("You", "Seat 2 (greedy)"), or the table's own sentence. */
+/** A step the rules took on their own (``event``: a battle, an area scored): after its seat's
+ * name ("You", "Seat 2 (greedy)"), or the table's own sentence. Not a numbered move. */
 function eventLine(view, e) {
-  const mine = e.seat !== null && e.seat === view.seat;
-  if (e.seat === null) return el("li", { class: "event" }, el("span", { text: e.text }));
-  return el("li", { class: `event${mine ? " mine" : ""}` },
-    el("b", { class: "who", text: mine ? "You" : seatName(view, e.seat) }), ` ${e.text}`);
+  if (e.seat === null || e.seat === undefined) {
+    return el("li", { class: "event", title: e.text }, el("span", { text: e.text }));
+  }
+  const mine = e.seat === view.seat;
+  const who = mine ? "You" : seatName(view, e.seat);
+  return el("li", { class: `event${mine ? " mine" : ""}`, title: `${who} ${e.text}` },
+    el("b", { class: "who", text: who }), el("span", { text: ` ${e.text}` }));
 }
 
+/** One line of the log: a move ("You buy ...", "Seat 2 (greedy) ..."), or an event. */
+function logLine(view, e) {
+  if (e.event) return eventLine(view, e);
+  const mine = e.seat === view.seat;
+  const { who, node } = mover(view, e);
+  return el("li", { class: `${mine ? "mine" : ""}${e.bot ? " by-bot" : ""}`.trim(), title: `${who}: ${e.text}` },
+    node,
+    el("span", { class: "plain", text: ` ${e.plain || e.text}` }),
+    el("span", { class: "short", text: `: ${e.text}` }));
+}
+
+/** A log line's key: the same key, the same line on the page. */
+function lineKey(view, e) {
+  return JSON.stringify([view.seat, e.seat ?? null, e.text, e.plain ?? null, e.bot ?? null, !!e.event]);
+}
+
+//: more new lines at once than this (a reconnection after a while) are not read out one by one
+const READ_OUT = 4;
+
+/** The log, drawn incrementally: the lines the page shows already stay, the new ones are
+ * appended, so the log's live region reads out only what is new. Whatever no longer matches
+ * (an undo, a replay, a reconnection, another seat shown) is removed first; a change that is
+ * not a few new lines at the end (the first drawing, a replay, an undo) is drawn quietly. */
 function drawLog(view) {
   const list = $("log");
-  list.replaceChildren(...view.log.map((e) => {
-    if (e.event) return eventLine(view, e);
-    const mine = e.seat === view.seat;
-    const { who, node } = mover(view, e);
-    return el("li", { class: `${mine ? "mine" : ""}${e.bot ? " by-bot" : ""}`.trim(), title: `${who}: ${e.text}` },
-      node,
-      el("span", { class: "plain", text: ` ${e.plain || e.text}` }),
-      el("span", { class: "short", text: `: ${e.text}` }));
-  }));
+  const keys = view.log.map((e) => lineKey(view, e));
+  const shown = state.logShown;
+  let same = 0;
+  while (same < shown.length && same < keys.length && shown[same] === keys[same]) same++;
+  const removed = shown.length - same;
+  const added = keys.length - same;
+  $("log-empty").hidden = keys.length > 0;
+  if (!removed && !added) return;
+  const first = !list.dataset.drawn;
+  // entering or leaving a replay redraws lines read out before; a replay's step on reads its move
+  const switched = list.dataset.replay !== (state.replay ? "yes" : "no");
+  list.dataset.replay = state.replay ? "yes" : "no";
+  const quiet = first || switched || removed > 0 || added > READ_OUT;
+  const live = $("log-live");
+  if (quiet) live.setAttribute("aria-live", "off");
+  while (list.children.length > same) list.lastElementChild.remove();
+  list.append(...view.log.slice(same).map((e) => logLine(view, e)));
+  state.logShown = keys;
+  list.dataset.drawn = "yes";
   list.scrollTop = list.scrollHeight;
+  if (quiet) {
+    // back on once the browser has passed this change to the screen reader
+    clearTimeout(drawLog.timer);
+    drawLog.timer = setTimeout(() => live.setAttribute("aria-live", "polite"), 250);
+    if (!first && !switched && !removed && added) announce(`${added} new lines in the log`);
+  }
+}
+
+function clearLog() {
+  $("log").replaceChildren();
+  state.logShown = [];
 }
 
 function words(category) {
@@ -375,7 +486,7 @@ function drawResult(view) {
   const blank = () => (rival ? [el("td", { text: "" })] : []);
   const rowHead = (c) => el("th", { scope: "row", text: words(c), title: notes[c] || "" });
   const table = el("table", { class: "scores" },
-    el("thead", {}, el("tr", {}, el("th", { text: "" }), ...view.seats.map((s) => el("th", { scope: "col", text: `Seat ${s.seat + 1}` })),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("span", { class: "sr-only", text: "Scoring category" })), ...view.seats.map((s) => el("th", { scope: "col", text: `Seat ${s.seat + 1}` })),
       ...(rival ? [el("th", { scope: "col", text: r.opponent })] : []))),
     el("tbody", {},
       ...categories.map((c) => el("tr", {}, rowHead(c), ...r.breakdowns.map((b) => el("td", { text: String(b[c] ?? 0) })), ...blank())),
@@ -416,7 +527,7 @@ async function draw() {
     $("pass-ready").textContent = `I am seat ${state.shown + 1}: show my board`;
     $("board").replaceChildren();
     $("moves").replaceChildren();
-    $("log").replaceChildren();
+    clearLog();
     return;
   }
   drawResult(view);
@@ -431,7 +542,11 @@ async function draw() {
     fallback.render($("board"), full, ctx);
   }
   drawReplay(view);
-  if (view.seat !== null && !state.replay && !view.over) offerGuide(`${gameId}:${view.seat}`);
+  if (state.refocus !== null && (document.activeElement === document.body || !document.activeElement)) {
+    focusPlace({ node: null, key: state.refocus });
+  }
+  state.refocus = null;
+  if (view.seat !== null && !state.replay && !view.over) offerGuide(gameName);
 }
 
 // -- replay -----------------------------------------------------------------------------------
@@ -472,11 +587,24 @@ $("replay-next").addEventListener("click", () => replayStep(1));
 $("replay-last").addEventListener("click", () => replayTo(state.replay ? state.replay.moves : 1e9).catch(() => {}));
 $("replay-live").addEventListener("click", () => { state.replay = null; draw(); });
 $("undo").addEventListener("click", () => undo());
+// the moves, a screen or more below the board on a phone; never through the address, whose
+// fragment holds the seat's key
+$("to-moves").addEventListener("click", (event) => {
+  event.preventDefault();
+  $("moves-panel").scrollIntoView({ block: "start" });
+  $("moves-panel").focus({ preventScroll: true });
+});
 $("pass-ready").addEventListener("click", () => { state.revealed = state.shown; draw(); $("moves").querySelector("button")?.focus(); });
 
 // -- live updates -----------------------------------------------------------------------------
 function keep(view) {
   state.views.set(view.seat === null ? "spectator" : view.seat, view);
+}
+
+/** The line that says whether the page is live ("live", "connection lost; ..."). */
+function connection(text) {
+  say($("connection"), text);
+  $("connection").classList.toggle("live", text === "live");
 }
 
 function connect() {
@@ -491,7 +619,7 @@ function connect() {
     if (message.type === "hello") {
       serverTime(message.now);
       state.retry = 0;
-      $("connection").textContent = "live";
+      connection("live");
       page.dataset.live = "yes";
     } else if (message.type === "view") {
       keep(message.view);
@@ -500,7 +628,7 @@ function connect() {
       page.dataset.version = String(message.view.version);
       draw();
     } else if (message.type === "error") {
-      $("connection").textContent = message.error;
+      connection(message.error);
       if (message.status === 403 || message.status === 404) state.retry = -1;
     }
   });
@@ -508,7 +636,7 @@ function connect() {
     page.dataset.live = "no";
     if (state.retry < 0) return;
     const wait = Math.min(10000, 500 * 2 ** state.retry++);
-    $("connection").textContent = `connection lost; reconnecting in ${Math.round(wait / 1000)} s (moves can be made again once it is back)`;
+    connection(`connection lost; reconnecting in ${Math.round(wait / 1000)} s (moves can be made again once it is back)`);
     setTimeout(connect, wait);
   });
 }
@@ -521,7 +649,7 @@ setInterval(() => {
 function badLink() {
   $("bad-link").hidden = false;
   $("table").hidden = true;
-  $("connection").textContent = "not connected";
+  connection("not connected");
   $("whoami").textContent = "";
   $("bad-link").focus();
   page.dataset.badLink = "yes";
@@ -569,6 +697,23 @@ function howto() {
     page.dataset.howto = "open";
   });
   $("howto-close").addEventListener("click", () => dialog.close());
+  // the panel keeps the focus while open: Tab from its last link goes round to its first
+  // (a modal dialog alone lets it leave for the browser's own bar)
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const stops = [...dialog.querySelectorAll("a[href], button, input, select, [tabindex]:not([tabindex='-1'])")]
+      .filter((n) => n.getClientRects().length && !n.closest("[hidden]"));
+    if (!stops.length) return;
+    const first = stops[0];
+    const last = stops[stops.length - 1];
+    if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
   dialog.addEventListener("close", () => {
     page.dataset.howto = "closed";
     if (!back) return;
@@ -614,7 +759,7 @@ async function start() {
       return;
     }
     const message = err instanceof Offline ? "The server cannot be reached: reload this page when the connection is back." : err.message;
-    $("connection").textContent = message;
+    connection(message);
     showError(message);
     return;
   }

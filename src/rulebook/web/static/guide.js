@@ -1,11 +1,12 @@
-// The first-turn guide: offered once per game and seat (remembered in this browser), it walks
-// through the game's steps (the guide.toml beside its board: a part of the page and a text),
+// The first-turn guide: offered once per game in this browser (its first game of Archmagi, not
+// every game and rematch after; "No, thanks" or the guide seen is remembered, and the page's
+// "First-turn guide" button runs it again at any time), it walks through the game's steps (the guide.toml beside its board: a part of the page and a text),
 // ringing each part on the page with the text beside it. It knows no game: the steps say it all.
 const $ = (id) => document.getElementById(id);
 const steps = JSON.parse(($("guide-data") || { textContent: "[]" }).textContent);
 const STORE = "rulebook.guide.";
 
-let offeredFor = null; // the key of the seat the offer was last worked out for
+let offeredFor = null; // the game the offer was last worked out for
 let running = null; // {index, key, timer}
 let ring = null;
 
@@ -25,7 +26,7 @@ function remember(key, value) {
   }
 }
 
-/** Offer the guide to the seat ``key`` ("GAME:SEAT") unless it saw or refused it. */
+/** Offer the guide of the game ``key`` (its name) unless this browser saw or refused it. */
 export function offerGuide(key) {
   if (!steps.length || key === offeredFor) return;
   offeredFor = key;
@@ -145,6 +146,7 @@ if (steps.length) {
     $("guide-offer").hidden = true;
     $("guide-again").hidden = false;
     document.getElementById("game").dataset.guide = "seen";
+    $("guide-again").focus({ preventScroll: true }); // where the offer was, for whoever wants it later
   });
   $("guide-next").addEventListener("click", () => {
     if (running.index >= steps.length - 1) stop();

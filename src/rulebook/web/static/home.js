@@ -105,19 +105,78 @@ for (const name of ["clock", "clock_minutes", "clock_increment", "clock_hours", 
 clockSelect.addEventListener("change", fitClock);
 fitClock();
 
+// -- the tables' rows: who plays each seat, whose move it is, since when ----------------------------
+/** "just now", "5 min ago", "3 h ago", "2 days ago": how long before ``now`` (UNIX seconds). */
+function ago(at, now) {
+  if (at == null) return "";
+  const s = Math.max(0, now - at);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  const d = Math.floor(s / 86400);
+  return `${d} day${d > 1 ? "s" : ""} ago`;
+}
+
+/** What plays seat ``p`` of a table or view: "human", "greedy bot", "open seat"; a bot in a
+ * person's place for now says so; a person says whether they are here. */
+function who(t, p, now) {
+  const kind = (t.kinds || [])[p];
+  const label = t.seats[p].label ?? t.seats[p];
+  const held = t.held && t.held[String(p)];
+  if (held) return `human, a ${held} bot in their place`;
+  if (kind === "bot") return `${label} bot`;
+  if (kind === "open") return "open seat";
+  const seen = (t.presence || [])[p];
+  if (!seen) return label;
+  if (seen.here) return `${label}, here`;
+  return seen.seen == null ? `${label}, not seen yet` : `${label}, seen ${ago(seen.seen, now)}`;
+}
+
+function seatList(t, seats, now) {
+  return el("ul", { class: "table-seats" }, ...seats.map((p) => el("li", { "data-seat": String(p), text: `Seat ${p + 1}: ${who(t, p, now)}` })));
+}
+
+/** Whose move it is: "your move", "waiting for Seat 3 (open seat)". */
+function waiting(t, mine, now) {
+  const others = t.to_act.filter((p) => p !== mine);
+  if (mine !== null && t.to_act.includes(mine)) {
+    return others.length ? "your move (the others decide at the same time)" : "your move";
+  }
+  if (!others.length) return "";
+  return `waiting for ${others.map((p) => `Seat ${p + 1} (${who(t, p, now)})`).join(", ")}`;
+}
+
+function cell(label, ...children) {
+  return el("td", { "data-label": label }, ...children);
+}
+
+function gameCell(title, variant, players) {
+  return cell("Game", el("span", { class: "game-title", text: title }), el("br"),
+    el("span", { class: "game-variant", text: `${variant}${players ? `, ${players} players` : ""}` }));
+}
+
 // -- open tables -------------------------------------------------------------------------------------
 async function openTables() {
   let tables = [];
+  let now = Date.now() / 1000;
   try {
-    tables = (await (await fetch("/api/open")).json()).tables || [];
+    const answer = await (await fetch("/api/open")).json();
+    tables = answer.tables || [];
+    now = answer.now || now;
   } catch {
     return;
   }
   const list = document.getElementById("open-list");
-  list.replaceChildren(...tables.map((t) => el("tr", { "data-game-id": t.id },
-    el("td", { text: t.title }), el("td", { text: t.variant }), el("td", { text: t.clock }),
-    el("td", { text: `${t.taken} of ${t.seats.length}` }),
-    el("td", {}, ...t.open.map((p) => el("button", { type: "button", class: "join", "data-seat": String(p), onclick: () => join(t.id, p) }, `Take seat ${p + 1}`))))));
+  list.replaceChildren(...tables.map((t) => {
+    const seats = t.seats.map((_, p) => p);
+    return el("tr", { "data-game-id": t.id },
+      gameCell(t.title, t.variant, t.seats.length),
+      cell("Seats", seatList(t, seats, now)),
+      cell("Now", el("span", { class: "now", text: waiting(t, null, now) || "-" }),
+        el("br"), el("span", { class: "since", text: `opened ${ago(t.created, now)}, ${t.moves} move${t.moves === 1 ? "" : "s"} made` })),
+      cell("Clock", t.clock),
+      cell("", ...t.open.map((p) => el("button", { type: "button", class: "join", "data-seat": String(p), onclick: (event) => join(t.id, Number(event.currentTarget.dataset.seat)) }, `Take seat ${p + 1}`))));
+  }));
   // shown while a table is open, or to say why a seat could not be taken
   document.getElementById("open-tables").hidden = tables.length === 0 && document.getElementById("join-error").hidden;
   document.getElementById("open-tables").dataset.ready = "yes";
@@ -147,19 +206,30 @@ async function myGames() {
   const rows = [];
   for (const [id, g] of Object.entries(mine).sort((a, b) => b[1].at - a[1].at)) {
     let now = g.over ? "over" : "";
+    let variant = "";
+    let others = el("span", { text: "" });
+    let started = "";
     try {  // to this server only, as the game page does: the token in a header, never a URL
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/view`, { headers: { authorization: `Bearer ${g.token}` } });
       if (r.status === 404 || r.status === 403) continue;
-      const v = (await r.json()).views.find((x) => x.seat === g.seat);
-      if (v.over) now = "over";
+      const answer = await r.json();
+      const at = answer.now || Date.now() / 1000;
+      const v = answer.views.find((x) => x.seat === g.seat);
+      variant = `${v.variant}, ${v.players} player${v.players > 1 ? "s" : ""}`;
+      others = seatList(v, v.seats.map((s) => s.seat).filter((p) => p !== g.seat), at);
+      started = v.created ? `started ${ago(v.created, at)}` : "";
+      if (v.over) now = v.result && v.result.verdict ? `over: ${v.result.verdict}` : "over";
       else if (v.legal.length) now = "your move";
-      else now = `waiting for ${v.to_act.map((p) => `seat ${p + 1}`).join(", ")}`;
+      else now = waiting(v, g.seat, at) || "waiting";
     } catch {
       now = now || "?";
     }
     rows.push(el("tr", { "data-game-id": id, class: now === "your move" ? "mine" : "" },
-      el("td", { text: g.title }), el("td", { text: `seat ${g.seat + 1}` }), el("td", { class: "now", text: now }),
-      el("td", {}, el("a", { href: `/games/${encodeURIComponent(id)}#${g.token}` }, "open"))));
+      cell("Game", el("span", { class: "game-title", text: g.title }), el("br"), el("span", { class: "game-variant", text: variant })),
+      cell("Your seat", `Seat ${g.seat + 1}`),
+      cell("The others", others),
+      cell("Now", el("span", { class: "now", text: now }), el("br"), el("span", { class: "since", text: started })),
+      cell("", el("a", { href: `/games/${encodeURIComponent(id)}#${g.token}` }, "Open", el("span", { class: "sr-only", text: ` ${g.title}, seat ${g.seat + 1}` })))));
   }
   document.getElementById("my-games-list").replaceChildren(...rows);
   document.getElementById("my-games").hidden = rows.length === 0;

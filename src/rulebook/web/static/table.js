@@ -56,8 +56,17 @@ function botChoice(id) {
   return el("select", { id, "aria-label": "which bot" }, ...BOTS.map(([key, label]) => el("option", { value: key, text: label })));
 }
 
+/** What plays seat ``p``: ``person``, ``bot`` or ``open`` (the payload's ``kinds``; a bot
+ * holding a person's seat for a while is ``held``, not a bot seat). */
+export function seatKind(view, p) {
+  if (view.kinds && view.kinds[p]) return view.kinds[p];
+  const label = view.seats[p].label;
+  return label === "human" ? "person" : label === "open seat" ? "open" : "bot";
+}
+
 /** The seats' clocks and presence beside their names (the seat list), and the panel of
- * notices and controls. */
+ * notices and controls. A bot's seat says "bot" (never "not seen yet", as if a person were
+ * missing); a bot playing in a person's place says so; an open seat waits for a player. */
 export function drawTable(view, post) {
   act = post;
   shown = view;
@@ -65,11 +74,19 @@ export function drawTable(view, post) {
   const clocks = times(view);
   const presence = view.presence || [];
   items.forEach((li, p) => {
-    li.querySelectorAll(".clock, .presence, .held").forEach((n) => n.remove());
+    li.querySelectorAll(".clock, .presence, .held, .bot-seat").forEach((n) => n.remove());
     const held = view.held && view.held[String(p)];
-    if (held) li.append(el("span", { class: "held badge", text: `bot: ${held}` }));
+    const kind = seatKind(view, p);
+    if (held) {
+      const place = p === view.seat ? "your" : "their";
+      li.append(el("span", { class: "held badge", title: `A ${held} bot plays this seat in ${place} place for now`, text: `${held} bot in ${place} place` }));
+    } else if (kind === "bot") {
+      li.append(el("span", { class: "bot-seat", title: "A bot plays this seat: it is always here", text: "bot" }));
+    } else if (kind === "open") {
+      li.append(el("span", { class: "presence open", text: "open: waiting for a player" }));
+    }
     const seen = presence[p];
-    if (seen && view.seats[p].label !== "open seat" && !held) {
+    if (seen && kind === "person" && !held) {
       li.append(el("span", { class: `presence ${seen.here ? "here" : "away"}`, title: seen.here ? "connected" : ago(seen.seen), text: seen.here ? "● here" : `○ ${ago(seen.seen)}` }));
     }
     if (clocks) li.append(el("span", { class: `clock${clocks[p].running ? " running" : ""}${clocks[p].left <= 0 ? " out" : ""}`, "data-seat": String(p), text: clockText(clocks[p].left) }));
@@ -118,7 +135,7 @@ function drawNotices(view, clocks) {
   if (me !== null && !view.over && !view.clock) {
     for (const seen of view.presence || []) {
       const p = seen.seat;
-      const person = view.seats[p].label === "human" && !(view.held && view.held[String(p)]);
+      const person = seatKind(view, p) === "person" && !(view.held && view.held[String(p)]);
       if (p === me || seen.here || !person) continue;
       const votes = (view.votes && view.votes[String(p)]) || {};
       const voted = String(me) in votes;

@@ -76,6 +76,8 @@ def sheet_static(
         "line": titled(f"{card}s"),
         "value": titled(f"{said.value}s"),
         "masteries": said.masteries,
+        "circle": said.circle,
+        "circles": said.circles,
         "crafting": "Crafting",
         "research": "Spell Research",
     }

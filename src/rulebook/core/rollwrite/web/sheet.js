@@ -229,7 +229,7 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
             })
           : null,
       );
-      const label = `${row.name}, ${titled(c.column)} circle ${c.at_least ? "≥" : "≤"} ${c.threshold}`;
+      const label = `${row.name}, ${titled(c.column)} ${st.words.circle} ${c.at_least ? "≥" : "≤"} ${c.threshold}`;
       if (moves.length) place(g, moves, ctx, label);
       // a circle that is no place stays out of the Tab order (its row explains it to the keyboard)
       if (own) tip(g, isMarked ? `${c.explain}\nMarked.` : c.explain, `${row.name}: ${titled(c.column)}`, moves.length > 0);
@@ -282,10 +282,10 @@ function diceTray(view, ctx, root, me, ui) {
     if (usable.has(d.id)) {
       control(
         node,
-        `${label}: ${ui.die === d.id ? "selected" : "select it, then a circle"}`,
+        `${label}: ${ui.die === d.id ? "selected" : `select it, then a ${st.words.circle}`}`,
         () => {
           ui.die = ui.die === d.id ? null : d.id;
-          ctx.announce(ui.die ? `${d.id} selected: choose a circle` : "no die selected");
+          ctx.announce(ui.die ? `${d.id} selected: choose a ${st.words.circle}` : "no die selected");
           renderSheetGame(root, view, ctx, ui.parts);
         },
         ui.die === d.id,
@@ -302,12 +302,12 @@ function diceTray(view, ctx, root, me, ui) {
         ctx,
       )
     : null;
-  const free = me && me.free_marks ? el("span", { class: "rb-hint" }, "Make your free mark: click any open circle") : null;
+  const free = me && me.free_marks ? el("span", { class: "rb-hint" }, `Make your free mark: click any open ${st.words.circle}`) : null;
   const hint = usable.size
     ? el(
         "span",
         { class: "rb-hint" },
-        ui.die ? `${ui.die} selected: click a glowing circle` : "Click a circle (or pick a die first)",
+        ui.die ? `${ui.die} selected: click a glowing ${st.words.circle}` : `Click a ${st.words.circle} (or pick a die first)`,
       )
     : null;
   return el(
@@ -398,7 +398,7 @@ function masteries(view, me) {
         "div",
         { class: `rb-mastery rb-${m.kind}` },
         el("div", { class: "rb-card-name" }, m.name),
-        el("div", {}, `${m.circles} circles in ${titled(m.column)}`),
+        el("div", {}, `${m.circles} ${st.words.circles} in ${titled(m.column)}`),
         el("div", { class: "rb-card-value" }, `${m.value} ${st.words.value} (${m.side})`),
         me && me.masteries[k] !== null
           ? el("div", { class: "rb-scored" }, `scored ${me.masteries[k]}`)
