@@ -96,9 +96,9 @@ def test_a_choice_and_an_unknown_value() -> None:
 # -- runs and their commands ----------------------------------------------------------------------
 def test_a_runs_commands_name_the_same_games(tmp_path: Path) -> None:
     override = data_form.override_of("merchants-of-magick", {WARRIOR: "9"})
+    rungs = ("greedy", "mcts:200-greedy")
     spec = RunSpec(
-        "compare", "merchants-of-magick", 4, 30, 7, "standard", {}, (), ("greedy", "mcts:200-greedy"),
-        override, "Warrior 9",
+        "compare", "merchants-of-magick", 4, 30, 7, "standard", {}, (), rungs, override, "W 9"
     )  # fmt: skip
     spec.check()
     jobs = spec.jobs(tmp_path)
