@@ -1043,12 +1043,6 @@ def test_a_crystal_gain_cut_short_by_the_main_pile_is_told() -> None:
     )
 
 
-def test_every_scoring_category_has_a_note() -> None:
-    s = table()
-    notes = s.score_notes()
-    assert set(notes) == set(s.score_breakdown(0)) and all(notes.values())
-
-
 @pytest.mark.parametrize(
     ("players", "magi"), [(2, "fire"), (3, "water"), (4, "flora"), (2, "lightning")]
 )

@@ -76,3 +76,68 @@ def test_the_terminal_tells_the_steps_after_the_move() -> None:
     assert any(line.startswith("Battle at") for line in lines[1:])
     summary = session.news.summary([entry], 0, 100, 40, "Since your last look")
     assert any("Battle at" in line for line in summary)
+
+
+def told_steps() -> list[tuple[str, str, int]]:
+    """Every step the rules tell by name (``s.tell("battle", ...)``) in the source: (module,
+    step, line)."""
+    import ast
+    from pathlib import Path
+
+    src = Path(rulebook.__file__).resolve().parent
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = ".".join(("rulebook", *path.relative_to(src).with_suffix("").parts))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "tell"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append((module, node.args[0].value, node.lineno))
+    return found
+
+
+def test_every_step_told_has_its_words_and_no_rule_imports_them() -> None:
+    """A typo in a step's name would fail only when someone listens: every name the rules
+    tell is a function of their game's ``aloud`` module (the sheet engine's for the two sheet
+    games), which no section of the rules imports (the rules name the steps; the words read
+    the rules): only the module of the game's State names it, in its ``texts``."""
+    import importlib
+    from pathlib import Path
+
+    steps = told_steps()
+    assert len(steps) > 30
+    for module, step, line in steps:
+        package = module.rsplit(".", 1)[0]
+        aloud = importlib.import_module(f"{package}.aloud")
+        assert callable(getattr(aloud, step, None)), f"{module}:{line} tells {step!r}"
+        if module.endswith((".rules", ".rollwrite.state")):
+            continue
+        text = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
+        assert "import aloud" not in text and f"{package}.aloud" not in text, module
+
+
+def setups() -> list[tuple[str, str, int]]:
+    """Every game and variant at its fewest and most players (4 at most)."""
+    return [
+        (name, v.name, n)
+        for name in rulebook.games()
+        for v in rulebook.get_game(name).variants
+        for n in sorted({v.min_players, min(v.max_players, 4)})
+    ]
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), setups())
+def test_the_result_says_where_each_point_came_from(game: str, variant: str, players: int) -> None:
+    """Every scoring category of every seat's breakdown (and the solo opponent's) has a note
+    in plain words, which the result screen and the terminal show."""
+    state = rulebook.new_game(game, players, seed=1, variant=variant)
+    notes = state.score_notes()
+    wanted = set(state.score_breakdown(0)) | set(state.opponent_breakdown())
+    assert wanted <= set(notes), wanted - set(notes)
+    assert all(len(notes[k]) > 20 for k in wanted)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulebook.archmagi import aloud
 from rulebook.archmagi.flow import discard_card
 from rulebook.archmagi.moves import FOR_DRAFT
 from rulebook.archmagi.rounds import drafts_as_draws, draw, end_round
@@ -120,7 +119,7 @@ def gain(s: ArchmagiState, p: int, n: int) -> None:
     s.crystals[p] += got
     s.count(p, "crystals_gained", got)
     if got < n:
-        s.tell(aloud.pile_short, p, n, got)
+        s.tell("pile_short", p, n, got)
 
 
 def effect(s: ArchmagiState, p: int, e: Effect) -> None:
@@ -166,7 +165,7 @@ def settle(s: ArchmagiState, task: Task) -> None:
         if s.books[p]:
             s.count(p, "spells_drafted")
             s.discard.append(s.books[p].pop())
-            s.tell(aloud.drafted, p)
+            s.tell("drafted", p)
         else:
             draw(s, p, 1, FOR_DRAFT)
     elif kind == "look":
@@ -257,6 +256,6 @@ def decide(s: ArchmagiState, p: int, move: Move, task: Task) -> None:
         else:
             s.count(p, "spells_drafted")
             s.discard.append(s.books[p].pop())
-            s.tell(aloud.drafted, p)
+            s.tell("drafted", p)
     elif kind == "may" and verb == "use":
         s.stack.append(("seq", p, 0, data))

@@ -6,7 +6,7 @@ Flora Spells' Bottom Actions), the Play Area discarded in the Discard Phase, a M
 refilled, a Draft made without a choice (which Spell went onto the discard pile), a Crystal
 gain cut short by the main pile, the end of each Round (the Magic Pool run out, the new
 Monsters on their Path, the new Magic Pool shuffled), the game's end with each Magi's Favor
-Points. The rules tell of each step where they take it (``s.tell(aloud.round_over, ...)``);
+Points. The rules tell of each step where they take it (``s.tell("round_over", ...)``);
 each function here puts one in plain words, in the project's own, from the state at that
 moment.
 

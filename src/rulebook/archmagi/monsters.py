@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.archmagi import aloud
 from rulebook.archmagi.moves import distinct
 from rulebook.archmagi.symbols import Monster
 
@@ -66,10 +65,10 @@ def defeat(s: ArchmagiState, p: int, move: Move) -> None:
                 deck = s.monster_decks[tier]
                 if deck:
                     path[i] = deck.pop()
-                    s.tell(aloud.path_refilled, tier, path[i])
+                    s.tell("path_refilled", tier, path[i])
                 else:
                     del path[i]
-                    s.tell(aloud.path_refilled, tier, -1)
+                    s.tell("path_refilled", tier, -1)
                 monster = monsters[m]
                 s.crystals[p] -= monster.crystals
                 s.trophies[p].append(m)

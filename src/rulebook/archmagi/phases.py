@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.archmagi import aloud
 from rulebook.archmagi.actions import affordable
 from rulebook.archmagi.content import ELEMENTS
 from rulebook.archmagi.flow import to_discard
@@ -40,7 +39,7 @@ def start_turn(s: ArchmagiState, p: int) -> None:
     draw(s, p, magi.draws, DRAW_PHASE)
     s.plays = magi.plays
     s.stack.extend(turn_start_tasks(s, p))
-    s.tell(aloud.play_phase_begins, p)
+    s.tell("play_phase_begins", p)
 
 
 def turn_start_tasks(s: ArchmagiState, p: int) -> list[Task]:
@@ -126,7 +125,7 @@ def discard_phase(s: ArchmagiState, p: int) -> None:
     s.phase = DISCARD
     s.stack.append(("end", p, 0, None))
     s.stack.append(("limit", p, 0, None))
-    s.tell(aloud.play_area_discarded, p)
+    s.tell("play_area_discarded", p)
     area, s.play_area = s.play_area, []
     offers: list[Task] = []
     for card in area:
@@ -141,6 +140,6 @@ def end_turn(s: ArchmagiState, p: int) -> None:
     turn it is finishes it, then the game is over."""
     if s.final:
         s.phase = OVER
-        s.tell(aloud.game_over)
+        s.tell("game_over")
         return
     start_turn(s, (p + 1) % s.num_players)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.archmagi import aloud
 from rulebook.archmagi.moves import BY_MOVE
 
 if TYPE_CHECKING:
@@ -29,7 +28,7 @@ def end_round(s: ArchmagiState) -> None:
     c = s.content
     if s.round >= c.rules.rounds:
         s.final = True
-        s.tell(aloud.last_round_over)
+        s.tell("last_round_over")
         return
     tier = s.round - 1
     deck = s.monster_decks[tier]
@@ -47,7 +46,7 @@ def end_round(s: ArchmagiState) -> None:
     s.pool = s.discard + new
     s.discard = []
     s.chance.shuffle(s.pool)
-    s.tell(aloud.round_over, discarded)
+    s.tell("round_over", discarded)
 
 
 def draw(s: ArchmagiState, p: int, n: int, why: int = BY_MOVE) -> None:
@@ -57,19 +56,19 @@ def draw(s: ArchmagiState, p: int, n: int, why: int = BY_MOVE) -> None:
     (:data:`~rulebook.archmagi.moves.BY_MOVE` and the others)."""
     if not s.pool:
         if n:  # only after the last Round ended: nothing left to draw
-            s.tell(aloud.drew_nothing, p)
+            s.tell("drew_nothing", p)
         return
     hand = s.hands[p]
     start = len(hand)
     for _ in range(n):
         hand.append(s.pool.pop())
         if not s.pool:
-            s.tell(aloud.drew, p, start, why)
+            s.tell("drew", p, start, why)
             end_round(s)
             if not s.pool:
                 return  # the last Round is over: nothing left to draw
             start = len(hand)
-    s.tell(aloud.drew, p, start, why)
+    s.tell("drew", p, start, why)
 
 
 def drafts_as_draws(s: ArchmagiState) -> bool:

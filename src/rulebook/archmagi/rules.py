@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from rulebook.archmagi import actions, flow, monsters, phases, view
+from rulebook.archmagi import actions, aloud, flow, monsters, phases, view
 from rulebook.archmagi.content import Content, MagiSpec, content
 from rulebook.archmagi.moves import (
     INPUT,
@@ -53,7 +53,7 @@ class ArchmagiState(State):
     """
 
     #: what each seat sees and the moves in words (:mod:`rulebook.archmagi.view`)
-    texts = Texts.of(view)
+    texts = Texts.of(view, aloud=aloud)
 
     content: Content
     moves: Moves

@@ -2,7 +2,7 @@
 cleanup, who starts the next Season) and at Year’s End (Winning the Game) (each merchant's
 scoring); and the cards turned face up at a turn's start (:mod:`rulebook.core.events`).
 
-The rules tell of each step where they take it (``s.tell(aloud.battle, ...)``); each function
+The rules tell of each step where they take it (``s.tell("battle", ...)``); each function
 here puts one in plain words, in the project's own, from the state at that moment. Battle
 Merchants hides nothing but the decks' order (Extra Notes), so every line is told to all.
 """

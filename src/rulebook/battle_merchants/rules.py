@@ -90,7 +90,7 @@ class BattleState(State):
 
     #: what each seat sees (:mod:`rulebook.battle_merchants.view`) and the moves in plain words
     #: (:mod:`rulebook.battle_merchants.words`)
-    texts = Texts.of(view, words)
+    texts = Texts.of(view, words, aloud=aloud)
 
     content: Content
     board: Board
@@ -196,7 +196,7 @@ class BattleState(State):
             self.craft_pool.append(deck.pop())
         while len(self.kingdom_pool) < rules.face_up_kingdom and self.kingdom_deck:
             self.kingdom_pool.append(self.kingdom_deck.pop())
-        self.tell(aloud.turned_up, crafts, kingdom)
+        self.tell("turned_up", crafts, kingdom)
         self.step = TURN
         self.count = 0
         self.penalty = 0

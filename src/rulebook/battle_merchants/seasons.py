@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.battle_merchants import aloud
 from rulebook.battle_merchants.content import Space
 from rulebook.battle_merchants.kingdom import effects
 from rulebook.battle_merchants.setup import EMPTY, FIRE, GONE, LOCK
@@ -52,7 +51,7 @@ def end_season(s: BattleState, last: int) -> None:
     """Season's End: battles, repairs, then the cleanup (or the Year's End after Winter); the
     player who triggered the end (to the left of ``last``, the last player) starts the next
     Season."""
-    s.tell(aloud.season_over)
+    s.tell("season_over")
     battles(s)
     repairs(s)
     rules = s.content.rules
@@ -65,7 +64,7 @@ def end_season(s: BattleState, last: int) -> None:
     s.ending_after = EMPTY
     s.passes = 0
     s.current = (last + 1) % s.seats
-    s.tell(aloud.season_begins)
+    s.tell("season_begins")
 
 
 def battle_level(s: BattleState, owner: int, weapon: int) -> int:
@@ -102,7 +101,7 @@ def battles(s: BattleState) -> None:
             ly = battle_level(s, oy, s.board.spaces[a + 1].weapon)
             winner = (lx > ly) - (lx < ly)
             levels = (lx, ly)
-        s.tell(aloud.battle, a, winner, levels)
+        s.tell("battle", a, winner, levels)
         if winner == 0:
             for owner in (ox, oy):
                 if owner != steve:
@@ -133,7 +132,7 @@ def repairs(s: BattleState) -> None:
         per = rules.repair_gold + sum(k.amount for k in effects(s, p, "repair_bonus"))
         s.gold[p] += per * owned[p]
         pays.append(per)
-    s.tell(aloud.repairs, owned, pays)
+    s.tell("repairs", owned, pays)
 
 
 def cleanup(s: BattleState) -> None:
@@ -167,7 +166,7 @@ def cleanup(s: BattleState) -> None:
         boxed = len(s.spring_deck)
         s.boxed += boxed
         s.spring_deck = []
-    s.tell(aloud.cleanup, kingdom_out, craft_out, boxed)
+    s.tell("cleanup", kingdom_out, craft_out, boxed)
     s.bonus_up = [owner != EMPTY for owner in s.bonus_owner]
     for race in s.board.races:
         s.reward_spaces[race] = [True] * s.seats

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.battle_merchants import aloud
 from rulebook.battle_merchants.actions import OVER
 from rulebook.battle_merchants.content import KingdomCard
 from rulebook.battle_merchants.setup import EMPTY
@@ -56,7 +55,7 @@ def year_end(s: BattleState) -> None:
         s.gold[p] += sum(parts[p].values())
     s.year_end = parts
     s.step = OVER
-    s.tell(aloud.year_end, parts, totals)
+    s.tell("year_end", parts, totals)
 
 
 def _end_cards(s: BattleState, p: int) -> list[KingdomCard]:

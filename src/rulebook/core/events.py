@@ -3,15 +3,16 @@
 A move may set off steps nobody chooses: a Season's battles fought, an enclosed area scored,
 a round's end with new Monsters on the paths, a Mastery claimed. Players at a real table see
 them happen and say them aloud; a log of moves alone would pass over them in silence. So the
-rules tell of each such step where they take it, in the rulebook's terms::
+rules tell of each such step where they take it, by its name, in the rulebook's terms::
 
-    s.tell(words.battle_won, space, winner, loser)
+    s.tell("battle", a, winner, levels)
 
-and the game's words module (beside its ``describe``) puts it in plain words: a function of
-the state at that moment and the step's details, returning an :class:`Event` (or several, or
-none). Nothing is built while nobody listens, as in search: :meth:`State.tell` is then one
-call that returns. Front ends listen to a move with :func:`apply_heard` (TAG's forward models
-log their events the same way: ``logEvent``).
+and the game's ``aloud`` module (beside its ``words``; :attr:`State.texts`) puts it in plain
+words: a function of that name, of the state at that moment and the step's details, returning
+an :class:`Event` (or several, or none). The rules never import it, so it may use any of them.
+Nothing is built while nobody listens, as in search: :meth:`State.tell` is then one call that
+returns. Front ends listen to a move with :func:`apply_heard` (TAG's forward models log their
+events the same way: ``logEvent``).
 
 An event is told to every seat and to spectators, so it holds only what every seat may see,
 except :attr:`Event.own`, what the seat it is about is told instead when it knows more (the

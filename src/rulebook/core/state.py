@@ -76,15 +76,22 @@ class Texts:
     announce: Callable[[Any, int, Action], str] | None = None
     describe: Callable[[Any, int, Action], str] | None = None
     describe_public: Callable[[Any, int, Action], str] | None = None
+    #: the module telling the steps the rules take on their own (:meth:`State.tell`): a
+    #: function per step, named as the rules name it (``seasons.py``'s
+    #: ``s.tell("battle", ...)`` calls ``aloud.battle(s, ...)``); the rules never import it
+    aloud: ModuleType | None = None
 
     @classmethod
-    def of(cls, *modules: ModuleType) -> Texts:
+    def of(cls, *modules: ModuleType, aloud: ModuleType | None = None) -> Texts:
         """The functions defined in ``modules`` (not imported there) named as the fields
         (``view``, ``explain``...), e.g. a game's ``view`` and ``words`` modules; a name
-        defined in two of them is an error."""
-        found: dict[str, Any] = {}
+        defined in two of them is an error. ``aloud``: the game's module of the steps told
+        aloud."""
+        found: dict[str, Any] = {"aloud": aloud}
         for module in modules:
             for name in cls.__dataclass_fields__:
+                if name == "aloud":
+                    continue
                 function = getattr(module, name, None)
                 if getattr(function, "__module__", None) != module.__name__:
                     continue
@@ -306,14 +313,16 @@ class State(ABC):
         return ()
 
     # -- shared machinery --------------------------------------------------------------------
-    def tell(self, say: Callable[..., Event | Sequence[Event] | None], *details: Any) -> None:
+    def tell(self, step: str, *details: Any) -> None:
         """Tell the table of a step the rules take on their own (a battle, an area scored,
-        a round's end): ``say(self, *details)``, a function of the game's words module, puts
-        it in plain words (:mod:`rulebook.core.events`). Only while a front end listens
+        a round's end), by its name and its details: the game's ``aloud`` module
+        (:attr:`Texts.aloud`) has a function of that name, ``(state, *details)``, that puts it
+        in plain words (:mod:`rulebook.core.events`). Only while a front end listens
         (:attr:`heard`); otherwise, as in search, nothing is said and nothing built."""
         heard = self.heard
         if heard is None:
             return
+        say: Callable[..., Event | Sequence[Event] | None] = getattr(self.texts.aloud, step)
         told = say(self, *details)
         if isinstance(told, Event):
             heard.append(told)

@@ -1,6 +1,6 @@
 """What the table says aloud of the steps nobody chooses (:mod:`rulebook.core.events`).
 
-The rules tell of each step where they take it (``s.tell(aloud.area_scored, ...)``); each
+The rules tell of each step where they take it (``s.tell("area_scored", ...)``); each
 function here puts one in plain words, in the project's own, from the state at that moment:
 
 * 1. Roll 2 Resource Dice: the dice each turn begins with (and the Terrain Spell's);
@@ -17,8 +17,8 @@ function here puts one in plain words, in the project's own, from the state at t
 Everything on Pandoria's sheets is public, so every line is told to all. An event about a
 seat begins with its verb (``Enclose the Crystal area ...``: "You enclose ...", "Seat 2
 encloses ..."), so it never says "your": the seat reads its own version (``own``) where the
-line names other seats too. The rules' modules import this one; it imports theirs inside the
-functions that read them, when a step is told.
+line names other seats too. The rules name each step (``s.tell("area_scored", ...)``) and never
+import this module, which reads theirs.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from rulebook.core import Event
 from rulebook.core.words import plural, seat
+from rulebook.pandoria_merchants import actions, buildings, scoring
 from rulebook.pandoria_merchants.board import CITY, KINDS, hexes
 from rulebook.pandoria_merchants.cards import amount, title
 from rulebook.pandoria_merchants.terms import (
@@ -177,8 +178,6 @@ def _share(
     times the hexes (``times``, in words: :func:`_workers`), and the Buildings' or the Guild's
     bonus; the Resources beyond a full track turned into VP. ``before``: ``p``'s track and VP
     before."""
-    from rulebook.pandoria_merchants import scoring
-
     track, vp = before
     who = "you" if you else seat(p)
     gains, scores = (f"{who} gain", f"{who} score") if you else (f"{who} gains", f"{who} scores")
@@ -228,8 +227,6 @@ def area_scored(
     they were before. One line: every seat's share (their Workers times the hexes, the
     Buildings' or the Guild's bonus, what went beyond a full track), the Artifacts the
     encloser collects, the pre-printed spaces among its hexes."""
-    from rulebook.pandoria_merchants import scoring
-
     b = s.board
     size = area.bit_count()
     mover = s.turn
@@ -357,8 +354,6 @@ def territory_finished(s: PandoriaState) -> Event:
 def trolls_take(s: PandoriaState, names: list[str]) -> Event:
     """Relics and Monuments for the Trolls: "After the 8th Territory, there are 3 elements"
     crossed out, told before they are (the best left of each kind named)."""
-    from rulebook.pandoria_merchants import actions, buildings
-
     taken = []
     for name in names:
         if name == "monument":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.pandoria_merchants import aloud, buying
+from rulebook.pandoria_merchants import buying
 from rulebook.pandoria_merchants.content import Card
 from rulebook.pandoria_merchants.terms import ACADEMY, BUILT, MONUMENT, MONUMENTS, WOOD, replaced
 
@@ -54,7 +54,7 @@ def poorhouse(s: PandoriaState, p: int) -> None:
     """Poorhouse (Building Index): at the end of the turn, each of ``p``'s tracks at 0 goes up to
     1."""
     if not s.family and s.built(p, "poorhouse") and 0 in s.tracks[p]:
-        s.tell(aloud.poorhouse, p)
+        s.tell("poorhouse", p)
         s.tracks = replaced(s.tracks, p, tuple([max(1, t) for t in s.tracks[p]]))
 
 

@@ -93,7 +93,7 @@ class PandoriaState(State):
 
     #: what the table shows (:mod:`rulebook.pandoria_merchants.view`) and the moves in plain
     #: words (:mod:`rulebook.pandoria_merchants.words`)
-    texts = Texts.of(view, words)
+    texts = Texts.of(view, words, aloud=aloud)
 
     c: Content
     board: Board
@@ -296,7 +296,7 @@ class PandoriaState(State):
                 self._offer(options)
                 return
             if phase == DRAW:
-                self.tell(aloud.forfeited)
+                self.tell("forfeited")
                 self.item += 1
                 if self.item > 2:
                     drawing.finish_draw(self)
@@ -347,7 +347,7 @@ class PandoriaState(State):
         self.free_wood = False
         self.dice = (-1, -1)
         if not drawing.anchor_hexes(self):
-            self.tell(aloud.nothing_to_draw, self.end_triggered)
+            self.tell("nothing_to_draw", self.end_triggered)
             self.end_triggered = True
             self._enter(ACTION)
             return
@@ -359,7 +359,7 @@ class PandoriaState(State):
         rolled = self.chance.roll((len(faces), len(faces)))
         self.dice = (faces[rolled[0] - 1], faces[rolled[1] - 1])
         self.both_wild = self.dice == (-1, -1)
-        self.tell(aloud.rolled)
+        self.tell("rolled")
         self._enter(WILD if -1 in self.dice else DRAW)
 
     def _wild_options(self) -> list[Move]:
@@ -405,7 +405,7 @@ class PandoriaState(State):
         if self.family and family.level3_exhausted(self):
             self.end_triggered = True
         if self.end_triggered and not ended:
-            self.tell(aloud.end_near)
+            self.tell("end_near")
         if self.end_triggered and p == self.num_players - 1:
             self._game_over()
             return
@@ -418,7 +418,7 @@ class PandoriaState(State):
         """End of Game and Final Score: no one moves any more."""
         self.phase = OVER
         self._legal = []
-        self.tell(aloud.game_over)
+        self.tell("game_over")
 
     def _options(self, one: bool = False) -> list[Move]:
         """Player turn: the moves of the step now; ``one``: in 3. and 5., stop at the first

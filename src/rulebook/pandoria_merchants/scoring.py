@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.pandoria_merchants import aloud, family
+from rulebook.pandoria_merchants import family
 from rulebook.pandoria_merchants.board import CITY, around
 from rulebook.pandoria_merchants.terms import (
     AREAS_ENCLOSED,
@@ -116,7 +116,7 @@ def score_area(s: PandoriaState, area: int, border: int, kind: int) -> None:
         if count:
             s._count(p, AREAS_SCORED)
             earn(s, p, kind, size, count)
-    s.tell(aloud.area_scored, kind, area, border, tracks, vp, artifacts)
+    s.tell("area_scored", kind, area, border, tracks, vp, artifacts)
 
 
 def workers_next_to(s: PandoriaState, p: int, border: int, lakes: int) -> int:

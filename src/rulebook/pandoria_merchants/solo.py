@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.pandoria_merchants import actions, aloud, buildings
+from rulebook.pandoria_merchants import actions, buildings
 from rulebook.pandoria_merchants.moves import Move, move
 from rulebook.pandoria_merchants.terms import BRIDGE, CROSSED, NONE, TROLL_COLUMN, replaced, sum_of
 
@@ -49,12 +49,12 @@ def finish_territory(s: PandoriaState) -> None:
     s.my_territory += (s.vp_total(0) - s.vp_start,)
     s.finished += (s.territory,)
     s.troll_gain = 0
-    s.tell(aloud.territory_finished)
+    s.tell("territory_finished")
     k = len(s.finished)
     solo = s.c.solo
     if k == solo.territories:  # "After the 8th Territory, there are 3 elements"
         claims = troll_elements(s)[: solo.final_elements]
-        s.tell(aloud.trolls_take, claims)
+        s.tell("trolls_take", claims)
         for name in claims:
             troll_claim(s, name)
     if k >= solo.troll_columns_from:
@@ -107,7 +107,7 @@ def close_territory(s: PandoriaState) -> None:
     s.troll_parts += ((cards, s.troll_gain - cards),)
     s.trolls += (base + s.troll_gain,)
     s.troll_gain = 0
-    s.tell(aloud.trolls_scored)
+    s.tell("trolls_scored")
     if k >= s.c.solo.territories:
         s._game_over()
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.pandoria_merchants import aloud, buildings, buying, drawing
+from rulebook.pandoria_merchants import buildings, buying, drawing
 from rulebook.pandoria_merchants.board import KINDS, bits
 from rulebook.pandoria_merchants.content import Card
 from rulebook.pandoria_merchants.moves import SKIP, Move, move
@@ -126,7 +126,7 @@ def start_spell(s: PandoriaState, spell: str, power: int) -> None:
         rolled = s.chance.roll((len(faces),) * power)
         s.dice = tuple([faces[r - 1] for r in rolled])
         s.both_wild = all(d == -1 for d in s.dice)
-        s.tell(aloud.terrain_rolled)
+        s.tell("terrain_rolled")
     s._enter(SPELL)
 
 

@@ -2,7 +2,7 @@
 (:mod:`rulebook.core.events`), in each game's own words (:class:`~.words.SheetWords`: Orders or
 Customers, Coins or stars, circles or boxes, Masteries or Certifications).
 
-The rules tell of each step where they take it (``s.tell(aloud.mastered, k, seats)``): a seat's
+The rules tell of each step where they take it (``s.tell("mastered", k, seats)``): a seat's
 crafting ended because it has no result left to spend; the round's end; each mastery card the
 seats score, and the card then paying its lower value; the customers moving on (solo: shifting left,
 the leftmost leaving, one joining from the deck) and the face-down ones turned up; a card claimed

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from rulebook.core.action import hashable
 from rulebook.core.errors import IllegalAction
-from rulebook.core.rollwrite import aloud
 from rulebook.core.rollwrite.customers import claim
 from rulebook.core.rollwrite.extra_dice import extra_cost, out_of_results
 from rulebook.core.rollwrite.moves import CRAFTING, DONE, KNOWN_MOVES, Done, FreeMark, Spend
@@ -106,7 +105,7 @@ def act(s: SheetState[C], player: int, action: Action) -> bool:
         raise IllegalAction(f"{action!r} is not a {s.game.title} move")
     if s.free_marks[player] or not out_of_results(s, player):
         return False
-    s.tell(aloud.out_of_results, player)
+    s.tell("out_of_results", player)
     return True
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.core.rollwrite import aloud
 from rulebook.core.rollwrite.customers import EMPTY, claim, draw
 from rulebook.core.sheet import rotate_clockwise, shift_left
 
@@ -28,7 +27,7 @@ def customer_phase(s: SheetState[C]) -> None:
     completes it is claimed at once, as at "the moment item and enchantments are complete".
     """
     moved = lines_moved(s)
-    s.tell(aloud.customers_moved, moved)
+    s.tell("customers_moved", moved)
     s.lines = moved
     for line in s.lines:
         turn_up(line)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from rulebook.core.rollwrite import aloud
 from rulebook.core.rollwrite.moves import CRAFTING
 from rulebook.core.sheet import has_all
 
@@ -47,7 +46,7 @@ def claim(s: SheetState[C], p: int) -> None:
         card = line[i]
         if card >= 0 and has_all(marks, cards[card].mask):
             s.claimed[p].append(card)
-            s.tell(aloud.claimed, p, card)
+            s.tell("claimed", p, card)
             if s.deck:
                 line[i] = ~draw(s)
                 if s.phase == CRAFTING:

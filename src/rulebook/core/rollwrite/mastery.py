@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.core.rollwrite import aloud
-
 if TYPE_CHECKING:
     from rulebook.core.rollwrite.content import Mastery
     from rulebook.core.rollwrite.state import C, SheetState
@@ -49,7 +47,7 @@ def mastery_phase(s: SheetState[C]) -> None:
                 s.mastery_scored[p][k] = value
                 scored |= 1 << p
         if scored:
-            s.tell(aloud.mastered, k, scored)
+            s.tell("mastered", k, scored)
             s.mastery_master[k] = False
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.core.rollwrite import aloud
 from rulebook.core.rollwrite.customer_phase import customer_phase
 from rulebook.core.rollwrite.mastery import mastery_phase
 from rulebook.core.rollwrite.moves import CRAFTING, OVER
@@ -42,7 +41,7 @@ def start_round(s: SheetState[C]) -> None:
     s._origin = None
     s._phase_draws = [0] * n
     s.phase = CRAFTING
-    s.tell(aloud.round_begins)
+    s.tell("round_begins")
 
 
 def current_players(s: SheetState[C]) -> tuple[int, ...]:
@@ -76,12 +75,12 @@ def end_crafting(s: SheetState[C]) -> None:
     """THE MASTERY PHASE follows every round; THE CUSTOMER PHASE every round but the last
     ("No Customer Phase is resolved in the final round"), which ends the game (END OF GAME,
     End of the Game and Scoring)."""
-    s.tell(aloud.round_over)
+    s.tell("round_over")
     mastery_phase(s)
     if s.round >= s.content.rounds:
         s.phase = OVER
         s._current = None
-        s.tell(aloud.game_over)
+        s.tell("game_over")
         return
     customer_phase(s)
     s.round += 1

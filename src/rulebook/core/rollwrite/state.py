@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rulebook.core.draws import roll_reserved, shuffle_list
 from rulebook.core.game import Game, Setup
-from rulebook.core.rollwrite import crafting, describe, rounds, view
+from rulebook.core.rollwrite import aloud, crafting, describe, rounds, view
 from rulebook.core.rollwrite.content import Card, Mastery
 from rulebook.core.rollwrite.customers import EMPTY, draw
 from rulebook.core.rollwrite.moves import CRAFTING, OVER, Moves, Spend
@@ -73,7 +73,7 @@ class SheetState(State, Generic[C]):
 
     #: the sheet as each seat sees it (:mod:`rulebook.core.rollwrite.view`) and the moves in
     #: words (:mod:`rulebook.core.rollwrite.describe`)
-    texts = Texts.of(view, describe)
+    texts = Texts.of(view, describe, aloud=aloud)
 
     #: the game's words: what the cards are called in views, what their value is counted in,
     #: and the names of a mastery card's two values
