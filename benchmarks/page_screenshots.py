@@ -97,7 +97,7 @@ def learning(browser: Any, base: str, out: Path) -> None:
         phone, tapped = on_a_phone(browser)
         tapped.goto(base + links["seats"][0]["url"])
         tapped.wait_for_selector("#game[data-live='yes']")
-        tips = tapped.locator("#board [data-explain]:not(.rb-place)")
+        tips = tapped.locator("#board [data-explain]:not(.rb-place, .rb-control, [data-rove])")
         if tips.count():  # the board's own tips (issue 23's per-game work)
             tips.first.scroll_into_view_if_needed()
             tips.first.tap()

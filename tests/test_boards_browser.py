@@ -185,7 +185,8 @@ def test_keyboard_alone(server: Server, browser: Any) -> None:
 )
 def test_phone_width(server: Server, browser: Any, game: str, tmp_path: Path) -> None:
     """At 360 px wide the page never scrolls sideways, the board fits, and a place is still
-    clicked; the zoom control makes a big board readable inside its own frame."""
+    clicked; a big drawing keeps a size a finger can tap, panned inside its own frame, and its
+    control fits it whole to the screen and back."""
     context, page, errors = open_page(browser, width=360)
     create_game(page, server.url, game, 2)
     page.screenshot(path=str(tmp_path / f"{game}-360.png"), full_page=True)
@@ -197,8 +198,18 @@ def test_phone_width(server: Server, browser: Any, game: str, tmp_path: Path) ->
     assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= 360
     zoom = page.locator("#board .rb-zoom-button")
     if zoom.count():
+        zoomed = page.locator("#board .rb-zoomed")
+        assert zoomed.count() == zoom.count()
+        frame = zoomed.first.bounding_box()
+        assert frame is not None and frame["x"] + frame["width"] <= 360
+        # a map or a board is panned inside its frame (another seat's sheet: its halves stack)
+        assert zoomed.first.evaluate(
+            "f => f.scrollWidth > f.clientWidth || !f.querySelector(':scope > svg')"
+        )
+        zoom.first.click()  # the whole drawing on the screen
+        assert zoomed.count() == zoom.count() - 1
         zoom.first.click()
-        assert page.locator("#board .rb-zoomed").count() == 1
+        assert zoomed.count() == zoom.count()
         assert (
             page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"

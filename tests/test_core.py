@@ -423,6 +423,8 @@ def test_a_game_package_says_what_it_is_in_its_about_toml(
 def test_each_game_names_its_texts_from_its_own_view_and_words_modules() -> None:
     """``Texts.of`` takes the functions the modules define (not those they import), the same
     wiring the games once wrote out method by method."""
+    import importlib
+
     import pytest
 
     from rulebook.archmagi.rules import ArchmagiState
@@ -432,7 +434,15 @@ def test_each_game_names_its_texts_from_its_own_view_and_words_modules() -> None
     from rulebook.pandoria_merchants.rules import PandoriaState
 
     def wiring(texts: Texts) -> dict[str, str]:
-        return {k: f"{v.__module__}.{v.__name__}" for k, v in vars(texts).items() if v}
+        return {
+            k: f"{v.__module__}.{v.__name__}" for k, v in vars(texts).items() if v and k != "aloud"
+        }
+
+    # the words of the steps the rules tell: each game's aloud module
+    assert ArchmagiState.texts.aloud is importlib.import_module("rulebook.archmagi.aloud")
+    assert BattleState.texts.aloud is importlib.import_module("rulebook.battle_merchants.aloud")
+    assert PandoriaState.texts.aloud is importlib.import_module("rulebook.pandoria_merchants.aloud")
+    assert SheetState.texts.aloud is importlib.import_module("rulebook.core.rollwrite.aloud")
 
     am, bm, pm = (
         "rulebook.archmagi.view",

@@ -207,8 +207,13 @@ def check_moves_reachable(page: Any) -> None:
     """No move button cut off or hidden without a sign, folded or unfolded."""
     assert page.evaluate(MOVE_PROBLEMS) == []
     summaries = page.locator("#moves details:not([open]) > summary")
-    for _ in range(summaries.count()):
-        summaries.first.click()  # unfold each group: its moves show whole too
+    # unfold each group: its moves show whole too (the other seats' moves may redraw the list
+    # meanwhile, keeping the groups unfolded so far: a group is clicked again if it closed)
+    for _ in range(3 * summaries.count() + 3):
+        if not summaries.count():
+            break
+        summaries.first.click()
+        page.wait_for_timeout(20)
     assert page.locator("#moves details:not([open])").count() == 0
     assert page.evaluate(MOVE_PROBLEMS) == []
 
@@ -455,8 +460,8 @@ def test_components_explain_themselves_with_their_data_file_text(
                 )
                 if not touch:
                     node.hover()
-                elif "rb-place" in (node.get_attribute("class") or ""):
-                    node.focus()  # a place's tip on a phone: a long press (the kit test) or focus
+                elif re.search(r"\brb-(place|control)\b", node.get_attribute("class") or ""):
+                    node.focus()  # a tap acts on a place or a control: a long press or focus
                 else:
                     node.tap()
                 shown = tip(page)

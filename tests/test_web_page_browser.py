@@ -47,17 +47,7 @@ OWN = {
 CONFIGS = [
     ("merchants-of-magick", "standard", ["human", "greedy"], {}),
     ("ye-olde-magick-shoppe", "standard", ["human", "greedy"], {}),
-    pytest.param(
-        "battle-merchants",
-        "standard",
-        ["human", "greedy"],
-        {},
-        # the board draws the seats' mats under its 540 px map and the Kingdom Cards: the own
-        # mat starts about 890 px down at 1280x800 whatever the page around it does (left to
-        # the boards' layout); strict: this test fails the day the mat comes up, to drop this
-        marks=pytest.mark.xfail(strict=True, reason="Battle Merchants' own mat is below 800 px"),
-        id="battle-merchants-standard",
-    ),
+    ("battle-merchants", "standard", ["human", "greedy"], {}),
     ("pandoria-merchants", "standard", ["human", "greedy"], {}),
     ("pandoria-merchants", "solo", ["human"], {"level": "expert"}),
     ("archmagi", "standard", ["human", "greedy"], {"magi": "fire,water"}),

@@ -4,7 +4,7 @@
 // turn: the Flow of Magic, Search, Draft, "you may", discards. Every card, pile, token, phase
 // and symbol explains itself (kit.explain) with the texts of the board's static data: the
 // cards' as `card NAME` shows them, the symbols' and the table's from data/glossary.toml.
-import { deciding, el, explain, movesWhere, place, redraw, seatName, titled, turnLine, viewerFirst } from "./kit.js";
+import { deciding, el, explain, movesWhere, place, redraw, rove, seatName, titled, turnLine, viewerFirst } from "./kit.js";
 
 const ASKS = {
   discard: "Discard a Spell from your Hand",
@@ -90,7 +90,7 @@ function pool(view, ctx) {
   const obs = view.observation;
   const draw = movesWhere(view, (t) => t === "draw");
   const top = obs.discard_pile[obs.discard_pile.length - 1];
-  return el(
+  return rove(el(
     "section",
     { class: "am-piles", "aria-label": "Magic Pool and piles" },
     place(
@@ -127,7 +127,7 @@ function pool(view, ctx) {
           el("div", { class: "am-row" }, obs.play_area.map((n) => spellCard(view, ctx, n, { small: true }))),
         )
       : null,
-  );
+  ), "Magic Pool and piles");
 }
 
 function paths(view, ctx) {
@@ -137,12 +137,12 @@ function paths(view, ctx) {
     "section",
     { class: "am-paths", "aria-label": "Monster Paths" },
     el(
-      "h3",
+      "h2",
       {},
       explainTerm(el("span", {}, "Monster Paths"), view, "Monster Paths"),
       pass.length ? place(el("button", { type: "button", class: "am-button", "data-key": "monster-pass" }, "Defeat none"), pass, ctx) : null,
     ),
-    obs.paths.map((path, tier) =>
+    rove(el("div", { class: "am-path-list" }, obs.paths.map((path, tier) =>
       el(
         "div",
         { class: "am-path" },
@@ -174,7 +174,7 @@ function paths(view, ctx) {
             )
           : el("span", { class: "am-empty" }, "no Monster yet"),
       ),
-    ),
+    )), "The Monsters on the Paths"),
   );
 }
 
@@ -239,7 +239,7 @@ function decision(view, ctx) {
   return el(
     "section",
     { class: `am-decision${choice.kind === "flow" || choice.kind === "pay" ? " am-flow" : ""}`, role: "group", "aria-label": ask },
-    el("h3", {}, about(el("span", {}, ask))),
+    el("h2", {}, about(el("span", {}, ask))),
     body,
     buttons.length ? el("div", { class: "am-row" }, buttons) : null,
   );
@@ -265,7 +265,7 @@ function handOf(view, ctx) {
     "section",
     { class: "am-hand", "aria-label": "Your Hand" },
     el(
-      "h3",
+      "h2",
       {},
       explainTerm(el("span", {}, `Your Hand (${obs.hand.length})`), view, "Hand", "Your Hand"),
       obs.phase === "play" && obs.turn === view.seat
@@ -273,7 +273,7 @@ function handOf(view, ctx) {
         : null,
       end.length ? place(el("button", { type: "button", class: "am-button", "data-key": "end" }, "End Play Phase"), end, ctx) : null,
     ),
-    el("div", { class: "am-row" }, cards.length ? cards : el("span", { class: "am-empty" }, "no Spells")),
+    rove(el("div", { class: "am-row" }, cards.length ? cards : el("span", { class: "am-empty" }, "no Spells")), "The Spells in your Hand"),
   );
 }
 
@@ -283,9 +283,9 @@ function magiMat(view, ctx, p) {
   const magi = (view.static.magi || []).find((m) => m.element === seat.element);
   const mine = view.seat === p;
   const uproot = mine && obs.choice && obs.choice.kind === "uproot" && obs.choice.seat === p;
-  return el(
+  return rove(el(
     "section",
-    { class: `am-mat am-${seat.element}${mine ? " am-mine" : ""}`, "aria-label": `${seatName(view, p)}: ${seat.magi}` },
+    { class: `am-mat am-${seat.element}${mine ? " am-mine" : ""}`, "aria-label": `${seatName(view, p)}: ${seat.magi}`, "data-key": `mat:${p}` },
     el(
       "header",
       {},
@@ -327,20 +327,20 @@ function magiMat(view, ctx, p) {
           seat.monsters.map((name, i) => [i ? ", " : "", explainCard(el("span", { class: "am-trophy" }, name), view, name)]),
         )
       : null,
-  );
+  ), `${seatName(view, p)}: ${seat.magi}`, `mat:${p}`);
 }
 
 /** The SYMBOLS GUIDE: each symbol the Spells' and Monsters' texts name, explained. */
 function symbolGuide(view) {
   const symbols = view.static.symbols || [];
   if (!symbols.length) return null;
-  return el(
+  return rove(el(
     "section",
     { class: "am-symbols", "aria-label": "Symbols" },
     el("strong", {}, "Symbols:"),
     symbols.map((s) => explain(el("span", { class: "am-symbol" }, s.name), s.text, s.name)),
     ["Crystals", "Favor"].map((name) => explainTerm(el("span", { class: "am-symbol" }, name), view, name)),
-  );
+  ), "Symbols");
 }
 
 export function render(root, view, ctx) {

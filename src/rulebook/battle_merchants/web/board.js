@@ -19,7 +19,10 @@ const STEP = 56;
 const FIRST = 118;
 const TILE = 42;
 const COLOURS = { red: "#c0392b", purple: "#7b3fa0", yellow: "#d4a017", blue: "#1f5fa8", steve: "#555" };
-const RACE_COLOURS = { orc: "#5b8c2a", dwarf: "#a0522d", elf: "#2e8b57", hobgoblin: "#8b3a3a" };
+// dark enough for their names on the board and for white text on them (WCAG AA)
+const RACE_COLOURS = { orc: "#2f5a12", dwarf: "#7a3a1a", elf: "#1a5532", hobgoblin: "#6e2424" };
+// the Weapon Spaces' glyphs and marks on the board are its drawing: a space's name says them
+const HIDDEN = { "aria-hidden": "true" };
 const PLURAL = { orc: "Orcs", dwarf: "Dwarves", elf: "Elves", hobgoblin: "Hobgoblins" };
 // clockwise corners: the direction from the centre to each Region's outer corner
 const CORNERS = [
@@ -119,12 +122,14 @@ function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
         `stroke:${vorpal ? "#ffcf33" : RACE_COLOURS[race] || "#6b4f2a"}`,
     }),
     weaponGlyph(demand, { transform: "scale(1.35)" }),
-    vorpal ? kit.svg("text", { x: 13, y: -10, class: "bm-vorpal" }, "V") : null,
+    vorpal ? kit.svg("g", { class: "bm-vorpal" }, kit.svg("circle", { cx: 13, cy: -13, r: 7 }), kit.svg("text", { x: 13, y: -9 }, "V")) : null,
   );
   const [regionName, raceName, n] = id.split("/");
-  const label = `${kit.titled(regionName)}, ${kit.titled(raceName)} Battlefield ${n}, demands ${demand}` +
-    (weapon ? `, holds ${owner}'s ${vorpal ? "Vorpal " : ""}${demand}` : ", empty");
   const people = PLURAL[raceName] || kit.titled(raceName);
+  // what the space is, for a screen reader: "Sword space, Mountains Battlefield 2, Elves' side, empty"
+  const label =
+    `${kit.titled(demand)} space, ${kit.titled(regionName)} Battlefield ${n}, ${people}' side, ` +
+    (weapon ? `holds ${holder(weapon, demand)}` : "empty");
   const heading = `Weapon Space: ${kit.titled(regionName)} Battlefield ${n}, ${people}' side`;
   const facts = weapon
     ? `Holds ${holder(weapon, demand)}, sold to the ${people}.`
@@ -133,11 +138,16 @@ function weaponSpace(view, ctx, id, demand, weapon, x, y, race) {
   return kit.place(g, moves, ctx, label);
 }
 
-/** A Battlefield's Demand Token: fire (open), lock (closed), or gone (a dot). */
+/**
+ * A Battlefield's Demand Token: fire (open), lock (closed), or gone (a dot); a finger may tap
+ * the whole gap between the two Weapon Spaces to learn it.
+ */
 function token(view, kind, x, y, where) {
-  if (kind === "fire") return tip(view, flame(x, y), "Demand Token (fire)", `Demand Token, face up: ${where}`);
-  if (kind === "lock") return tip(view, lock(x, y), "Demand Token (lock)", `Demand Token, face down: ${where}`);
-  return tip(view, kit.svg("circle", { cx: x, cy: y, r: 5, class: "bm-gone" }), "Open Battlefield", `No Demand Token: ${where}`);
+  const drawn = kind === "fire" ? flame(x, y) : kind === "lock" ? lock(x, y) : kit.svg("circle", { cx: x, cy: y, r: 5, class: "bm-gone" });
+  const g = kit.svg("g", { class: `bm-battlefield-token bm-is-${kind || "gone"}` }, kit.svg("rect", { x: x - 13, y: y - TILE / 2 - 3, width: 26, height: TILE + 6, class: "bm-hit" }), drawn);
+  if (kind === "fire") return tip(view, g, "Demand Token (fire)", `Demand Token, face up: ${where}`);
+  if (kind === "lock") return tip(view, g, "Demand Token (lock)", `Demand Token, face down: ${where}`);
+  return tip(view, g, "Open Battlefield", `No Demand Token: ${where}`);
 }
 
 function region(view, ctx, r, reg) {
@@ -152,7 +162,7 @@ function region(view, ctx, r, reg) {
     const left = dx < 0 ? 0 : 1; // which race sits on the left of the road
     const sideX = (side) => cx + (side === left ? -1 : 1) * (TILE / 2 + 13);
     nodes.push(
-      kit.svg("rect", { x: cx - TILE - 15, y: cy - TILE / 2 - 3, width: 2 * TILE + 30, height: TILE + 6, rx: 8, class: "bm-field" }),
+      kit.svg("rect", { x: cx - TILE - 15, y: cy - TILE / 2 - 3, width: 2 * TILE + 30, height: TILE + 6, rx: 8, class: "bm-field", ...HIDDEN }),
       weaponSpace(view, ctx, `${reg.name}/${reg.races[0]}/${i + 1}`, wa, bf.weapons[0], sideX(0), cy, reg.races[0]),
       weaponSpace(view, ctx, `${reg.name}/${reg.races[1]}/${i + 1}`, wb, bf.weapons[1], sideX(1), cy, reg.races[1]),
       token(view, bf.token, cx, cy, `${kit.titled(reg.name)} Battlefield ${i + 1}`),
@@ -177,7 +187,7 @@ function region(view, ctx, r, reg) {
     reg.region_tile_on_board
       ? tip(
           view,
-          hexTile(ax, ay + 40, kit.titled(reg.name)[0], "#b08d57", `${kit.titled(reg.name)} Reward Tile`),
+          hexTile(ax, ay + 40, kit.titled(reg.name)[0], "#7a5a2e"),
           `${kit.titled(reg.name)} Reward Tile`,
           `${kit.titled(reg.name)} Reward Tile`,
           "Still on the board.",
@@ -187,7 +197,7 @@ function region(view, ctx, r, reg) {
   return kit.svg("g", { class: "bm-region", "data-region": reg.name }, nodes);
 }
 
-function hexTile(x, y, letter, fill, label) {
+function hexTile(x, y, letter, fill) {
   const pts = [];
   for (let i = 0; i < 6; i += 1) {
     const a = Math.PI / 6 + (i * Math.PI) / 3;
@@ -195,7 +205,8 @@ function hexTile(x, y, letter, fill, label) {
   }
   return kit.svg(
     "g",
-    { class: "bm-hex", "aria-label": label },
+    { class: "bm-hex" },
+    kit.svg("circle", { cx: x, cy: y, r: 16, class: "bm-hit" }),
     kit.svg("polygon", { points: pts.join(" "), fill }),
     kit.svg("text", { x, y: y + 4, class: "bm-hex-text" }, letter),
   );
@@ -208,7 +219,7 @@ function centre(view) {
     kit.svg("rect", { x: C - 88, y: C - 88, width: 176, height: 176, rx: 14, class: "bm-centre" }),
     kit.svg("text", { x: C, y: C - 62, class: "bm-centre-title" }, kit.titled(obs.season)),
   ];
-  const seasons = [kit.svg("rect", { x: C - 62, y: C - 50, width: 124, height: 24, class: "bm-hit" })];
+  const seasons = [kit.svg("rect", { x: C - 62, y: C - 53, width: 124, height: 30, class: "bm-hit" })];
   st.seasons.forEach((s, i) => {
     const current = s === obs.season;
     seasons.push(
@@ -243,7 +254,7 @@ function centre(view) {
         kit.svg(
           "g",
           { class: "bm-reward-space" },
-          hexTile(x, y, kit.titled(race)[0], RACE_COLOURS[race] || "#777", `${kit.titled(race)} Reward Tiles`),
+          hexTile(x, y, kit.titled(race)[0], RACE_COLOURS[race] || "#777"),
           ...colours.map((c, k) => kit.svg("rect", { x: x - 12 + k * 7, y: y + 14, width: 6, height: 6, fill: ownerColour(c) })),
         ),
         `${kit.titled(race)} Reward Tile`,
@@ -257,18 +268,22 @@ function centre(view) {
 
 function boardSvg(view, ctx) {
   const obs = view.observation;
-  return kit.svg(
-    "svg",
-    { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "bm-board", role: "group", "aria-label": "The game board" },
-    kit.svg("rect", { x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 24, class: "bm-board-bg" }),
-    kit.svg("path", { d: `M ${C} 10 V ${SIZE - 10} M 10 ${C} H ${SIZE - 10}`, class: "bm-borders" }),
-    obs.regions.map((reg, r) => region(view, ctx, r, reg)),
-    centre(view),
+  // one Tab stop for the board (a Weapon Space to sell on), the arrows to its other parts
+  return kit.rove(
+    kit.svg(
+      "svg",
+      { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "bm-board", "data-key": "board" },
+      kit.svg("rect", { x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 24, class: "bm-board-bg", ...HIDDEN }),
+      kit.svg("path", { d: `M ${C} 10 V ${SIZE - 10} M 10 ${C} H ${SIZE - 10}`, class: "bm-borders", ...HIDDEN }),
+      obs.regions.map((reg, r) => region(view, ctx, r, reg)),
+      centre(view),
+    ),
+    "The game board",
   );
 }
 
 function craftCard(view, ctx, face, i) {
-  if (!face) return kit.el("div", { class: "bm-card bm-gap" }, "—");
+  if (!face) return kit.el("div", { class: "bm-card bm-gap", role: "img", "aria-label": "Empty space" }, "—");
   const moves = kit.movesWhere(view, (t) => t === `learn ${i + 1}`);
   const node = kit.el(
     "div",
@@ -283,11 +298,11 @@ function craftCard(view, ctx, face, i) {
 }
 
 function iconSvg(weapon, size = 22) {
-  return kit.svg("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "bm-icon" }, weaponGlyph(weapon));
+  return kit.svg("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "bm-icon", ...HIDDEN }, weaponGlyph(weapon));
 }
 
 function kingdomCard(view, ctx, card, i) {
-  if (!card) return kit.el("div", { class: "bm-card bm-gap" }, "—");
+  if (!card) return kit.el("div", { class: "bm-card bm-gap", role: "img", "aria-label": "Empty space" }, "—");
   const moves = kit.movesWhere(view, (t) => t === `kingdom ${i + 1}`);
   const node = kit.el(
     "div",
@@ -323,7 +338,7 @@ function mat(view, ctx, p) {
       { class: "bm-mat-row", "data-key": `forge:${p}:${w}` },
       iconSvg(w, 20),
       kit.el("span", { class: "bm-w-name" }, kit.titled(w)),
-      kit.el("span", { class: "bm-track", "aria-label": `Craft Level ${level}` }, boxes, level > 8 ? `+${level - 8}` : ""),
+      kit.el("span", { class: "bm-track", ...HIDDEN }, boxes, level > 8 ? `+${level - 8}` : ""),
       kit.el("span", { class: "bm-disc" }, seat.discounts[w] ? `−${seat.discounts[w]}` : ""),
       kit.el("span", { class: "bm-supply" }, std ? `${std}×` : "", vor ? kit.el("strong", {}, ` ${vor}×V`) : ""),
     );
@@ -335,21 +350,23 @@ function mat(view, ctx, p) {
       ` A Standard ${kit.titled(w)} costs ${st.chart.standard.forge} to forge and sells for ${st.chart.standard.sell};` +
       ` a Vorpal one ${st.chart.vorpal.forge} and ${st.chart.vorpal.sell}.`;
     tip(view, row, "Craft Level track", `${kit.titled(w)} Craft`, facts);
-    return kit.place(row, moves, ctx, `Forge ${w}`);
+    const said = `${kit.titled(w)}: Craft Level ${level}${seat.discounts[w] ? `, ${seat.discounts[w]} gold off` : ""}, unsold ${unsold || "none"}`;
+    return kit.place(row, moves, ctx, said);
   });
   const tiles = Object.entries(seat.reward_tiles).map(([name, n]) =>
     tip(
       view,
-      kit.el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#b08d57"}` }, `${kit.titled(name)}${n > 1 ? ` ×${n}` : ""}`),
+      kit.el("span", { class: "bm-tile-chip", style: `background:${RACE_COLOURS[name] || "#7a5a2e"}` }, `${kit.titled(name)}${n > 1 ? ` ×${n}` : ""}`),
       `${kit.titled(name)} Reward Tile`,
       `${kit.titled(name)} Reward Tile${n > 1 ? ` ×${n}` : ""}`,
       n > 1 ? `${n} on this mat: ${n} more gold per sale.` : "",
     ),
   );
   const status = view.over ? "" : kit.deciding(view, p) ? "to act" : "";
-  return kit.el(
+  // one Tab stop for a mat (a Weapon to forge), the arrows to its other parts
+  return kit.rove(kit.el(
     "section",
-    { class: `bm-mat${mine ? " bm-mine" : ""}`, style: `--seat:${ownerColour(seat.colour)}`, "aria-label": `${kit.seatName(view, p)}'s mat` },
+    { class: `bm-mat${mine ? " bm-mine" : ""}`, style: `--seat:${ownerColour(seat.colour)}`, "aria-label": `${kit.seatName(view, p)}'s mat`, "data-key": `mat:${p}` },
     kit.el(
       "header",
       {},
@@ -381,7 +398,7 @@ function mat(view, ctx, p) {
           ` Defeated pile: ${seat.defeated.standard} Standard, ${seat.defeated.vorpal} Vorpal.`,
       ),
     ),
-  );
+  ), `${kit.seatName(view, p)}'s mat`, `mat:${p}`);
 }
 
 function steve(view) {
@@ -428,6 +445,9 @@ export function render(root, view, ctx) {
   kit.redraw(root, () => {
     const faces = obs.craft_faces || [];
     const order = kit.viewerFirst(view);
+    // the viewer's own mat heads the column beside the board: on a laptop's first screen
+    const own = view.seat !== null && view.seat !== undefined ? order[0] : null;
+    const others = own === null ? order : order.slice(1);
     return [
       kit.el(
         "header",
@@ -444,14 +464,17 @@ export function render(root, view, ctx) {
       kit.el(
         "div",
         { class: "bm-layout" },
-        kit.el("div", { class: "bm-board-wrap" }, kit.zoomable(root, "board", boardSvg(view, ctx), "board")),
+        // on a phone the board keeps 0.94 of its size: a Demand Token's gap, its smallest
+        // part, at least 24 px wide
+        kit.el("div", { class: "bm-board-wrap" }, kit.zoomable(root, "board", boardSvg(view, ctx), "board", SIZE * 0.94)),
         kit.el(
           "div",
           { class: "bm-side" },
-          kit.el("h3", {}, "Kingdom Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`), "Kingdom deck", "Kingdom deck", `${obs.decks.kingdom} cards left.`)),
-          kit.el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))),
-          kit.el("h3", {}, "Craft Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`), "Craft deck", "Craft deck", `${obs.decks.craft} cards left in this deck.`)),
-          kit.el("div", { class: "bm-cards" }, faces.map((f, i) => craftCard(view, ctx, f, i))),
+          own === null ? null : mat(view, ctx, own),
+          kit.el("h2", {}, "Kingdom Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.kingdom}`), "Kingdom deck", "Kingdom deck", `${obs.decks.kingdom} cards left.`)),
+          kit.rove(kit.el("div", { class: "bm-cards" }, obs.kingdom_cards.map((k, i) => kingdomCard(view, ctx, k, i))), "Kingdom Cards"),
+          kit.el("h2", {}, "Craft Cards", tip(view, kit.el("span", { class: "bm-deck" }, ` deck ${obs.decks.craft}`), "Craft deck", "Craft deck", `${obs.decks.craft} cards left in this deck.`)),
+          kit.rove(kit.el("div", { class: "bm-cards" }, faces.map((f, i) => craftCard(view, ctx, f, i))), "Craft Cards"),
           kit.el(
             "div",
             { class: "bm-bonus-cards" },
@@ -469,7 +492,7 @@ export function render(root, view, ctx) {
           steve(view),
         ),
       ),
-      kit.el("div", { class: "bm-mats" }, order.map((p) => mat(view, ctx, p))),
+      others.length ? kit.el("div", { class: "bm-mats" }, others.map((p) => mat(view, ctx, p))) : null,
     ];
   });
 }

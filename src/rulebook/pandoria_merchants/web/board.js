@@ -23,6 +23,8 @@ const SEAT_COLOURS = ["#c0392b", "#1f5fa8", "#2e7d32", "#7b3fa0"];
 const KIND_OF = { W: "wood", C: "crystal", K: "craft", G: "gold", T: "city" };
 const KIND_COLOURS = { wood: "#3f7d20", crystal: "#7d3fb0", craft: "#b7791f", gold: "#d4a017", city: "#8a5a44" };
 const TERRITORY_TINTS = ["#f7efd9", "#e9f2dc", "#f6e3dd", "#e1ecf5", "#f3e9c8", "#ece0f2", "#dff0ec", "#f4e6d0", "#e8e8e8"];
+// the map's printed letters, rivers and Bridges are its drawing: each hex says what it is
+const HIDDEN = { "aria-hidden": "true" };
 const HEX_VERBS = new Set(["wood", "crystal", "craft", "gold", "city", "worker", "ship", "swamp", "rage", "bridge"]);
 
 /** The text of a card, Spell, Building or part of the sheets (as `card NAME` gives it). */
@@ -135,8 +137,8 @@ function mapSvg(view, ctx) {
   const width = PAD * 2 + W * (letters.length + 0.5);
   const height = PAD * 2 + R * (1.5 * rows.length + 0.5) + (st.boundary ? 14 : 0);
   // column letters and row numbers, as players call hexes ("C7")
-  letters.forEach((l, c) => nodes.push(kit.svg("text", { x: PAD + W / 2 + c * W + W / 4, y: 14, class: "pm-label" }, l)));
-  rows.forEach((_, r) => nodes.push(kit.svg("text", { x: 10, y: centre(0, r)[1] + 4, class: "pm-label" }, r + 1)));
+  letters.forEach((l, c) => nodes.push(kit.svg("text", { x: PAD + W / 2 + c * W + W / 4, y: 14, class: "pm-label", ...HIDDEN }, l)));
+  rows.forEach((_, r) => nodes.push(kit.svg("text", { x: 10, y: centre(0, r)[1] + 4, class: "pm-label", ...HIDDEN }, r + 1)));
   const hexes = [];
   const marks = [];
   const overlay = [];
@@ -233,7 +235,7 @@ function mapSvg(view, ctx) {
     if (after > rows.length) return;
     let d = `M ${PAD - 8} ${y}`;
     for (let x = PAD - 8; x < width - PAD + 8; x += 24) d += ` q 6 -6 12 0 q 6 6 12 0`;
-    nodes.push(kit.svg("path", { d, class: `pm-river${after === st.boundary ? " pm-boundary" : ""}` }));
+    nodes.push(kit.svg("path", { d, class: `pm-river${after === st.boundary ? " pm-boundary" : ""}`, ...HIDDEN }));
   });
   // solo: Bridges between Territories
   (st.bridges || []).forEach(([a, b]) => {
@@ -243,14 +245,11 @@ function mapSvg(view, ctx) {
     };
     const [x1, y1] = pos(a);
     const [x2, y2] = pos(b);
-    nodes.push(kit.svg("line", { x1, y1, x2, y2, class: "pm-bridge" }));
+    nodes.push(kit.svg("line", { x1, y1, x2, y2, class: "pm-bridge", ...HIDDEN }));
   });
-  return tip(
-    kit.svg("svg", { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "pm-map", role: "group", "aria-label": "The Map sheet", "data-key": "map" }, nodes),
-    view,
-    solo ? "The Solo Map" : "The Map sheet",
-    ["map"],
-  );
+  const map = kit.svg("svg", { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "pm-map", "data-key": "map" }, nodes);
+  // one Tab stop for the map (a hex to draw on), the arrows to every hex
+  return kit.rove(tip(map, view, solo ? "The Solo Map" : "The Map sheet", ["map"]), solo ? "The Solo Map" : "The Map sheet");
 }
 
 /** The map's key: each symbol drawn small, explained. */
@@ -259,9 +258,11 @@ function legend(view) {
   const solo = !!obs.solo;
   const family = obs.variant === "family";
   const chip = (name, heading, glyph) =>
-    tip(kit.el("span", { class: "pm-key", "data-key": `key:${name}` }, kit.svg("svg", { viewBox: "-13 -13 26 26", width: 22, height: 22 }, glyph), heading), view, heading, [name]);
+    tip(kit.el("span", { class: "pm-key", "data-key": `key:${name}` }, kit.svg("svg", { viewBox: "-13 -13 26 26", width: 22, height: 22, ...HIDDEN }, glyph), heading), view, heading, [name]);
   const hex = (cls) => kit.svg("polygon", { points: hexPoints(0, 0, 11), class: cls });
   const keys = [
+    // the map as a whole (its own tip shows on hover; here for the keyboard and a tap)
+    chip("map", solo ? "Solo Map" : "Map sheet", hex("pm-key-hex")),
     chip("worker", "Worker", kit.svg("g", { transform: "scale(0.8)" }, worker(view.seat ?? 0, 0, 0))),
     chip("starting space", "Starting space", kit.svg("g", {}, hex("pm-key-hex"), kit.svg("polygon", { points: hexPoints(0, 0, 8), class: "pm-start" }))),
     chip("pre-printed space", "Pre-printed", kit.svg("g", {}, hex("pm-key-hex"), kit.svg("circle", { r: 3, class: "pm-printed" }))),
@@ -274,7 +275,7 @@ function legend(view) {
     solo ? chip("bridge", "Bridge", kit.svg("line", { x1: -10, y1: 5, x2: 10, y2: -5, class: "pm-bridge" })) : null,
     solo ? chip("territory", "Territory", hex("pm-key-hex")) : null,
   ];
-  return kit.el("div", { class: "pm-legend", "aria-label": "What the map's symbols mean" }, keys);
+  return kit.rove(kit.el("div", { class: "pm-legend" }, keys), "What the map's symbols mean");
 }
 
 function dice(view, ctx) {
@@ -288,7 +289,7 @@ function dice(view, ctx) {
         kit.el(
           "div",
           { class: "pm-die", "data-key": `die:${i}`, "aria-label": `die ${i + 1}: ${d === "?" ? "?" : d}` },
-          kit.svg("svg", { viewBox: "-16 -16 32 32", width: 40, height: 40 }, symbol(d === "?" ? "wild" : d, 0, 0, 1.1)),
+          kit.svg("svg", { viewBox: "-16 -16 32 32", width: 40, height: 40, ...HIDDEN }, symbol(d === "?" ? "wild" : d, 0, 0, 1.1)),
         ),
         view,
         `Die ${i + 1}: ${d === "?" ? "?" : kit.titled(d)}`,
@@ -304,7 +305,7 @@ function dice(view, ctx) {
             const kind = m.text.split(" ")[1];
             return tip(
               kit.place(
-                kit.el("span", { class: "pm-choice", "data-key": m.text }, kit.svg("svg", { viewBox: "-14 -14 28 28", width: 30, height: 30 }, symbol(kind, 0, 0)), kit.titled(kind)),
+                kit.el("span", { class: "pm-choice", "data-key": m.text }, kit.svg("svg", { viewBox: "-14 -14 28 28", width: 30, height: 30, ...HIDDEN }, symbol(kind, 0, 0)), kit.titled(kind)),
                 [m],
                 ctx,
               ),
@@ -368,7 +369,8 @@ function realmSheet(view, ctx, p, mine) {
       ),
     );
   }
-  return kit.el("div", { class: "pm-realm-cards" }, columns);
+  // one Tab stop for the cards (one to buy, cast or build), the arrows to the others
+  return kit.rove(kit.el("div", { class: "pm-realm-cards", "data-key": `cards:${p}` }, columns), `${kit.seatName(view, p)}'s Realm sheet cards`, `cards:${p}`);
 }
 
 function tracks(view, seat) {
@@ -378,12 +380,12 @@ function tracks(view, seat) {
     { class: "pm-tracks" },
     Object.entries(seat.tracks).map(([kind, v]) => {
       const boxes = [];
-      for (let k = 0; k <= st.tracks.maximum; k += 1) boxes.push(kit.el("span", { class: `pm-box${k === v ? " pm-on" : ""}` }, k));
+      for (let k = 0; k <= st.tracks.maximum; k += 1) boxes.push(kit.el("span", { class: `pm-box${k === v ? " pm-on" : ""}`, ...HIDDEN }, k));
       return tip(
         kit.el(
           "div",
           { class: "pm-track", "aria-label": `${kind} ${v}`, "data-key": `track:${kind}` },
-          kit.svg("svg", { viewBox: "-13 -13 26 26", width: 20, height: 20 }, symbol(kind, 0, 0, 0.9)),
+          kit.svg("svg", { viewBox: "-13 -13 26 26", width: 20, height: 20, ...HIDDEN }, symbol(kind, 0, 0, 0.9)),
           kit.el("span", { class: "pm-track-name" }, kit.titled(kind)),
           boxes,
         ),
@@ -437,7 +439,7 @@ function archive(view, ctx) {
   return kit.el(
     "section",
     { class: "pm-archive", "aria-label": "Spell Archive" },
-    tip(kit.el("h3", { "data-key": "archive" }, "Spell Archive"), view, "Spell Archive", ["spell archive"]),
+    tip(kit.el("h2", { "data-key": "archive" }, "Spell Archive"), view, "Spell Archive", ["spell archive"]),
     levels.map((level) =>
       kit.el(
         "div",
@@ -525,7 +527,7 @@ function soloPanel(view) {
   return kit.el(
     "section",
     { class: "pm-solo", "aria-label": "The Trolls" },
-    tip(kit.el("h3", { "data-key": "trolls" }, `The Trolls (${s.level})`), view, "The Trolls", ["trolls"]),
+    tip(kit.el("h2", { "data-key": "trolls" }, `The Trolls (${s.level})`), view, "The Trolls", ["trolls"]),
     kit.el("table", {}, kit.el("tr", {}, kit.el("th", {}, "Territory"), kit.el("th", {}, "You"), kit.el("th", {}, "Trolls")), cells),
     kit.explain(
       kit.el("div", { "data-key": "trolls-total" }, `Trolls total ${s.trolls_total}`, s.troll_columns.length ? ` · columns taken: ${s.troll_columns.join(", ")}` : "", s.troll_claims.length ? ` · claims: ${s.troll_claims.join(", ")}` : ""),
@@ -581,6 +583,12 @@ function compactCards(view, seat) {
   return kit.el("div", { class: "pm-small" }, parts.length ? parts.map((x, i) => [i ? " · " : "", x]) : "no Cards yet");
 }
 
+/** The map in its frame: on a phone 0.8 of its size (each hex about 28 px wide), panned. */
+function zoomedMap(root, view, ctx) {
+  const map = mapSvg(view, ctx);
+  return kit.zoomable(root, "map", map, "map", map.viewBox.baseVal.width * 0.8);
+}
+
 export function render(root, view, ctx) {
   root.classList.add("rb-board", "pm-root");
   const obs = view.observation;
@@ -608,7 +616,7 @@ export function render(root, view, ctx) {
       kit.el(
         "div",
         { class: "pm-layout" },
-        kit.el("div", { class: "pm-map-wrap" }, kit.zoomable(root, "map", mapSvg(view, ctx), "map"), legend(view)),
+        kit.el("div", { class: "pm-map-wrap" }, zoomedMap(root, view, ctx), legend(view)),
         kit.el("div", { class: "pm-side" }, dice(view, ctx), relics(view, ctx, view.seat !== null), archive(view, ctx), soloPanel(view)),
       ),
       kit.el("div", { class: "pm-seats" }, order.map((p) => seatSection(view, ctx, p))),

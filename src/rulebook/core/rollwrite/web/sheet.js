@@ -18,6 +18,7 @@ import {
   movesWhere,
   place,
   redraw,
+  rove,
   seatName,
   svg,
   titled,
@@ -28,7 +29,7 @@ import {
 
 const ROW_H = 30;
 const HEAD_H = 46;
-const GROUP_H = 20;
+const GROUP_H = 26; // a finger's 24 px on a phone
 const NAME_W = 128;
 const VALUE_W = 30;
 const COL_W = 44;
@@ -134,6 +135,8 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
   );
   const width = NAME_W + VALUE_W + COL_W * cols.length + REWARD_W;
   const nodes = [];
+  // every part of a half is reachable by keyboard: the half is one Tab stop (rove, below)
+  const p = view.observation.seats.indexOf(seat);
   // column heads: name and the dice that feed the column
   cols.forEach((c) => {
     const x = colX[c.id];
@@ -150,7 +153,7 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
         section === "crafting" ? "≥ result" : "≤ result",
       ),
     );
-    nodes.push(tip(svg("g", { class: "rb-col-head", "data-column": c.id }, head), c.explain, titled(c.id), own));
+    nodes.push(tip(svg("g", { class: "rb-col-head", "data-column": c.id, "data-key": `column:${p}:${c.id}` }, head), c.explain, titled(c.id)));
   });
   let y = HEAD_H;
   let group = null;
@@ -162,13 +165,12 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
         tip(
           svg(
             "g",
-            { class: "rb-group-head", "data-category": group },
+            { class: "rb-group-head", "data-category": group, "data-key": `category:${p}:${group}` },
             svg("rect", { x: 0, y, width, height: GROUP_H, class: "rb-group-band" }),
-            svg("text", { x: 6, y: y + 14, class: "rb-group" }, titled(group)),
+            svg("text", { x: 6, y: y + 17, class: "rb-group" }, titled(group)),
           ),
           (st.categories || {})[group],
           titled(group),
-          own,
         ),
       );
       y += GROUP_H;
@@ -187,7 +189,7 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
         {
           x: 6,
           y: y + 19,
-          class: "rb-row-name",
+          class: "rb-row-name rb-anchor",
           textLength: row.name.length > 15 ? NAME_W - 12 : null,
           lengthAdjust: "spacingAndGlyphs",
         },
@@ -231,25 +233,28 @@ function sheetHalf(view, ctx, section, seat, interactive, parts, ui, own) {
       );
       const label = `${row.name}, ${titled(c.column)} ${st.words.circle} ${c.at_least ? "≥" : "≤"} ${c.threshold}`;
       if (moves.length) place(g, moves, ctx, label);
-      // a circle that is no place stays out of the Tab order (its row explains it to the keyboard)
-      if (own) tip(g, isMarked ? `${c.explain}\nMarked.` : c.explain, `${row.name}: ${titled(c.column)}`, moves.length > 0);
+      if (own) tip(g, isMarked ? `${c.explain}\nMarked.` : c.explain, `${row.name}: ${titled(c.column)}`);
       rowNodes.push(g);
     });
     const reward = parts.rowReward ? parts.rowReward(row, NAME_W + VALUE_W + COL_W * cols.length + REWARD_W / 2, y + ROW_H / 2) : null;
-    if (reward) rowNodes.push(tip(reward, row.reward_explain, row.name, own));
-    nodes.push(tip(svg("g", { class: "rb-row", "data-row": row.id }, rowNodes), row.explain, row.name, own));
+    if (reward) {
+      // the whole end of the row is the reward's part (a finger's 24 px on a phone)
+      const x0 = NAME_W + VALUE_W + COL_W * cols.length;
+      reward.prepend(svg("rect", { x: x0 + 1, y: y + 1, width: REWARD_W - 2, height: ROW_H - 2, class: "rb-hit" }));
+      reward.setAttribute("data-key", `reward:${p}:${row.id}`);
+      rowNodes.push(tip(reward, row.reward_explain, `${row.name}: what it gives`));
+    }
+    nodes.push(tip(svg("g", { class: "rb-row", "data-row": row.id, "data-key": `row:${p}:${row.id}` }, rowNodes), row.explain, row.name));
     y += ROW_H;
   });
-  return svg(
+  const drawn = svg(
     "svg",
-    {
-      viewBox: `0 0 ${width} ${y + 2}`,
-      class: `rb-sheet-half rb-${section}`,
-      role: "group",
-      "aria-label": `${st.words[section]} half of ${interactive ? "your" : "a"} sheet`,
-    },
+    { viewBox: `0 0 ${width} ${y + 2}`, class: `rb-sheet-half rb-${section}` },
     nodes,
   );
+  // one Tab stop for the half (its first circle to mark), the arrows to its rows and circles
+  const whose = p === view.seat ? "your sheet" : `the sheet of ${seatName(view, p)}`;
+  return rove(drawn, `${st.words[section]} half of ${whose}`, `half:${section}:${p}`);
 }
 
 /** The dice tray: this round's results; the viewer picks one, then a circle. */
@@ -291,8 +296,10 @@ function diceTray(view, ctx, root, me, ui) {
         ui.die === d.id,
       );
     } else node.setAttribute("aria-label", label);
-    const slot = el("div", { class: "rb-die-slot", "data-die-slot": d.id }, node, el("span", { class: "rb-die-name" }, d.id));
-    return tip(slot, d.explain, `${d.id}: ${value}`, !usable.has(d.id));
+    const slot = el("div", { class: "rb-die-slot", "data-die-slot": d.id }, node, el("span", { class: "rb-die-name", "aria-hidden": "true" }, d.id));
+    // a die to select explains itself (focus, a long press: a tap selects it); else its slot
+    tip(usable.has(d.id) ? node : slot, d.explain, `${d.id}: ${value}`);
+    return slot;
   });
   const doneMoves = movesWhere(view, (t) => t === "done");
   const doneButton = doneMoves.length
@@ -475,7 +482,7 @@ export function renderSheetGame(root, view, ctx, parts = {}) {
     const myLine = el(
       "section",
       { class: "rb-line-wrap", "aria-label": `${view.seat === null ? seatName(view, 0) : "Your"} ${st.words.line}` },
-      tip(el("h3", {}, `${view.seat === null ? seatName(view, 0) : "Your"} ${st.words.line}`), (st.explain || {}).line, st.words.line),
+      tip(el("h2", {}, `${view.seat === null ? seatName(view, 0) : "Your"} ${st.words.line}`), (st.explain || {}).line, st.words.line),
       lineNode(me, st, parts),
     );
     const side = el(
