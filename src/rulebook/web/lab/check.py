@@ -11,7 +11,7 @@ from rulebook.core import RulebookError, get_game
 from rulebook.core.data import DataError
 from rulebook.lab import overrides
 from rulebook.lab.runner import play_game
-from rulebook.lab.runs import RunError, RunSpec
+from rulebook.lab.runs import RunSpec
 
 
 def validate(game: str, override: dict[str, Any]) -> str:
@@ -62,4 +62,4 @@ def seconds_per_game(spec: dict[str, Any], budget: float = 2.0) -> float:
     return (time.perf_counter() - start) / played
 
 
-__all__ = ["RunError", "seconds_per_game", "validate"]
+__all__ = ["seconds_per_game", "validate"]

@@ -19,6 +19,7 @@ import hmac
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -31,8 +32,8 @@ from rulebook.core import RulebookError, UnknownGame, get_game
 from rulebook.core.data import DataError
 from rulebook.lab import data_form
 from rulebook.lab.ladder import LADDER
-from rulebook.lab.runs import Knob, RunError, RunSpec, whatif_digest
-from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooMany, WebError
+from rulebook.lab.runs import Knob, RunSpec, whatif_digest
+from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooMany
 from rulebook.web.lab import check
 from rulebook.web.lab.store import FINAL, QUEUED, RESUMABLE, LabStore, Run, WhatIf
 from rulebook.web.lab.supervisor import Supervisor
@@ -347,8 +348,6 @@ async def tune_budget(lab: Lab, spec: RunSpec, minutes: float) -> RunSpec:
     budget = max(trial, games // 2)
     confirm = max(trial, games // (4 * 2 * rungs))
     select = max(trial, games // (4 * 2 * rungs))
-    from dataclasses import replace
-
     return replace(
         spec, budget=budget, trial_games=trial, confirm=confirm, select=select, games=trial
     )
@@ -419,18 +418,15 @@ async def new_run(request: Request) -> dict[str, Any]:
     return run_view(made, lab)
 
 
-class EstimateBody(RunBody):
-    pass
-
-
 @router.post("/api/lab/estimate")
 async def estimate(request: Request) -> dict[str, Any]:
-    """How long a run would take: its first games played for a moment, timed."""
+    """How long a run would take: its first games played for a moment, timed (a tuning
+    run: its budget in minutes, as asked)."""
     lab = lab_of(request)
-    body: RunBody = await _parse(request, EstimateBody)
-    spec, _, _ = await spec_of(lab, body) if body.kind != "tune" else (None, "", None)
-    if spec is None:
+    body: RunBody = await _parse(request, RunBody)
+    if body.kind == "tune":
         return {"seconds": body.minutes * 60}
+    spec, _, _ = await spec_of(lab, body)
     try:
         per_game = await lab.in_child(check.seconds_per_game, spec.to_dict(), ESTIMATE_SECONDS)
     except (RulebookError, DataError, ValueError) as exc:
@@ -577,4 +573,4 @@ async def run_page(request: Request, run_id: str) -> HTMLResponse:
     return _page(request, "lab_run.html", run=run_view(run, lab, whole=False), final=list(FINAL))
 
 
-__all__ = ["Lab", "RunError", "WebError", "router"]
+__all__ = ["Lab", "router"]
