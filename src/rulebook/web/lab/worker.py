@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections import defaultdict
@@ -51,7 +52,10 @@ class Stop(Exception):
 
 
 class Progress:
-    """Games done, live win rates and the heartbeat of one run."""
+    """Games done, live win rates and the heartbeat of one run. The heartbeat is a thread
+    of its own, every :data:`BEAT` seconds however long a batch of games takes; when it
+    learns that the run is cancelled or the server is gone, it interrupts the run's main
+    thread (a signal: :meth:`check` raises :class:`Stop` there)."""
 
     def __init__(self, store: LabStore, run_id: str, owner: str, spec: RunSpec) -> None:
         self.store = store
@@ -67,34 +71,63 @@ class Progress:
         #: per job label: per faction (or seat) the shares won, game by game
         self.returns: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
         self.extra: dict[str, Any] = {}
-        self.last = 0.0
-        self.first_beat = True
+        self.lock = threading.Lock()
+        #: why the run is to stop, once the heartbeat learnt it
+        self.stopping: Stop | None = None
+        self.beating = threading.Event()
+
+    def start(self) -> None:
+        """Beat now, then every :data:`BEAT` seconds until :meth:`stop`."""
+        signal.signal(signal.SIGUSR1, lambda signum, frame: self.check())
+        self.beat(started=True)
+        self.beating.set()
+        threading.Thread(target=self._beating, name="heartbeat", daemon=True).start()
+
+    def stop(self) -> None:
+        self.beating.clear()
+
+    def _beating(self) -> None:
+        while self.beating.is_set():
+            time.sleep(BEAT)
+            if not self.beating.is_set():
+                return
+            try:
+                self.beat()
+            except Exception:  # the database away for a moment: the next beat tries again
+                log.warning("lab run %s: a heartbeat failed", self.run_id, exc_info=True)
+
+    def check(self) -> None:
+        """:class:`Stop` if the run is to stop (called between batches, and by the signal)."""
+        if self.stopping is not None and self.beating.is_set():
+            raise self.stopping
 
     def job(self, label: str) -> None:
         self.label = label
 
     def stored(self, already: int, to_play: int) -> None:
-        self.done += already
-        self.beat(force=True)
+        with self.lock:
+            self.done += already
 
     def advance(self, games: int) -> None:
-        self.done += games
-        self.played += games
-        self.beat()
+        with self.lock:
+            self.done += games
+            self.played += games
+        self.check()
 
     def watch(self, rows: list[dict[str, Any]]) -> None:
         """Count each game's shares won, by faction (where the game has them) or by seat;
         a rung with one candidate seat counts the candidate's only."""
         label = self.label
         rung = Rung.parse(label.split(" ")[0]) if self.spec.kind == "compare" else None
-        for r in rows:
-            seats: Sequence[int] = range(r["players"])
-            if rung is not None and rung.mixed:
-                seats = [candidate_seat(r, rung)]
-            factions = list(r.get("factions") or [])
-            for p in seats:
-                key = factions[p] if factions else seat(p)
-                self.returns[label][key].append(float(r["returns"][p]))
+        with self.lock:
+            for r in rows:
+                seats: Sequence[int] = range(r["players"])
+                if rung is not None and rung.mixed:
+                    seats = [candidate_seat(r, rung)]
+                factions = list(r.get("factions") or [])
+                for p in seats:
+                    key = factions[p] if factions else seat(p)
+                    self.returns[label][key].append(float(r["returns"][p]))
 
     def figures(self) -> dict[str, Any]:
         return {
@@ -104,22 +137,16 @@ class Progress:
             **self.extra,
         }
 
-    def beat(self, force: bool = False) -> None:
-        """Heartbeat and progress, at most every :data:`BEAT` seconds; :class:`Stop` when the
-        run is cancelled or the server that started this worker is gone."""
-        now = time.monotonic()
-        if not force and now - self.last < BEAT:
-            return
-        self.last = now
-        started = self.started if self.first_beat else None
-        self.first_beat = False
-        stop = self.store.beat(
-            self.run_id, self.owner, self.done, self.played, self.figures(), started
-        )
-        if stop:
-            raise Stop(cancelled=True)
-        if os.getppid() != self.parent:
-            raise Stop(cancelled=False)
+    def beat(self, started: bool = False) -> None:
+        """The heartbeat and the progress in the run's row; a cancel asked for, or the server
+        that started this worker gone, is the run's stop (the main thread is interrupted)."""
+        with self.lock:
+            done, played, figures = self.done, self.played, self.figures()
+        when = self.started if started else None
+        cancelled = self.store.beat(self.run_id, self.owner, done, played, figures, when)
+        if self.stopping is None and (cancelled or os.getppid() != self.parent):
+            self.stopping = Stop(cancelled=cancelled)
+            os.kill(os.getpid(), signal.SIGUSR1)
 
 
 def play(
@@ -142,7 +169,6 @@ def play(
             progress.watch,
         )
     progress.phase = "drawing the figures"
-    progress.beat(force=True)
     found = runs.figures(spec, rows)
     from rulebook.web.lab.plots import draw
 
@@ -180,14 +206,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_inputs(spec, folder)
-        if spec.kind == "tune":
-            from rulebook.web.lab.tuning import tune_run
+        progress.start()
+        try:
+            proposed = ""
+            if spec.kind == "tune":
+                from rulebook.web.lab.tuning import tune_run
 
-            found, proposed = tune_run(spec, folder, progress, args.workers, args.ray, store, run)
-            store.finish(run.id, args.owner, DONE, found, proposed_id=proposed)
-        else:
-            found = play(spec, folder, progress, args.workers, args.ray)
-            store.finish(run.id, args.owner, DONE, found)
+                found, proposed = tune_run(
+                    spec, folder, progress, args.workers, args.ray, store, run
+                )
+            else:
+                found = play(spec, folder, progress, args.workers, args.ray)
+        finally:
+            progress.stop()
+        store.finish(run.id, args.owner, DONE, found, proposed_id=proposed)
     except Stop as stop:
         if stop.cancelled:
             store.finish(
