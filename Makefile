@@ -72,9 +72,10 @@ same-games: $(STAMP) compiled
 	$(BIN)/python benchmarks/same_games.py
 
 ## load test of the web app: concurrent games over HTTP and WebSocket, SQLite and PostgreSQL
-## (one server process, then two sharing the games)
-bench-web: $(STAMP)
+## (one server process, then two sharing the games); then SQLite with a lab run on every core
+bench-web: $(STAMP) compiled
 	$(BIN)/python benchmarks/web_load.py
+	$(BIN)/python benchmarks/web_load.py --db sqlite --lab
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

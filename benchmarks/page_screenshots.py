@@ -8,7 +8,9 @@ way a player does), plays a few moves by clicking the board, and saves the page 
 that teach a game: each game's how-to-play open over its board (``GAME-how-to-play.png``), a
 card explained on a phone (the board's tip where the board has them, ``GAME-tip-phone.png``;
 the card reference, ``cards-phone.png``) and the solo end screens (``GAME-solo-end.png``),
-saved as palette PNGs to stay small. Look at them before committing.
+saved as palette PNGs to stay small. With ``--lab``, the balance lab's pages (for
+docs/designers.md): its home, The Warrior's Coins changed in the data form, a comparison
+running and its result (``lab-*.png``). Look at them before committing.
 """
 
 from __future__ import annotations
@@ -125,12 +127,56 @@ def learning(browser: Any, base: str, out: Path) -> None:
         print(path)
 
 
+def lab(browser: Any, base: str, out: Path) -> None:
+    """The lab's pages as a designer meets them (a real comparison of 300 games a side)."""
+    import re
+
+    from boardpages import wait_until
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{base}/lab")
+    wait_until(page, "document.body.dataset.ready === 'yes'")
+    page.goto(f"{base}/lab/data/merchants-of-magick")
+    wait_until(page, "document.body.dataset.ready === 'yes'")
+    page.fill("#filter", "Warrior")
+    group = page.locator(".data-group:not([hidden])", has_text="adventurers: The Warrior")
+    group.locator(".value", has=page.locator("label", has_text=re.compile("^coins$"))).locator(
+        "input"
+    ).fill("14")
+    page.fill("#whatif-name", "Warrior 14 Coins")
+    shots = [out / "lab-data.png"]
+    page.screenshot(path=str(shots[-1]))
+    page.click("#save")
+    page.wait_for_url(re.compile(r"/lab/whatifs/[0-9a-f]+$"))
+    page.click("text=Compare it with the shipped data")
+    wait_until(page, "document.body.dataset.ready === 'yes'")
+    page.fill("#run-games", "300")
+    page.click("#estimate-button")
+    wait_until(page, "document.querySelector('#estimate').textContent.startsWith('About')", 60)
+    shots.append(out / "lab-home.png")
+    page.screenshot(path=str(shots[-1]), full_page=True)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/lab/runs/[0-9a-f]+$"))
+    wait_until(page, "document.querySelector('#run-progress').value > 150", 300)
+    shots.append(out / "lab-run.png")
+    page.screenshot(path=str(shots[-1]), full_page=True)
+    wait_until(page, "document.querySelector('#run-page').dataset.status === 'done'", 900)
+    page.locator("#result").scroll_into_view_if_needed()
+    shots.append(out / "lab-result.png")
+    page.screenshot(path=str(shots[-1]), full_page=True)
+    page.close()
+    for path in shots:
+        small(path)
+        print(path)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "out", nargs="?", type=Path, default=ROOT / "docs" / "screenshots", metavar="OUT_DIR"
     )
     parser.add_argument("--learn", action="store_true", help="only the pages that teach a game")
+    parser.add_argument("--lab", action="store_true", help="only the balance lab's pages")
     args = parser.parse_args(argv)  # --help or a wrong option: nothing taken, nothing written
     from playwright.sync_api import sync_playwright
 
@@ -138,8 +184,13 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{Path(folder) / 'games.sqlite3'}"
-        with Server(db, Path(folder) / "server.log") as server, sync_playwright() as p:
+        extra = ("--lab-dir", str(Path(folder) / "lab"))
+        with Server(db, Path(folder) / "server.log", extra=extra) as server, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            if args.lab:
+                lab(browser, server.url, out)
+                browser.close()
+                return
             if args.learn:
                 learning(browser, server.url, out)
                 browser.close()

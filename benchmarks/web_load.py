@@ -16,7 +16,10 @@ After a warm-up, for ``--seconds`` seconds it reports the moves per second the s
 time from a person's move being sent to the update reaching every seat and the spectator of
 the game (p50, p99, max), every refused request or error by kind, the CPU per move of the
 servers (each process's and their sum), their workers and the load generator, and the load
-average. ``--profile OUT`` runs the servers under cProfile.
+average. ``--profile OUT`` runs the servers under cProfile. ``--lab`` keeps a balance-lab run
+going on the servers while they serve (a simulation of greedy Merchants of Magick games on every
+core, queued through the lab's API before the warm-up, cancelled after), and reports the games
+it played meanwhile: the games' pace with the lab at work.
 
 ``--baseline-src DIR`` measures a baseline side by side in the same run: each configuration
 is run with this tree's servers and then with the servers of the ``rulebook`` package in DIR
@@ -61,6 +64,16 @@ GAMES = [
     ("archmagi", 3),
     ("pandoria-merchants", 3),
 ]
+#: the lab run ``--lab`` keeps going: more games than the measurement can see end
+LAB_RUN = {
+    "kind": "simulate",
+    "game": "merchants-of-magick",
+    "players": 4,
+    "variant": "standard",
+    "seats": ["greedy"] * 4,
+    "games": 100_000,
+    "seed": 0,
+}
 #: what the load generator reads of a view message without parsing it (``{"type": "view",
 #: "view": {...}}``, as ``json.dumps`` or orjson write it)
 VERSION = re.compile(r'"version": ?(\d+), ?"can_undo"')
@@ -319,6 +332,8 @@ def run(
     src: Path | None = None,
 ) -> dict[str, Any]:
     label = db_name if processes == 1 else f"{db_name} x{processes}"
+    if args.lab:
+        label += " +lab"
     if args.baseline_src is not None:
         label = f"{label} {'baseline' if src is not None else 'now'}"
     stats = Stats()
@@ -336,6 +351,7 @@ def run(
                 access_log=False,
                 profile=profile,
                 src=src,
+                extra=("--lab-dir", str(folder / f"lab-{tag}")),
             )
         )
     starting = [threading.Thread(target=server.start) for server in servers]
@@ -364,8 +380,26 @@ def run(
                 cpu[1][i] = sum(t - workers[i].get(w, 0.0) for w, t in children_cpu(pid).items())
             cpu[2][0] = time.process_time() - client
 
+        lab = [0, 0]  # the lab run's games done as measuring starts and ends
+
+        async def lab_run() -> None:
+            """A lab run on every core through the whole measurement (``--lab``)."""
+            async with httpx.AsyncClient(base_url=servers[0].url, timeout=60) as c:
+                r = await c.post("/api/lab/runs", json=LAB_RUN)
+                r.raise_for_status()
+                run_id = r.json()["id"]
+                while stats.measuring is False:
+                    await asyncio.sleep(0.2)
+                lab[0] = (await c.get(f"/api/lab/runs/{run_id}")).json()["done"]
+                while stats.measuring:
+                    await asyncio.sleep(0.2)
+                found = (await c.get(f"/api/lab/runs/{run_id}")).json()
+                lab[1] = found["done"]
+                await c.post(f"/api/lab/runs/{run_id}/cancel")
+
         async def both() -> None:
             sampler = asyncio.create_task(sample_cpu())
+            labbing = asyncio.create_task(lab_run()) if args.lab else None
             await keep_games(
                 [server.url for server in servers],
                 stats,
@@ -376,6 +410,8 @@ def run(
                 args.seconds,
             )
             await sampler
+            if labbing is not None:
+                await labbing
 
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
             runner.run(both())
@@ -403,6 +439,7 @@ def run(
         "workers_cpu_ms_per_move": 1000 * sum(cpu[1]) / moves,
         "client_cpu_ms_per_move": 1000 * cpu[2][0] / moves,
         "load_average": load,
+        "lab_games": lab[1] - lab[0] if args.lab else None,
     }
     per_process = " + ".join(f"{x:.1f}" for x in each) + " = " if processes > 1 else ""
     print(
@@ -412,7 +449,8 @@ def run(
         f"{stats.errors}; CPU per move: server{'s' if processes > 1 else ''} {per_process}"
         f"{row['server_cpu_ms_per_move']:.1f} ms, their bot and undo workers "
         f"{row['workers_cpu_ms_per_move']:.1f} ms, load generator "
-        f"{row['client_cpu_ms_per_move']:.1f} ms; load average {load[0]:.1f} -> {load[1]:.1f}",
+        f"{row['client_cpu_ms_per_move']:.1f} ms; load average {load[0]:.1f} -> {load[1]:.1f}"
+        + (f"; the lab played {lab[1] - lab[0]} games meanwhile" if args.lab else ""),
         flush=True,
     )
     for kind, count in stats.kinds.most_common(10):
@@ -448,6 +486,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs of each configuration and tree (default 1)"
+    )
+    parser.add_argument(
+        "--lab", action="store_true", help="keep a balance-lab run going on every core meanwhile"
     )
     args = parser.parse_args()
     if args.baseline_src is not None and not (args.baseline_src / "rulebook").is_dir():

@@ -30,6 +30,7 @@ import rulebook
 from pgtemp import free_port, missing, postgres
 from rulebook.cli import app
 from rulebook.core import Setup
+from rulebook.lab.storage import read_results
 from rulebook.web.cluster import lock_key
 from rulebook.web.store import MoveWrite, Store
 from webserver import Server
@@ -49,8 +50,16 @@ def database() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def servers(database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
     folder = tmp_path_factory.mktemp("cluster")
+    lab = ("--lab-dir", str(folder / "lab"), "--lab-workers", "1")  # one folder for all
     started = [
-        Server(database, folder / f"server-{i}.log", bot_delay=0.05, workers=0, access_log=False)
+        Server(
+            database,
+            folder / f"server-{i}.log",
+            bot_delay=0.05,
+            workers=0,
+            access_log=False,
+            extra=lab,
+        )
         for i in range(3)
     ]
     _start(started)
@@ -517,3 +526,24 @@ def test_several_processes_are_refused_on_sqlite(
     with Server(f"sqlite:///{db}", tmp_path / "one.log", workers=0):  # another process
         line = serve_refused("--db", f"sqlite:///{db}")
     assert "another rulebook serve is using" in line and "PostgreSQL" in line
+
+
+def test_a_lab_run_is_played_once_and_seen_by_every_process(three: list[Server]) -> None:
+    """A run queued through one process is played by one of them (its claim) into the shared
+    results folder, and every process shows its progress and figures from the database."""
+    body = {"kind": "simulate", "game": "archmagi", "players": 2, "variant": "standard",
+            "seats": ["random", "random"], "games": 30, "seed": 3}  # fmt: skip
+    made = httpx.post(f"{three[0].url}/api/lab/runs", json=body, timeout=60)
+    assert made.status_code == 201, made.text
+    run_id = made.json()["id"]
+    end = time.monotonic() + 120
+    while (found := httpx.get(f"{three[1].url}/api/lab/runs/{run_id}").json())["status"] != "done":
+        assert found["status"] in ("queued", "running"), found
+        assert time.monotonic() < end
+        time.sleep(0.2)
+    others = [httpx.get(f"{s.url}/api/lab/runs/{run_id}").json() for s in (three[0], three[2])]
+    assert all(o["figures"] == found["figures"] and o["done"] == 30 for o in others)
+    folder = Path(three[0].extra[1]) / run_id
+    assert (folder / "worker.log").is_file()
+    rows = read_results(folder / "games.parquet")
+    assert sorted(r["index"] for r in rows) == list(range(30))  # each game once

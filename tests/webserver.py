@@ -32,6 +32,7 @@ class Server:
         processes: int = 1,
         extra: tuple[str, ...] = (),
         src: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.db_url = db_url
         self.access_log = access_log
@@ -46,6 +47,8 @@ class Server:
         self.extra = extra
         #: run the ``rulebook`` package found here (a baseline's ``src/``) instead of this tree's
         self.src = src
+        #: more environment for the server (and the processes it starts)
+        self.env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -58,7 +61,7 @@ class Server:
             program = [sys.executable, "-m", "rulebook"]
         else:
             program = [RULEBOOK]
-        env = dict(os.environ)
+        env = {**os.environ, **self.env}
         if self.src is not None:
             env["PYTHONPATH"] = str(self.src)
         command = [

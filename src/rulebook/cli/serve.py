@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from rulebook.cli.app import app
-from rulebook.cli.common import fail, make_console
+from rulebook.cli.common import UsageError, fail, make_console, writable_folder
+from rulebook.core import RulebookError
 
 
 @app.command()
@@ -45,6 +47,38 @@ def serve(
             "vote to let a bot play it.",
         ),
     ] = 300.0,
+    lab: Annotated[
+        bool | None,
+        typer.Option(
+            "--lab/--no-lab",
+            help="The balance lab in the browser (/lab): on by default for a server on this "
+            "machine only (127.0.0.1, ::1, localhost); elsewhere it needs --lab and --lab-key.",
+        ),
+    ] = None,
+    lab_key: Annotated[
+        str | None,
+        typer.Option(
+            metavar="KEY",
+            envvar="RULEBOOK_LAB_KEY",
+            help="The key the lab asks for (needed for --lab off the loopback; or "
+            "RULEBOOK_LAB_KEY).",
+        ),
+    ] = None,
+    lab_dir: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="The lab's results folder (default: data/lab; every server process sharing "
+            "the database must read the same folder).",
+        ),
+    ] = None,
+    lab_workers: Annotated[
+        int | None, typer.Option(metavar="N", help="Processes a lab run plays on (default: all).")
+    ] = None,
+    lab_ray: Annotated[
+        str | None,
+        typer.Option(metavar="ADDRESS", help="Play the lab's games on this Ray cluster."),
+    ] = None,
 ) -> None:
     """Start the web app: play in the browser, with friends (private links) or against bots."""
     try:
@@ -72,8 +106,42 @@ def serve(
             fail(f"cannot create the folder {DEFAULT_DB_PATH.parent}/: {exc.strerror}")
         console.print(f"created the folder {DEFAULT_DB_PATH.parent}/ for the games' database")
     url = sqlite_url(DEFAULT_DB_PATH) if db is None else db
+    loopback = host in ("127.0.0.1", "::1", "localhost")
+    key = (lab_key or "").strip()
+    if lab is None:
+        lab = loopback
+    if lab and not loopback and not key:
+        fail(
+            f"the lab on {host} would be open to anyone who reaches the server: give it a key "
+            "(--lab-key KEY or RULEBOOK_LAB_KEY), or --no-lab"
+        )
+    if key and len(key) < 12:
+        fail("--lab-key must be at least 12 characters")
+    if lab_workers is not None and not 1 <= lab_workers <= 256:
+        fail(f"--lab-workers must be 1-256, not {lab_workers}")
+    folder = (lab_dir or DEFAULT_DB_PATH.parent / "lab").resolve()
+    if lab:
+        try:
+            writable_folder(folder, "--lab-dir")
+        except UsageError as exc:
+            fail(str(exc))
+        if lab_ray:
+            from rulebook.lab.ray_runner import check_ray_address
+
+            try:
+                check_ray_address(lab_ray)
+            except RulebookError as exc:
+                fail(f"--lab-ray: {exc}")
     settings = Settings(
-        db_url=url, bot_delay=bot_delay, bot_workers=bot_workers, absent_after=absent_after
+        db_url=url,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        absent_after=absent_after,
+        lab=lab,
+        lab_key=key,
+        lab_dir=folder,
+        lab_ray=lab_ray or "",
+        **({"lab_workers": lab_workers} if lab_workers is not None else {}),
     )
     try:
         check(settings, host, port, workers)
@@ -88,4 +156,10 @@ def serve(
         "Ctrl-C stops)",
         soft_wrap=True,
     )
+    if lab:
+        console.print(
+            f"balance lab: [bold]http://{host}:{port}/lab[/] (results in {folder})"
+            + ("; it asks for its key" if key else ""),
+            soft_wrap=True,
+        )
     run_server(settings, host, port, access_log, workers)

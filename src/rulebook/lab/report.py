@@ -255,6 +255,66 @@ def figures(s: Summary) -> dict[str, Figure]:
     return out
 
 
+def before_after_figure(
+    before: Sequence[Rate],
+    after: Sequence[Rate],
+    title: str,
+    names: tuple[str, str] = ("before", "after"),
+) -> Figure:
+    """Win rates before and after a change, side by side, each with its 95% interval (the
+    dashed line: the even share, or the factions' mean on a rung with a candidate seat)."""
+    later = {r.label: r for r in after}
+    paired = [later.get(r.label, r) for r in before]
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(before) + 1.4))
+    rows = range(len(before))
+    for shift, rates, color, name in (
+        (-0.18, before, "#9ecae9", names[0]),
+        (0.18, paired, "#4c78a8", names[1]),
+    ):
+        values = [r.rate for r in rates]
+        # error bars are distances from the rate: never below 0 (matplotlib refuses them)
+        err = [
+            [max(0.0, r.rate - r.interval[0]) for r in rates],
+            [max(0.0, r.interval[1] - r.rate) for r in rates],
+        ]
+        ax.barh(
+            [y + shift for y in rows],
+            values,
+            height=0.34,
+            xerr=err,
+            color=color,
+            capsize=3,
+            label=name,
+        )
+    ax.set_yticks(list(rows), [r.label for r in before])
+    if before:
+        ax.axvline(before[0].expected, color="#e45756", linestyle="--")
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate, 95% Wilson interval (dashed: an even share)")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def two_distributions_figure(
+    before: Sequence[float], after: Sequence[float], xlabel: str, title: str, names: tuple[str, str]
+) -> Figure:
+    """Two distributions of one figure (final scores, game lengths) over each other."""
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    low = min(min(before), min(after))
+    high = max(max(before), max(after))
+    bins = list(range(int(low), int(high) + 2, max(1, int(high - low + 1) // 40 or 1)))
+    for values, name, color in ((before, names[0], "#9ecae9"), (after, names[1], "#4c78a8")):
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.8, label=name, color=color)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
 def png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)

@@ -116,6 +116,8 @@ def _init_worker(override: dict[str, Any] | None) -> None:
     sends it to every process of the group; the parent stops the pool and says so once,
     instead of each worker printing its KeyboardInterrupt traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the pool ends its workers with SIGTERM: whatever the parent made of it, they just stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     overrides.install(override)
 
 
@@ -140,14 +142,18 @@ def collect(
     rows: Iterable[list[dict[str, Any]]],
     write: Callable[[list[dict[str, Any]]], None],
     advance: Callable[[int], None],
+    watch: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> None:
     """Write batches of rows as they come (every :data:`FLUSH_SECONDS`), calling ``advance``
-    with each batch's size; on an interruption, what finished is written before it goes on."""
+    with each batch's size (and ``watch`` with the batch); on an interruption (an exception
+    from ``advance`` too), what finished is written before it goes on."""
     buffer: list[dict[str, Any]] = []
     last = time.monotonic()
     try:
         for batch in rows:
             buffer.extend(batch)
+            if watch is not None:
+                watch(batch)
             advance(len(batch))
             if time.monotonic() - last >= FLUSH_SECONDS:
                 write(buffer)
@@ -164,11 +170,14 @@ def execute(
     address: str | None = None,
     advance: Callable[[int], None] | None = None,
     started: Callable[[int, int], None] | None = None,
+    watch: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Run ``job``; with ``out``, resume what is stored there and store the rest.
 
     ``started(already_done, to_play)`` is called once the stored games are known; ``advance``
-    with the number of games finished, as they finish. Returns every row of the job, sorted.
+    with the number of games finished, as they finish; ``watch`` with the games stored before
+    (decoded), then with each batch of rows as it finishes (figures while the job goes on).
+    Returns every row of the job, sorted.
     """
     overrides.check(job.override, job.game, job.players, job.variant)
     store = Store(out, job.to_dict()) if out is not None else None
@@ -176,6 +185,8 @@ def execute(
     todo = [i for i in range(job.games) if i not in done]
     if started is not None:
         started(len(done & set(range(job.games))), len(todo))
+    if watch is not None and store is not None and done:
+        watch([r for r in store.rows() if r["index"] < job.games])
     rows: list[dict[str, Any]] = []
 
     def write(batch: list[dict[str, Any]]) -> None:
@@ -191,7 +202,7 @@ def execute(
             source = run_ray(job, todo, workers, address)
         else:
             source = run_processes(job, todo, workers)
-        collect(source, write, advance or (lambda _: None))
+        collect(source, write, advance or (lambda _: None), watch)
     if store is None:
         return [decode(r) for r in sorted(rows, key=lambda r: int(r["index"]))]
     assert out is not None

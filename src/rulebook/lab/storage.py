@@ -122,6 +122,10 @@ class Store:
             indices.update(pq.read_table(path, columns=["index"]).column("index").to_pylist())
         return indices
 
+    def rows(self) -> list[dict[str, Any]]:
+        """Every game stored so far (decoded), for figures while the job goes on."""
+        return [decode(r) for path in self._files() for r in pq.read_table(path).to_pylist()]
+
     def write(self, rows: Sequence[dict[str, Any]]) -> None:
         """Store finished games now (one whole part file)."""
         if rows:

@@ -19,6 +19,8 @@ from rulebook.web import api, pages
 from rulebook.web.bots import BotRunner
 from rulebook.web.crosssite import SameOrigin
 from rulebook.web.errors import TooMany, WebError
+from rulebook.web.lab.routes import Lab
+from rulebook.web.lab.routes import router as lab_router
 from rulebook.web.limits import BodyLimit, ClientLimits, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
 from rulebook.web.settings import Settings
@@ -48,11 +50,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runner = BotRunner(settings.bot_workers)
         games = Games(store, settings, runner)
         app.state.games = games
+        lab = Lab(settings, store.engine, settings.db_url) if settings.lab else None
+        app.state.lab = lab
         try:
             await runner.start()
             await games.resume()
+            if lab is not None:
+                lab.start()
             yield
         finally:
+            if lab is not None:
+                await lab.close()
             await games.close()
             await runner.close()
             store.close()
@@ -111,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(lab_router)
     static = resources.files("rulebook.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 

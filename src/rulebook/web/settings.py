@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 #: the SQLite file ``make run`` and ``rulebook serve`` use when no ``--db`` is given
@@ -43,3 +44,21 @@ class Settings:
     clock_sweep: float = 1.0
     #: seconds a seat must have been away before the others may vote to hand it to a bot
     absent_after: float = 300.0
+    #: the balance lab in the browser (``/lab``; ``serve`` turns it on for the loopback only
+    #: unless ``--lab`` is given with a key)
+    lab: bool = True
+    #: the key the lab asks for ("": none; ``serve --lab-key``, needed off the loopback)
+    lab_key: str = ""
+    #: the lab's results folder: each run's games (Parquet), plots and reports; every server
+    #: process sharing the database must read the same folder
+    lab_dir: Path = DEFAULT_DB_PATH.parent / "lab"
+    #: processes a lab run plays its games on (default: every core)
+    lab_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    #: a Ray cluster's address to play the lab's games on ("": this machine's processes)
+    lab_ray: str = ""
+    #: the most games one run may play
+    lab_max_games: int = 200_000
+    #: runs played at once, across the processes sharing the database; others wait
+    lab_running: int = 1
+    #: runs waiting in the queue at most
+    lab_queue: int = 20

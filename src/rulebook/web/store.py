@@ -380,6 +380,12 @@ def _engine(url: str) -> Engine:
     raise unsupported
 
 
+def open_engine(url: str) -> Engine:
+    """An engine on the database at ``url``, set up as the store's (SQLite's pragmas; psycopg
+    3 for PostgreSQL): for other processes sharing the database (the lab's workers)."""
+    return _engine(url)
+
+
 def _upgrade(connection: Connection) -> None:
     """Add what a database made by an earlier version lacks: columns (each has a default for
     the rows already there) and indexes. Tables are made by ``create_all``."""

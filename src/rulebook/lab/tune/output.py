@@ -27,7 +27,7 @@ from rulebook.core import get_game
 from rulebook.lab import ladder
 from rulebook.lab.compare import Change
 from rulebook.lab.ladder import Rung
-from rulebook.lab.report import pct, png
+from rulebook.lab.report import before_after_figure, pct, png
 from rulebook.lab.stats import ALPHA
 from rulebook.lab.summary import Rate, Row, corrected
 from rulebook.lab.tune.held_out import Held
@@ -273,36 +273,6 @@ def knob_figure(knob: Knob, trials: Sequence[Trial], best: Values) -> Figure:
     ax.set_title(knob.name[:48], fontsize=9)
     ax.set_ylabel("objective (block 0)")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-def before_after_figure(before: Sequence[Rate], after: Sequence[Rate], title: str) -> Figure:
-    fig, ax = plt.subplots(figsize=(7, 0.6 * len(before) + 1.4))
-    labels = [r.label for r in before]
-    rows = range(len(before))
-    for shift, rates, color, name in (
-        (-0.18, before, "#9ecae9", "before"),
-        (0.18, after, "#4c78a8", "after"),
-    ):
-        values = [r.rate for r in rates]
-        err = [[r.rate - r.interval[0] for r in rates], [r.interval[1] - r.rate for r in rates]]
-        ax.barh(
-            [y + shift for y in rows],
-            values,
-            height=0.34,
-            xerr=err,
-            color=color,
-            capsize=3,
-            label=name,
-        )
-    ax.set_yticks(list(rows), labels)
-    if before:
-        ax.axvline(before[0].expected, color="#e45756", linestyle="--")
-    ax.invert_yaxis()
-    ax.set_xlabel("win rate, 95% Wilson interval (dashed: an even share)")
-    ax.set_title(title)
-    ax.legend()
     fig.tight_layout()
     return fig
 
