@@ -378,3 +378,23 @@ def test_the_worker_is_a_module_of_its_own() -> None:
         [sys.executable, "-m", "rulebook.web.lab.worker", "--help"], capture_output=True, text=True
     )
     assert done.returncode == 0 and "--run" in done.stdout
+
+
+def test_a_compare_runs_figures_are_the_ladders_own_rates() -> None:
+    """On a rung with one candidate seat, the page's table is that seat's win rate with each
+    faction (``rulebook strength --ladder``'s), not every seat's."""
+    from rulebook.lab import runs
+    from rulebook.lab.ladder import Rung, rates
+    from rulebook.lab.runner import execute
+
+    override = data_form.override_of("merchants-of-magick", {WARRIOR: "9"})
+    spec = RunSpec(
+        "compare", "merchants-of-magick", 3, 12, 3, "standard", {}, (), ("random-greedy",),
+        override, "W 9",
+    )  # fmt: skip
+    rows = {label: execute(job) for label, job, _ in spec.jobs(Path("."))}
+    [rung] = runs.figures(spec, rows)["rungs"]
+    candidate = Rung.parse("random-greedy")
+    want = runs.rate_figures(rates(rows["random-greedy shipped"], candidate, "faction"))
+    assert rung["by"] == "faction" and rung["rates"]["shipped"] == want
+    assert sum(r["games"] for r in rung["rates"]["shipped"]) == 12  # one seat a game

@@ -28,6 +28,7 @@ from rulebook.core import RulebookError, get_game
 from rulebook.lab import overrides
 from rulebook.lab.compare import Change, compare
 from rulebook.lab.ladder import Rung
+from rulebook.lab.ladder import rates as ladder_rates
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import precision, wilson
 from rulebook.lab.strength import Setting, where
@@ -296,16 +297,20 @@ def figures(spec: RunSpec, rows: Mapping[str, list[dict[str, Any]]]) -> dict[str
         a, b = rows[f"{text} shipped"], rows[f"{text} whatif"]
         sa, sb = summarize(a), summarize(b)
         rung = Rung.parse(text)
+        # the rung's own rates (``rulebook strength --ladder``'s): every seat's against an
+        # even share, or the candidate seat's with each faction against their mean
+        by = "faction" if sa.factions else "seat"
+        before, after = ladder_rates(a, rung, by), ladder_rates(b, rung, by)
         rungs.append(
             {
                 "rung": text,
                 "describe": rung.describe(),
+                "by": by,
+                "rates": {"shipped": rate_figures(before), "whatif": rate_figures(after)},
                 "shipped": summary_figures(sa),
                 "whatif": summary_figures(sb),
                 "changes": change_figures(compare(a, b)),
-                "small": precision(
-                    [(r.label, r.wins, r.n) for r in (sa.factions or sa.seats)], sa.games
-                ).note(),
+                "small": precision([(r.label, r.wins, r.n) for r in before], sa.games).note(),
             }
         )
     return {"rungs": rungs}

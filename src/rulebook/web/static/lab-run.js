@@ -91,14 +91,10 @@ function drawFigures(run) {
     for (const rung of f.rungs) {
       const sh = rung.shipped;
       const wi = rung.whatif;
-      const useFactions = sh.factions.length > 0;
-      const by = useFactions ? "faction" : "seat";
       const mixed = rung.rung.includes("-");
       parts.push(el("h3", { text: `${rung.describe}` }));
-      if (mixed) parts.push(el("p", { class: "hint", text: "Here each rate is the searching seat's win rate with that faction; an even game gives every faction the same rate (their mean)." }));
-      const before = useFactions ? sh.factions : sh.seats;
-      const after = useFactions ? wi.factions : wi.seats;
-      parts.push(ratesSide(before, after, by));
+      if (mixed) parts.push(el("p", { class: "hint", text: `Here each rate is the searching seat's win rate with that ${rung.by}; an even game gives every ${rung.by} the same rate (their mean, ${pct(rung.rates.shipped[0]?.expected || 0)} with the shipped data).` }));
+      parts.push(ratesSide(rung.rates.shipped, rung.rates.whatif, rung.by));
       parts.push(el("p", { text: `Mean game length: ${sh.mean_length.toFixed(1)} moves with the shipped data, ${wi.mean_length.toFixed(1)} with the what-if.` }));
       parts.push(...changesList(rung.changes));
       if (rung.small) parts.push(el("p", { class: "notice", text: rung.small }));
