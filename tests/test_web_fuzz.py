@@ -47,6 +47,8 @@ SEAT = "<seat>"  # a seat the token holds
 LEGAL = "<legal>"  # a legal move of that seat now
 VERSION = "<version>"  # the seat's version now
 TOKEN = "<token>"  # the token itself (in a WebSocket hello)
+WHATIF = "<whatif>"  # the id of the fuzz's lab what-if
+RUN = "<run>"  # the id of the fuzz's lab run (queued for ever: the fuzz's lab plays none)
 
 
 @dataclass(frozen=True)
@@ -284,6 +286,111 @@ hellos = st.one_of(
 )
 
 
+# -- the balance lab -----------------------------------------------------------------------------
+WARRIOR = json.dumps(
+    ["adventurers.toml", "adventurers", "The Warrior", "coins"], separators=(",", ":")
+)
+lab_games = st.sampled_from([*sorted(GAMES), "nosuchgame"])
+whatifs = st.fixed_dictionaries(
+    {
+        "game": st.just("merchants-of-magick"),
+        "name": words,
+        "values": st.dictionaries(
+            st.just(WARRIOR) | printable, st.sampled_from(["13", "15", "-4", "x", ""]), max_size=2
+        ),
+    }
+)
+runs = st.fixed_dictionaries(
+    {
+        "kind": st.sampled_from(["simulate", "compare", "tune"]),
+        "game": lab_games,
+        "players": st.integers(1, 5),
+        "games": st.integers(1, 20),
+    },
+    optional={
+        "seats": st.lists(st.sampled_from(["greedy", "random", "mcts:50", "wizard"]), max_size=4),
+        "rungs": st.lists(st.sampled_from(["greedy", "mcts:200-greedy", "x"]), max_size=2),
+        "seed": st.integers(0, 2**60),
+        "whatif": st.just(WHATIF) | printable,
+        "title": words,
+        "knobs": st.lists(
+            st.fixed_dictionaries(
+                {"key": st.just(WARRIOR) | printable},
+                optional={"low": st.integers(-5, 20), "high": st.integers(-5, 30)},
+            ),
+            max_size=2,
+        ),
+        "target": words,
+        "minutes": st.floats(0, 2000),
+    },
+)
+whatif_id = segment(st.sampled_from([WHATIF, WHATIF, "nosuch", "..", "%00"]) | printable)
+run_id = segment(st.sampled_from([RUN, RUN, "nosuch", "..", "%00"]) | printable)
+run_files = st.sampled_from(
+    ["report.html", "../../games.sqlite3", "shipped/x.parquet", "plots/a.png", "a.toml"]
+) | printable.map(lambda p: quote(p, safe="/"))
+LAB_STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
+    ("GET", "/lab"): http("lab", "GET", st.just("/lab")),
+    ("POST", "/lab/key"): http(
+        "lab key", "POST", st.just("/lab/key"), data=st.dictionaries(st.just("key"), words)
+    ),
+    ("GET", "/lab/data/{game}"): http(
+        "lab data page", "GET", segment(lab_games | printable).map(lambda g: f"/lab/data/{g}")
+    ),
+    ("GET", "/api/lab/data/{game}"): http(
+        "lab data", "GET", segment(lab_games | printable).map(lambda g: f"/api/lab/data/{g}")
+    ),
+    ("POST", "/api/lab/whatifs"): http(
+        "new what-if", "POST", st.just("/api/lab/whatifs"), json=bodies(whatifs)
+    ),
+    ("POST", "/api/lab/whatifs/preview"): http(
+        "what-if preview", "POST", st.just("/api/lab/whatifs/preview"), json=bodies(whatifs)
+    ),
+    ("GET", "/api/lab/whatifs"): http(
+        "what-ifs",
+        "GET",
+        st.just("/api/lab/whatifs"),
+        params=st.dictionaries(st.just("game") | printable, lab_games | printable, max_size=2),
+    ),
+    ("GET", "/api/lab/whatifs/{whatif_id}"): http(
+        "what-if", "GET", whatif_id.map(lambda w: f"/api/lab/whatifs/{w}")
+    ),
+    ("GET", "/lab/whatifs/{whatif_id}"): http(
+        "what-if page", "GET", whatif_id.map(lambda w: f"/lab/whatifs/{w}")
+    ),
+    ("GET", "/lab/whatifs/{whatif_id}.toml"): http(
+        "what-if toml", "GET", whatif_id.map(lambda w: f"/lab/whatifs/{w}.toml")
+    ),
+    ("POST", "/api/lab/runs"): http("new run", "POST", st.just("/api/lab/runs"), json=bodies(runs)),
+    ("POST", "/api/lab/estimate"): http(
+        "estimate", "POST", st.just("/api/lab/estimate"), json=bodies(runs)
+    ),
+    ("GET", "/api/lab/runs"): http("runs", "GET", st.just("/api/lab/runs")),
+    ("GET", "/api/lab/runs/{run_id}"): http(
+        "run", "GET", run_id.map(lambda r: f"/api/lab/runs/{r}")
+    ),
+    ("GET", "/lab/runs/{run_id}"): http("run page", "GET", run_id.map(lambda r: f"/lab/runs/{r}")),
+    ("POST", "/api/lab/runs/{run_id}/cancel"): http(
+        "cancel", "POST", run_id.map(lambda r: f"/api/lab/runs/{r}/cancel")
+    ),
+    ("POST", "/api/lab/runs/{run_id}/resume"): http(
+        "resume", "POST", run_id.map(lambda r: f"/api/lab/runs/{r}/resume")
+    ),
+    ("GET", "/lab/runs/{run_id}/plots/{name}.png"): http(
+        "plot",
+        "GET",
+        st.tuples(run_id, segment(st.sampled_from(["rates", "..", "x"]) | printable)).map(
+            lambda t: f"/lab/runs/{t[0]}/plots/{t[1]}.png"
+        ),
+    ),
+    ("GET", "/lab/runs/{run_id}/files/{name}"): http(
+        "run file",
+        "GET",
+        st.tuples(run_id, run_files).map(lambda t: f"/lab/runs/{t[0]}/files/{t[1]}"),
+    ),
+}
+
+
 def game_post(name: str, body: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[Call]:
     """A post to one of a game's routes (``/api/games/ID/NAME``) with ``body`` or junk."""
     return http(name, "POST", gid.map(lambda g: f"/api/games/{g}/{name}"), json=bodies(body))
@@ -370,6 +477,7 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
         st.lists(later_frames, max_size=3),
         tokens,
     ),
+    **LAB_STRATEGIES,
 }
 #: the same routes asked with a method they do not take
 WRONG_METHODS = http(
@@ -427,6 +535,18 @@ class Target:
     games: list[str]
     seats: list[Seat]
     rng: random.Random
+    whatif: str
+    run: str
+
+
+LAB_WHATIF = {"game": "merchants-of-magick", "values": {WARRIOR: "15"}}
+LAB_RUN = {
+    "kind": "compare",
+    "game": "merchants-of-magick",
+    "players": 2,
+    "games": 4,
+    "rungs": ["greedy"],
+}
 
 
 def new_games_of(client: TestClient) -> list[dict[str, Any]]:
@@ -468,6 +588,9 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
             bot_workers=0,
             max_new_games_per_minute=100_000,
             max_refusals=1_000_000,
+            lab_dir=folder / "lab",
+            lab_workers=1,
+            lab_running=0,  # runs wait in the queue: none is played
         )
     )
     try:
@@ -487,7 +610,10 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
                 for links in made
                 if links["hotseat"]
             ]
-            yield Target(client, [links["id"] for links in made], seats, random.Random(0))
+            whatif = client.post("/api/lab/whatifs", json={**LAB_WHATIF, "name": "fuzz"}).json()
+            run = client.post("/api/lab/runs", json={**LAB_RUN, "whatif": whatif["id"]}).json()
+            ids = [links["id"] for links in made]
+            yield Target(client, ids, seats, random.Random(0), whatif["id"], run["id"])
             # the app answers as before
             assert client.get("/healthz").text == "ok"
             body = {"game": "archmagi", "players": 2, "seats": ["human", "human"]}
@@ -509,6 +635,8 @@ def resolve(target: Target, value: Any, seat: Seat | None, path: str) -> Any:
         return [resolve(target, v, seat, path) for v in value]
     if value == TOKEN:
         return seat.token if seat else "no token"
+    if value == WHATIF:
+        return target.whatif
     if value in (SEAT, LEGAL, VERSION):
         view = view_of(target, path, seat)
         if value == SEAT:
@@ -535,6 +663,7 @@ def view_of(target: Target, path: str, seat: Seat | None) -> dict[str, Any] | No
 def send_http(target: Target, call: Call) -> int:
     seat = seat_of(target, call)
     path = call.path.replace(GAME, seat.game if seat else target.rng.choice(target.games))
+    path = path.replace(WHATIF, target.whatif).replace(RUN, target.run)
     headers = {**call.headers, **(auth(seat.token) if seat else {})}
     options = dict(call.options)
     if "json" in options:

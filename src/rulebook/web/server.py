@@ -10,9 +10,7 @@ starts a new process when one dies. They share one PostgreSQL database
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import fcntl
-import json
 import logging
 import logging.handlers
 import os
@@ -223,7 +221,7 @@ def serve(
     processes sharing the port. The access log is off unless asked for (tokens never appear in
     URLs, and :class:`Redact` blanks any that would)."""
     if workers > 1:
-        os.environ[SETTINGS_ENV] = json.dumps(dataclasses.asdict(settings))
+        os.environ[SETTINGS_ENV] = settings.to_json()
         uvicorn.run(
             "rulebook.web.server:process_app",
             factory=True,
@@ -252,7 +250,7 @@ def serve(
 def process_app() -> FastAPI:
     """The app of one process of ``rulebook serve --workers N`` (uvicorn calls it in each
     process it starts, its logs already set up): as :func:`serve` prepares its own."""
-    settings = Settings(**json.loads(os.environ[SETTINGS_ENV]))
+    settings = Settings.from_json(os.environ[SETTINGS_ENV])
     for listener in _log_off_the_loop():
         atexit.register(listener.stop)
     collector.settle()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,3 +64,15 @@ class Settings:
     lab_running: int = 1
     #: runs waiting in the queue at most
     lab_queue: int = 20
+
+    def to_json(self) -> str:
+        """These settings as JSON, for the processes of ``serve --workers N`` to share."""
+        values = dataclasses.asdict(self)
+        values["lab_dir"] = str(self.lab_dir)
+        return json.dumps(values)
+
+    @classmethod
+    def from_json(cls, text: str) -> Settings:
+        values = json.loads(text)
+        values["lab_dir"] = Path(values["lab_dir"])
+        return cls(**values)
