@@ -14,7 +14,7 @@ from rulebook import IllegalAction, RulebookError, SaveFileError, SetupError, Un
 from rulebook.agents import RandomAgent
 from rulebook.archmagi.content import PACKAGE as ARCHMAGI_DATA
 from rulebook.archmagi.content import GameFile, MagiFile
-from rulebook.core import Chance
+from rulebook.core import Chance, data
 from rulebook.core.data import (
     DataError,
     Sourced,
@@ -271,7 +271,9 @@ def test_data_entry_with_provenance_loads() -> None:
     assert card.cost == 1
 
 
-def test_content_from_files_reads_each_parameter_file_once() -> None:
+def test_content_from_files_reads_each_parameter_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the registry of the games' data files, left as it was for the tests after this one
+    monkeypatch.setattr(data, "_SCHEMAS", dict(data._SCHEMAS))
     calls: list[tuple[MagiFile, GameFile]] = []
 
     def compile_content(magi: MagiFile, game: GameFile) -> int:
@@ -279,6 +281,7 @@ def test_content_from_files_reads_each_parameter_file_once() -> None:
         return len(calls)
 
     content = content_from_files(ARCHMAGI_DATA, compile_content)
+    assert data.schemas(ARCHMAGI_DATA) == (("magi.toml", MagiFile), ("game.toml", GameFile))
     assert content() == 1 and content() == 1
     magi, game = calls[0]
     assert magi == load(MagiFile, ARCHMAGI_DATA, "magi.toml")
