@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -255,3 +256,32 @@ def test_replay_of_a_missing_or_binary_file_exits_2(tmp_path: Path) -> None:
     result = invoke("replay", str(binary))
     assert result.exit_code == 2
     assert "not UTF-8" in result.stderr
+
+
+def early_breaks(text: str) -> list[str]:
+    """Lines of a help panel broken before the terminal's edge: the next line's first word,
+    continuing the same description, would have fitted on it."""
+    inner = [
+        line[2:-2] for line in text.splitlines() if line.startswith("│ ") and line.endswith(" │")
+    ]
+    found = []
+    for a, b in itertools.pairwise(inner):
+        word = b.strip().split()[0] if b.strip() else ""
+        if not b[:1].isspace() or not word or word[0] in "-[":
+            continue  # b starts a row, an option, or Typer's [default: ...] line
+        if len(a.rstrip()) + 1 + len(word) < len(a):
+            found.append(f"{a.strip()!r} / {b.strip()!r}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "command", ["", *sorted(c.name or c.callback.__name__ for c in app.registered_commands)]
+)
+def test_help_texts_are_paragraphs_the_terminal_wraps(command: str) -> None:
+    """Every help (``rulebook --help``, each command's) at 80 columns: sentences run to the
+    edge of their column, none broken mid-line where the docstring's lines ended."""
+    args = [command, "--help"] if command else ["--help"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80", "TERM": "dumb"})
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    assert early_breaks(result.output) == []
