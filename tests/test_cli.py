@@ -285,3 +285,26 @@ def test_help_texts_are_paragraphs_the_terminal_wraps(command: str) -> None:
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) <= 80
     assert early_breaks(result.output) == []
+
+
+@pytest.mark.parametrize("eta", [True, False])
+def test_a_progress_line_fits_80_columns(eta: bool) -> None:
+    """``simulate``'s, ``strength``'s, ``record``'s and ``tune``'s progress line in an 80-column
+    terminal: the description cut with an ellipsis, the counts and times whole."""
+    import io
+
+    from rich.console import Console
+
+    from rulebook.cli.common import progress_line
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None, force_terminal=False)
+    bar = progress_line(console, 40000, eta=eta)
+    task = bar.add_task("Merchants of Magick: greedy, greedy, mcts:200, greedy", total=40000)
+    bar.advance(task, 12345)
+    console.print(bar.make_tasks_table(bar.tasks))
+    line = out.getvalue().rstrip("\n")
+    assert "\n" not in line and len(line) <= 80, line
+    assert line.startswith("Merchants of Magick: greedy") and "…" in line
+    assert "12345/40000" in line and "0:00:00" in line
+    assert ("eta" in line) == eta

@@ -16,14 +16,6 @@ from typing import Annotated, Any, NamedTuple
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
@@ -38,6 +30,7 @@ from rulebook.cli.common import (
     parse_options,
     plays_agents,
     print_results,
+    progress_line,
     table_view,
     usage_errors,
     writable_file,
@@ -256,16 +249,8 @@ def run_with_progress(
     """:func:`rulebook.lab.runner.execute` under a progress bar with an ETA (Ctrl-C keeps
     what finished: re-running the same command with the same ``--out`` resumes); every row
     of the job, and how many of its games were played by this run (not stored before)."""
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-    )
     title = get_game(job.game).title
-    with Progress(*columns, console=console) as progress:
+    with progress_line(console, job.games) as progress:
         task = progress.add_task(label or f"{title}: {', '.join(job.agents)}", total=job.games)
 
         played = 0

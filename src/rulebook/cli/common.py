@@ -17,7 +17,15 @@ import typer
 from rich.console import Console, RenderableType
 from rich.json import JSON
 from rich.markup import escape
-from rich.table import Table
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Column, Table
 from rich.text import Text
 
 import rulebook
@@ -389,3 +397,27 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
         console.print(Text("Where the points came from:", style="bold"))
         for category, note in notes.items():
             console.print(Text(f"  {category.replace('_', ' ')}: {note}"))
+
+
+#: the width of a progress line's bar
+BAR = 16
+
+
+def progress_line(console: Console, most: int, eta: bool = True) -> Progress:
+    """A progress line that fits the terminal, 80 columns included: its description cut with
+    an ellipsis where needed, a bar, the games done of at most ``most``, the time taken (and
+    the time left, ``eta``)."""
+    counts = 2 * len(str(max(most, 1))) + 1
+    times = len("0:00:00") + (len("eta 0:00:00") if eta else 0)
+    between = 5 if eta else 3  # one space between columns
+    width = max(12, console.width - BAR - counts - times - between - 1)
+    describe = Column(no_wrap=True, overflow="ellipsis", max_width=width)
+    columns = [
+        TextColumn("{task.description}", table_column=describe),
+        BarColumn(bar_width=BAR),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
+    if eta:
+        columns += [TextColumn("eta"), TimeRemainingColumn()]
+    return Progress(*columns, console=console)

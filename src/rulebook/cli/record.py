@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from rulebook.cli.app import app
 from rulebook.cli.common import (
@@ -18,6 +17,7 @@ from rulebook.cli.common import (
     make_console,
     output_errors,
     plays_agents,
+    progress_line,
     usage_errors,
     writable_file,
 )
@@ -54,9 +54,8 @@ def record(
         recording = Recording(config, tuple(specs), games, seed, views)
     console = make_console()
     start = time.perf_counter()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with (
-        Progress(*columns, TextColumn("eta"), TimeRemainingColumn(), console=console) as bar,
+        progress_line(console, games) as bar,
         output_errors("--out", out),
     ):
         task = bar.add_task(f"{found.title}: {', '.join(specs)}", total=games)

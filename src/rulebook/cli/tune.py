@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from rulebook.cli.app import app
@@ -24,6 +23,7 @@ from rulebook.cli.common import (
     find_game,
     make_console,
     parse_options,
+    progress_line,
     usage_errors,
     writable_folder,
 )
@@ -165,14 +165,9 @@ def run(
     parallel: Parallel,
     command: str,
 ) -> tuple[Outcome, list[Change]]:
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with usage_errors(), Progress(*columns, console=console) as progress:
-        total = plan.budget * plan.restarts
+    total = plan.budget * plan.restarts
+    afterwards = len(plan.rungs) * (plan.select * (plan.restarts + 1) + 2 * plan.confirm)
+    with usage_errors(), progress_line(console, max(total, afterwards), eta=False) as progress:
         task = progress.add_task(f"{plan.game}: searching", total=total)
         current = [task]  # the search's bar, then the selection's and confirmation's
 
@@ -197,10 +192,8 @@ def run(
 
         def confirming() -> None:
             progress.update(task, visible=False)
-            rungs = len(plan.rungs)
-            games = rungs * (plan.select * (plan.restarts + 1) + 2 * plan.confirm)
             current[0] = progress.add_task(
-                f"{plan.game}: held-out selection, then fresh confirmation", total=games
+                f"{plan.game}: held-out selection, then fresh confirmation", total=afterwards
             )
 
         outcome, changes = tune(plan, out, evaluate, status, confirming, command)
