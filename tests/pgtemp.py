@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from reaper import Reaper
+
 
 def missing() -> str | None:
     """Why no PostgreSQL server can be started here (None when one can)."""
@@ -58,6 +60,8 @@ def postgres(fsync: bool = True) -> Iterator[str]:
     data = folder / "data"
     port = free_port()
 
+    reaper: Reaper | None = None
+
     def run(*args: str) -> None:
         subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
 
@@ -66,10 +70,14 @@ def postgres(fsync: bool = True) -> Iterator[str]:
         options = f"-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={folder}"
         if not fsync:
             options += " -c fsync=off -c synchronous_commit=off"
+        stop = ["pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"]
+        reaper = Reaper(command=[*prefix, *stop], folder=str(folder))  # should the tests die first
         run("pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start")
         try:
             yield f"postgresql://rulebook@127.0.0.1:{port}/postgres"
         finally:
-            run("pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop")
+            run(*stop)
     finally:
+        if reaper is not None:
+            reaper.done()
         shutil.rmtree(folder, ignore_errors=True)

@@ -14,6 +14,7 @@ from types import TracebackType
 import httpx
 
 from pgtemp import free_port
+from reaper import Reaper
 
 RULEBOOK = str(Path(sys.executable).with_name("rulebook"))
 
@@ -52,6 +53,8 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
+        #: ends the server's process group if the tests end without stopping it
+        self.reaper: Reaper | None = None
 
     def start(self, timeout: float = 90.0) -> Server:
         profiled = Path(__file__).resolve().parents[1] / "benchmarks" / "profiled_serve.py"
@@ -83,6 +86,9 @@ class Server:
             self.process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env
             )
+        if self.reaper is not None:
+            self.reaper.done()
+        self.reaper = Reaper(group=self.process.pid)
         end = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
@@ -106,9 +112,16 @@ class Server:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(10)
+        self._reaped()
+
+    def _reaped(self) -> None:
+        if self.reaper is not None:
+            self.reaper.done()
+            self.reaper = None
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
+            self._reaped()
             return
         self.process.send_signal(signal.SIGTERM)  # the server stops its own workers
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -116,6 +129,7 @@ class Server:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # anything left behind
         self.process.wait(10)
+        self._reaped()
 
     def __enter__(self) -> Server:
         return self.start()
