@@ -1,4 +1,4 @@
-"""Greedy's one-step lookahead in Archmagi: moves valued without being made (issue 15).
+"""Greedy's one-step lookahead in Archmagi: moves valued without being made.
 
 :func:`rulebook.archmagi.bots.evaluate` reads a seat's Favor, Crystals, Hand, Planted Spells,
 drafted Spells and Plays, the size of the Magic Pool and whose turn it is: counts. A move

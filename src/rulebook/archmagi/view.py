@@ -185,7 +185,7 @@ def _searched(s: ArchmagiState, action: Action) -> bool:
     )
 
 
-# -- moves in plain words (issue 23) ---------------------------------------------------------
+# -- moves in plain words --------------------------------------------------------------------------
 
 
 def describe(s: ArchmagiState, player: int, action: Action) -> str:

@@ -1,4 +1,4 @@
-"""Greedy's one-step lookahead in Battle Merchants, without making the moves (issue 15).
+"""Greedy's one-step lookahead in Battle Merchants, without making the moves.
 
 :func:`rulebook.battle_merchants.bots.evaluate` reads little of a position: the seat's gold,
 supply, Craft Levels, coins, Reward Tiles, Weapons on the board and Defeated Weapons, the open

@@ -1,4 +1,4 @@
-"""Greedy's one-step lookahead in Pandoria Merchants, without making the moves (issue 15).
+"""Greedy's one-step lookahead in Pandoria Merchants, without making the moves.
 
 Most of greedy's choices are where to draw a Resource (2.1): every hex where the rest of the
 turn still fits, times the dice's kinds; then where to place the Worker (2.2). Such a move

@@ -1,4 +1,4 @@
-"""The web app (issue 13): play any game in the browser, online with friends or against bots.
+"""The web app: play any game in the browser, online with friends or against bots.
 
 FastAPI + Uvicorn, SQLAlchemy 2 (SQLite by default, PostgreSQL by URL), Jinja2 pages and plain
 ES modules. The server and the pages see games only through :mod:`rulebook.core`; every payload a

@@ -1,4 +1,4 @@
-// The table around the board (issue 25): each seat's clock, who is connected, the seats bots
+// The table around the board: each seat's clock, who is connected, the seats bots
 // play (and the notice when one took over), "I have to go" and "take my seat back", the vote
 // on an absent seat (and the wait until it opens), "your turn" in the tab's title and icon
 // (and a notification when the tab is hidden and the player allowed it), "my games" kept in
