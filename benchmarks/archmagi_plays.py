@@ -9,7 +9,8 @@ One seat a game, rotating with the seed (``seed % players``), plays ``--agent`` 
 greedy; counted are that seat's Plays of a Spell (``top``, ``bottom``, ``both``, ``plant``) and
 the Spells its symbols Plant. A Magi's Spell Book reaches it only through the Magic Pool (a
 Draft puts its top Spells in the Pool's discard pile; SYMBOLS GUIDE), so this shows how much of
-a Magi's play its own authored Spells are (docs/balance-lab.md, "What the Magi play").
+a Magi's play its own authored Spells are (docs/history/archmagi-magi-balance.md, "What the Magi
+play"); docs/balance-lab.md gives the command.
 """
 
 from __future__ import annotations

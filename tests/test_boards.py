@@ -1,4 +1,4 @@
-"""The games' board views (issue 13, the contract in docs/web.md), without a browser: where each
+"""The games' board views (issue 13, the contract in docs/web-api.md), without a browser: where each
 board's files are found, what ``static(setup)`` gives (public, the same for every seed, read
 from the data files), and what the observations add for the boards."""
 

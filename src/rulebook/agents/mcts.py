@@ -23,8 +23,8 @@ One search per decision (single-observer ISMCTS, Cowling, Powley & Whitehouse 20
   but per node): the exploration constant then means the same in every game, whatever the
   scale of its scores. With one scale for the whole search, the spread of rewards across
   determinizations dwarfed the differences between moves, and the search explored almost
-  uniformly (it lost to greedy in 3 of 5 games; see docs/balance-lab.md, "Measured: bot
-  strength").
+  uniformly (it lost to greedy in 3 of 5 games; see docs/history/lab-measurements.md,
+  "Measured: bot strength").
 
 The budget is a number of iterations (seeded and reproducible) or seconds per move.
 """

@@ -1,4 +1,4 @@
-"""The game boards' files and static data (the contract in ``docs/web.md``): each game may
+"""The game boards' files and static data (the contract in ``docs/web-api.md``): each game may
 name a package (``Game.web_view``) holding ``board.js``, ``board.css`` and ``static(setup)``."""
 
 from __future__ import annotations

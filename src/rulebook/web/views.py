@@ -173,7 +173,7 @@ def view(
     bots: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The payload of one viewer (a seat, or ``None`` for a spectator): the contract of
-    ``docs/web.md`` that the page and the game boards draw from. ``bots``: the moves of
+    ``docs/web-api.md`` that the page and the game boards draw from. ``bots``: the moves of
     ``log`` a bot made in a person's seat (:func:`visible_log`)."""
     setup = state.setup
     to_act = list(state.current_players())

@@ -1,5 +1,5 @@
 // The game page: one seat's (or a spectator's) view, live over a WebSocket, moves by HTTP.
-// It knows no rules: it shows the payload the server sends (see docs/web.md) through the
+// It knows no rules: it shows the payload the server sends (see docs/web-api.md) through the
 // game's board module, or the generic view, and the list of legal moves.
 import { el } from "/static/dom.js";
 import * as fallback from "/static/fallback.js";

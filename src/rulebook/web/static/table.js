@@ -3,7 +3,7 @@
 // on an absent seat (and the wait until it opens), "your turn" in the tab's title and icon
 // (and a notification when the tab is hidden and the player allowed it), "my games" kept in
 // this browser, and the rematch.
-// Everything comes from the payload (docs/web.md); times are the server's (UNIX seconds).
+// Everything comes from the payload (docs/web-api.md); times are the server's (UNIX seconds).
 import { el } from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
