@@ -158,7 +158,7 @@ def tune(page: Any, url: str) -> None:
 def test_a_designer_changes_a_card_and_reads_the_balance_move(
     server: Server, browser: Any, where: str
 ) -> None:
-    games = (1000 if compiled() else 200) if where == "desktop" else 100
+    games = 1000 if compiled() else 200
     context = browser.new_context(
         **(DESKTOP if where == "desktop" else PHONE), accept_downloads=True
     )
@@ -171,8 +171,7 @@ def test_a_designer_changes_a_card_and_reads_the_balance_move(
         download_toml(page, whatif, int(coins))
         compare(page, games)
         read_result(page, games)
-        if where == "desktop":
-            tune(page, server.url)
+        tune(page, server.url)
         # nothing of the page is wider than the screen
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     finally:
