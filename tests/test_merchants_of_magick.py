@@ -63,7 +63,7 @@ def test_example_six_on_a_d10() -> None:
         "divine/elemental",
         "of-the-elves/arcane",
     } <= legal
-    assert not legal & {"bracers/leather", "shocking/elemental", "everlasting/arcane"}
+    assert not legal & {"plate-armor/leather", "shocking/elemental", "everlasting/arcane"}
     with pytest.raises(IllegalAction):
         state.apply(0, "d10 scroll/wood")
 
