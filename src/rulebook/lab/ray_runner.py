@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.core import RulebookError
-from rulebook.lab.runner import Job, batches, play_batch
+from rulebook.lab.jobs import Job, batches, play_batch
 
 
 @contextmanager

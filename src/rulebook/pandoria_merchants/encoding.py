@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +37,15 @@ from rulebook.core.writes import Writes
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.content import content
 from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.scales import (
+    ARTIFACT_SCALE,
+    FACES,
+    MARKS,
+    ROUND_SCALE,
+    SPELLS_SCALE,
+    SYMBOLS,
+)
+from rulebook.pandoria_merchants.tensor import StateTensor
 from rulebook.pandoria_merchants.terms import (
     ACTION,
     BRIDGE,
@@ -54,21 +63,7 @@ from rulebook.pandoria_merchants.terms import (
     WILD,
 )
 
-if TYPE_CHECKING:  # imported by _prepare_fast: the fast path reads this module's scales
-    from rulebook.pandoria_merchants.tensor import StateTensor
-
 PHASES = (SETUP, WILD, DRAW, ACTION, SPELL, BUY, CLAIM, TROLL_COLUMN, TROLL_ELEMENT, BRIDGE, OVER)
-#: what a die shows: a symbol, or "?" (any Resource but the other die's)
-FACES = (*KINDS, "?")
-#: the map's symbols (``map.rows``: a symbol then a mark per hex), in channel order
-SYMBOLS = "WCKGT#.~"
-MARKS = "@*xa"
-#: rounds are divided by this (a 2-player game lasts about 15 rounds, a 4-player one about 10)
-ROUND_SCALE = 20.0
-#: Artifacts held, or waiting on a hex, are divided by this
-ARTIFACT_SCALE = 5.0
-#: Spells used (family) are divided by this
-SPELLS_SCALE = 10.0
 #: scores: about the best seat's final score (solo adds up 8 Territories against the Trolls)
 SCORE_SCALE = {"standard": 60.0, "family": 60.0, "solo": 200.0}
 #: caps (times the scale) of the amounts the rules leave open, at least twice the largest seen
@@ -543,9 +538,7 @@ class PandoriaEncoder(DirectEncoder):
 
     def _prepare_fast(self) -> None:
         """The fast path's positions and tables (:class:`~rulebook.pandoria_merchants.tensor.
-        StateTensor`, which reads this module's scales: imported here, once it is loaded)."""
-        from rulebook.pandoria_merchants.tensor import StateTensor
-
+        StateTensor`)."""
         self.fast = StateTensor(self)
 
     keeps_seats = True

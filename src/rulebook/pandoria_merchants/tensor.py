@@ -13,7 +13,8 @@ from rulebook.core import RulebookError
 from rulebook.core.spaces import lookup
 from rulebook.core.writes import Writes, sums
 from rulebook.pandoria_merchants.board import KINDS
-from rulebook.pandoria_merchants.encoding import (
+from rulebook.pandoria_merchants.rules import PandoriaState
+from rulebook.pandoria_merchants.scales import (
     ARTIFACT_SCALE,
     FACES,
     MARKS,
@@ -21,7 +22,6 @@ from rulebook.pandoria_merchants.encoding import (
     SPELLS_SCALE,
     SYMBOLS,
 )
-from rulebook.pandoria_merchants.rules import PandoriaState
 from rulebook.pandoria_merchants.terms import CARD_STATES, DRAW, DRAWING, NONE, SPELL
 
 if TYPE_CHECKING:

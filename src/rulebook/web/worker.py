@@ -38,9 +38,9 @@ class WorkerFailed(Exception):
 
 
 def _functions() -> dict[str, Callable[..., Any]]:
-    from rulebook.web import bots
+    from rulebook.web import bot_moves
 
-    return {"choose": bots.choose, "reveals": bots.reveals}
+    return {"choose": bot_moves.choose, "reveals": bot_moves.reveals}
 
 
 def _read(stream: BinaryIO) -> Any:

@@ -1,0 +1,64 @@
+"""What a bot worker computes for the web app (:mod:`rulebook.web.worker` runs these in its
+processes; :class:`rulebook.web.bots.BotRunner` asks for them): a bot's move, and whether a
+person's move revealed anything hidden.
+
+A worker gets the game as its save-file data (setup and log) and keeps the states it built, so
+it replays only the moves made since it last chose for that game.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+import rulebook
+from rulebook.agents import agent_seed, make_agent
+from rulebook.core import State
+from rulebook.web.undo import reveals_nothing
+
+#: states kept per worker, by game id (about 20 KB each): as many as the server keeps games in
+#: memory (``Settings.cache_games``), so a worker serving hundreds of games does not replay each
+#: from its start at every move
+_CACHE_SIZE = 1000
+_states: OrderedDict[str, State] = OrderedDict()
+
+
+def _state_for(key: str, data: Mapping[str, Any]) -> State:
+    """The game ``data`` describes, advanced from the cached state when its log extends it."""
+    log = data["log"]
+    state = _states.pop(key, None)
+    if state is not None:
+        mine = [[p, str(a)] for p, a in state.history]
+        if (
+            state.setup.to_dict() != {k: data[k] for k in state.setup.to_dict()}
+            or mine != log[: len(mine)]
+        ):
+            state = None
+    if state is None:
+        state = rulebook.replay({**data, "log": []})
+    for seat, move in log[len(state.history) :]:
+        state.apply(seat, move)
+    _states[key] = state
+    while len(_states) > _CACHE_SIZE:
+        _states.popitem(last=False)
+    return state
+
+
+def choose(key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
+    """The move the bot ``spec`` in ``seat`` makes in the game ``data`` (its text form)."""
+    state = _state_for(key, data)
+    seed = agent_seed(int(data["seed"]), seat) + 7919 * len(state.history)
+    agent = make_agent(spec, seed)
+    return str(agent.act(state.clone(), seat))
+
+
+def reveals(key: str, data: Mapping[str, Any]) -> bool:
+    """Whether the last move of the game ``data`` revealed anything hidden
+    (:func:`rulebook.web.undo.reveals_nothing`, negated)."""
+    log = data["log"]
+    before = _state_for(key, {**data, "log": log[:-1]}).clone()
+    seat, move = log[-1]
+    after = before.clone()
+    after.apply(seat, move)
+    return not reveals_nothing(before, seat, move, after)
