@@ -9,7 +9,7 @@ Three kinds, each the CLI's own commands under one name:
   ladder chosen (``rulebook strength --ladder`` twice, then ``rulebook compare`` per rung);
 - ``tune``: a search of values meeting a target (``rulebook tune --knobs knobs.toml``).
 
-A run's games are the :class:`~rulebook.lab.runner.Job` s :meth:`RunSpec.jobs` lists, played by
+A run's games are the :class:`~rulebook.lab.jobs.Job` s :meth:`RunSpec.jobs` lists, played by
 :func:`~rulebook.lab.runner.execute` into Parquet files in the run's folder, exactly as the
 commands would: the same seeds, agents and data give the same rows and the same figures
 (``tests/test_lab_web.py`` holds the page's figures to the CLI's).
