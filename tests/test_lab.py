@@ -235,6 +235,18 @@ def test_override_reaches_worker_processes_and_is_recorded(tmp_path: Path) -> No
     assert normal[0]["override"] == ""
 
 
+def test_a_job_played_in_this_process_leaves_its_data_as_it_was() -> None:
+    """A job with an override played in the caller's process (``workers=1``) puts the data back
+    when it ends: the next game here is played on the shipped data."""
+    normal = execute(job(2), workers=1)
+    short = execute(job(2, override=SHORT), workers=1)
+    assert short[0]["moves"] < normal[0]["moves"] / 2
+    from rulebook.merchants_of_magick.content import content
+
+    assert content().rounds == 10  # the shipped data's, not the override's 3
+    assert execute(job(2), workers=1)[0]["moves"] == normal[0]["moves"]
+
+
 # -- report, compare, CLI -----------------------------------------------------------------------
 def test_report_and_compare(tmp_path: Path) -> None:
     a = execute(job(8, players=3, agents=("greedy", "random", "greedy")), workers=1)

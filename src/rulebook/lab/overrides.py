@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ from rulebook.core.data import DataError, data_file_exists, set_overrides
 
 #: the override installed in this process (canonical JSON), to install each one only once
 _INSTALLED: str | None = None
+#: the override ``_INSTALLED`` stands for, as given
+_INSTALLED_RAW: dict[str, Any] | None = None
 
 
 def data_package(game: Game) -> str:
@@ -81,12 +85,24 @@ def canonical(raw: dict[str, Any] | None) -> str:
 
 def install(raw: dict[str, Any] | None) -> None:
     """Make ``raw`` the override in force in this process (nothing if it already is)."""
-    global _INSTALLED
+    global _INSTALLED, _INSTALLED_RAW
     key = canonical(raw)
     if key == _INSTALLED:
         return
     set_overrides(resolve(raw) if raw else {})
-    _INSTALLED = key
+    _INSTALLED, _INSTALLED_RAW = key, raw
+
+
+@contextmanager
+def installed(raw: dict[str, Any] | None) -> Iterator[None]:
+    """``raw`` in force in this process for the block, then the override in force before it
+    (none, most often): a job played in the caller's process leaves its data as it was."""
+    before = _INSTALLED_RAW
+    install(raw)
+    try:
+        yield
+    finally:
+        install(before)
 
 
 def check_addresses(raw: dict[str, Any], game: str, where: str = "the data override") -> None:
@@ -106,14 +122,10 @@ def check_addresses(raw: dict[str, Any], game: str, where: str = "the data overr
 
 
 def check(raw: dict[str, Any] | None, game: str, players: int, variant: str | None) -> None:
-    """Check that ``raw`` addresses ``game`` alone, install it and set up one game, so that
-    invalid data fails before a run starts."""
+    """Check that ``raw`` addresses ``game`` alone and set up one game with it, so that
+    invalid data fails before a run starts; the override in force before is put back."""
     if raw is not None:
         resolve(raw)  # every game and data file it names exists
         check_addresses(raw, game)
-    install(raw)
-    try:
+    with installed(raw):
         get_game(game).new_game(players, 0, variant)
-    except BaseException:
-        install(None)  # a refused override does not stay in force in this process
-        raise

@@ -40,8 +40,9 @@ def run_processes(job: Job, indices: Sequence[int], workers: int) -> Iterator[li
     yields each finished batch of rows, in the order they finish."""
     chunks = batches(indices, workers)
     if workers <= 1:
-        for chunk in chunks:
-            yield play_batch(job, chunk)
+        with overrides.installed(job.override):
+            for chunk in chunks:
+                yield play_batch(job, chunk)
         return
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(workers, initializer=_init_worker, initargs=(job.override,)) as pool:
