@@ -184,3 +184,15 @@ def click_places(
         offers += 1
         wait_for_version(page, before)
     return {"moves": made, "offers": offers, "listed": listed}
+
+
+#: a page of each game: (game, variant, seats, options), the five games and Pandoria
+#: Merchants' solo
+EVERY_GAME = [
+    ("merchants-of-magick", "standard", ["human", "greedy"], {}),
+    ("ye-olde-magick-shoppe", "standard", ["human", "greedy"], {}),
+    ("battle-merchants", "standard", ["human", "greedy"], {}),
+    ("pandoria-merchants", "standard", ["human", "greedy"], {}),
+    ("pandoria-merchants", "solo", ["human"], {"level": "expert"}),
+    ("archmagi", "standard", ["human", "greedy"], {"magi": "fire,water"}),
+]

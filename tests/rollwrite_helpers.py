@@ -105,3 +105,11 @@ def heard_game_is_the_game(game: str, players: int, seed: int) -> list[Event]:
         heard += apply_heard(loud, p, action)
         assert loud.snapshot() == quiet.snapshot()
     return heard
+
+
+def told_round_ends_and_scores(game: str, players: int) -> None:
+    """A random game of ``game`` played listening is the same game (:func:`heard_game_is_the_game`),
+    and the table is told each of the first nine rounds' ends and each seat's final score."""
+    lines = told(heard_game_is_the_game(game, players, seed=players), None)
+    assert sum(line.startswith("Round ") and line.endswith(" is over.") for line in lines) == 9
+    assert sum(line.startswith("finishes with ") for line in lines) == players

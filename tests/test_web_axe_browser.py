@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from boardpages import CHROMIUM
+from boardpages import CHROMIUM, EVERY_GAME
 from webserver import Server
 
 pytest.importorskip("playwright.sync_api")
@@ -42,14 +42,7 @@ GAMES = [
     "archmagi",
 ]
 #: (game, variant, seats, options): the five games and Pandoria Merchants' solo
-CONFIGS = [
-    ("merchants-of-magick", "standard", ["human", "greedy"], {}),
-    ("ye-olde-magick-shoppe", "standard", ["human", "greedy"], {}),
-    ("battle-merchants", "standard", ["human", "greedy"], {}),
-    ("pandoria-merchants", "standard", ["human", "greedy"], {}),
-    ("pandoria-merchants", "solo", ["human"], {"level": "expert"}),
-    ("archmagi", "standard", ["human", "greedy"], {"magi": "fire,water"}),
-]
+CONFIGS = EVERY_GAME
 #: the impacts that fail a page
 GRAVE = {"serious", "critical"}
 

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from boardpages import CHROMIUM, places, wait_until
+from boardpages import CHROMIUM, EVERY_GAME, places, wait_until
 from webserver import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -44,14 +44,7 @@ OWN = {
     "archmagi": "#board .am-mat.am-mine",
 }
 #: (game, variant, seats, options): the five games and Pandoria Merchants' solo
-CONFIGS = [
-    ("merchants-of-magick", "standard", ["human", "greedy"], {}),
-    ("ye-olde-magick-shoppe", "standard", ["human", "greedy"], {}),
-    ("battle-merchants", "standard", ["human", "greedy"], {}),
-    ("pandoria-merchants", "standard", ["human", "greedy"], {}),
-    ("pandoria-merchants", "solo", ["human"], {"level": "expert"}),
-    ("archmagi", "standard", ["human", "greedy"], {"magi": "fire,water"}),
-]
+CONFIGS = EVERY_GAME
 
 
 @pytest.fixture(scope="module")

@@ -16,13 +16,13 @@ from rollwrite_helpers import (
     complete,
     finish_round,
     finish_round_heard,
-    heard_game_is_the_game,
     mark,
     markable,
     moves,
     new_state,
     set_dice,
     told,
+    told_round_ends_and_scores,
 )
 from rulebook import IllegalAction
 from rulebook.core import apply_heard
@@ -472,7 +472,4 @@ def test_the_end_of_the_game_tells_each_seat_s_stars_by_category() -> None:
 def test_a_game_told_aloud_is_the_same_game(players: int) -> None:
     """Listening changes nothing (solo and 8 players): the same moves make the same game, and
     every round's end and each seat's final score are told."""
-    heard = heard_game_is_the_game(GAME, players, seed=players)
-    lines = told(heard, None)
-    assert sum(line.startswith("Round ") and line.endswith(" is over.") for line in lines) == 9
-    assert sum(line.startswith("finishes with ") for line in lines) == players
+    told_round_ends_and_scores(GAME, players)
