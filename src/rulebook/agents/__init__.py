@@ -1,7 +1,9 @@
 """Agents that play any game through the core interface, and the names seats use for them.
 
 Seat specs: ``random``, ``greedy``, ``mcts`` (default budget), ``mcts:2000`` (iterations per
-move, seeded and reproducible) and ``mcts:0.5s`` (seconds per move).
+move, seeded and reproducible) and ``mcts:0.5s`` (seconds per move); ``expert``,
+``expert:400`` and ``expert:0.5s`` likewise (the search with a value learned from self-play:
+:mod:`rulebook.agents.expert`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from rulebook.agents.base import Agent
+from rulebook.agents.expert import ExpertAgent, NoWeights
 from rulebook.agents.greedy import GreedyAgent
 from rulebook.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 from rulebook.agents.random_agent import RandomAgent
@@ -20,10 +23,16 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
+    "expert": ExpertAgent,
 }
+#: the agents that take a budget (iterations or seconds per move)
+SEARCHERS: dict[str, Callable[..., Agent]] = {"mcts": MCTSAgent, "expert": ExpertAgent}
 
 _BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
-SPEC_HELP = "random, greedy, mcts, mcts:ITERATIONS (e.g. mcts:2000) or mcts:SECONDSs (mcts:0.5s)"
+SPEC_HELP = (
+    "random, greedy, mcts, mcts:ITERATIONS (e.g. mcts:2000), mcts:SECONDSs (mcts:0.5s), "
+    "expert, expert:ITERATIONS or expert:SECONDSs"
+)
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -43,30 +52,33 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         raise UnknownGame(f"no agent called {spec!r} (agents: {SPEC_HELP})")
     if not sep:
         return AGENTS[name](seed)
-    if name != "mcts":
+    if name not in SEARCHERS:
         raise UnknownGame(f"agent {name!r} takes no budget: {spec!r} (agents: {SPEC_HELP})")
     match = _BUDGET.match(budget.strip())
     if match is None:
         raise UnknownGame(
-            f"bad mcts budget in {spec!r}: give iterations (mcts:2000) or seconds (mcts:0.5s)"
+            f"bad {name} budget in {spec!r}: give iterations ({name}:2000) or seconds ({name}:0.5s)"
         )
     if match["iterations"] is not None:
         iterations = int(match["iterations"])
         if iterations < 1:
-            raise UnknownGame(f"mcts needs at least 1 iteration, not {spec!r}")
-        return MCTSAgent(seed, iterations=iterations)
+            raise UnknownGame(f"{name} needs at least 1 iteration, not {spec!r}")
+        return SEARCHERS[name](seed, iterations=iterations)
     seconds = float(match["seconds"])
     if seconds <= 0:
-        raise UnknownGame(f"mcts needs a positive time per move, not {spec!r}")
-    return MCTSAgent(seed, iterations=None, seconds=seconds)
+        raise UnknownGame(f"{name} needs a positive time per move, not {spec!r}")
+    return SEARCHERS[name](seed, iterations=None, seconds=seconds)
 
 
 __all__ = [
     "AGENTS",
     "DEFAULT_ITERATIONS",
+    "SEARCHERS",
     "Agent",
+    "ExpertAgent",
     "GreedyAgent",
     "MCTSAgent",
+    "NoWeights",
     "RandomAgent",
     "agent_seed",
     "make_agent",

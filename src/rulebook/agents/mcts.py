@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from rulebook.agents.base import Agent
 from rulebook.core import Action, IllegalAction, State
@@ -63,7 +64,9 @@ class Node:
 class MCTSAgent(Agent):
     """ISMCTS with determinization; budget by ``iterations`` or by ``seconds`` per move.
 
-    ``cutoff`` overrides the game's ``rollout_moves`` (moves played past the tree).
+    ``cutoff`` overrides the game's ``rollout_moves`` (moves played past the tree); ``leaf``
+    replaces :func:`leaf_rewards` (each seat's reward where an iteration stops: a learned
+    value, :mod:`rulebook.agents.expert`).
     """
 
     name = "mcts"
@@ -75,6 +78,7 @@ class MCTSAgent(Agent):
         seconds: float | None = None,
         cutoff: int | None = None,
         exploration: float = DEFAULT_EXPLORATION,
+        leaf: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -89,8 +93,11 @@ class MCTSAgent(Agent):
         self.seconds = seconds
         self.cutoff = cutoff
         self.exploration = exploration
+        self.leaf = leaf
         #: iterations run by the last decision (for tests and profiling)
         self.last_iterations = 0
+        #: the chosen move's mean reward in the last decision's search (0 without a search)
+        self.last_value = 0.0
 
     def act(self, state: State, player: int) -> Action:
         actions = state.legal_actions(player)
@@ -98,6 +105,7 @@ class MCTSAgent(Agent):
             raise IllegalAction(f"seat {player} has no legal move")
         if len(actions) == 1:
             self.last_iterations = 0
+            self.last_value = 0.0
             return actions[0]
         root = Node(None, player)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -116,7 +124,11 @@ class MCTSAgent(Agent):
             key=lambda c: (c.visits, c.reward / c.visits),
             default=None,
         )
-        return best.action if best is not None and best.action is not None else actions[0]
+        if best is None or best.action is None:
+            self.last_value = 0.0
+            return actions[0]
+        self.last_value = best.reward / best.visits
+        return best.action
 
     # -- one iteration -------------------------------------------------------------------------
     def _iterate(self, root: Node, state: State, me: int) -> None:
@@ -165,7 +177,7 @@ class MCTSAgent(Agent):
             current = state.current_players()
             seat = me if me in current else current[0]
             state.apply_legal(seat, rollout(state, seat, rng))
-        rewards = leaf_rewards(state)
+        rewards = leaf_rewards(state) if self.leaf is None else self.leaf(state)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat]

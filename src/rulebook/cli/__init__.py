@@ -11,6 +11,7 @@ import inspect
 from rulebook.cli import lab as _lab  # noqa: F401  (registers the lab's commands)
 from rulebook.cli import record as _record  # noqa: F401  (registers rulebook record)
 from rulebook.cli import serve as _serve  # noqa: F401  (registers the web app's command)
+from rulebook.cli import train as _train  # noqa: F401  (registers rulebook train)
 from rulebook.cli import tune as _tune  # noqa: F401  (registers rulebook tune)
 from rulebook.cli.app import app
 

@@ -38,7 +38,8 @@ AgentsOpt = Annotated[
     typer.Option(
         metavar="SPECS",
         help="Comma-separated agents, cycled over the seats: random, greedy, mcts, "
-        "mcts:2000 (iterations), mcts:0.5s (seconds per move).",
+        "mcts:2000 (iterations), mcts:0.5s (seconds per move), expert (learned "
+        "evaluation), expert:400, expert:0.5s.",
     ),
 ]
 WorkersOpt = Annotated[

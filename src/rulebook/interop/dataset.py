@@ -18,6 +18,8 @@ column                    what it holds
 ``move``                  the move as text (``state.parse_action`` reads it back)
 ``final_return``          the seat's share of the win when the game ended (1, 1/k, 0)
 ``final_score``           the seat's final score
+``final_margin``          the seat's final score minus the best other seat's (a solo seat's
+                          share of the win): what the expert's value learns
 ``view``                  (``views=True`` only) the seat's observation as JSON, for other
                           encodings
 ========================  ==============================================================
@@ -51,6 +53,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from rulebook.agents import agent_seed, make_agent
+from rulebook.agents.expert import final_margins
 from rulebook.core import RulebookError
 from rulebook.core.spaces import action_space, encoder
 from rulebook.interop.common import Config
@@ -96,6 +99,7 @@ class Recording:
             pa.field("move", pa.string()),
             pa.field("final_return", pa.float32()),
             pa.field("final_score", pa.int32()),
+            pa.field("final_margin", pa.float32()),
         ]
         if self.views:
             fields.append(pa.field("view", pa.string()))
@@ -139,13 +143,14 @@ def record_game(recording: Recording, index: int) -> dict[str, list[Any]]:
         if recording.views:
             columns["view"].append(json.dumps(view, sort_keys=True))
         state.apply(p, move)
-    returns, scores = state.returns(), state.scores()
+    returns, scores, margins = state.returns(), state.scores(), final_margins(state)
     seats = columns["seat"]
     columns["game"] = [seed] * len(seats)
     columns["step"] = list(range(len(seats)))
     columns["agent"] = [recording.agents[p] for p in seats]
     columns["final_return"] = [returns[p] for p in seats]
     columns["final_score"] = [scores[p] for p in seats]
+    columns["final_margin"] = [margins[p] for p in seats]
     return columns
 
 
@@ -282,6 +287,7 @@ class Decisions:
     agents: npt.NDArray[np.str_]
     returns: npt.NDArray[np.float32]
     scores: npt.NDArray[np.int32]
+    margins: npt.NDArray[np.float32]
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -310,6 +316,11 @@ def _arrays(table: pa.Table, meta: Mapping[str, Any]) -> Decisions:
         agents=column("agent", np.str_),
         returns=column("final_return", np.float32),
         scores=column("final_score", np.int32),
+        margins=(
+            column("final_margin", np.float32)
+            if "final_margin" in table.column_names
+            else np.full(n, np.nan, np.float32)  # a recording made before the column was
+        ),
     )
 
 
