@@ -233,3 +233,22 @@ def test_the_evaluation_reads_only_what_the_seat_may_see(
             for _ in range(3):
                 other = state.determinize(p, random.Random(rng.getrandbits(32)))
                 assert judge(other)[p] == values[p]
+
+
+def test_commands_refuse_an_untrained_expert_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulebook.lab.runs import RunError, RunSpec
+
+    monkeypatch.setenv(WEIGHTS_ENV, str(tmp_path))
+    for args in (
+        ["simulate", GAME, "-p", "2", "--agents", "expert,greedy", "-n", "2"],
+        ["strength", GAME, "-p", "2", "--matchups", "expert:50-greedy", "--games", "2"],
+        ["strength", GAME, "-p", "2", "--ladder", "--rungs", "expert-greedy", "--games", "2"],
+    ):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "the expert bot has not been trained for Merchants of Magick" in result.output
+    spec = RunSpec("simulate", GAME, 2, 4, 0, None, {}, ("expert", "greedy"))
+    with pytest.raises(RunError, match="rulebook train merchants-of-magick"):
+        spec.check()

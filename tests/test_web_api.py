@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -38,8 +39,37 @@ def test_list_games(c: TestClient) -> None:
         "mcts (quick)",
         "mcts",
         "mcts (strong)",
+        "expert",
         "open seat",
     ]
+
+
+def test_the_expert_sits_only_where_it_was_trained(
+    c: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catalogue names the player counts the expert has weights for; a game seating it
+    elsewhere is refused with the reason, and with weights there it is made."""
+    from rulebook.agents.expert import WEIGHTS_ENV
+    from rulebook.agents.value import fit
+
+    monkeypatch.setenv(WEIGHTS_ENV, str(tmp_path))
+    form = {"game": "merchants-of-magick", "variant": "standard", "players": "2"}
+    bad = c.post("/new", data={**form, "seat_0": "human", "seat_1": "expert"})
+    assert bad.status_code == 400 and "has no expert bot yet" in bad.text
+    state = rulebook.new_game("merchants-of-magick", players=2, seed=0)
+    from rulebook.core.spaces import encoder
+
+    size = encoder(state.setup).shape[0]
+    rows = np.random.default_rng(0).random((40, size)).astype(np.float32)
+    net = fit(rows, rows[:, 0], np.arange(40), seed=0, epochs=1).net
+    net.save(tmp_path / "merchants-of-magick-standard-2p.npz")
+    games = c.get("/api/games").json()["games"]
+    variants = next(g for g in games if g["name"] == "merchants-of-magick")["variants"]
+    assert {v["name"]: v["expert"] for v in variants} == {"solo": [], "standard": [2]}
+    made = c.post(
+        "/new", data={**form, "seat_0": "human", "seat_1": "expert"}, follow_redirects=False
+    )
+    assert made.status_code == 303
 
 
 def test_new_game_links(c: TestClient, db: Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +62,19 @@ def weights_path(setup: Setup) -> Path:
 def has_weights(setup: Setup) -> bool:
     """Whether the expert can play this configuration (its weights are there)."""
     return weights_path(setup).is_file()
+
+
+def trained() -> frozenset[str]:
+    """The configurations (:func:`weights_name`) the expert has weights for."""
+    folder = weights_dir()
+    return frozenset(p.stem for p in folder.glob("*.npz")) if folder.is_dir() else frozenset()
+
+
+def check_trained(specs: Iterable[str], setup: Setup) -> None:
+    """:class:`NoWeights` (saying how to train them) if any of the agent ``specs`` is the
+    expert and the configuration has no weights: checked before any game starts."""
+    if any(spec.strip().lower().partition(":")[0] == "expert" for spec in specs):
+        net_for(setup)
 
 
 def train_command(setup: Setup) -> str:

@@ -30,6 +30,7 @@ from rich.text import Text
 
 import rulebook
 from rulebook.agents import Agent, agent_seed, make_agent
+from rulebook.agents.expert import check_trained
 from rulebook.cli.options import (
     AgentsOpt,
     GameArg,
@@ -268,6 +269,7 @@ def agent_games(
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
+    check_trained(specs, setup)
     parallel = check_parallel(workers, ray, ray_address)
     return AgentGames(found, setup, specs, given, parallel, games, variant)
 

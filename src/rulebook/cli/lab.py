@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rulebook.agents import make_agent
+from rulebook.agents.expert import check_trained
 from rulebook.cli.app import app, run_with_progress
 from rulebook.cli.common import (
     UsageError,
@@ -244,6 +245,10 @@ def strength(
             pairs.append((candidate.strip(), opponent.strip()))
         for agent in {a for pair in pairs for a in pair}:
             make_agent(agent)
+        for s in settings:
+            found_game = get_game(s.game)
+            setup = found_game.setup(s.players, seed, s.variant, dict(s.options))
+            check_trained([a for pair in pairs for a in pair], setup)
         if games < 1 or solo_games < 1:
             raise UsageError("--games and --solo-games must be at least 1")
         parallel = check_parallel(workers)
@@ -318,6 +323,7 @@ def play_ladder(
         ladder_rungs = [Rung.parse(text) for text in rungs.split(",") if text.strip()]
         if not ladder_rungs:
             raise UsageError("--rungs names no rung")
+        check_trained([a for r in ladder_rungs for a in (r.candidate, r.opponent)], setup)
         if games < 1:
             raise UsageError("--games must be at least 1")
         parallel = check_parallel(workers)

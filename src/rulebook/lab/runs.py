@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rulebook.agents.expert import check_trained
 from rulebook.core import RulebookError, get_game
 from rulebook.lab import overrides
 from rulebook.lab.compare import Change, compare
@@ -127,6 +128,12 @@ class RunSpec:
             raise RunError(str(exc)) from None
         if self.games < 1:
             raise RunError(f"a run plays at least 1 game, not {self.games}")
+        rungs = [Rung.parse(text) for text in self.rungs]
+        agents = [*self.seats, *(a for r in rungs for a in (r.candidate, r.opponent))]
+        try:
+            check_trained(agents, game.setup(self.players, self.seed, self.variant, self.options))
+        except RulebookError as exc:
+            raise RunError(str(exc)) from None
         if self.kind == "simulate" and len(self.seats) != self.players:
             raise RunError(f"give an agent for each of the {self.players} seats")
         if self.kind in ("compare", "tune"):

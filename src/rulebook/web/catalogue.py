@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import rulebook
+from rulebook.agents.expert import NoWeights, has_weights, trained, weights_name
 from rulebook.core import Setup, SetupError, UnknownGame, get_game
 from rulebook.web import seats as seat_kinds
 from rulebook.web.errors import BadRequest
@@ -17,6 +18,7 @@ def catalogue() -> list[dict[str, Any]]:
     """Every registered game: name, title, one-line description, variants with their player
     counts, and setup options (with the variants that take them)."""
     out = []
+    learned = trained()
     for name in rulebook.games():
         g = get_game(name)
         out.append(
@@ -34,6 +36,12 @@ def catalogue() -> list[dict[str, Any]]:
                         "min_players": v.min_players,
                         "max_players": v.max_players,
                         "description": v.description,
+                        # the player counts the expert bot was trained for
+                        "expert": [
+                            n
+                            for n in range(v.min_players, v.max_players + 1)
+                            if weights_name(Setup(g.name, n, 0, v.name)) in learned
+                        ],
                     }
                     for v in g.variants
                 ],
@@ -71,6 +79,11 @@ def new_setup(
         if len(seats) != setup.players:
             raise BadRequest(f"give one seat for each of the {setup.players} players")
         specs = [seat_kinds.spec_of(s) for s in seats]
-    except (UnknownGame, SetupError) as exc:
+        if any(s in seat_kinds.LEARNED for s in specs) and not has_weights(setup):
+            raise NoWeights(
+                f"{found.title} ({setup.variant}, {setup.players} players) has no "
+                "expert bot yet: choose another bot"
+            )
+    except (UnknownGame, SetupError, NoWeights) as exc:
         raise BadRequest(str(exc)) from None
     return setup, specs

@@ -38,12 +38,21 @@ CHOICES: tuple[SeatChoice, ...] = (
     SeatChoice("mcts-quick", "mcts:200", "mcts (quick)", "tree search, 200 iterations a move"),
     SeatChoice("mcts", "mcts:1000", "mcts", "tree search, 1000 iterations a move"),
     SeatChoice("mcts-strong", "mcts:3000", "mcts (strong)", "tree search, 3000 iterations a move"),
+    SeatChoice(
+        "expert",
+        "expert",
+        "expert",
+        "tree search judging positions as it learned from self-play (where trained)",
+    ),
     SeatChoice("open", OPEN, "open seat", "anyone may take it from the home page"),
 )
 BY_KEY = {c.key: c for c in CHOICES}
 _LABELS = {c.spec: c.label for c in CHOICES} | {JOINED: "human"}
-#: the bots a seat may be handed to
-BOTS = tuple(c for c in CHOICES if c.spec not in (HUMAN, OPEN))
+#: the bots a seat may be handed to (the expert plays only where it was trained: not one to
+#: hand any seat to)
+BOTS = tuple(c for c in CHOICES if c.spec not in (HUMAN, OPEN, "expert"))
+#: the seat kinds that need trained weights for the configuration
+LEARNED = frozenset({"expert"})
 
 
 def spec_of(key: str) -> str:

@@ -44,9 +44,9 @@ STRICT = ConfigDict(extra="forbid")
 #: the cookie holding the lab's key (when the server asks for one)
 COOKIE = "rulebook_lab"
 #: the agents a seat of a lab run may be (the skill ladder's)
-AGENTS = ("random", "greedy", "mcts:200", "mcts:1000", "mcts:3000")
+AGENTS = ("random", "greedy", "mcts:200", "mcts:1000", "mcts:3000", "expert")
 #: the rungs offered for comparisons and tuning
-RUNGS = ("greedy", "random-greedy", "mcts:200-greedy", "mcts:1000-greedy")
+RUNGS = ("greedy", "random-greedy", "mcts:200-greedy", "mcts:1000-greedy", "expert-greedy")
 #: seconds of games an estimate plays
 ESTIMATE_SECONDS = 2.0
 

@@ -65,8 +65,19 @@ function fillSeats() {
   for (let p = 0; p < n; p++) {
     const id = `seat_${p}`;
     const select = el("select", { name: id, id });
-    for (const s of data.seats) select.append(el("option", { value: s.key, text: s.label, title: s.about }));
-    select.value = values[id] || old[p] || (p === 0 ? "human" : "greedy");
+    // the expert plays only the games and player counts it was trained for
+    const learned = variant().expert.includes(n);
+    for (const s of data.seats) {
+      const untrained = s.key === "expert" && !learned;
+      select.append(el("option", {
+        value: s.key,
+        text: untrained ? `${s.label} (not trained for this game yet)` : s.label,
+        title: s.about,
+        ...(untrained ? { disabled: "" } : {}),
+      }));
+    }
+    const wanted = values[id] || old[p] || (p === 0 ? "human" : "greedy");
+    select.value = wanted === "expert" && !learned ? "greedy" : wanted;
     seatsBox.append(el("div", { class: "field seat" }, el("label", { for: id, text: `Seat ${p + 1}` }), select));
   }
 }
