@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow.parquet as pq
 
 import rulebook
 from rulebook.agents import make_agent
@@ -42,7 +43,7 @@ from rulebook.agents.expert import WEIGHTS, WEIGHTS_ENV, weights_name
 from rulebook.agents.value import ValueNet, fit
 from rulebook.core import RulebookError
 from rulebook.interop.common import Config
-from rulebook.interop.dataset import Recording, load, record
+from rulebook.interop.dataset import Recording, batches, record
 
 #: a run's progress: ("games", games just finished), ("epoch", (epoch, train, validation)),
 #: ("round", summary dict)
@@ -203,18 +204,22 @@ def play_round(
 
 def positions(plan: Plan, folder: Path, k: int) -> tuple[Any, Any, Any]:
     """The observation rows, margins and games the fit after round ``k`` learns from: the last
-    ``window`` rounds' decisions, at most ``positions`` of them (a seeded sample)."""
+    ``window`` rounds' decisions, about ``positions`` of them at most (each kept with the same
+    chance, from a seeded generator), read a row group at a time."""
+    files = [
+        folder / f"round-{r}" / "games.parquet" for r in range(max(0, k - plan.window + 1), k + 1)
+    ]
+    rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+    chance = min(1.0, plan.positions / rows)
+    rng = np.random.default_rng(plan.seed + k)
     xs, ys, gs = [], [], []
-    for r in range(max(0, k - plan.window + 1), k + 1):
-        decisions = load(folder / f"round-{r}" / "games.parquet")
-        xs.append(decisions.observations.reshape(len(decisions), -1))
-        ys.append(decisions.margins)
-        gs.append(decisions.games)
-    x, y, g = np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
-    if len(x) > plan.positions:
-        keep = np.sort(np.random.default_rng(plan.seed + k).choice(len(x), plan.positions, False))
-        x, y, g = x[keep], y[keep], g[keep]
-    return x, y, g
+    for f in files:
+        for batch in batches(f, batch_size=4096):
+            keep = rng.random(len(batch)) < chance
+            xs.append(batch.observations.reshape(len(batch), -1)[keep])
+            ys.append(batch.margins[keep])
+            gs.append(batch.games[keep])
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
 def fit_round(

@@ -109,6 +109,7 @@ def fit(
     epochs: int = 30,
     batch: int = 256,
     rate: float = 1e-3,
+    decay: float = 1e-4,
     held_out: float = 0.1,
     hidden: Sequence[int] = HIDDEN,
     start: ValueNet | None = None,
@@ -119,7 +120,10 @@ def fit(
     (one id per row) are split whole between training and validation (``held_out`` of them
     held out), so the validation loss is on positions of games never trained on. ``start``: a
     net to go on training (its normalisation and scale kept). Seeded: the same arrays and seed
-    give the same net. ``progress(epoch, train_loss, validation_loss)`` after each epoch."""
+    give the same net. ``decay``: each step shrinks the weights by ``rate * decay`` of
+    themselves (AdamW's decoupled weight decay: positions of one game share one outcome, and
+    an unchecked net learns to tell the games apart instead of judging positions).
+    ``progress(epoch, train_loss, validation_loss)`` after each epoch."""
     if len(x) != len(y) or len(x) != len(groups):
         raise RulebookError("fit: one margin and one game per observation row")
     rng = np.random.default_rng(seed)
@@ -156,6 +160,7 @@ def fit(
     tt = (yt / net.scale).astype(np.float32)
     tv = (yv / net.scale).astype(np.float32)
     params = [*net.weights, *net.biases]
+    layers = len(net.weights)
     moments = [np.zeros_like(p) for p in params]
     squares = [np.zeros_like(p) for p in params]
     step = 0
@@ -170,7 +175,9 @@ def fit(
             loss, grads = _gradients(net, zt[rows], tt[rows])
             total += loss * len(rows)
             step += 1
-            for p, g, m, v in zip(params, grads, moments, squares, strict=True):
+            for i, (p, g, m, v) in enumerate(zip(params, grads, moments, squares, strict=True)):
+                if i < layers:  # the weights, not the biases
+                    p *= 1.0 - rate * decay
                 m *= 0.9
                 m += 0.1 * g
                 v *= 0.999
@@ -182,7 +189,6 @@ def fit(
             progress(epoch, train_curve[-1], validation_curve[-1])
         if validation_curve[-1] < best[0]:
             best = (validation_curve[-1], [p.copy() for p in params], epoch)
-    layers = len(net.weights)
     kept = best[1]
     net.weights, net.biases = kept[:layers], kept[layers:]
     return Fitted(net, train_curve, validation_curve, best[2])
