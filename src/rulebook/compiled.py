@@ -121,6 +121,7 @@ MODULES = (
     "rulebook.pandoria_merchants.lookahead",
     "rulebook.archmagi.symbols",
     "rulebook.archmagi.moves",
+    "rulebook.archmagi.state",
     "rulebook.archmagi.setup",
     "rulebook.archmagi.rounds",
     "rulebook.archmagi.flow",
