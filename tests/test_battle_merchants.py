@@ -16,6 +16,7 @@ from rulebook.battle_merchants.rules import BattleState
 from rulebook.battle_merchants.seasons import battle_level, battles, cleanup, repairs
 from rulebook.battle_merchants.sell import sale_value
 from rulebook.battle_merchants.setup import EMPTY, FIRE, GONE, LOCK
+from rulebook.battle_merchants.turns import start_turn
 from rulebook.battle_merchants.year_end import year_end
 
 AXE, SWORD, MACE, HAMMER = range(4)
@@ -340,7 +341,7 @@ def test_summer_cleanup_boxes_the_spring_deck() -> None:
     cleanup(s)
     assert s.spring_deck == [] and s.boxed > 0
     s.season = 2
-    s.start_turn()
+    start_turn(s)
     assert all(content().crafts[k].deck == "autumn_winter" for k in s.craft_pool)
 
 
@@ -495,7 +496,7 @@ def test_extra_crafty_takes_a_free_craft_and_discards_its_link_with_two() -> Non
     assert s.gold[0] == gold
     assert crafts[1] in s.crafts[0]
     assert crafts[3] in s.craft_discard  # Craft space 2 is linked to Craft space 4
-    s.start_turn()
+    start_turn(s)
     assert len(s.craft_pool) == 5 and s.craft_pool[:2] == [crafts[2], crafts[4]]
 
 

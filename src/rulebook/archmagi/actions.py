@@ -3,13 +3,13 @@ order them.
 
 ADDITIONAL RULES CLARIFICATIONS, Spells: "Whenever you Play an Action of a Spell, you must
 follow all of it left to right, top to bottom." An Action, a Monster's Reward or a Magi's
-start-of-turn symbols run as a ``seq`` task of the stack (:meth:`ArchmagiState._run`); each
-symbol is performed by :func:`effect`, and one that needs a decision (Discard, Plant, Uproot,
-Search, Draft, "you may") pushes an input task that either waits for its seat (:func:`waits`,
-answered by :func:`decide` among :func:`choices`) or resolves alone (:func:`settle`). SYMBOLS
-GUIDE, Draft: "During Round 4 or if you have no Spells left in your Spell Book, you may use
-this as Draw instead." Spell Book: "If your Spell Book runs out of Spells, any excess Drafts
-are Draws instead."
+start-of-turn symbols run as a ``seq`` task of the stack
+(:meth:`~rulebook.archmagi.rules.ArchmagiState._run`); each symbol is performed by
+:func:`effect`, and one that needs a decision (Discard, Plant, Uproot, Search, Draft, "you may")
+pushes an input task that either waits for its seat (:func:`waits`, answered by :func:`decide`
+among :func:`choices`) or resolves alone (:func:`settle`). SYMBOLS GUIDE, Draft: "During Round 4
+or if you have no Spells left in your Spell Book, you may use this as Draw instead." Spell Book:
+"If your Spell Book runs out of Spells, any excess Drafts are Draws instead."
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rulebook.archmagi.symbols import Effect
 
 if TYPE_CHECKING:
     from rulebook.archmagi.moves import Move, Task
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
     from rulebook.core import Action
 
 
@@ -82,8 +82,8 @@ def waits(
     ``crystals`` Crystals, ``hand`` Spells in Hand, ``planted`` Planted Spells and ``book`` in
     its Spell Book, with ``looking`` Spells looked at; ``free_flow``: its Magi takes Spells by
     the Flow of Magic for free; ``drafts_as_draws``: from Round 4 (END OF ROUND 3). Else
-    :func:`settle` resolves it. :meth:`ArchmagiState._ready` asks it of the position, the greedy
-    lookahead of positions it works out."""
+    :func:`settle` resolves it. :meth:`~rulebook.archmagi.rules.ArchmagiState._ready` asks it
+    of the position, the greedy lookahead of positions it works out."""
     if kind == "limit":
         return hand > hand_limit
     if kind == "pay":
@@ -113,7 +113,7 @@ def gainable(n: int, held: int, crystals: int) -> int:
     return max(0, min(n, crystals - held))
 
 
-def gain(s: ArchmagiState, p: int, n: int) -> None:
+def gain(s: Table, p: int, n: int) -> None:
     """SYMBOLS GUIDE, Gain Crystals: from the main pile (80 tokens; no more than are left)."""
     got = gainable(n, sum(s.crystals), s.content.rules.crystals)
     s.crystals[p] += got
@@ -122,7 +122,7 @@ def gain(s: ArchmagiState, p: int, n: int) -> None:
         s.tell("pile_short", p, n, got)
 
 
-def effect(s: ArchmagiState, p: int, e: Effect) -> None:
+def effect(s: Table, p: int, e: Effect) -> None:
     """Perform one symbol (SYMBOLS GUIDE); symbols that need a decision push a task."""
     kind = e.kind
     if kind == "gain":
@@ -151,7 +151,7 @@ def effect(s: ArchmagiState, p: int, e: Effect) -> None:
         raise ValueError(f"unknown effect {kind}")
 
 
-def settle(s: ArchmagiState, task: Task) -> None:
+def settle(s: Table, task: Task) -> None:
     """Resolve an input task that needs no decision: a Draft before Round 4 (or a Draw with an
     empty Spell Book: SPELL BOOK clarification), the last Spell of a Search put back; a
     discard, plant, uproot or Flow of Magic that cannot happen is skipped."""
@@ -172,7 +172,7 @@ def settle(s: ArchmagiState, task: Task) -> None:
         draw(s, p, 1, FOR_DRAFT)  # nothing to look at: the Draft is a Draw
 
 
-def choices(s: ArchmagiState, task: Task) -> list[Action]:
+def choices(s: Table, task: Task) -> list[Action]:
     """The moves answering the decision ``task`` waits for (SYMBOLS GUIDE; the DISCARD PHASE's
     hand limit; the FLOW OF MAGIC): the Spells to discard (a symbol, a Monster's cost, the hand
     limit, the Flow of Magic's price), plant, uproot, take or put back (Search), draft (or draw
@@ -204,7 +204,7 @@ def choices(s: ArchmagiState, task: Task) -> list[Action]:
     raise RuntimeError(f"no moves for task {kind}")  # pragma: no cover
 
 
-def decide(s: ArchmagiState, p: int, move: Move, task: Task) -> None:
+def decide(s: Table, p: int, move: Move, task: Task) -> None:
     """A decision inside an Action or a Reward (SYMBOLS GUIDE: Discard, Plant, Uproot, Search
     and its Spells put back, Draft or Draw instead, "you may"), or the Discard Phase's hand
     limit (``limit``, one Spell at a time)."""

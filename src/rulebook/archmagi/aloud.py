@@ -21,13 +21,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulebook.archmagi.content import ELEMENTS
+from rulebook.archmagi.monsters import favor
 from rulebook.archmagi.moves import DRAW_PHASE, FOR_DRAFT
 from rulebook.archmagi.symbols import COMMON, effects_words
 from rulebook.core import Event
 from rulebook.core.words import plural
 
 if TYPE_CHECKING:
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
 
 
 def _listed(names: list[str]) -> str:
@@ -37,13 +38,13 @@ def _listed(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _spells(s: ArchmagiState, cards: list[int]) -> str:
+def _spells(s: Table, cards: list[int]) -> str:
     """The names of ``cards`` in a list of words."""
     name_of = s.moves.name_of
     return _listed([name_of[c] for c in cards])
 
 
-def _monster(s: ArchmagiState, m: int) -> str:
+def _monster(s: Table, m: int) -> str:
     """A Monster as it lies on its Path: ``the Goblin (3 Crystals, 1 Favor Point)``."""
     monster = s.content.monsters[m]
     cost = plural(monster.crystals, "Crystal")
@@ -53,7 +54,7 @@ def _monster(s: ArchmagiState, m: int) -> str:
 
 
 # -- drawing and drafting --------------------------------------------------------------------
-def drew(s: ArchmagiState, p: int, start: int, why: int) -> Event | None:
+def drew(s: Table, p: int, start: int, why: int) -> Event | None:
     """SYMBOLS GUIDE, Draw: the Spells ``p`` drew into its Hand (from ``start`` on), named to
     ``p`` alone. A Draw of a move's own was told by the move's line, so the others hear nothing
     more; the Draw Phase's and a Draft made a Draw (an empty Spell Book) are told to all, by
@@ -78,12 +79,12 @@ def drew(s: ArchmagiState, p: int, start: int, why: int) -> Event | None:
     return Event(p, "", own=f"Draw {names}")
 
 
-def drew_nothing(s: ArchmagiState, p: int) -> Event:
+def drew_nothing(s: Table, p: int) -> Event:
     """SYMBOLS GUIDE, Draw, after the last Round ended: the Magic Pool is empty."""
     return Event(p, "Draw nothing: the Magic Pool is empty (the last Round is over)")
 
 
-def drafted(s: ArchmagiState, p: int) -> Event:
+def drafted(s: Table, p: int) -> Event:
     """SYMBOLS GUIDE, Draft: the top Spell of ``p``'s Spell Book went onto the discard pile
     (the last Spell there), face up for all."""
     name = s.moves.name_of[s.discard[-1]]
@@ -91,7 +92,7 @@ def drafted(s: ArchmagiState, p: int) -> Event:
     return Event(p, drafted.format(name, "their"), own=drafted.format(name, "your"))
 
 
-def pile_short(s: ArchmagiState, p: int, wanted: int, got: int) -> Event:
+def pile_short(s: Table, p: int, wanted: int, got: int) -> Event:
     """SYMBOLS GUIDE, Gain Crystals: the main pile held fewer than ``wanted``."""
     total = s.content.rules.crystals
     if not got:
@@ -106,7 +107,7 @@ def pile_short(s: ArchmagiState, p: int, wanted: int, got: int) -> Event:
 
 
 # -- the phases of a turn --------------------------------------------------------------------
-def play_phase_begins(s: ArchmagiState, p: int) -> Event | None:
+def play_phase_begins(s: Table, p: int) -> Event | None:
     """PLAY PHASE, as it begins: the Planted Flora Spells' Bottom Actions (the Flora Magi,
     authored) and a Magi's own start-of-turn symbols (the Lightning Magi's charge, authored),
     in the order they are performed; None when there are none."""
@@ -135,7 +136,7 @@ def play_phase_begins(s: ArchmagiState, p: int) -> Event | None:
     )
 
 
-def play_area_discarded(s: ArchmagiState, p: int) -> Event | None:
+def play_area_discarded(s: Table, p: int) -> Event | None:
     """DISCARD PHASE: the Spells of the Play Area go to the discard pile, Common Spells to
     the Exhausted pile (COMMON SPELLS); told before they go. None when nothing was played."""
     cards = s.content.cards
@@ -152,7 +153,7 @@ def play_area_discarded(s: ArchmagiState, p: int) -> Event | None:
     return Event(p, f"Discard the Spells of the Play Area (Discard Phase): {', '.join(parts)}")
 
 
-def path_refilled(s: ArchmagiState, tier: int, m: int) -> Event:
+def path_refilled(s: Table, tier: int, m: int) -> Event:
     """MONSTERS: the spot of the Monster just defeated refilled from its Tier's Monster Deck
     (``m``), or left empty (``m`` -1) when that deck is empty."""
     if m < 0:
@@ -170,7 +171,7 @@ def path_refilled(s: ArchmagiState, tier: int, m: int) -> Event:
 
 
 # -- End of Round and the game's end ----------------------------------------------------------
-def round_over(s: ArchmagiState, discarded: int) -> list[Event]:
+def round_over(s: Table, discarded: int) -> list[Event]:
     """END OF ROUND 1-3: the Magic Pool ran out; the Tier's Monsters come onto their Path; the
     ``discarded`` Spells of the discard pile and the next Round's Common Spells are shuffled
     into the new Magic Pool (the Exhausted pile stays out: a decision, docs/archmagi.md); from
@@ -205,7 +206,7 @@ def round_over(s: ArchmagiState, discarded: int) -> list[Event]:
     return said
 
 
-def last_round_over(s: ArchmagiState) -> list[Event]:
+def last_round_over(s: Table) -> list[Event]:
     """END OF ROUND 4: the Magic Pool ran out; the player whose turn it is finishes it."""
     return [
         Event(None, f"The Magic Pool has run out: Round {s.round}, the last Round, is over."),
@@ -213,7 +214,7 @@ def last_round_over(s: ArchmagiState) -> list[Event]:
     ]
 
 
-def game_over(s: ArchmagiState) -> list[Event]:
+def game_over(s: Table) -> list[Event]:
     """END OF ROUND 4: the game is over; each Magi's Favor Points, Monster by Monster (the only
     scoring, MONSTERS), and who wins ("The player with the most Favor Points wins!")."""
     monsters = s.content.monsters
@@ -227,13 +228,13 @@ def game_over(s: ArchmagiState) -> list[Event]:
         said.append(
             Event(
                 p,
-                f"Score {plural(s.favor(p), 'Favor Point')} for "
+                f"Score {plural(favor(s, p), 'Favor Point')} for "
                 f"{plural(len(won), 'Monster')} defeated ({each})",
             )
         )
     winners = s.winners()
     for p in winners:
-        points = plural(s.favor(p), "Favor Point")
+        points = plural(favor(s, p), "Favor Point")
         if len(winners) == 1:
             said.append(Event(p, f"Win the game with {points}, the most"))
         else:

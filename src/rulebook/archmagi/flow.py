@@ -16,7 +16,7 @@ from rulebook.archmagi.symbols import COMMON, Spell
 
 if TYPE_CHECKING:
     from rulebook.archmagi.moves import Move, Task
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
 
 
 def flows_to(p: int, spell: Spell, seat_of: dict[str, int]) -> int | None:
@@ -28,7 +28,7 @@ def flows_to(p: int, spell: Spell, seat_of: dict[str, int]) -> int | None:
     return None if q is None or q == p else q
 
 
-def to_discard(s: ArchmagiState, p: int, card: int) -> Task | None:
+def to_discard(s: Table, p: int, card: int) -> Task | None:
     """``p`` discards ``card``: Commons are Exhausted (COMMON SPELLS); an Elemental Spell goes
     to the discard pile of the Magic Pool and may Flow to its Magi (returned as a task)."""
     spell = s.content.cards[card]
@@ -40,14 +40,14 @@ def to_discard(s: ArchmagiState, p: int, card: int) -> Task | None:
     return None if q is None else ("flow", q, 0, card)
 
 
-def discard_card(s: ArchmagiState, p: int, card: int) -> None:
+def discard_card(s: Table, p: int, card: int) -> None:
     """``p`` discards ``card`` now (:func:`to_discard`), its FLOW OF MAGIC offer made next."""
     offer = to_discard(s, p, card)
     if offer is not None:
         s.stack.append(offer)
 
 
-def decide(s: ArchmagiState, p: int, move: Move, kind: str, data: int) -> None:
+def decide(s: Table, p: int, move: Move, kind: str, data: int) -> None:
     """FLOW OF MAGIC: ``p`` takes the offered Spell ``data`` (``flow``: paid with a Spell of
     the Hand next, or free by the Magi's ability) or leaves it; ``pay``: the Spell discarded
     for it."""

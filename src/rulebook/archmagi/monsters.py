@@ -18,7 +18,7 @@ from rulebook.archmagi.symbols import Monster
 
 if TYPE_CHECKING:
     from rulebook.archmagi.moves import Move
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
     from rulebook.core import Action
 
 
@@ -28,21 +28,21 @@ def pays(monster: Monster, crystals: int, spells: int) -> bool:
     return crystals >= monster.crystals and spells >= monster.spells
 
 
-def can_defeat(s: ArchmagiState, crystals: int, spells: int) -> bool:
+def can_defeat(s: Table, crystals: int, spells: int) -> bool:
     """Whether ``crystals`` Crystals and ``spells`` Spells in Hand buy a Monster in the Paths
     (:func:`monsters_for` is not empty): the MONSTER PHASE waits for a decision only then."""
     monsters = s.content.monsters
     return any(pays(monsters[m], crystals, spells) for path in s.paths for m in path)
 
 
-def monsters_for(s: ArchmagiState, crystals: int, spells: int) -> list[int]:
+def monsters_for(s: Table, crystals: int, spells: int) -> list[int]:
     """Monsters in the Paths that ``crystals`` Crystals and ``spells`` Spells in Hand buy
     (MONSTER PHASE)."""
     monsters = s.content.monsters
     return [m for path in s.paths for m in path if pays(monsters[m], crystals, spells)]
 
 
-def options(s: ArchmagiState) -> list[Action]:
+def options(s: Table) -> list[Action]:
     """MONSTER PHASE: the Monsters the turn's seat can pay for (Crystals and Spells in Hand),
     each by name, and ``pass``."""
     p = s.turn
@@ -52,7 +52,7 @@ def options(s: ArchmagiState) -> list[Action]:
     return [*(named[x] for x in names), s.moves.plain["pass"]]
 
 
-def defeat(s: ArchmagiState, p: int, move: Move) -> None:
+def defeat(s: Table, p: int, move: Move) -> None:
     """MONSTER PHASE: defeat one Monster of one Path (pay, Rewards, Favor, refill), or pass;
     then the Discard Phase."""
     s.stack.append(("discard_phase", p, 0, None))
@@ -78,7 +78,7 @@ def defeat(s: ArchmagiState, p: int, move: Move) -> None:
                 return
 
 
-def favor(s: ArchmagiState, player: int) -> int:
+def favor(s: Table, player: int) -> int:
     """MONSTERS, Favor Points: the sum of the Monsters ``player`` has defeated."""
     monsters = s.content.monsters
     return sum(monsters[m].favor for m in s.trophies[player])

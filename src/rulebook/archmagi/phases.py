@@ -24,11 +24,11 @@ from rulebook.archmagi.rounds import draw
 
 if TYPE_CHECKING:
     from rulebook.archmagi.moves import Move, Task
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
     from rulebook.core import Action
 
 
-def start_turn(s: ArchmagiState, p: int) -> None:
+def start_turn(s: Table, p: int) -> None:
     """DRAW PHASE: draw the top Spell; then the PLAY PHASE's Plays (2 unless the Magi says
     otherwise). The Flora Magi's Planted Flora Spells perform their Bottom Actions first, and a
     Magi's start-of-turn symbols (authored Lightning ability) come before them."""
@@ -42,7 +42,7 @@ def start_turn(s: ArchmagiState, p: int) -> None:
     s.tell("play_phase_begins", p)
 
 
-def turn_start_tasks(s: ArchmagiState, p: int) -> list[Task]:
+def turn_start_tasks(s: Table, p: int) -> list[Task]:
     """The symbols ``p`` performs as the Play Phase begins, as tasks of the stack (the last
     runs first): the Planted Flora Spells' Bottom Actions, then the Magi's own."""
     tasks: list[Task] = []
@@ -57,7 +57,7 @@ def turn_start_tasks(s: ArchmagiState, p: int) -> list[Task]:
     return tasks
 
 
-def plays(s: ArchmagiState) -> list[Action]:
+def plays(s: Table) -> list[Action]:
     """PLAY PHASE: the Plays of the turn's seat: draw (while the Magic Pool has Spells), the
     Top Action of any Spell in Hand, the Bottom Action of one of its color, the Special
     Circumstances (the Fire Magi's both Actions, the Flora Magi's Plant instead of a Bottom
@@ -93,7 +93,7 @@ def plays(s: ArchmagiState) -> list[Action]:
     return actions
 
 
-def play(s: ArchmagiState, p: int, move: Move) -> None:
+def play(s: Table, p: int, move: Move) -> None:
     """Spend a Play (PLAY PHASE), or end the Play Phase (its unspent Plays are lost)."""
     verb = move.verb
     if verb == "end":
@@ -118,7 +118,7 @@ def play(s: ArchmagiState, p: int, move: Move) -> None:
         s.stack.append(("seq", p, 0, spell.top))
 
 
-def discard_phase(s: ArchmagiState, p: int) -> None:
+def discard_phase(s: Table, p: int) -> None:
     """DISCARD PHASE: the Play Area goes to the discard pile (Commons: Exhausted pile), then the
     hand limit (a ``limit`` task), then the turn ends. Decision: Spells discarded from the Play
     Area are "discarded" for the Flow of Magic."""
@@ -135,7 +135,7 @@ def discard_phase(s: ArchmagiState, p: int) -> None:
     s.stack.extend(reversed(offers))
 
 
-def end_turn(s: ArchmagiState, p: int) -> None:
+def end_turn(s: Table, p: int) -> None:
     """PLAYER TURN: the player to the left starts their Turn; END OF ROUND 4: the player whose
     turn it is finishes it, then the game is over."""
     if s.final:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from rulebook.archmagi.moves import BY_MOVE
 
 if TYPE_CHECKING:
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
 
 
-def end_round(s: ArchmagiState) -> None:
+def end_round(s: Table) -> None:
     """END OF ROUND: the Magic Pool has run out: set up the next Round (or mark the last turn).
 
     Decision: the discard pile of the Magic Pool is shuffled with the next Round's Common
@@ -49,7 +49,7 @@ def end_round(s: ArchmagiState) -> None:
     s.tell("round_over", discarded)
 
 
-def draw(s: ArchmagiState, p: int, n: int, why: int = BY_MOVE) -> None:
+def draw(s: Table, p: int, n: int, why: int = BY_MOVE) -> None:
     """Draw ``n`` Spells from the Magic Pool, one at a time (SYMBOLS GUIDE, Draw); the Round
     ends the moment the Pool runs out, even mid-Draw, and the Draw resumes from the next
     Round's Pool (END OF ROUND clarification). ``why``: what the Draw is, for the telling
@@ -71,6 +71,6 @@ def draw(s: ArchmagiState, p: int, n: int, why: int = BY_MOVE) -> None:
     s.tell("drew", p, start, why)
 
 
-def drafts_as_draws(s: ArchmagiState) -> bool:
+def drafts_as_draws(s: Table) -> bool:
     """END OF ROUND 3: "All Drafts may be used as Draws instead this Round" (Round 4 on)."""
     return s.round >= s.content.rules.drafts_as_draws_round

@@ -2,15 +2,17 @@
 (rulebook ``004_df6d88d5c0362155.txt``).
 
 PLAYER TURN: "There are 4 Phases to each Turn. After all 4 Phases of your turn are finished,
-the player to your left starts their Turn." :class:`ArchmagiState` holds the table and steps
-through the Draw, Play, Monster and Discard Phases (:mod:`rulebook.archmagi.phases`,
-:mod:`rulebook.archmagi.monsters`). Every Action is a list of symbols run left to right by a
-small stack machine (:meth:`ArchmagiState._run`; the symbols in :mod:`rulebook.archmagi.actions`):
-a symbol that needs a decision (which Spell to discard, plant, uproot, take or put back, whether
-to use a "you may") stops the machine and the deciding seat becomes
-:meth:`ArchmagiState.current_players`. The Flow of Magic is such a decision
-(:mod:`rulebook.archmagi.flow`): when a Spell of an element is discarded by another player, that
-element's Magi is offered ``take X`` / ``pass`` at that moment, and play resumes afterwards.
+the player to your left starts their Turn." This module is the table of contents: the table
+itself (every pile, Hand and Crystal) is :class:`~rulebook.archmagi.state.Table`, and
+:class:`ArchmagiState` steps it through the Draw, Play, Monster and Discard Phases, handing each
+move to its section (:mod:`rulebook.archmagi.phases`, :mod:`rulebook.archmagi.monsters`). Every
+Action is a list of symbols run left to right by a small stack machine
+(:meth:`ArchmagiState._run`; the symbols in :mod:`rulebook.archmagi.actions`): a symbol that
+needs a decision (which Spell to discard, plant, uproot, take or put back, whether to use a "you
+may") stops the machine and the deciding seat becomes :meth:`ArchmagiState.current_players`.
+The Flow of Magic is such a decision (:mod:`rulebook.archmagi.flow`): when a Spell of an element
+is discarded by another player, that element's Magi is offered ``take X`` / ``pass`` at that
+moment, and play resumes afterwards.
 
 The other sections, each in its module: Setup (:mod:`~rulebook.archmagi.setup`), End of Round
 (:mod:`~rulebook.archmagi.rounds`), Spells and the Symbols Guide's words
@@ -25,69 +27,36 @@ import random
 from typing import Any, cast
 
 from rulebook.archmagi import actions, aloud, flow, monsters, phases, view
-from rulebook.archmagi.content import Content, MagiSpec, content
+from rulebook.archmagi.content import content
 from rulebook.archmagi.moves import (
     INPUT,
     MONSTER,
     OVER,
     PLAY,
     Move,
-    Moves,
     Task,
-    distinct,
     listed,
     moves,
 )
 from rulebook.archmagi.rounds import drafts_as_draws
 from rulebook.archmagi.setup import set_up
-from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.archmagi.state import Table
+from rulebook.core import Action, Game, IllegalAction, Setup, find_move
 from rulebook.core.chance import shuffle
 from rulebook.core.state import Texts, log_texts
 
 
-class ArchmagiState(State):
-    """A game of Archmagi for 2-4 players.
-
-    Cards are indices into ``content.cards``; piles are lists whose last card is the top. Seat
-    ``p`` plays the Magi of element ``magi[p]``.
-    """
+class ArchmagiState(Table):
+    """A game of Archmagi for 2-4 players: the table (:class:`~rulebook.archmagi.state.Table`,
+    its fields) with the game's protocol, each move dispatched to its section."""
 
     #: what each seat sees and the moves in words (:mod:`rulebook.archmagi.view`)
     texts = Texts.of(view, aloud=aloud)
 
-    content: Content
-    moves: Moves
-    magi: list[str]
-    #: each seat's Magi Ability Card (shared by clones: never changed)
-    magi_specs: list[MagiSpec]
-    seat_of: dict[str, int]
-    round: int
-    final: bool
-    phase: str
-    turn: int
-    plays: int
-    pool: list[int]
-    discard: list[int]
-    exhausted: list[int]
-    books: list[list[int]]
-    hands: list[list[int]]
-    planted: list[list[int]]
-    play_area: list[int]
-    looking: list[int]
-    crystals: list[int]
-    trophies: list[list[int]]
-    monster_decks: list[list[int]]
-    paths: list[list[int]]
-    stack: list[Task]
-    #: per seat, what the balance lab counts (:mod:`rulebook.archmagi.stats`): Crystals gained,
-    #: Spells played (``spell:<name>``), planted, drafted, Flow of Magic offers taken or left
-    tally: list[dict[str, int]]
-    #: the action log as text, as far as it was needed (shared by clones: never changed)
-    _texts: tuple[tuple[int, str], ...]
-
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
-        """A new game set up; ``blank``: nothing set (for :meth:`clone`; the class may be
-        compiled, where ``__new__`` runs ``__init__``)."""
+        """A new game set up (SETUP, then the first player's Draw Phase); ``blank``: nothing
+        set (for :meth:`clone`; the class may be compiled, where ``__new__`` runs
+        ``__init__``)."""
         if blank:
             return
         super().__init__(game, setup)
@@ -97,32 +66,6 @@ class ArchmagiState(State):
         set_up(self)
         phases.start_turn(self, 0)
         self._run()
-
-    def magi_of(self, p: int) -> MagiSpec:
-        """Seat ``p``'s Magi Ability Card."""
-        return self.magi_specs[p]
-
-    def count(self, p: int, key: str, by: int = 1) -> None:
-        """Count ``by`` more of ``key`` in seat ``p``'s tally (for the balance lab)."""
-        if self.determinized:
-            return  # a search's sample: never counted by the lab
-        # a new dict, never a change in place: clones share the seats' tallies
-        tally = dict(self.tally[p])
-        tally[key] = tally.get(key, 0) + by
-        self.tally[p] = tally
-
-    def take(self, pile: list[int], name: str) -> int:
-        """Remove and return the first card called ``name`` from ``pile``."""
-        name_of = self.moves.name_of
-        for i, card in enumerate(pile):
-            if name_of[card] == name:
-                return pile.pop(i)
-        raise IllegalAction(f"no {name} there")  # pragma: no cover - legality checked first
-
-    def names(self, cards: list[int]) -> list[str]:
-        """The names of ``cards``, each once (one move per name)."""
-        name_of = self.moves.name_of
-        return distinct([name_of[c] for c in cards])
 
     # -- the stack machine (PLAYER TURN; ADDITIONAL RULES CLARIFICATIONS: left to right) -------
     def _ready(self, task: Task) -> bool:

@@ -15,10 +15,10 @@ from rulebook.archmagi.content import ELEMENTS
 from rulebook.archmagi.moves import PLAY
 
 if TYPE_CHECKING:
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
 
 
-def set_up(s: ArchmagiState) -> None:
+def set_up(s: Table) -> None:
     """SETUP 1-5, with the Magi dealt at random from the seed.
 
     The ``magi`` option chooses the first seats' Magi (SETUP 5: "their chosen color"); the

@@ -20,7 +20,7 @@ from rulebook.core.data import fields
 from rulebook.core.words import plural
 
 if TYPE_CHECKING:
-    from rulebook.archmagi.rules import ArchmagiState
+    from rulebook.archmagi.state import Table
     from rulebook.core import Action
 
 #: moves that choose a Spell among several seen: menus show the Spell's actions
@@ -45,7 +45,7 @@ def spell_text(spell: Spell) -> str:
     return f"{spell.element}; top: {top}; bottom: {', '.join(e.text() for e in spell.bottom)}"
 
 
-def _monster_view(s: ArchmagiState, m: int) -> dict[str, Any]:
+def _monster_view(s: Table, m: int) -> dict[str, Any]:
     """A Monster of a Path as it lies face up (MONSTERS: cost, Tier, Reward, Favor Points)."""
     monster = s.content.monsters[m]
     return {
@@ -55,7 +55,7 @@ def _monster_view(s: ArchmagiState, m: int) -> dict[str, Any]:
     }
 
 
-def _choice_view(s: ArchmagiState, player: int | None) -> dict[str, Any] | None:
+def _choice_view(s: Table, player: int | None) -> dict[str, Any] | None:
     """The decision waited for: its kind and seat for everyone; its cards only for the
     seat deciding (and the Spell offered by the Flow of Magic, which lies face up)."""
     if not s.stack or s.phase == OVER:
@@ -75,7 +75,7 @@ def _choice_view(s: ArchmagiState, player: int | None) -> dict[str, Any] | None:
     return choice
 
 
-def view(s: ArchmagiState, player: int | None) -> dict[str, Any]:
+def view(s: Table, player: int | None) -> dict[str, Any]:
     """The table as ``player`` sees it (``None``: as every seat sees it, without a Hand or
     a decision's cards). Public: piles face up, Paths, Planted areas, Crystals, Favor and
     the sizes of the hidden piles. Hidden: the order of the Magic Pool, Spell Books and
@@ -122,7 +122,7 @@ def view(s: ArchmagiState, player: int | None) -> dict[str, Any]:
     return obs
 
 
-def explain(s: ArchmagiState, player: int, action: Action) -> str:
+def explain(s: Table, player: int, action: Action) -> str:
     """The move with what it does, for menus: ``top Ember (gain 1 crystal(s))``."""
     if type(action) is not Move:
         return str(action)
@@ -164,7 +164,7 @@ def explain(s: ArchmagiState, player: int, action: Action) -> str:
     return f"{action} ({', '.join(e.text() for e in effects)})"
 
 
-def announce(s: ArchmagiState, player: int, action: Action) -> str:
+def announce(s: Table, player: int, action: Action) -> str:
     """The move as the other seats learn of it: a Search's ``take`` and ``return`` name
     Spells of the face-down Magic Pool (SYMBOLS GUIDE, Search), so they are not named."""
     if _searched(s, action):
@@ -174,7 +174,7 @@ def announce(s: ArchmagiState, player: int, action: Action) -> str:
     return explain(s, player, action)
 
 
-def _searched(s: ArchmagiState, action: Action) -> bool:
+def _searched(s: Table, action: Action) -> bool:
     """Whether ``action`` names a Spell a Search looks at: a Spell of the face-down Magic
     Pool, named to the searching seat alone (SYMBOLS GUIDE, Search)."""
     return (
@@ -188,13 +188,13 @@ def _searched(s: ArchmagiState, action: Action) -> bool:
 # -- moves in plain words --------------------------------------------------------------------------
 
 
-def describe(s: ArchmagiState, player: int, action: Action) -> str:
+def describe(s: Table, player: int, action: Action) -> str:
     """The move in plain words, with what it costs: ``Play the Top Action of Ember (a Fire
     Spell): gain 1 Crystal; uses 1 of your 2 Plays``."""
     return _plain(s, player, action, own=True)
 
 
-def describe_public(s: ArchmagiState, player: int, action: Action) -> str:
+def describe_public(s: Table, player: int, action: Action) -> str:
     """The move in plain words as the others learn of it (``their Hand``); a Search's
     ``take`` and ``return`` name no Spell (as :meth:`announce`)."""
     if _searched(s, action):
@@ -204,7 +204,7 @@ def describe_public(s: ArchmagiState, player: int, action: Action) -> str:
     return _plain(s, player, action, own=False)
 
 
-def _plain(s: ArchmagiState, p: int, action: Action, own: bool) -> str:
+def _plain(s: Table, p: int, action: Action, own: bool) -> str:
     """:meth:`describe` told to ``p`` (``own``: "your Hand") or of ``p`` ("their Hand")."""
     if type(action) is not Move:
         return str(action)
@@ -215,13 +215,13 @@ def _plain(s: ArchmagiState, p: int, action: Action, own: bool) -> str:
     return _plain_play(s, p, action, own)
 
 
-def _kind_of(s: ArchmagiState, spell: Spell) -> str:
+def _kind_of(s: Table, spell: Spell) -> str:
     if spell.element == COMMON:
         return "a Common Spell, Exhausted after use"
     return f"a {spell.element.capitalize()} Spell"
 
 
-def _plays_used(s: ArchmagiState, own: bool) -> str:
+def _plays_used(s: Table, own: bool) -> str:
     """What a Play costs: one of the Plays left this turn."""
     your = "your" if own else "their"
     if s.plays == 1:
@@ -229,7 +229,7 @@ def _plays_used(s: ArchmagiState, own: bool) -> str:
     return f"uses 1 of {your} {s.plays} Plays"
 
 
-def _grows(s: ArchmagiState, p: int, spell: Spell, own: bool) -> str:
+def _grows(s: Table, p: int, spell: Spell, own: bool) -> str:
     """What a Spell Planted by ``p`` will do (the Flora Magi's Planted Spells), or ""."""
     if not s.magi_of(p).planted_bottoms or spell.element != s.magi[p]:
         return ""
@@ -240,7 +240,7 @@ def _grows(s: ArchmagiState, p: int, spell: Spell, own: bool) -> str:
     )
 
 
-def _goes(s: ArchmagiState, p: int, spell: Spell) -> str:
+def _goes(s: Table, p: int, spell: Spell) -> str:
     """Where a Spell ``p`` discards goes, and who may take it by the Flow of Magic."""
     if spell.element == COMMON:
         return "to the Exhausted pile"
@@ -250,7 +250,7 @@ def _goes(s: ArchmagiState, p: int, spell: Spell) -> str:
     return f"to the discard pile (the {s.magi_of(q).name} may take it by the Flow of Magic)"
 
 
-def _plain_play(s: ArchmagiState, p: int, move: Move, own: bool) -> str:
+def _plain_play(s: Table, p: int, move: Move, own: bool) -> str:
     """A Play (PLAY PHASE): draw, an Action of a Spell, the Flora Magi's Plant, or end."""
     your = "your" if own else "their"
     verb = move.verb
@@ -277,7 +277,7 @@ def _plain_play(s: ArchmagiState, p: int, move: Move, own: bool) -> str:
     return f"Play {part} ({_kind_of(s, spell)}): {effects_words(effects, own)}; {cost}"
 
 
-def _plain_monster(s: ArchmagiState, p: int, move: Move, own: bool) -> str:
+def _plain_monster(s: Table, p: int, move: Move, own: bool) -> str:
     """MONSTER PHASE: defeat a Monster (its cost, Favor and Reward), or none."""
     if move.verb != "defeat":
         return "Defeat no Monster this turn"
@@ -295,7 +295,7 @@ def _plain_monster(s: ArchmagiState, p: int, move: Move, own: bool) -> str:
     )
 
 
-def _plain_decision(s: ArchmagiState, p: int, move: Move, own: bool) -> str:
+def _plain_decision(s: Table, p: int, move: Move, own: bool) -> str:
     """A decision inside an Action, a Reward, the hand limit or the Flow of Magic."""
     kind, _, n, data = s.stack[-1]
     your = "your" if own else "their"

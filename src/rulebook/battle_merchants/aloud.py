@@ -17,15 +17,15 @@ from rulebook.core import Event
 from rulebook.core.words import plural, seat
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def _where(s: BattleState, space: Space) -> str:
+def _where(s: Table, space: Space) -> str:
     """Regions and Battlefields: ``Desert Battlefield 2``."""
     return f"{title(s.board.regions[space.region])} Battlefield {space.battlefield + 1}"
 
 
-def _weapon(s: BattleState, code: int, space: Space) -> str:
+def _weapon(s: Table, code: int, space: Space) -> str:
     """A Weapon on the board with its owner: ``seat 1's Vorpal Sword``, ``Salesman Steve's
     Axe``."""
     owner = code >> 1
@@ -34,7 +34,7 @@ def _weapon(s: BattleState, code: int, space: Space) -> str:
     return f"{whose} {quality} {title(s.content.weapons[space.weapon])}"
 
 
-def season_over(s: BattleState) -> Event:
+def season_over(s: Table) -> Event:
     """Season's End: Time For War! The last turn is taken; the battles follow."""
     season = title(s.content.rules.seasons[s.season])
     fights = sum(
@@ -45,7 +45,7 @@ def season_over(s: BattleState) -> Event:
     return Event(None, f"{season} is over: war! {plural(fights, 'battle')} to fight.")
 
 
-def _why(s: BattleState, x: int, y: int, levels: tuple[int, int] | None) -> str:
+def _why(s: Table, x: int, y: int, levels: tuple[int, int] | None) -> str:
     """Battles: what decided (``levels``: the Craft Levels compared, if they were)."""
     steve = s.steve
     if x >> 1 == steve and y >> 1 == steve:
@@ -57,7 +57,7 @@ def _why(s: BattleState, x: int, y: int, levels: tuple[int, int] | None) -> str:
     return f"Craft Level {levels[0]} against {levels[1]}"
 
 
-def battle(s: BattleState, a: int, winner: int, levels: tuple[int, int] | None) -> Event:
+def battle(s: Table, a: int, winner: int, levels: tuple[int, int] | None) -> Event:
     """Battles: the Battlefield of spaces ``a`` and ``a + 1``, told before it is cleared:
     ``winner`` 1 (the first space's Weapon), -1 (the second's) or 0 (a tie); ``levels``: the
     sellers' Craft Levels where they decided."""
@@ -84,7 +84,7 @@ def battle(s: BattleState, a: int, winner: int, levels: tuple[int, int] | None) 
     return Event(None, f"{head}{won} beats {lost} ({why}); {keeps}.")
 
 
-def repairs(s: BattleState, owned: list[int], per: list[int]) -> list[Event]:
+def repairs(s: Table, owned: list[int], per: list[int]) -> list[Event]:
     """Repairs: each merchant's gold for the Weapons it still has on the board."""
     return [
         Event(
@@ -97,7 +97,7 @@ def repairs(s: BattleState, owned: list[int], per: list[int]) -> list[Event]:
     ]
 
 
-def cleanup(s: BattleState, kingdom_from: int, crafts_from: int, boxed: int) -> Event:
+def cleanup(s: Table, kingdom_from: int, crafts_from: int, boxed: int) -> Event:
     """End of Season Cleanup: the cards discarded (those of the discard piles from
     ``kingdom_from`` and ``crafts_from`` on) and, after Summer, the rest of the Spring/Summer
     deck boxed; the Craft Bonus cards turn up again and the Reward Tiles wait for every
@@ -122,7 +122,7 @@ def cleanup(s: BattleState, kingdom_from: int, crafts_from: int, boxed: int) -> 
     return Event(None, f"Cleanup: {'; '.join(parts)}.")
 
 
-def season_begins(s: BattleState) -> Event:
+def season_begins(s: Table) -> Event:
     """Season's End: the next Season begins with the merchant who triggered the end."""
     season = title(s.content.rules.seasons[s.season])
     limit = s.content.rules.kingdom_limit[s.season]
@@ -133,7 +133,7 @@ def season_begins(s: BattleState) -> Event:
     )
 
 
-def year_end(s: BattleState, parts: list[dict[str, int]], totals: list[int]) -> list[Event]:
+def year_end(s: Table, parts: list[dict[str, int]], totals: list[int]) -> list[Event]:
     """Year's End: what each merchant's unsold Weapons, Defeated Weapons and End Kingdom
     Cards earn, and its gold at the end."""
     said = [Event(None, "Winter's battles are over: the Year's End scoring.")]
@@ -154,7 +154,7 @@ def year_end(s: BattleState, parts: list[dict[str, int]], totals: list[int]) -> 
     return said
 
 
-def turned_up(s: BattleState, crafts_from: int, kingdom_from: int) -> Event | None:
+def turned_up(s: Table, crafts_from: int, kingdom_from: int) -> Event | None:
     """Player Turns: the Craft and Kingdom Cards turned face up to refill the rows (those
     from ``crafts_from`` and ``kingdom_from`` on)."""
     c = s.content

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from rulebook.battle_merchants.content import Content
 from rulebook.battle_merchants.sell import open_spaces
-from rulebook.battle_merchants.setup import per_content
+from rulebook.battle_merchants.state import per_content
 from rulebook.battle_merchants.year_end import defeated_total, on_board
 from rulebook.core import State
 

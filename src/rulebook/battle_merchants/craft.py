@@ -14,22 +14,22 @@ from rulebook.battle_merchants import two_players
 from rulebook.battle_merchants.setup import EMPTY
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def craft_deck(s: BattleState) -> list[int]:
+def craft_deck(s: Table) -> list[int]:
     """Player Turns, End of Season Cleanup: the Spring/Summer Craft deck in the first two
     Seasons, then the Autumn/Winter deck."""
     return s.spring_deck if s.season < 2 else s.autumn_deck
 
 
-def learn_cost(s: BattleState, p: int, card: int) -> int:
+def learn_cost(s: Table, p: int, card: int) -> int:
     """Craft Cards: free, or x1 / x2 times your Levels in that Weapon."""
     t = s.tables
     return t.craft_multiplier[card] * s.levels[p][t.craft_weapon[card]]
 
 
-def learn(s: BattleState, p: int, slot: int, free: bool) -> None:
+def learn(s: Table, p: int, slot: int, free: bool) -> None:
     """Learn Craft: pay (unless ``free``, ExtraCrafty), take the card in Craft space ``slot``
     (from 0), gain its Levels and coins; the first to Level 6 takes the Craft Bonus card
     (Mastering a Craft)."""

@@ -14,25 +14,26 @@ from typing import TYPE_CHECKING
 
 from rulebook.battle_merchants.actions import FORGING, FREE_FORGE, Forge
 from rulebook.battle_merchants.kingdom import effects
+from rulebook.battle_merchants.turns import end_turn
 from rulebook.core import Action
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def can_forge(s: BattleState, p: int, weapon: int, vorpal: bool) -> bool:
+def can_forge(s: Table, p: int, weapon: int, vorpal: bool) -> bool:
     """Forge Weapons: a Standard Weapon needs one Level in its Craft, a Vorpal one five."""
     need = s.content.rules.vorpal_level if vorpal else 1
     return s.levels[p][weapon] >= need
 
 
-def forge_cost(s: BattleState, p: int, weapon: int, vorpal: bool) -> int:
+def forge_cost(s: Table, p: int, weapon: int, vorpal: bool) -> int:
     """Forge Weapons: 5 (Standard) or 15 (Vorpal), less the coins on your matching Craft Cards
     and Kingdom discounts, never below 0."""
     return forge_costs(s, p)[2 * weapon + int(vorpal)]
 
 
-def forge_costs(s: BattleState, p: int) -> list[int]:
+def forge_costs(s: Table, p: int) -> list[int]:
     """Forge Weapons: the cost of every Weapon and quality, as :func:`forge_cost` gives it
     (``[weapon * 2 + vorpal]``), remembered in ``costs_known`` by the seat's coins and Kingdom
     Cards, the only things it depends on (not to be changed)."""
@@ -43,7 +44,7 @@ def forge_costs(s: BattleState, p: int) -> list[int]:
     return costs
 
 
-def _price_forges(s: BattleState, p: int) -> list[int]:
+def _price_forges(s: Table, p: int) -> list[int]:
     """Forge Weapons: the chart's costs less Kingdom discounts, then each Weapon's coins."""
     chart = s.content.chart
     std, vor = chart.forge_standard, chart.forge_vorpal
@@ -59,17 +60,17 @@ def _price_forges(s: BattleState, p: int) -> list[int]:
     return out
 
 
-def forge_limit(s: BattleState, p: int) -> int:
+def forge_limit(s: Table, p: int) -> int:
     """Forge Weapons: up to three Weapons per action (more with a Kingdom Card)."""
     return s.content.rules.forge_limit + sum(k.amount for k in effects(s, p, "forge_limit"))
 
 
-def last_forge(s: BattleState, p: int) -> bool:
+def last_forge(s: Table, p: int) -> bool:
     """Forge Weapons: whether the Weapon forged now is the last of the action."""
     return s.count + 1 >= forge_limit(s, p)
 
 
-def forges(s: BattleState, p: int, out: list[Action], free: bool) -> None:
+def forges(s: Table, p: int, out: list[Action], free: bool) -> None:
     """Forge Weapons: append to ``out`` every ``forge`` move seat ``p`` has the Craft and the
     gold for (``free``: Free Samples' Standard Weapon, every Craft held)."""
     gold = s.gold[p]
@@ -89,7 +90,7 @@ def forges(s: BattleState, p: int, out: list[Action], free: bool) -> None:
             out.append(forge[2 * w + 1])
 
 
-def forge(s: BattleState, p: int, action: Forge, step: str) -> None:
+def forge(s: Table, p: int, action: Forge, step: str) -> None:
     """Forge Weapons: pay and take the Weapon into your supply; the action ends at the limit.
     With Free Samples (``step`` FREE_FORGE): a Standard Weapon for free, and the turn ends."""
     w = s.content.weapons.index(action.weapon)
@@ -97,7 +98,7 @@ def forge(s: BattleState, p: int, action: Forge, step: str) -> None:
     if step == FREE_FORGE:
         supply = s.supply[p] = s.supply[p].copy()
         supply[w * 2] += 1
-        s.end_turn("kingdom")
+        end_turn(s, "kingdom")
         return
     s.gold[p] -= forge_cost(s, p, w, action.vorpal)
     supply = s.supply[p] = s.supply[p].copy()
@@ -106,4 +107,4 @@ def forge(s: BattleState, p: int, action: Forge, step: str) -> None:
     s.count += 1
     s.step = FORGING
     if last:
-        s.end_turn("forge")
+        end_turn(s, "forge")

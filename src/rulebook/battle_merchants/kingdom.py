@@ -18,21 +18,21 @@ from rulebook.battle_merchants.content import KingdomCard
 from rulebook.battle_merchants.setup import EMPTY
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def effects(s: BattleState, p: int, effect: str) -> list[KingdomCard]:
+def effects(s: Table, p: int, effect: str) -> list[KingdomCard]:
     """Take Kingdom Card: the cards in front of seat ``p`` whose text does ``effect``."""
     k = s.content.kingdom
     return [k[i] for i in s.kingdom_cards[p] if k[i].effect == effect]
 
 
-def kingdom_limit(s: BattleState) -> int:
+def kingdom_limit(s: Table) -> int:
     """Take Kingdom Card: how many cards a player may have in front of them this Season."""
     return s.content.rules.kingdom_limit[s.season]
 
 
-def can_take_kingdom(s: BattleState, p: int, card: int) -> bool:
+def can_take_kingdom(s: Table, p: int, card: int) -> bool:
     """Kingdom Card Durations: Permanent and End cards need room under the Season's limit; a
     card showing negative gold needs that gold."""
     k = s.content.kingdom[card]
@@ -41,7 +41,7 @@ def can_take_kingdom(s: BattleState, p: int, card: int) -> bool:
     return s.gold[p] + k.gold >= 0
 
 
-def take_kingdom(s: BattleState, p: int, slot: int) -> str:
+def take_kingdom(s: Table, p: int, slot: int) -> str:
     """Take Kingdom Card: take the card in Kingdom space ``slot`` (from 0; a Final card stays
     there), collect or pay its gold, then apply it. Returns the next step of the turn (TURN
     when the turn is over): ExtraCrafty's free Craft Card, Free Samples' free Weapon, the two

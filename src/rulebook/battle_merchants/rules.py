@@ -2,11 +2,13 @@
 
 "A game of Battle Merchants is played over four “Seasons” in order: Spring, Summer, Autumn,
 and Winter. During each season, players take turns, going clockwise around the table. On your
-turn, you get to take one action of your choice." This module holds the state and the turn
-flow (Player Turns: the face-up cards refilled, one action, the next player; the Season's end
-after the last of the final turns) that the sections' modules hook into, each named after the
-rulebook's heading:
+turn, you get to take one action of your choice." This module is the table of contents: the
+table itself (every supply, deck and space) is :class:`~rulebook.battle_merchants.state.Table`,
+and :class:`BattleState` lists the legal moves and hands each move to the section of its
+action, each module named after the rulebook's heading:
 
+- :mod:`~rulebook.battle_merchants.turns`: Player Turns, the face-up cards refilled before the
+  action, the next player after it, the Season's end after the last of the final turns;
 - :mod:`~rulebook.battle_merchants.setup`: Setup, Setting Up For 2;
 - :mod:`~rulebook.battle_merchants.actions`: Player Turns, the moves and the steps of a turn;
 - :mod:`~rulebook.battle_merchants.craft`: Learn Craft (Craft Cards, Mastering a Craft);
@@ -48,26 +50,26 @@ from rulebook.battle_merchants.actions import (
     Done,
     Forge,
     Learn,
-    Moves,
     Pass,
     Sell,
     TakeKingdom,
     moves,
 )
-from rulebook.battle_merchants.content import Board, Content, content
-from rulebook.battle_merchants.craft import craft_deck, learn, learn_cost
+from rulebook.battle_merchants.content import content
+from rulebook.battle_merchants.craft import learn, learn_cost
 from rulebook.battle_merchants.forge import forge, forge_limit, forges
 from rulebook.battle_merchants.kingdom import can_take_kingdom, take_kingdom
-from rulebook.battle_merchants.seasons import end_season
 from rulebook.battle_merchants.sell import forge_and_sell, forge_and_sell_moves, sales, sell_weapon
-from rulebook.battle_merchants.setup import EMPTY, Tables, set_up, tables
+from rulebook.battle_merchants.setup import EMPTY, set_up
+from rulebook.battle_merchants.state import Table, tables
+from rulebook.battle_merchants.turns import end_turn, start_turn
 from rulebook.battle_merchants.year_end import (
     score_breakdown,
     score_notes,
     tiebreak,
     tiebreak_labels,
 )
-from rulebook.core import Action, Game, IllegalAction, Setup, State, find_move
+from rulebook.core import Action, Game, IllegalAction, Setup, find_move
 from rulebook.core.action import hashable
 from rulebook.core.chance import shuffle
 from rulebook.core.state import Texts
@@ -76,77 +78,14 @@ from rulebook.core.words import seat
 __all__ = ["BattleState", "moves"]
 
 
-class BattleState(State):
-    """A game of Battle Merchants for 2 to 4 players.
-
-    Weapons in a supply are counted per ``weapon * 2 + vorpal``. A Weapon Space holds ``EMPTY``
-    or ``owner * 2 + vorpal``, where owner ``n`` (the number of players) is Salesman Steve.
-    Face-up card spaces hold a card number or ``EMPTY`` (a gap closed at the next turn's start).
-    Decks are lists whose last card is the top. The rows of the per-seat tables (supply,
-    Craft Cards, Levels, coins, Reward Tiles, Kingdom Cards, Defeated Weapons) and of
-    ``reward_spaces`` are shared by clones: a move never changes one in place, it replaces the
-    row it changes.
-    """
+class BattleState(Table):
+    """A game of Battle Merchants for 2 to 4 players: the table
+    (:class:`~rulebook.battle_merchants.state.Table`, its fields) with the game's protocol, each
+    move handed to its section."""
 
     #: what each seat sees (:mod:`rulebook.battle_merchants.view`) and the moves in plain words
     #: (:mod:`rulebook.battle_merchants.words`)
     texts = Texts.of(view, words, aloud=aloud)
-
-    content: Content
-    board: Board
-    moves: Moves
-    tables: Tables
-    #: the number of players (``num_players``, kept as a plain attribute: the compiled rules
-    #: read it often)
-    seats: int
-    two: bool
-    steve: int
-    season: int
-    step: str
-    current: int
-    count: int  # Weapons forged / sales made in this action
-    penalty: int  # gold less per sale (Desperate Times)
-    last_kind: str  # the kind of the last action taken (2-player cleanup)
-    gold: list[int]
-    supply: list[list[int]]
-    crafts: list[list[int]]
-    levels: list[list[int]]
-    coins: list[list[int]]
-    race_tiles: list[list[int]]
-    region_tiles: list[list[int]]
-    kingdom_cards: list[list[int]]
-    defeated: list[list[int]]
-    reward_spaces: list[list[bool]]
-    region_on_board: list[bool]
-    bonus_owner: list[int]
-    bonus_up: list[bool]
-    spaces: list[int]
-    tokens: list[int]
-    season_area: int
-    tokens_discarded: int
-    ending_after: int
-    passes: int  # passes in a row: a full round of them means the table is frozen
-    craft_pool: list[int]
-    kingdom_pool: list[int]
-    spring_deck: list[int]
-    autumn_deck: list[int]
-    boxed: int
-    kingdom_deck: list[int]
-    kingdom_discard: list[int]
-    craft_discard: list[int]
-    steve_races: list[int]
-    steve_cube: int
-    year_end: list[dict[str, int]]
-    #: per seat, what the balance lab counts (:mod:`rulebook.battle_merchants.stats`): sales
-    #: per race and Region, Weapons forged, Kingdom Cards taken, battles won, lost and tied
-    tally: list[dict[str, int]]
-    #: whether moves count in :attr:`tally`: not in the throwaway states of a search
-    #: (determinized samples, :meth:`_resample_hidden`; greedy's lookahead), whose counts
-    #: nobody reads
-    tallied: bool
-    #: forge costs by a seat's coins and Kingdom Cards
-    #: (:func:`~rulebook.battle_merchants.forge.forge_costs`), shared by clones
-    costs_known: dict[tuple[int, ...], list[int]]
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         """Setup: a new game set up (:func:`~rulebook.battle_merchants.setup.set_up`), its first
@@ -171,64 +110,7 @@ class BattleState(State):
         self.tallied = True
         self.costs_known = {}
         set_up(self)
-        self.start_turn()
-
-    def tally_one(self, p: int, key: str) -> None:
-        """One more of ``key`` in seat ``p``'s :attr:`tally` (the balance lab's counts)."""
-        # a new dict, never a change in place: clones share the seats' tallies
-        if not self.tallied:
-            return
-        tally = dict(self.tally[p])
-        tally[key] = tally.get(key, 0) + 1
-        self.tally[p] = tally
-
-    # -- Player Turns ----------------------------------------------------------------------------
-    def start_turn(self) -> None:
-        """Player Turns: turn over Craft and Kingdom Cards up to five and three (no re-shuffle).
-        With 2 players the side board's cards slide down to fill gaps first (Kingdom and Craft
-        Cards in the 2-player Game)."""
-        rules = self.content.rules
-        self.craft_pool = [x for x in self.craft_pool if x != EMPTY]
-        self.kingdom_pool = [x for x in self.kingdom_pool if x != EMPTY]
-        deck = craft_deck(self)
-        crafts, kingdom = len(self.craft_pool), len(self.kingdom_pool)
-        while len(self.craft_pool) < rules.face_up_crafts and deck:
-            self.craft_pool.append(deck.pop())
-        while len(self.kingdom_pool) < rules.face_up_kingdom and self.kingdom_deck:
-            self.kingdom_pool.append(self.kingdom_deck.pop())
-        self.tell("turned_up", crafts, kingdom)
-        self.step = TURN
-        self.count = 0
-        self.penalty = 0
-
-    def end_turn(self, kind: str) -> None:
-        """Player Turns: the turn ends after an action of ``kind``; the Season ends after the
-        last of the final turns (Season's End: Time For War!).
-
-        Decision: the text ends a Season only with the third Demand Token, and a table can
-        freeze before that (every player broke, at the Kingdom Card limit, nothing to sell):
-        ``pass`` is legal only when no action is, and passing changes nothing, so when every
-        player in turn has passed the table can never change again. Then war breaks out as if
-        the Season had been triggered. A Season in which anyone can still act goes on.
-        """
-        war = self.war_after_turn(kind)
-        self.last_kind = kind
-        n = self.seats
-        last = self.current
-        self.passes = self.passes + 1 if kind == "pass" else 0
-        if war:
-            end_season(self, last)
-            if self.step == OVER:
-                return
-        else:
-            self.current = (last + 1) % n
-        self.start_turn()
-
-    def war_after_turn(self, kind: str) -> bool:
-        """Season's End: whether the turn, ended now by an action of ``kind``, ends the Season
-        (:meth:`end_turn`): it was the last of the final turns, or every player has passed."""
-        passes = self.passes + 1 if kind == "pass" else 0
-        return self.current == self.ending_after or passes >= self.seats
+        start_turn(self)
 
     # -- the protocol ----------------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -304,12 +186,12 @@ class BattleState(State):
         p = player
         step = self.step
         if type(action) is Pass:
-            self.end_turn("pass")
+            end_turn(self, "pass")
         elif type(action) is Done:
-            self.end_turn("forge" if step == FORGING else "kingdom")
+            end_turn(self, "forge" if step == FORGING else "kingdom")
         elif type(action) is Learn:
             learn(self, p, action.slot - 1, free=step == FREE_CRAFT)
-            self.end_turn("kingdom" if step == FREE_CRAFT else "learn")
+            end_turn(self, "kingdom" if step == FREE_CRAFT else "learn")
         elif type(action) is Forge:
             forge(self, p, action, step)
         elif type(action) is Sell:
@@ -317,7 +199,7 @@ class BattleState(State):
         elif type(action) is TakeKingdom:
             nxt = take_kingdom(self, p, action.slot - 1)
             if nxt == TURN:
-                self.end_turn("kingdom")
+                end_turn(self, "kingdom")
             else:
                 self.step = nxt
                 self.count = 0

@@ -19,10 +19,10 @@ from rulebook.battle_merchants.setup import EMPTY, FIRE, GONE, LOCK
 from rulebook.battle_merchants.year_end import year_end
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def check_token(s: BattleState, space: Space) -> None:
+def check_token(s: Table, space: Space) -> None:
     """Selling Weapons, step 4, and Season's End: a face-up Demand Token with Weapons on both
     sides goes to the Season Area, and the next Battlefield's token flips face-up. The third
     token there triggers the Season's end: every other player takes one final turn (the
@@ -47,7 +47,7 @@ def check_token(s: BattleState, space: Space) -> None:
         check_token(s, s.board.spaces[2 * (bf + 1)])
 
 
-def end_season(s: BattleState, last: int) -> None:
+def end_season(s: Table, last: int) -> None:
     """Season's End: battles, repairs, then the cleanup (or the Year's End after Winter); the
     player who triggered the end (to the left of ``last``, the last player) starts the next
     Season."""
@@ -67,12 +67,12 @@ def end_season(s: BattleState, last: int) -> None:
     s.tell("season_begins")
 
 
-def battle_level(s: BattleState, owner: int, weapon: int) -> int:
+def battle_level(s: Table, owner: int, weapon: int) -> int:
     """Battles: the seller's current Craft Level in the Weapon (with Kingdom bonuses)."""
     return s.levels[owner][weapon] + sum(k.amount for k in effects(s, owner, "battle_level"))
 
 
-def battles(s: BattleState) -> None:
+def battles(s: Table) -> None:
     """Battles: every Battlefield with two facing Weapons fights: Vorpal beats Standard, else
     the higher Craft Level of the sellers in their Weapon wins, else a tie (both removed, 1 gold
     to each owner). The winner's owner keeps the loser as a Defeated Weapon. With 2 players
@@ -119,7 +119,7 @@ def battles(s: BattleState) -> None:
             s.spaces[lose] = EMPTY
 
 
-def repairs(s: BattleState) -> None:
+def repairs(s: Table) -> None:
     """Repairs: two gold per Weapon a player owns on the board, plus Kingdom bonuses."""
     rules = s.content.rules
     n = s.seats
@@ -135,7 +135,7 @@ def repairs(s: BattleState) -> None:
     s.tell("repairs", owned, pays)
 
 
-def cleanup(s: BattleState) -> None:
+def cleanup(s: Table) -> None:
     """End of Season Cleanup. 3-4 players: the face-up Kingdom Cards are discarded (Final
     cards stay) and the face-up Craft Cards too. 2 players (End of a Season): nothing is
     discarded, unless the last action was neither Learn Craft nor Take Kingdom Card: then the

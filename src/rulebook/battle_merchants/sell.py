@@ -20,19 +20,20 @@ from rulebook.battle_merchants.forge import can_forge, forge_cost
 from rulebook.battle_merchants.kingdom import effects
 from rulebook.battle_merchants.seasons import check_token
 from rulebook.battle_merchants.setup import EMPTY, FIRE, LOCK
+from rulebook.battle_merchants.turns import end_turn
 from rulebook.core import Action
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def open_for_sale(s: BattleState, space: int) -> bool:
+def open_for_sale(s: Table, space: int) -> bool:
     """Regions and Battlefields: a Weapon may go on an empty space whose Battlefield has no
     Demand Token or a face-up one."""
     return s.spaces[space] == EMPTY and s.tokens[space >> 1] != LOCK
 
 
-def open_spaces(s: BattleState) -> list[int]:
+def open_spaces(s: Table) -> list[int]:
     """Regions and Battlefields: every space :func:`open_for_sale`, in board order."""
     spaces = s.spaces
     out = []
@@ -46,7 +47,7 @@ def open_spaces(s: BattleState) -> list[int]:
     return out
 
 
-def sale_value(s: BattleState, p: int, space: Space, vorpal: bool) -> int:
+def sale_value(s: Table, p: int, space: Space, vorpal: bool) -> int:
     """Selling Weapons, step 2: the base Sell Value + 1 per matching race / Region Reward Tile
     (+ Kingdom bonuses, - Desperate Times' penalty)."""
     chart = s.content.chart
@@ -60,20 +61,20 @@ def sale_value(s: BattleState, p: int, space: Space, vorpal: bool) -> int:
     return max(value - s.penalty, 0)
 
 
-def last_sale(s: BattleState) -> bool:
+def last_sale(s: Table) -> bool:
     """Sell Weapon: whether a sale now ends the action: always, but the first of the two sales
     of Drive the Workers or Desperate Times."""
     return s.step != SELLING or s.count + 1 >= SALES_TWICE
 
 
-def sale_sends_token(s: BattleState, space: int) -> bool:
+def sale_sends_token(s: Table, space: int) -> bool:
     """Selling Weapons, step 4: whether a Weapon sold to the empty ``space`` fills a
     Battlefield under a face-up Demand Token (:func:`~rulebook.battle_merchants.seasons.
     check_token` then sends it to the Season Area and flips the next one)."""
     return s.tokens[space >> 1] == FIRE and s.spaces[space ^ 1] != EMPTY
 
 
-def sales(s: BattleState, p: int, out: list[Action]) -> None:
+def sales(s: Table, p: int, out: list[Action]) -> None:
     """Sell Weapon: append to ``out`` every ``sell`` move of a Weapon in seat ``p``'s supply."""
     supply = s.supply[p]
     if not any(supply):
@@ -88,7 +89,7 @@ def sales(s: BattleState, p: int, out: list[Action]) -> None:
             out.append(sell_moves[2 * i + 1])
 
 
-def sell_weapon(s: BattleState, p: int, action: Sell, step: str) -> None:
+def sell_weapon(s: Table, p: int, action: Sell, step: str) -> None:
     """Sell Weapon: a Weapon from the supply sold (:func:`sell`); the turn ends, or after the
     second sale of Drive the Workers or Desperate Times (``step`` SELLING)."""
     index = s.moves.index[action] >> 1
@@ -99,12 +100,12 @@ def sell_weapon(s: BattleState, p: int, action: Sell, step: str) -> None:
     if step == SELLING:
         s.count += 1
         if last:
-            s.end_turn("kingdom")
+            end_turn(s, "kingdom")
     else:
-        s.end_turn("sell")
+        end_turn(s, "sell")
 
 
-def sell(s: BattleState, p: int, space: Space, vorpal: bool) -> None:
+def sell(s: Table, p: int, space: Space, vorpal: bool) -> None:
     """Selling Weapons: place the Weapon, take the gold, then the Reward Tile of your colour
     (one per race per Season: the space refills only at the cleanup), then check the Demand
     Token; with 2 players Salesman Steve sells after every sale."""
@@ -126,7 +127,7 @@ def sell(s: BattleState, p: int, space: Space, vorpal: bool) -> None:
             check_token(s, steve)
 
 
-def forge_and_sell_moves(s: BattleState, p: int, out: list[Action]) -> None:
+def forge_and_sell_moves(s: Table, p: int, out: list[Action]) -> None:
     """Forge and Sell One Weapon: append to ``out`` every ``bonus`` move of seat ``p``: a face-up
     Craft Bonus card, the Craft and gold to forge its Weapon, a space open for it."""
     gold = s.gold[p]
@@ -141,11 +142,11 @@ def forge_and_sell_moves(s: BattleState, p: int, out: list[Action]) -> None:
                     out.append(s.moves.bonus[space.index * 2 + v])
 
 
-def forge_and_sell(s: BattleState, p: int, action: Bonus) -> None:
+def forge_and_sell(s: Table, p: int, action: Bonus) -> None:
     """Forge and Sell One Weapon: turn the Craft Bonus card face down, pay the forge cost and
     sell the Weapon at once (:func:`sell`); the turn ends."""
     space = s.board.spaces[s.moves.index[action] >> 1]
     s.gold[p] -= forge_cost(s, p, space.weapon, action.vorpal)
     s.bonus_up[space.weapon] = False
     sell(s, p, space, action.vorpal)
-    s.end_turn("bonus")
+    end_turn(s, "bonus")

@@ -11,13 +11,10 @@ face-up card space holds ``EMPTY`` or a code, a Battlefield's Demand Token is ``
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, TypeVar
-
-from rulebook.battle_merchants.content import Content
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 # Demand Token states, per Battlefield (Final: the compiled rules read them as constants)
 GONE: Final = 0
@@ -27,41 +24,7 @@ LOCK: Final = 2
 EMPTY: Final = -1
 
 
-class Tables:
-    """What the compiled rules read of the content on every move, as plain attributes (the
-    content's cards are Python dataclasses): made once per content (:func:`tables`)."""
-
-    def __init__(self, c: Content) -> None:
-        #: per Kingdom Card: its pile, 0 for A to 3 for D
-        self.pile = ["ABCD".index(k.pile) for k in c.kingdom]
-        #: per Craft Card: its Weapon and its cost multiplier
-        self.craft_weapon = [k.weapon for k in c.crafts]
-        self.craft_multiplier = [k.multiplier for k in c.crafts]
-
-
-T = TypeVar("T")
-
-
-def per_content(kept: list[tuple[Content, T]], c: Content, make: Callable[[Content], T]) -> T:
-    """``make(c)``, made once per content and ``kept`` (a game's content is one object, loaded
-    once; a designer's override loads another, which replaces it)."""
-    if kept and kept[0][0] is c:
-        return kept[0][1]
-    found = make(c)
-    kept[:] = [(c, found)]
-    return found
-
-
-#: the last content's :class:`Tables`
-_tables: list[tuple[Content, Tables]] = []
-
-
-def tables(c: Content) -> Tables:
-    """The :class:`Tables` of content ``c``."""
-    return per_content(_tables, c, Tables)
-
-
-def set_up(s: BattleState) -> None:
+def set_up(s: Table) -> None:
     """Setup, steps 1-12 (and Setting Up For 2): every player's mat (its starting Craft Levels
     and printed Reward Tile), 10 gold, the Demand Tokens (the first Battlefield of each Region
     face-up, the others locked), the Reward spaces filled, then :func:`deal`."""
@@ -98,7 +61,7 @@ def set_up(s: BattleState) -> None:
     deal(s)
 
 
-def deal(s: BattleState) -> None:
+def deal(s: Table) -> None:
     """Setup, steps 6-9: the Kingdom deck from piles A-D filtered by player count (A on top,
     the single D at the bottom), the Craft decks shuffled; Steve's tiles placed (Setting Up For
     2); the start player.

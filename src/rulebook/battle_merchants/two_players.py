@@ -18,10 +18,10 @@ from rulebook.battle_merchants.content import Space
 from rulebook.battle_merchants.setup import EMPTY
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def linked_card(s: BattleState, where: tuple[str, int]) -> tuple[str, int, int] | None:
+def linked_card(s: Table, where: tuple[str, int]) -> tuple[str, int, int] | None:
     """Kingdom and Craft Cards in the 2-player Game: the card that taking the card in
     ``where`` (kind, space from 0) discards (its black line), as (kind, space, card); None if
     there is none (3-4 players, an empty space; a Final card, Slush Fund, is never discarded)."""
@@ -38,7 +38,7 @@ def linked_card(s: BattleState, where: tuple[str, int]) -> tuple[str, int, int] 
     return kind, slot, card
 
 
-def discard_linked(s: BattleState, kind: str, slot: int) -> None:
+def discard_linked(s: Table, kind: str, slot: int) -> None:
     """Kingdom and Craft Cards in the 2-player Game: a card taken from space ``slot`` (from 0)
     discards the card its black line links it to.
 
@@ -56,7 +56,7 @@ def discard_linked(s: BattleState, kind: str, slot: int) -> None:
         s.craft_pool[at] = EMPTY
 
 
-def steve_target(s: BattleState, sold: Space, before_sale: bool = False) -> Space | None:
+def steve_target(s: Table, sold: Space, before_sale: bool = False) -> Space | None:
     """Salesman Steve: where he sells next, the lowest open space of his race (locks
     ignored); ties go to the first such row clockwise from the row just sold to. None if the
     race is full. ``before_sale``: asked before the sale to ``sold`` is made (its space counts
@@ -78,7 +78,7 @@ def steve_target(s: BattleState, sold: Space, before_sale: bool = False) -> Spac
     return None if target is None else board.spaces[target]
 
 
-def steve_sells(s: BattleState, sold: Space) -> Space | None:
+def steve_sells(s: Table, sold: Space) -> Space | None:
     """Salesman Steve sells a Standard Weapon (no owner, no gold) after the sale to ``sold``,
     then his cube moves one space. Returns the space he sold to (None: no sale), whose Demand
     Token the caller checks as after any sale ("This may send a Demand Token to the Season

@@ -33,10 +33,10 @@ from rulebook.core import Action
 from rulebook.core.data import fields
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def view(s: BattleState, player: int | None) -> dict[str, Any]:
+def view(s: Table, player: int | None) -> dict[str, Any]:
     """Extra Notes: the table as ``player`` sees it (``None``: as every seat sees it). Everything is
     public ("Everything you have ... is public") except the order of the decks and which
     Spring/Summer cards went back to the box.
@@ -159,13 +159,13 @@ def view(s: BattleState, player: int | None) -> dict[str, Any]:
     return obs
 
 
-def _kingdom_view(s: BattleState, card: int) -> dict[str, Any]:
+def _kingdom_view(s: Table, card: int) -> dict[str, Any]:
     """Take Kingdom Card: a face-up Kingdom Card as every seat sees it."""
     k = s.content.kingdom[card]
     return {**fields(k, "name", "duration", "gold"), "text": card_text(k, s.content)}
 
 
-def explain(s: BattleState, player: int, action: Action) -> str:
+def explain(s: Table, player: int, action: Action) -> str:
     """The Actions: the move with its card, cost or gold, for menus."""
     c = s.content
     try:
@@ -202,7 +202,7 @@ def explain(s: BattleState, player: int, action: Action) -> str:
     return str(action)
 
 
-def _linked(s: BattleState, where: tuple[str, int]) -> str:
+def _linked(s: Table, where: tuple[str, int]) -> str:
     """Kingdom and Craft Cards in the 2-player Game: the card a take discards with it (its
     black line), for menus."""
     link = linked_card(s, where)

@@ -25,10 +25,10 @@ from rulebook.battle_merchants.view import explain
 from rulebook.core import Action
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def describe(s: BattleState, player: int, action: Action) -> str:
+def describe(s: Table, player: int, action: Action) -> str:
     """The Actions: the move in plain words for a newcomer, as an instruction beginning with
     its verb: what it costs, what it gives and what comes with it (a Reward Tile, a Demand Token to
     the Season Area, Salesman Steve's sale, the card its black line discards, the end of
@@ -58,14 +58,14 @@ def describe(s: BattleState, player: int, action: Action) -> str:
     return text + _season_end_words(s, player, action)
 
 
-def _card_names(s: BattleState, effect: str) -> str:
+def _card_names(s: Table, effect: str) -> str:
     """Take Kingdom Card: the cards of this game with ``effect`` (what a free step comes
     from)."""
     n = s.seats
     return " or ".join(k.name for k in s.content.kingdom if k.effect == effect and n in k.players)
 
 
-def _craft_words(s: BattleState, slot: int) -> str:
+def _craft_words(s: Table, slot: int) -> str:
     """Learn Craft: ``the Axe +2 Craft Card (Craft space 3)``."""
     c = s.content
     card = s.craft_pool[slot]
@@ -75,7 +75,7 @@ def _craft_words(s: BattleState, slot: int) -> str:
     return f"the {title(c.weapons[k.weapon])} +{k.levels} Craft Card (Craft space {slot + 1})"
 
 
-def _kingdom_words(s: BattleState, slot: int) -> str:
+def _kingdom_words(s: Table, slot: int) -> str:
     """Take Kingdom Card: ``the Kingdom Card Night Shift (Kingdom space 2)``."""
     card = s.kingdom_pool[slot]
     if card == EMPTY:
@@ -83,7 +83,7 @@ def _kingdom_words(s: BattleState, slot: int) -> str:
     return f"the Kingdom Card {s.content.kingdom[card].name} (Kingdom space {slot + 1})"
 
 
-def _discards_words(s: BattleState, where: tuple[str, int]) -> str:
+def _discards_words(s: Table, where: tuple[str, int]) -> str:
     """Kingdom and Craft Cards in the 2-player Game: what the side board's black line
     discards with a card."""
     link = linked_card(s, where)
@@ -94,7 +94,7 @@ def _discards_words(s: BattleState, where: tuple[str, int]) -> str:
     return f"; its black line discards {card}"
 
 
-def _describe_learn(s: BattleState, p: int, slot: int) -> str:
+def _describe_learn(s: Table, p: int, slot: int) -> str:
     """Learn One Craft (or ExtraCrafty's free Craft Card): cost, Levels, coins, Vorpal,
     the Craft Bonus card."""
     c = s.content
@@ -125,7 +125,7 @@ def _describe_learn(s: BattleState, p: int, slot: int) -> str:
     return f"{head}: {'; '.join(gains)}" + _discards_words(s, ("craft", slot))
 
 
-def _describe_kingdom(s: BattleState, p: int, slot: int) -> str:
+def _describe_kingdom(s: Table, p: int, slot: int) -> str:
     """Take One Kingdom Card: its gold, where it goes (and the Season's limit), what it
     does, in the card's words."""
     c = s.content
@@ -173,7 +173,7 @@ def _describe_kingdom(s: BattleState, p: int, slot: int) -> str:
     return f"{head}: {does}" + _discards_words(s, ("kingdom", slot))
 
 
-def _forge_cost_words(s: BattleState, p: int, weapon: int, vorpal: bool) -> str:
+def _forge_cost_words(s: Table, p: int, weapon: int, vorpal: bool) -> str:
     """Forge Weapons: how a forge cost comes about: `` (5 less 1 for Craft Card coins)``;
     empty when it is the chart's price."""
     c = s.content
@@ -188,7 +188,7 @@ def _forge_cost_words(s: BattleState, p: int, weapon: int, vorpal: bool) -> str:
     return f" ({base} less {', '.join(less)})" if less else ""
 
 
-def _describe_forge(s: BattleState, p: int, action: Forge) -> str:
+def _describe_forge(s: Table, p: int, action: Forge) -> str:
     """Forge Up to Three Weapons, one Weapon (or Free Samples' free Standard Weapon)."""
     c = s.content
     w = c.weapons.index(action.weapon)
@@ -204,7 +204,7 @@ def _describe_forge(s: BattleState, p: int, action: Forge) -> str:
     return f"Forge a {quality} {weapon} for free{why}, {which}"
 
 
-def _space_words(s: BattleState, space: Space) -> str:
+def _space_words(s: Table, space: Space) -> str:
     """Regions and Battlefields: ``the Orcs at Desert Battlefield 2``."""
     c = s.content
     region = title(s.board.regions[space.region])
@@ -212,7 +212,7 @@ def _space_words(s: BattleState, space: Space) -> str:
     return f"the {race} at {region} Battlefield {space.battlefield + 1}"
 
 
-def _sale_words(s: BattleState, p: int, space: Space, vorpal: bool) -> str:
+def _sale_words(s: Table, p: int, space: Space, vorpal: bool) -> str:
     """Selling Weapons: a sale's gold and how it comes about: ``8 gold (6 + 2 for Dwarf
     Reward Tiles)``; then the Reward Tile it takes, the Demand Token it sends and Steve's sale
     after it."""
@@ -248,7 +248,7 @@ def _sale_words(s: BattleState, p: int, space: Space, vorpal: bool) -> str:
     return text
 
 
-def _token_words(s: BattleState, space: Space) -> str:
+def _token_words(s: Table, space: Space) -> str:
     """What a sale to ``space`` does to its Battlefield's Demand Token (Selling Weapons,
     step 4; Season's End)."""
     if not sale_sends_token(s, space.index):
@@ -269,7 +269,7 @@ def _token_words(s: BattleState, space: Space) -> str:
     return text
 
 
-def _steve_words(s: BattleState, space: Space) -> str:
+def _steve_words(s: Table, space: Space) -> str:
     """Salesman Steve: his sale after a sale to ``space`` (2 players)."""
     c = s.content
     target = steve_target(s, space, before_sale=True)
@@ -280,7 +280,7 @@ def _steve_words(s: BattleState, space: Space) -> str:
     return f"; then Salesman Steve sells a Standard {weapon} to {_space_words(s, target)}"
 
 
-def _describe_sale(s: BattleState, p: int, action: Sell) -> str:
+def _describe_sale(s: Table, p: int, action: Sell) -> str:
     """Sell One Weapon (or one of the two sales of Drive the Workers, Desperate Times)."""
     space = s.board.spaces[s.moves.index[action] >> 1]
     quality = "Vorpal" if action.vorpal else "Standard"
@@ -293,7 +293,7 @@ def _describe_sale(s: BattleState, p: int, action: Sell) -> str:
     )
 
 
-def _describe_bonus(s: BattleState, p: int, action: Bonus) -> str:
+def _describe_bonus(s: Table, p: int, action: Bonus) -> str:
     """Forge and Sell One Weapon, the Craft Bonus action."""
     space = s.board.spaces[s.moves.index[action] >> 1]
     quality = "Vorpal" if action.vorpal else "Standard"
@@ -306,7 +306,7 @@ def _describe_bonus(s: BattleState, p: int, action: Bonus) -> str:
     )
 
 
-def _describe_done(s: BattleState) -> str:
+def _describe_done(s: Table) -> str:
     """Player Turns: stop: forge no more, sell no more, or decline a free card or Weapon."""
     if s.step == actions.FORGING:
         return f"Stop forging after {s.count} Weapon{'s' if s.count > 1 else ''}"
@@ -321,7 +321,7 @@ def _describe_done(s: BattleState) -> str:
     return "End the turn"
 
 
-def _season_end_words(s: BattleState, p: int, action: Action) -> str:
+def _season_end_words(s: Table, p: int, action: Action) -> str:
     """``; this ends the Spring: war follows`` when the move ends the turn that ends the
     Season (Season's End: Time For War!)."""
     if type(action) is Forge:

@@ -16,10 +16,10 @@ from rulebook.battle_merchants.content import KingdomCard
 from rulebook.battle_merchants.setup import EMPTY
 
 if TYPE_CHECKING:
-    from rulebook.battle_merchants.rules import BattleState
+    from rulebook.battle_merchants.state import Table
 
 
-def year_end(s: BattleState) -> None:
+def year_end(s: Table) -> None:
     """Year's End: unsold Weapons at End Value; Defeated Weapons bonus (Vorpal 2, Standard
     1; 15 and 7 gold, 2 players 7 only); End Kingdom Cards. The game is over.
 
@@ -58,13 +58,13 @@ def year_end(s: BattleState) -> None:
     s.tell("year_end", parts, totals)
 
 
-def _end_cards(s: BattleState, p: int) -> list[KingdomCard]:
+def _end_cards(s: Table, p: int) -> list[KingdomCard]:
     """Year's End: the End Kingdom Cards in front of seat ``p``."""
     k = s.content.kingdom
     return [k[i] for i in s.kingdom_cards[p] if k[i].duration == "end"]
 
 
-def end_card_gold(s: BattleState, p: int, k: KingdomCard, board: list[list[int]]) -> int:
+def end_card_gold(s: Table, p: int, k: KingdomCard, board: list[list[int]]) -> int:
     """Year's End: what an End Kingdom Card pays (``board``: :func:`on_board`)."""
     if k.effect == "end_flat":
         return k.amount
@@ -81,14 +81,14 @@ def end_card_gold(s: BattleState, p: int, k: KingdomCard, board: list[list[int]]
     return k.amount * (count // k.per)
 
 
-def defeated_total(s: BattleState, p: int) -> int:
+def defeated_total(s: Table, p: int) -> int:
     """Year's End: the value of seat ``p``'s Defeated Weapons pile (Vorpal 2, Standard 1)."""
     rules = s.content.rules
     std, vor = s.defeated[p]
     return std * rules.defeated_standard + vor * rules.defeated_vorpal
 
 
-def on_board(s: BattleState) -> list[list[int]]:
+def on_board(s: Table) -> list[list[int]]:
     """Year's End (ties): per seat, the [Standard, Vorpal] Weapons it owns on the board."""
     n = s.seats
     counts = [[0, 0] for _ in range(n)]
@@ -98,7 +98,7 @@ def on_board(s: BattleState) -> list[list[int]]:
     return counts
 
 
-def score_breakdown(s: BattleState, player: int) -> dict[str, int]:
+def score_breakdown(s: Table, player: int) -> dict[str, int]:
     """Year's End: the gold earned during the Seasons, then the three Year's End parts."""
     parts = (
         s.year_end[player]
@@ -108,7 +108,7 @@ def score_breakdown(s: BattleState, player: int) -> dict[str, int]:
     return {"seasons": s.gold[player] - sum(parts.values()), **parts}
 
 
-def score_notes(s: BattleState) -> dict[str, str]:
+def score_notes(s: Table) -> dict[str, str]:
     """Year's End: what each part of a merchant's gold counts, in plain words."""
     rules, chart = s.content.rules, s.content.chart
     prizes = rules.defeated_bonus_2p if s.two else rules.defeated_bonus
@@ -124,7 +124,7 @@ def score_notes(s: BattleState) -> dict[str, str]:
     }
 
 
-def tiebreak(s: BattleState, player: int) -> tuple[int, ...]:
+def tiebreak(s: Table, player: int) -> tuple[int, ...]:
     """Year's End: ties go to 2 gold per Standard and 3 per Vorpal Weapon owned on the board;
     then they stand (shared)."""
     rules = s.content.rules
@@ -132,7 +132,7 @@ def tiebreak(s: BattleState, player: int) -> tuple[int, ...]:
     return (std * rules.tiebreak_standard + vor * rules.tiebreak_vorpal,)
 
 
-def tiebreak_labels(s: BattleState) -> tuple[str, ...]:
+def tiebreak_labels(s: Table) -> tuple[str, ...]:
     """Year's End: the tie-breaker in words."""
     rules = s.content.rules
     return (

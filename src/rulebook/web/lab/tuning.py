@@ -16,7 +16,7 @@ from rulebook.lab.tune.search import describe_values
 from rulebook.web.lab.store import LabStore, Run
 
 if TYPE_CHECKING:
-    from rulebook.web.lab.worker import Progress
+    from rulebook.web.lab.progress import Progress
 
 #: the evaluation blocks the best candidates are raced on (``rulebook tune --repeats``)
 REPEATS = 4
