@@ -31,8 +31,8 @@ from rulebook.core.rollwrite.extra_dice import extra_cost
 from rulebook.pandoria_merchants import PandoriaState
 from rulebook.pandoria_merchants.board import around
 from rulebook.pandoria_merchants.drawing import anchor_hexes
-from rulebook.pandoria_merchants.rules import Memo
 from rulebook.pandoria_merchants.scoring import areas_at
+from rulebook.pandoria_merchants.state import Memo
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every game and variant, at its fewest and most players and at 4

@@ -107,6 +107,8 @@ MODULES = (
     "rulebook.pandoria_merchants.board",
     "rulebook.pandoria_merchants.terms",
     "rulebook.pandoria_merchants.moves",
+    "rulebook.pandoria_merchants.state",
+    "rulebook.pandoria_merchants.dice",
     "rulebook.pandoria_merchants.buying",
     "rulebook.pandoria_merchants.buildings",
     "rulebook.pandoria_merchants.drawing",

@@ -28,10 +28,10 @@ from rulebook.pandoria_merchants.terms import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def relic_value(s: PandoriaState, kind: int) -> int | None:
+def relic_value(s: PandoriaSheets, kind: int) -> int | None:
     """3.3. To make a Relic: the highest-scoring Relic of ``kind`` remaining (None: none)."""
     for value_left, (value, _) in zip(s.relic_left[kind], s.c.relics[kind][1], strict=True):
         if value_left:
@@ -39,7 +39,7 @@ def relic_value(s: PandoriaState, kind: int) -> int | None:
     return None
 
 
-def action_options(s: PandoriaState, p: int, one: bool = False) -> list[Move]:
+def action_options(s: PandoriaSheets, p: int, one: bool = False) -> list[Move]:
     """3. Spell, Building, Relic or Monument? One of them, or nothing (``pass``); ``one``:
     stop at the first of them (family: 3. You may Cast one Spell)."""
     if s.family:
@@ -76,7 +76,7 @@ def action_options(s: PandoriaState, p: int, one: bool = False) -> list[Move]:
     return moves
 
 
-def act(s: PandoriaState, p: int, a: Move) -> None:
+def act(s: PandoriaSheets, p: int, a: Move) -> None:
     """3. Spell, Building, Relic or Monument? Do the one chosen (``pass``: none), then on to
     4. (a Spell first takes its targets)."""
     verb = a.verb
@@ -102,7 +102,7 @@ def act(s: PandoriaState, p: int, a: Move) -> None:
     s._after_action()
 
 
-def cast(s: PandoriaState, p: int, card: Card) -> None:
+def cast(s: PandoriaSheets, p: int, card: Card) -> None:
     """3.1. Spells: "Pay the amount shown in Crystals on the Card", cross out the card's
     symbols (the card is cast); the Shrine (Building Index): 3 VP. Changes only ``p``'s
     tracks, cards and VP."""
@@ -111,7 +111,7 @@ def cast(s: PandoriaState, p: int, card: Card) -> None:
     s.add_vp(p, SHRINE, s.c.tracks.shrine_vp * s.built(p, "shrine"))
 
 
-def make_relic(s: PandoriaState, p: int, artifacts: int) -> None:
+def make_relic(s: PandoriaSheets, p: int, artifacts: int) -> None:
     """3.3. To make a Relic: cross out 2 or 3 Artifacts, pay 1 Craft, circle the highest remaining
     Relic."""
     kind = next(i for i, (n, _) in enumerate(s.c.relics) if n == artifacts)
@@ -125,7 +125,7 @@ def make_relic(s: PandoriaState, p: int, artifacts: int) -> None:
     buildings.academy(s, p)
 
 
-def relic_taken(s: PandoriaState, kind: int) -> None:
+def relic_taken(s: PandoriaSheets, kind: int) -> None:
     """3.3 (and the Trolls' claims, solo): cross out the highest remaining Relic of ``kind``."""
     row = s.relic_left[kind]
     s.relic_left = replaced(s.relic_left, kind, replaced(row, row.index(True), False))

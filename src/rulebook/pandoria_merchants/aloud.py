@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from rulebook.core import Event
 from rulebook.core.words import plural, seat
-from rulebook.pandoria_merchants import actions, buildings, scoring
+from rulebook.pandoria_merchants import actions, buildings, final_score, scoring, solo
 from rulebook.pandoria_merchants.board import CITY, KINDS, hexes
 from rulebook.pandoria_merchants.cards import amount, title
 from rulebook.pandoria_merchants.terms import (
@@ -44,7 +44,7 @@ from rulebook.pandoria_merchants.terms import (
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 #: the hexes of an area named one by one, up to this many (then "and 7 more")
 NAMED_HEXES = 5
@@ -77,7 +77,7 @@ def _dice(dice: Row) -> str:
     return faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} and {faces[-1]}"
 
 
-def _wild(s: PandoriaState) -> str:
+def _wild(s: PandoriaSheets) -> str:
     """What a "?" may be chosen as (1. Roll 2 Resource Dice)."""
     known = sorted({d for d in s.dice if d >= 0})
     if -1 not in s.dice:
@@ -88,7 +88,7 @@ def _wild(s: PandoriaState) -> str:
 
 
 # -- 1. Roll 2 Resource Dice -------------------------------------------------------------------
-def rolled(s: PandoriaState) -> Event:
+def rolled(s: PandoriaSheets) -> Event:
     """1. Roll 2 Resource Dice: the roll a turn begins with (doubles: an Artifact goes between
     the two, but in the family version)."""
     text = f"Roll {_dice(s.dice)}"
@@ -97,14 +97,14 @@ def rolled(s: PandoriaState) -> Event:
     return Event(s.turn, text + _wild(s))
 
 
-def terrain_rolled(s: PandoriaState) -> Event:
+def terrain_rolled(s: PandoriaSheets) -> Event:
     """Spell Index, Terrain: the 1 or 2 dice the Spell rolls."""
     dice = plural(len(s.dice), "die", "dice")
     return Event(s.turn, f"Roll {dice} for the Terrain Spell: {_dice(s.dice)}{_wild(s)}")
 
 
 # -- 2. Draw 2 Resources and one Worker on the Map ---------------------------------------------
-def forfeited(s: PandoriaState) -> Event:
+def forfeited(s: PandoriaSheets) -> Event:
     """2. Draw 2 Resources and one Worker: a symbol with no hex left for it is forfeited."""
     if s.item == 2:
         return Event(
@@ -116,7 +116,7 @@ def forfeited(s: PandoriaState) -> Event:
     )
 
 
-def nothing_to_draw(s: PandoriaState, ended: bool) -> Event:
+def nothing_to_draw(s: PandoriaSheets, ended: bool) -> Event:
     """2.1. Resources: no empty hex is left where a Resource may be drawn (``ended``: the end
     of the game was set off before)."""
     text = "Draw nothing this turn: no empty hex is left where a Resource may go"
@@ -126,7 +126,7 @@ def nothing_to_draw(s: PandoriaState, ended: bool) -> Event:
 
 
 # -- 4. Score any Enclosed Areas ---------------------------------------------------------------
-def _hex_list(s: PandoriaState, area: int) -> str:
+def _hex_list(s: PandoriaSheets, area: int) -> str:
     names = [s.board.names[h] for h in hexes(area)]
     if len(names) <= NAMED_HEXES:
         return ", ".join(names)
@@ -134,7 +134,7 @@ def _hex_list(s: PandoriaState, area: int) -> str:
     return f"{', '.join(names[:shown])} and {len(names) - shown} more"
 
 
-def _workers(s: PandoriaState, p: int, border: int, lakes: int, count: int, size: int) -> str:
+def _workers(s: PandoriaSheets, p: int, border: int, lakes: int, count: int, size: int) -> str:
     """The Workers of ``p`` that count for the area times its hexes (``count`` Workers in
     all): ``2 Workers × 3 hexes``; ``3 Workers, 1 of them on a Ship: 3 × 2 hexes``; ``1
     Worker, the one on C4 counting 3 by Rage: 3 × 2 hexes``."""
@@ -154,7 +154,7 @@ def _workers(s: PandoriaState, p: int, border: int, lakes: int, count: int, size
     return f"{plural(workers, 'Worker')}{sep}{' and '.join(extras)}: {count} × {hexes}"
 
 
-def _bonus_words(s: PandoriaState, p: int, kind: int, bonus: int) -> str:
+def _bonus_words(s: PandoriaSheets, p: int, kind: int, bonus: int) -> str:
     """`` + 4 for the Tower``: the Building Index's bonus of an area (none: "")."""
     if not bonus:
         return ""
@@ -165,7 +165,7 @@ def _bonus_words(s: PandoriaState, p: int, kind: int, bonus: int) -> str:
 
 
 def _share(
-    s: PandoriaState,
+    s: PandoriaSheets,
     p: int,
     you: bool,
     kind: int,
@@ -208,13 +208,13 @@ def _share(
     return said
 
 
-def _guild(s: PandoriaState, p: int) -> str:
+def _guild(s: PandoriaSheets, p: int) -> str:
     """The family version's Guild of ``p`` (the one of its Resource)."""
     return next(name for name, kind in s.c.guilds if kind == s.guild[p])
 
 
 def area_scored(
-    s: PandoriaState,
+    s: PandoriaSheets,
     kind: int,
     area: int,
     border: int,
@@ -260,7 +260,7 @@ def area_scored(
 
 
 # -- the Building Index ------------------------------------------------------------------------
-def poorhouse(s: PandoriaState, p: int) -> Event:
+def poorhouse(s: PandoriaSheets, p: int) -> Event:
     """Poorhouse: told before the tracks at 0 go up to 1."""
     empty = [amount(1, RESOURCES[r]) for r, level in enumerate(s.tracks[p]) if level == 0]
     things = empty[0] if len(empty) == 1 else f"{', '.join(empty[:-1])} and {empty[-1]}"
@@ -268,7 +268,7 @@ def poorhouse(s: PandoriaState, p: int) -> Event:
 
 
 # -- End of Game and Final Score ---------------------------------------------------------------
-def _end_count(s: PandoriaState) -> str:
+def _end_count(s: PandoriaSheets) -> str:
     """The pre-printed Resource spaces enclosed and scored: ``9 of the 12 pre-printed
     Resource spaces are enclosed (11 end the game)``."""
     total = s.board.preprinted_mask.bit_count()
@@ -280,7 +280,7 @@ def _end_count(s: PandoriaState) -> str:
     )
 
 
-def end_near(s: PandoriaState) -> Event:
+def end_near(s: PandoriaSheets) -> Event:
     """End of Game and Final Score: the end is set off at the end of a turn (enough
     pre-printed Resource spaces enclosed; family: every level 3 Spell taken); the round is
     played to its conclusion."""
@@ -297,7 +297,7 @@ def end_near(s: PandoriaState) -> Event:
     )
 
 
-def _final(s: PandoriaState, p: int) -> Event:
+def _final(s: PandoriaSheets, p: int) -> Event:
     """End of Game and Final Score: ``p``'s points by category (those above 0), with what the
     Resources left were."""
     said = []
@@ -309,11 +309,11 @@ def _final(s: PandoriaState, p: int) -> Event:
             left = zip(RESOURCES, s.tracks[p], strict=True)
             words += f" (1 VP for 2 of each: {', '.join(f'{title(r)} {n}' for r, n in left)})"
         said.append(words)
-    total = f"End the game with {s.score(p)} VP"
+    total = f"End the game with {final_score.score(s, p)} VP"
     return Event(p, f"{total}: {', '.join(said)}" if said else total)
 
 
-def game_over(s: PandoriaState) -> list[Event]:
+def game_over(s: PandoriaSheets) -> list[Event]:
     """End of Game and Final Score: each seat's points by category (standard and solo: with
     the conversions of what is left); solo: the Trolls' points."""
     said = [Event(None, "The game is over: the final score.")]
@@ -323,7 +323,7 @@ def game_over(s: PandoriaState) -> list[Event]:
         said.append(
             Event(
                 None,
-                f"The Trolls end with {s.trolls_total()} points: {parts['territories']} from "
+                f"The Trolls end with {solo.trolls_total(s)} points: {parts['territories']} from "
                 f"the Territories, {parts['cards']} for crossed-out cards, "
                 f"{parts['relics_and_monuments']} for Relics and Monuments.",
             )
@@ -332,14 +332,14 @@ def game_over(s: PandoriaState) -> list[Event]:
 
 
 # -- SOLO VERSION ------------------------------------------------------------------------------
-def _territory(s: PandoriaState, k: int) -> str:
+def _territory(s: PandoriaSheets, k: int) -> str:
     """The ``k``-th Territory played (from 0): ``Territory 3 of 8 (the map's 5)``."""
     t = s.finished[k]
     total = s.c.solo.territories
     return f"Territory {k + 1} of {total}" + (f" (the map's {t})" if t != k + 1 else "")
 
 
-def territory_finished(s: PandoriaState) -> Event:
+def territory_finished(s: PandoriaSheets) -> Event:
     """Territory is finished: its points are written down (areas left open there are not
     scored) and the count starts again from 0."""
     k = len(s.finished) - 1
@@ -351,7 +351,7 @@ def territory_finished(s: PandoriaState) -> Event:
     )
 
 
-def trolls_take(s: PandoriaState, names: list[str]) -> Event:
+def trolls_take(s: PandoriaSheets, names: list[str]) -> Event:
     """Relics and Monuments for the Trolls: "After the 8th Territory, there are 3 elements"
     crossed out, told before they are (the best left of each kind named)."""
     taken = []
@@ -368,12 +368,12 @@ def trolls_take(s: PandoriaState, names: list[str]) -> Event:
     return Event(None, f"After the last Territory the Trolls take the best left: {listed}.")
 
 
-def trolls_scored(s: PandoriaState) -> Event:
+def trolls_scored(s: PandoriaSheets) -> Event:
     """Victory Points for the Trolls: "points shown for that Territory in the table minus your
     score for that Territory", + 1 per card crossed out there, + the Relics and Monuments
     they claimed there."""
     k = len(s.trolls) - 1
-    table = s.troll_table()[k]
+    table = solo.troll_table(s)[k]
     yours = s.my_territory[k]
     cards, elements = s.troll_parts[k]
     base = table - yours

@@ -17,20 +17,20 @@ from rulebook.pandoria_merchants.content import Card
 from rulebook.pandoria_merchants.terms import ACADEMY, BUILT, MONUMENT, MONUMENTS, WOOD, replaced
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def spell_cost(s: PandoriaState, p: int, card: Card) -> int:
+def spell_cost(s: PandoriaSheets, p: int, card: Card) -> int:
     """3.1. Spells at ``p``'s price in Crystals; Wizardry: 1 Crystal less (but always 1)."""
     return max(1, card.crystals - s.built(p, "wizardry"))
 
 
-def build_cost(s: PandoriaState, p: int, card: Card) -> int:
+def build_cost(s: PandoriaSheets, p: int, card: Card) -> int:
     """3.2. Buildings at ``p``'s price in Wood; Carpenter: 1 Wood less (but always 1)."""
     return max(1, card.wood - s.built(p, "carpenter"))
 
 
-def monument_cost(s: PandoriaState, p: int, card: Card) -> list[int]:
+def monument_cost(s: PandoriaSheets, p: int, card: Card) -> list[int]:
     """3.4. Monuments: 1 Craft + 5 Wood minus the recycled Building's Wood (min 1); Carpenter 1
     less.
 
@@ -42,7 +42,7 @@ def monument_cost(s: PandoriaState, p: int, card: Card) -> list[int]:
     return [wood, 0, t.monument_craft, 0]
 
 
-def monument_value(s: PandoriaState) -> int | None:
+def monument_value(s: PandoriaSheets) -> int | None:
     """3.4. Monuments: the highest-scoring Monument remaining (None: none is left)."""
     for left, (value, _) in zip(s.monument_left, s.c.monuments, strict=True):
         if left:
@@ -50,7 +50,7 @@ def monument_value(s: PandoriaState) -> int | None:
     return None
 
 
-def poorhouse(s: PandoriaState, p: int) -> None:
+def poorhouse(s: PandoriaSheets, p: int) -> None:
     """Poorhouse (Building Index): at the end of the turn, each of ``p``'s tracks at 0 goes up to
     1."""
     if not s.family and s.built(p, "poorhouse") and 0 in s.tracks[p]:
@@ -58,7 +58,7 @@ def poorhouse(s: PandoriaState, p: int) -> None:
         s.tracks = replaced(s.tracks, p, tuple([max(1, t) for t in s.tracks[p]]))
 
 
-def can_monument(s: PandoriaState, p: int, card: Card) -> bool:
+def can_monument(s: PandoriaSheets, p: int, card: Card) -> bool:
     """3.4. Monuments: whether ``p`` may build one over ``card``'s Building now."""
     return (
         monument_value(s) is not None
@@ -66,12 +66,12 @@ def can_monument(s: PandoriaState, p: int, card: Card) -> bool:
     )
 
 
-def academy(s: PandoriaState, p: int) -> None:
+def academy(s: PandoriaSheets, p: int) -> None:
     """Academy (Building Index): 1 VP "every time you build a Building, Monument or Relic"."""
     s.add_vp(p, ACADEMY, s.c.tracks.academy_vp * s.built(p, "academy"))
 
 
-def build(s: PandoriaState, p: int, card: Card) -> None:
+def build(s: PandoriaSheets, p: int, card: Card) -> None:
     """3.2. Buildings: pay Wood (Construct: none), circle the Building, cross out the Spell.
 
     Decision: the Academy scores for later Buildings, Monuments and Relics, not itself.
@@ -82,7 +82,7 @@ def build(s: PandoriaState, p: int, card: Card) -> None:
     s.mark(p, card.index, BUILT)
 
 
-def monument(s: PandoriaState, p: int, card: Card) -> None:
+def monument(s: PandoriaSheets, p: int, card: Card) -> None:
     """3.4. Monuments: cross out a Building, pay, circle the highest remaining Monument."""
     buying.pay(s, p, monument_cost(s, p, card))
     s.mark(p, card.index, MONUMENT)

@@ -23,10 +23,10 @@ from rulebook.pandoria_merchants.terms import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def crafts_needed(s: PandoriaState, p: int, need: list[int]) -> int | None:
+def crafts_needed(s: PandoriaSheets, p: int, need: list[int]) -> int | None:
     """Crafts (Triangle): the Crafts this cost takes from ``p``, substituting 2:1 for what
     ``p`` lacks ("only when you do not have enough of the other Resource"; the Market: 1:1),
     or None if ``p`` cannot pay it."""
@@ -40,7 +40,7 @@ def crafts_needed(s: PandoriaState, p: int, need: list[int]) -> int | None:
     return crafts if crafts <= t[CRAFT] else None
 
 
-def pay(s: PandoriaState, p: int, need: list[int]) -> None:
+def pay(s: PandoriaSheets, p: int, need: list[int]) -> None:
     """Pay a cost (5., Crafts): each Resource as far as it goes, Crafts for the rest."""
     crafts = crafts_needed(s, p, need)
     assert crafts is not None
@@ -58,25 +58,25 @@ def cost_in(resource: int, amount: int) -> list[int]:
     return need
 
 
-def gold_cost(s: PandoriaState, p: int, card: Card) -> int:
+def gold_cost(s: PandoriaSheets, p: int, card: Card) -> int:
     """5. Buy a Card at ``p``'s price; the Bank (Building Index): 1 Gold less (but always at least
     1)."""
     return max(1, card.gold - s.built(p, "bank"))
 
 
-def buyable(s: PandoriaState, card: Card) -> bool:
+def buyable(s: PandoriaSheets, card: Card) -> bool:
     """Blocking Cards: "No further cards may be purchased from this column by any player"."""
     return not s.blocked >> card.column & 1
 
 
-def buy(s: PandoriaState, p: int, card: Card) -> None:
+def buy(s: PandoriaSheets, p: int, card: Card) -> None:
     """5. Buy a Card: "Pay the amount of Gold listed on the Card" and circle it. Changes only
     ``p``'s tracks and cards and the blocked columns."""
     pay(s, p, cost_in(GOLD, gold_cost(s, p, card)))
     own(s, p, card)
 
 
-def own(s: PandoriaState, p: int, card: Card) -> None:
+def own(s: PandoriaSheets, p: int, card: Card) -> None:
     """5. Buy a Card: circle a card; all 3 of a column bought blocks it for everyone (Blocking
     Cards)."""
     s.mark(p, card.index, OWNED)
@@ -85,7 +85,7 @@ def own(s: PandoriaState, p: int, card: Card) -> None:
         s.blocked |= 1 << card.column
 
 
-def buy_options(s: PandoriaState, p: int, one: bool = False) -> list[Move]:
+def buy_options(s: PandoriaSheets, p: int, one: bool = False) -> list[Move]:
     """5. Buy a Card, or not: ``pass`` and each card ``p`` can pay for that is not blocked
     (``one``: stop at the first card, enough to tell whether there is any)."""
     cards = s.cards[p]

@@ -16,24 +16,24 @@ from rulebook.pandoria_merchants.moves import SKIP, Move, hex_moves
 from rulebook.pandoria_merchants.terms import ACTION, DRAW, DRAWN, KIND_BYTES, replaced
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 #: how many positions' first Resource hexes a game's states remember (:func:`first_hexes`)
 KNOWN_TURNS: Final = 4096
 
 
-def anchor_hexes(s: PandoriaState) -> int:
+def anchor_hexes(s: PandoriaSheets) -> int:
     """2.1. Resources: where a Resource may be drawn to meet 2.1's requirement (with the zone's free
     hexes)."""
     return (s.near | s.anchor_extra) & s.empty & s.zone
 
 
-def free_hexes(s: PandoriaState) -> int:
+def free_hexes(s: PandoriaSheets) -> int:
     """2.1: the empty hexes one may draw on (solo: in the Territory being worked)."""
     return s.empty & s.zone
 
 
-def pair_ok(s: PandoriaState, h: int, free: int, anchor: int) -> bool:
+def pair_ok(s: PandoriaSheets, h: int, free: int, anchor: int) -> bool:
     """2.1. Resources, 2.2. Workers: whether a Resource on ``h`` can be followed by a second one and
     a Worker (2.1, 2.2)."""
     nbr = s.board.nbr
@@ -49,14 +49,14 @@ def pair_ok(s: PandoriaState, h: int, free: int, anchor: int) -> bool:
     return bool(nbr[near.bit_length() - 1] & rest & ~near)
 
 
-def first_candidates(s: PandoriaState) -> int:
+def first_candidates(s: PandoriaSheets) -> int:
     """2.1. Resources: the hexes a first Resource may be drawn to by the rules alone ( next to what
     is drawn, or next to such a hex for the second to be), a whole turn after it or not."""
     anchor = anchor_hexes(s)
     return (anchor | s.board.around(anchor)) & free_hexes(s)
 
 
-def first_hexes(s: PandoriaState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def first_hexes(s: PandoriaSheets) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """2.1. Resources: hexes for the first Resource, those with a complete turn after them, and
     those that meet the rules only for what can still be drawn (when 2 + 1 no longer fit).
     Remembered by the free hexes and the anchor in a table clones share (search lists the same turns
@@ -75,14 +75,14 @@ def first_hexes(s: PandoriaState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return found
 
 
-def full_turn_fits(s: PandoriaState) -> bool:
+def full_turn_fits(s: PandoriaSheets) -> bool:
     """2.1, 2.2: whether 2 Resources + 1 Worker can still be drawn (solo: Territory is finished when
     not): whether :func:`first_hexes` finds a hex with a complete turn after it (through its table:
     the next turn's first Resource, and a lookahead's siblings, ask the same)."""
     return bool(first_hexes(s)[0])
 
 
-def finish_draw(s: PandoriaState) -> None:
+def finish_draw(s: PandoriaSheets) -> None:
     """2. Draw 2 Resources and one Worker on the Map, done: what is drawn is now "previously
     drawn" for 2.1's requirement; on to 3."""
     nbr = s.board.nbr
@@ -90,7 +90,7 @@ def finish_draw(s: PandoriaState) -> None:
     s._enter(ACTION)
 
 
-def draw_options(s: PandoriaState) -> list[Move]:
+def draw_options(s: PandoriaSheets) -> list[Move]:
     """2.1. Resources and 2.2. Workers, one symbol at a time. A step offers only hexes from which
     the rest of the turn (2 Resources + 1 Worker) can still be drawn; only when none is left may the
     player forfeit (``skip``) what no longer fits.
@@ -133,7 +133,7 @@ def draw_options(s: PandoriaState) -> list[Move]:
     return [workers[h] for h in hexes(around & free)]
 
 
-def place(s: PandoriaState, h: int, kind: int) -> None:
+def place(s: PandoriaSheets, h: int, kind: int) -> None:
     """2.1. Resources (or the Terrain Spell): draw a Resource of ``kind`` on hex ``h``."""
     res = s.res
     s.res = res[:h] + KIND_BYTES[kind] + res[h + 1 :]
@@ -142,7 +142,7 @@ def place(s: PandoriaState, h: int, kind: int) -> None:
     s.touched |= 1 << h
 
 
-def draw(s: PandoriaState, p: int, a: Move) -> None:
+def draw(s: PandoriaSheets, p: int, a: Move) -> None:
     """2.1. Resources, 2.2. Workers: draw the symbol of move ``a`` (or forfeit it); Draw
     Artifacts on doubles."""
     if a.verb == "skip":

@@ -18,17 +18,17 @@ from rulebook.pandoria_merchants.moves import PASS, Move, move
 from rulebook.pandoria_merchants.terms import AREAS, GUILD, replaced, without
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def level3_exhausted(s: PandoriaState) -> bool:
+def level3_exhausted(s: PandoriaSheets) -> bool:
     """End of Game and Final Score (family): "The game can end earlier, if all level 3 spells
     have been taken"."""
     rooms = [s.c.rooms[r] for r in s.rooms if s.c.rooms[r].level == 3]
     return all(s.taken[r.index] >= len(r.spells) for r in rooms)
 
 
-def family_spell(s: PandoriaState, name: str) -> FamilySpell:
+def family_spell(s: PandoriaSheets, name: str) -> FamilySpell:
     """5. Spell Archive: the Spell of that name (what it does and its strength)."""
     for room in s.c.rooms:
         for fs in room.spells:
@@ -37,7 +37,7 @@ def family_spell(s: PandoriaState, name: str) -> FamilySpell:
     raise IllegalAction(f"no Spell {name!r} in the Archive")
 
 
-def claimable(s: PandoriaState) -> list[int]:
+def claimable(s: PandoriaSheets) -> list[int]:
     """5. Spell Archive: the room being filled until its Spells are all taken ("The next
     turn areas are enclosed, that player writes their initial on the next Spell in that
     room"); then any room with Spells left on the lowest such level."""
@@ -51,7 +51,7 @@ def claimable(s: PandoriaState) -> list[int]:
     return [r for r in left if rooms[r].level == level]
 
 
-def cast_options(s: PandoriaState, p: int, one: bool = False) -> list[Move]:
+def cast_options(s: PandoriaSheets, p: int, one: bool = False) -> list[Move]:
     """3. You may Cast one Spell: ``pass``, or one of ``p``'s Spells of the Archive that can
     act on something now (``one``: stop at the first)."""
     moves = [PASS]
@@ -64,7 +64,7 @@ def cast_options(s: PandoriaState, p: int, one: bool = False) -> list[Move]:
     return moves
 
 
-def cast(s: PandoriaState, p: int, name: str) -> None:
+def cast(s: PandoriaSheets, p: int, name: str) -> None:
     """3. You may Cast one Spell: "When you use one of your Spells, cross it out in the
     Archive"; then it acts (Spell Index)."""
     s.held = replaced(s.held, p, without(s.held[p], name))
@@ -73,12 +73,12 @@ def cast(s: PandoriaState, p: int, name: str) -> None:
     spells.start_spell(s, fs.spell, fs.power)
 
 
-def claim_options(s: PandoriaState) -> list[Move]:
+def claim_options(s: PandoriaSheets) -> list[Move]:
     """5. Spell Archive: a Spell to claim from each room that may be chosen now."""
     return [move("claim", s.c.rooms[r].id) for r in claimable(s)]
 
 
-def claim(s: PandoriaState, p: int, room_id: str) -> None:
+def claim(s: PandoriaSheets, p: int, room_id: str) -> None:
     """5. Spell Archive: "write your initial on the top Spell in that room to claim it"."""
     room = next(r for r in s.c.rooms if r.id == room_id)
     spell = room.spells[s.taken[room.index]].name
@@ -87,7 +87,7 @@ def claim(s: PandoriaState, p: int, room_id: str) -> None:
     s.open_room = room.index
 
 
-def earn(s: PandoriaState, p: int, kind: int, size: int, workers: int) -> None:
+def earn(s: PandoriaSheets, p: int, kind: int, size: int, workers: int) -> None:
     """4. Score any Enclosed Areas (family): "every Resource is one Victory Point" per Worker;
     Guild Scoring: 1 bonus point per hex of the Guild's Resource, with at least one Worker."""
     s.add_vp(p, AREAS, size * workers)

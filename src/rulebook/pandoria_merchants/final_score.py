@@ -4,7 +4,8 @@
 did not use is worth 1 VP. Each remaining Artifact is worth 1VP." "The player with the most VP
 wins! If there is a tie, the tied player who built the highest-scoring Monument wins." Family:
 "the tied player with the most unused Spells wins"; solo: "If you have more total points than
-the Trolls, you win!". (When the game ends is turn flow: :meth:`PandoriaState._end_turn`.)
+the Trolls, you win!". (When the game ends is turn flow:
+:meth:`~rulebook.pandoria_merchants.rules.PandoriaState._end_turn`.)
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from rulebook.pandoria_merchants import solo
 from rulebook.pandoria_merchants.terms import FAMILY_VP, OWNED, STANDARD_VP, count_of, sum_of
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def conversions(s: PandoriaState, player: int) -> tuple[int, int, int]:
+def conversions(s: PandoriaSheets, player: int) -> tuple[int, int, int]:
     """End of Game and Final Score (standard and solo): Resources 2:1, unused cards,
     remaining Artifacts, as they would count now."""
     rate = s.c.tracks.overflow_per_vp
@@ -28,7 +29,7 @@ def conversions(s: PandoriaState, player: int) -> tuple[int, int, int]:
     return resources, count_of(s.cards[player], OWNED), s.held_artifacts[player]
 
 
-def score_breakdown(s: PandoriaState, player: int) -> dict[str, int]:
+def score_breakdown(s: PandoriaSheets, player: int) -> dict[str, int]:
     """End of Game and Final Score: Crown VP by source plus the final conversions (what they
     would give now, while the game runs). Family: 1 VP per Resource scored and the Guild
     bonus."""
@@ -40,7 +41,7 @@ def score_breakdown(s: PandoriaState, player: int) -> dict[str, int]:
     return out
 
 
-def score(s: PandoriaState, player: int) -> int:
+def score(s: PandoriaSheets, player: int) -> int:
     """End of Game and Final Score: a seat's score now, the sum of :func:`score_breakdown`
     (without making it)."""
     vp = sum_of(s.vp[player])
@@ -50,7 +51,7 @@ def score(s: PandoriaState, player: int) -> int:
     return vp + resources + unused + artifacts
 
 
-def tiebreak(s: PandoriaState, player: int) -> tuple[int, ...]:
+def tiebreak(s: PandoriaSheets, player: int) -> tuple[int, ...]:
     """End of Game and Final Score: standard and solo, the highest Monument built; family,
     most unused Spells."""
     if s.family:
@@ -58,7 +59,7 @@ def tiebreak(s: PandoriaState, player: int) -> tuple[int, ...]:
     return (max(s.monuments_won[player], default=0),)
 
 
-def score_notes(s: PandoriaState) -> dict[str, str]:
+def score_notes(s: PandoriaSheets) -> dict[str, str]:
     """End of Game and Final Score: what each category of :func:`score_breakdown` counts, in
     plain words (solo: and the Trolls' categories, :func:`solo.score_notes`)."""
     if s.family:
@@ -88,7 +89,7 @@ def score_notes(s: PandoriaState) -> dict[str, str]:
     return {**notes, **solo.score_notes(s)}
 
 
-def solo_beats_the_trolls(s: PandoriaState) -> bool:
+def solo_beats_the_trolls(s: PandoriaSheets) -> bool:
     """End of Game and Final Score (solo): "If you have more total points than the Trolls, you
     win!": only strictly more wins; a tie is not more, so the Trolls win it."""
     return score(s, 0) > solo.trolls_total(s)

@@ -1,10 +1,11 @@
 """Player turn, its moves refused: why a move is not legal now, the one-line reason a player
 reads.
 
-Only called when a move is not among the legal ones (:meth:`PandoriaState._apply`), so it
-costs nothing in play. It names what the rules require (2.1, 2.2, the Spell Index...) and
-what is wrong with the move: no such hex, a hex beyond the river, an occupied hex, a hex that
-touches nothing drawn, a die that was not rolled, a card that cannot be bought now.
+Only called when a move is not among the legal ones
+(:meth:`~rulebook.pandoria_merchants.rules.PandoriaState._apply`), so it costs nothing in
+play. It names what the rules require (2.1, 2.2, the Spell Index...) and what is wrong with the
+move: no such hex, a hex beyond the river, an occupied hex, a hex that touches nothing drawn, a
+die that was not rolled, a card that cannot be bought now.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from rulebook.pandoria_merchants.board import HEX_NAME, KINDS, bits
 from rulebook.pandoria_merchants.moves import HEX_VERBS, Move
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 #: what each step asks for, as the refusal says it (an example move from the legal ones follows)
 STEPS = {
@@ -33,7 +34,7 @@ STEPS = {
 }
 
 
-def why_not(s: PandoriaState, move: Move) -> str:
+def why_not(s: PandoriaSheets, move: Move) -> str:
     """The reason ``move`` is not legal now (the caller knows it is not)."""
     legal = s._legal_moves()
     step = _step(s)
@@ -62,7 +63,7 @@ def why_not(s: PandoriaState, move: Move) -> str:
     return f"'{move}' is not a legal move now: {step}"
 
 
-def _step(s: PandoriaState) -> str:
+def _step(s: PandoriaSheets) -> str:
     """What the step asks for, with a legal move as the example."""
     if s.phase == "draw":
         if s.item == 2:
@@ -79,13 +80,13 @@ def _step(s: PandoriaState) -> str:
     return f"{what}, e.g. '{legal[-1]}'" if legal else what
 
 
-def _dice_left(s: PandoriaState) -> list[int]:
+def _dice_left(s: PandoriaSheets) -> list[int]:
     if s.phase == "draw" and s.item == 1 and s.r1 >= 0:
         return [s.dice[1]]
     return [d for d in s.dice if d >= 0]
 
 
-def _hex_problem(s: PandoriaState, name: str) -> str:
+def _hex_problem(s: PandoriaSheets, name: str) -> str:
     """What is wrong with the hex itself: missing, beyond the river, a lake, taken."""
     b = s.board
     h = b.index.get(name)
@@ -117,7 +118,7 @@ def _hex_problem(s: PandoriaState, name: str) -> str:
     return ""
 
 
-def _no_hex(s: PandoriaState, name: str) -> str:
+def _no_hex(s: PandoriaSheets, name: str) -> str:
     b = s.board
     found = HEX_NAME.match(name.upper())
     columns = f"A-{chr(ord('A') + b.width - 1)}"
@@ -134,13 +135,13 @@ def _no_hex(s: PandoriaState, name: str) -> str:
     return f"there is no hex {name} (columns {columns}, rows 1-{b.height})"
 
 
-def _names(s: PandoriaState, mask: int, limit: int = 8) -> str:
+def _names(s: PandoriaSheets, mask: int, limit: int = 8) -> str:
     names = [s.board.names[h] for h in bits(mask)]
     shown = ", ".join(names[:limit])
     return shown + (", ..." if len(names) > limit else "") if names else "none"
 
 
-def _hex_rule(s: PandoriaState, move: Move) -> str:
+def _hex_rule(s: PandoriaSheets, move: Move) -> str:
     """The rule a free hex breaks for this move."""
     b = s.board
     h = b.index[move.arg]
@@ -166,7 +167,7 @@ def _hex_rule(s: PandoriaState, move: Move) -> str:
     return f"{move.arg} is not next to a drawn Resource or Worker"
 
 
-def _draw_rule(s: PandoriaState, move: Move, h: int) -> str:
+def _draw_rule(s: PandoriaSheets, move: Move, h: int) -> str:
     b = s.board
     name = move.arg
     if move.verb == "worker":
@@ -202,7 +203,7 @@ def _draw_rule(s: PandoriaState, move: Move, h: int) -> str:
     )
 
 
-def _choose_rule(s: PandoriaState) -> str:
+def _choose_rule(s: PandoriaSheets) -> str:
     others = [KINDS[d] for d in s.dice if d >= 0]
     if others:
         return f"a '?' may show any Resource but the one on the other die ({others[0]})"

@@ -26,7 +26,7 @@ from rulebook.pandoria_merchants.terms import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
 def pop_count(mask: int) -> int:
@@ -34,7 +34,7 @@ def pop_count(mask: int) -> int:
     return mask.bit_count()
 
 
-def areas_at(s: PandoriaState, look: int, remember: bool = False) -> list[tuple[int, int, int]]:
+def areas_at(s: PandoriaSheets, look: int, remember: bool = False) -> list[tuple[int, int, int]]:
     """4. Score any Enclosed Areas: each area not yet scored with a hex in ``look``, once: (kind,
     hexes, border), those of the position now, lowest first hex first. ``remember``: through the
     board's table of areas (:meth:`Board.area_and_border`), for bots that look at the same areas
@@ -59,7 +59,7 @@ def areas_at(s: PandoriaState, look: int, remember: bool = False) -> list[tuple[
     return found
 
 
-def score_enclosed_areas(s: PandoriaState) -> None:
+def score_enclosed_areas(s: PandoriaSheets) -> None:
     """4. Score any Enclosed Areas: score every area enclosed this turn (only areas next to this
     turn's hexes can be)."""
     touched = s.touched
@@ -69,7 +69,7 @@ def score_enclosed_areas(s: PandoriaState) -> None:
         score_area(s, area, border, k)
 
 
-def enclosed(s: PandoriaState) -> list[tuple[int, int, int]]:
+def enclosed(s: PandoriaSheets) -> list[tuple[int, int, int]]:
     """4. Score any Enclosed Areas: the unscored areas next to this turn's hexes that are
     enclosed, (kind, hexes, border). Those of the last position asked for are kept in a table
     clones share (search scores the same areas after each of a turn's action moves)."""
@@ -89,7 +89,7 @@ def enclosed(s: PandoriaState) -> list[tuple[int, int, int]]:
     return found
 
 
-def score_area(s: PandoriaState, area: int, border: int, kind: int) -> None:
+def score_area(s: PandoriaSheets, area: int, border: int, kind: int) -> None:
     """4. Score any Enclosed Areas: "Every player who has Workers adjacent to an enclosed area
     scores for that area" (Ships next to its lake, a Raged Worker counting 2 or 3); Collect
     Artifacts: only the player who encloses."""
@@ -119,7 +119,7 @@ def score_area(s: PandoriaState, area: int, border: int, kind: int) -> None:
     s.tell("area_scored", kind, area, border, tracks, vp, artifacts)
 
 
-def workers_next_to(s: PandoriaState, p: int, border: int, lakes: int) -> int:
+def workers_next_to(s: PandoriaSheets, p: int, border: int, lakes: int) -> int:
     """4. Score any Enclosed Areas: how many of ``p``'s Workers count for an area with that
     ``border``: those on it, a Ship on a lake it touches (``lakes``: the area's lake hexes,
     when there are Ships), and the Worker a Rage cast this turn makes count 2 or 3."""
@@ -134,7 +134,7 @@ def workers_next_to(s: PandoriaState, p: int, border: int, lakes: int) -> int:
     return count
 
 
-def earn(s: PandoriaState, p: int, kind: int, size: int, workers: int) -> None:
+def earn(s: PandoriaSheets, p: int, kind: int, size: int, workers: int) -> None:
     """4. Score any Enclosed Areas: "the number of Resources in the area multiplied by the
     number of their Workers"; Cities give VP; the Building Index's Saw Mill, Tower, Workshop,
     Treasury and Statue add per space (not multiplied). Family: :func:`family.earn`."""
@@ -147,7 +147,7 @@ def earn(s: PandoriaState, p: int, kind: int, size: int, workers: int) -> None:
     gain(s, p, kind, size * workers + building_bonus(s, p, kind, size))
 
 
-def building_bonus(s: PandoriaState, p: int, kind: int, size: int) -> int:
+def building_bonus(s: PandoriaSheets, p: int, kind: int, size: int) -> int:
     """The Building Index's bonus of ``p`` for an area of ``size`` hexes of ``kind`` it scores
     (not multiplied by Workers): the Statue's VP per City hex; the Saw Mill's, Tower's,
     Workshop's or Treasury's Resources per hex of theirs."""
@@ -157,7 +157,7 @@ def building_bonus(s: PandoriaState, p: int, kind: int, size: int) -> int:
     return t.bonus_per_space * size * s.built(p, BONUS_BUILDING[kind])
 
 
-def gain(s: PandoriaState, p: int, resource: int, amount: int) -> None:
+def gain(s: PandoriaSheets, p: int, resource: int, amount: int) -> None:
     """4. Resources and Victory Points: add to a track; over the maximum of 5 every 2 give 1 VP
     (Store: 2 VP each time).
 

@@ -17,10 +17,10 @@ from rulebook.pandoria_merchants.moves import Move, move
 from rulebook.pandoria_merchants.terms import BRIDGE, CROSSED, NONE, TROLL_COLUMN, replaced, sum_of
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def troll_elements(s: PandoriaState) -> list[str]:
+def troll_elements(s: PandoriaSheets) -> list[str]:
     """Relics and Monuments for the Trolls: what they may claim, "the highest remaining Relic
     of one type or Monument"."""
     out = []
@@ -32,7 +32,7 @@ def troll_elements(s: PandoriaState) -> list[str]:
     return out
 
 
-def bridges(s: PandoriaState) -> list[int]:
+def bridges(s: PandoriaSheets) -> list[int]:
     """Bridges: the Bridge ends in undiscovered Territories, from any finished Territory."""
     b = s.board
     ends = set()
@@ -43,7 +43,7 @@ def bridges(s: PandoriaState) -> list[int]:
     return sorted(ends)
 
 
-def finish_territory(s: PandoriaState) -> None:
+def finish_territory(s: PandoriaSheets) -> None:
     """Territory is finished: write its points, then the Trolls claim (from the 3rd: a
     column; from the 4th: a Relic or Monument), then a Bridge leads on."""
     s.my_territory += (s.vp_total(0) - s.vp_start,)
@@ -63,7 +63,7 @@ def finish_territory(s: PandoriaState) -> None:
         close_territory(s)
 
 
-def troll_column(s: PandoriaState, col: int) -> None:
+def troll_column(s: PandoriaSheets, col: int) -> None:
     """Cards for the Trolls: they claim a column: X at its bottom; 1 VP per card crossed out."""
     s.troll_columns += (col,)
     s.blocked |= 1 << col
@@ -74,7 +74,7 @@ def troll_column(s: PandoriaState, col: int) -> None:
             s.troll_cards += 1
 
 
-def troll_claim(s: PandoriaState, name: str) -> None:
+def troll_claim(s: PandoriaSheets, name: str) -> None:
     """Relics and Monuments for the Trolls: they claim the highest remaining Relic of one type, or
     Monument."""
     if name == "monument":
@@ -91,13 +91,13 @@ def troll_claim(s: PandoriaState, name: str) -> None:
     s.troll_elements += value
 
 
-def troll_table(s: PandoriaState) -> list[int]:
+def troll_table(s: PandoriaSheets) -> list[int]:
     """Preparation (solo): the scoring table with the chosen level's values for the last 2
     Territories."""
     return list(s.troll_values)
 
 
-def close_territory(s: PandoriaState) -> None:
+def close_territory(s: PandoriaSheets) -> None:
     """Victory Points for the Trolls: "points shown for that Territory in the table minus
     your score for that Territory" (as written: below 0 when you beat the table), plus the
     cards, Relics and Monument they claimed."""
@@ -114,12 +114,12 @@ def close_territory(s: PandoriaState) -> None:
         s._enter(BRIDGE)
 
 
-def trolls_total(s: PandoriaState) -> int:
+def trolls_total(s: PandoriaSheets) -> int:
     """Victory Points for the Trolls, every finished Territory's summed."""
     return sum_of(s.trolls)
 
 
-def opponent_breakdown(s: PandoriaState) -> dict[str, int]:
+def opponent_breakdown(s: PandoriaSheets) -> dict[str, int]:
     """End of Game and Final Score (solo): the Trolls' points (Victory Points for the Trolls): each
     finished Territory's table value minus your score there, 1 VP per card they crossed out, and the
     Relics and Monuments they claimed. Empty outside solo."""
@@ -133,7 +133,7 @@ def opponent_breakdown(s: PandoriaState) -> dict[str, int]:
     }
 
 
-def score_notes(s: PandoriaState) -> dict[str, str]:
+def score_notes(s: PandoriaSheets) -> dict[str, str]:
     """Victory Points for the Trolls: what their points count (their Territories can be below 0)."""
     if not s.solo:
         return {}
@@ -145,7 +145,7 @@ def score_notes(s: PandoriaState) -> dict[str, str]:
     }
 
 
-def column_options(s: PandoriaState) -> list[Move]:
+def column_options(s: PandoriaSheets) -> list[Move]:
     """Cards for the Trolls: the columns they may claim ("in the next Territory, you will have
     to choose another column")."""
     return [
@@ -155,7 +155,7 @@ def column_options(s: PandoriaState) -> list[Move]:
     ]
 
 
-def element_options(s: PandoriaState) -> list[Move]:
+def element_options(s: PandoriaSheets) -> list[Move]:
     """Relics and Monuments for the Trolls: "Starting with the end of the 4th Territory" (the
     8th's are claimed by themselves: :func:`finish_territory`)."""
     k = len(s.finished)
@@ -164,12 +164,12 @@ def element_options(s: PandoriaState) -> list[Move]:
     return [move("trolls", name) for name in troll_elements(s)]
 
 
-def bridge_options(s: PandoriaState) -> list[Move]:
+def bridge_options(s: PandoriaSheets) -> list[Move]:
     """Bridges: one move per Bridge end that leads on (:func:`bridges`)."""
     return [move("bridge", s.hex_name(h)) for h in bridges(s)]
 
 
-def cross_bridge(s: PandoriaState, h: int) -> None:
+def cross_bridge(s: PandoriaSheets, h: int) -> None:
     """Bridges: "Start on the space in the new Territory that is connected to that bridge";
     the Territory's points count from zero."""
     s.territory = s.board.territory[h]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebook.pandoria_merchants import buildings, buying, drawing
+from rulebook.pandoria_merchants import buildings, buying, dice, drawing
 from rulebook.pandoria_merchants.board import KINDS, bits
 from rulebook.pandoria_merchants.content import Card
 from rulebook.pandoria_merchants.moves import SKIP, Move, move
@@ -28,16 +28,16 @@ from rulebook.pandoria_merchants.terms import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def clone_hexes(s: PandoriaState, p: int) -> int:
+def clone_hexes(s: PandoriaSheets, p: int) -> int:
     """Spell Index, Clone: where the Spell may place a Worker: free hexes next to ``p``'s
     Workers."""
     return s.board.around(s.workers[p]) & drawing.free_hexes(s)
 
 
-def has_target(s: PandoriaState, p: int, spell: str, card: Card | None = None) -> bool:
+def has_target(s: PandoriaSheets, p: int, spell: str, card: Card | None = None) -> bool:
     """Spell Index: whether the Spell can do anything now (a Spell without one is not offered)."""
     if spell == "acquire":
         return any(s.cards[p][c.index] == NONE and buying.buyable(s, c) for c in s.c.cards)
@@ -66,7 +66,7 @@ def has_target(s: PandoriaState, p: int, spell: str, card: Card | None = None) -
     raise AssertionError(spell)  # pragma: no cover
 
 
-def spell_options(s: PandoriaState, p: int) -> list[Move]:
+def spell_options(s: PandoriaSheets, p: int) -> list[Move]:
     """Spell Index: the targets of the Spell being cast, one at a time (Swamp and Terrain:
     while targets are left)."""
     spell = s.spell
@@ -105,7 +105,7 @@ def spell_options(s: PandoriaState, p: int) -> list[Move]:
         return [*(move("swamp", name[h]) for h in bits(second)), SKIP] if second else []
     if spell == "terrain":
         if -1 in s.dice:
-            return s._wild_options()
+            return dice.wild_options(s)
         if s.spell_left <= 0:
             return []
         kinds = sorted(set(s.dice))
@@ -113,7 +113,7 @@ def spell_options(s: PandoriaState, p: int) -> list[Move]:
     raise AssertionError(spell)  # pragma: no cover
 
 
-def start_spell(s: PandoriaState, spell: str, power: int) -> None:
+def start_spell(s: PandoriaSheets, spell: str, power: int) -> None:
     """3.1. Spells: "Then use the Spell (» Spell Index)": set it up (Construct: no Wood;
     Terrain: roll its 1 or 2 dice) and go to its targets."""
     s.spell = spell
@@ -130,7 +130,7 @@ def start_spell(s: PandoriaState, spell: str, power: int) -> None:
     s._enter(SPELL)
 
 
-def do_spell(s: PandoriaState, p: int, a: Move) -> None:
+def do_spell(s: PandoriaSheets, p: int, a: Move) -> None:
     """Spell Index: the Spell being cast acts on one target (move ``a``); then on to 4., or
     to its next target."""
     spell = s.spell
@@ -171,7 +171,7 @@ def do_spell(s: PandoriaState, p: int, a: Move) -> None:
         done = False
     elif spell == "terrain":
         if verb == "choose":
-            s.dice = replaced(s.dice, s.dice.index(-1), KINDS.index(a.arg))
+            dice.choose(s, a.arg)
         else:
             h = s._hex(a)
             kind = KINDS.index(verb)

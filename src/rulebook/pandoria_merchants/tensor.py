@@ -7,7 +7,7 @@ values ``fill`` writes for ``observation(p)``, read from the fields the view
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rulebook.core import RulebookError
 from rulebook.core.spaces import lookup
@@ -25,12 +25,84 @@ from rulebook.pandoria_merchants.scales import (
 from rulebook.pandoria_merchants.terms import CARD_STATES, DRAW, DRAWING, NONE, SPELL
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.encoding import PandoriaEncoder
+    import numpy as np
+    import numpy.typing as npt
+
+    from rulebook.pandoria_merchants.content import Content
 
 #: the table's kept runs (:meth:`StateTensor.write_run`): the map's hexes and the Artifacts on
 #: them; the Realm sheet's shared parts (standard, solo); the solo map's Territory planes; the
 #: solo part (the Trolls' table and claims)
 MAP_RUN, SHEET_RUN, ZONES_RUN, SOLO_RUN = range(4)
+
+
+class Layout(Protocol):
+    """What the fast path reads of the encoder
+    (:class:`~rulebook.pandoria_merchants.encoding.PandoriaEncoder`, which declares the tensor's
+    parts) when it is made: the configuration, the parts' positions (``at_*``, ``*_plane``) and
+    the encoder's tables of names (name -> place)."""
+
+    content: Content
+    players: int
+    family: bool
+    solo: bool
+    # the map: its size, planes and tokens (a hex's two characters, ``view.row_text``)
+    width: int
+    height: int
+    hexes: int
+    artifact_plane: int
+    drawn_plane: int
+    target_plane: int
+    zone_plane: int
+    token_at: dict[str, int]
+    token_planes: npt.NDArray[np.float32]
+    token_sets: list[list[list[int]]]
+    # the table part's positions
+    at_map: int
+    at_you: int
+    at_turn: int
+    at_round: int
+    at_phase: int
+    at_dice: int
+    at_spell: int
+    at_drawing: int
+    at_targets: int
+    at_end: int
+    at_blocked: int
+    at_relics: list[int]
+    at_monuments: int
+    at_archive: int
+    at_level: int
+    at_territory: int
+    at_finished: int
+    at_scores: int
+    at_troll_columns: int
+    at_troll_claims: int
+    at_totals: int
+    # names by place, and the sizes and scales the values are divided by
+    phases: dict[str, int]
+    spells: dict[str, int]
+    drawing: dict[str, int]
+    cards: dict[str, int]
+    states: dict[str, int]
+    relics: dict[str, int]
+    relic_table: list[dict[str, int]]
+    monument_table: dict[str, int]
+    guilds: dict[str, int]
+    family_spells: dict[str, int]
+    claims: dict[str, int]
+    levels: dict[str, int]
+    room_sizes: list[int]
+    dice: int
+    columns: int
+    territories: int
+    spell_copies: int
+    max_power: float
+    maximum: float
+    preprinted: float
+    score_scale: float
+    top_value: float
+    top_monument: float
 
 
 class StateTensor:
@@ -40,7 +112,7 @@ class StateTensor:
     directly (the encoder derives from a Python class, so it looks up each by name). Amounts
     that are 0 are not listed: the rows they go into are zeros."""
 
-    def __init__(self, enc: PandoriaEncoder) -> None:
+    def __init__(self, enc: Layout) -> None:
         c = enc.content
         self.players, self.hexes, self.height = enc.players, enc.hexes, enc.height
         self.width = enc.width

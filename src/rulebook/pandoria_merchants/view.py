@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from rulebook.core import Action
 from rulebook.core.state import log_texts
-from rulebook.pandoria_merchants import buildings, buying, solo
+from rulebook.pandoria_merchants import buildings, buying, final_score, solo
 from rulebook.pandoria_merchants.board import KINDS
 from rulebook.pandoria_merchants.moves import Move
 from rulebook.pandoria_merchants.terms import (
@@ -26,16 +26,16 @@ from rulebook.pandoria_merchants.terms import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 
-def row_text(s: PandoriaState, r: int) -> str:
+def row_text(s: PandoriaSheets, r: int) -> str:
     """One map row as 2 characters a hex: symbol then mark (see render.LEGEND)."""
     width = s.board.width
     return "".join([hex_text(s, h) for h in range(r * width, (r + 1) * width)])
 
 
-def hex_text(s: PandoriaState, h: int) -> str:
+def hex_text(s: PandoriaSheets, h: int) -> str:
     """One hex of the map as 2 characters: symbol then mark (see render.LEGEND)."""
     b = s.board
     bit = 1 << h
@@ -64,7 +64,7 @@ def hex_text(s: PandoriaState, h: int) -> str:
     return sym + mark
 
 
-def view(s: PandoriaState, player: int | None) -> dict[str, Any]:
+def view(s: PandoriaSheets, player: int | None) -> dict[str, Any]:
     """The table as ``player`` sees it (``None``: as every seat sees it). Everything is
     public: the map and every Realm sheet. Only future dice are unknown."""
     b = s.board
@@ -73,7 +73,7 @@ def view(s: PandoriaState, player: int | None) -> dict[str, Any]:
     seats = []
     for p in range(s.num_players):
         seat: dict[str, Any] = {
-            "score": s.score(p),
+            "score": final_score.score(s, p),
             "ships": [b.names[h] for h, q in s.ships.items() if q == p],
         }
         if s.family:
@@ -189,7 +189,7 @@ def view(s: PandoriaState, player: int | None) -> dict[str, Any]:
     if s.phase == OVER:
         obs["winners"] = s.winners()
         if s.solo:
-            won = obs["solo"]["won"] = s.solo_won()
+            won = obs["solo"]["won"] = final_score.solo_beats_the_trolls(s)
             me, trolls = s.scores()[0], solo.trolls_total(s)
             # the rating names only the result, so the lab can count it across games
             obs["rating"] = "You beat the Trolls" if won else "The Trolls win"
@@ -197,7 +197,7 @@ def view(s: PandoriaState, player: int | None) -> dict[str, Any]:
     return obs
 
 
-def solo_words(s: PandoriaState) -> dict[str, Any]:
+def solo_words(s: PandoriaSheets) -> dict[str, Any]:
     """Solo: how far the game is (``Territory 3 of 8``: the Territories in the order they
     are played, which the table counts), and what the Trolls' points are made of, a
     Territory at a time and in all, in words (their points for a Territory fall below zero
@@ -251,7 +251,7 @@ def solo_words(s: PandoriaState) -> dict[str, Any]:
     }
 
 
-def explain(s: PandoriaState, player: int, action: Action) -> str:
+def explain(s: PandoriaSheets, player: int, action: Action) -> str:
     """The move as menus show it, with what it costs: ``buy ship/statue (3 gold)``."""
     text = str(action)
     if type(action) is not Move or not isinstance(action.arg, str):
@@ -275,7 +275,7 @@ def explain(s: PandoriaState, player: int, action: Action) -> str:
     return text
 
 
-def history_texts(s: PandoriaState) -> tuple[tuple[int, str], ...]:
+def history_texts(s: PandoriaSheets) -> tuple[tuple[int, str], ...]:
     """The action log as text, converted once per move (snapshots are taken often; kept in
     ``s._texts``, which clones share: it is never changed, only replaced)."""
     s._texts = log_texts(s._texts, s.history)
@@ -343,7 +343,7 @@ PLAIN: Final = (
 NESTED: Final = ("tracks", "vp", "relic_left", "relics_won", "monuments_won", "held")
 
 
-def snapshot(s: PandoriaState) -> dict[str, Any]:
+def snapshot(s: PandoriaSheets) -> dict[str, Any]:
     """Every field, with the long ones as text (cheap to copy and compare)."""
     n = s.num_players
     out: dict[str, Any] = {

@@ -37,7 +37,7 @@ from rulebook.pandoria_merchants.terms import (
 )
 
 if TYPE_CHECKING:
-    from rulebook.pandoria_merchants.rules import PandoriaState
+    from rulebook.pandoria_merchants.state import PandoriaSheets
 
 #: a move told to its mover, told of them: ``your`` -> ``their``, ``you`` -> ``they``
 _SECOND_PERSON: Final = re.compile(r"\b([Yy])ou(r|rs)?\b")
@@ -54,7 +54,7 @@ def _told_of_them(text: str) -> str:
     return _SECOND_PERSON.sub(_them, text)
 
 
-def describe(s: PandoriaState, player: int, action: Action) -> str:
+def describe(s: PandoriaSheets, player: int, action: Action) -> str:
     """The move in plain words, as an instruction with what it costs and gives, in the
     sheets' names: ``Buy the Rage 2 / Tower card for 3 Gold: ...``. Worked out from the
     position before the move (the costs ``player`` pays now, the VP still to be had). A move
@@ -66,13 +66,13 @@ def describe(s: PandoriaState, player: int, action: Action) -> str:
     return plain(s, player, action)
 
 
-def describe_public(s: PandoriaState, player: int, action: Action) -> str:
+def describe_public(s: PandoriaSheets, player: int, action: Action) -> str:
     """:meth:`describe` told of the seat that moves (nothing in a move is hidden): its
     Worker, Resources and cards are "their" Worker, Resources and cards."""
     return _told_of_them(describe(s, player, action))
 
 
-def plain(s: PandoriaState, p: int, a: Move) -> str:
+def plain(s: PandoriaSheets, p: int, a: Move) -> str:
     """:meth:`describe` of a move of this phase (its verb names what it does)."""
     phase = s.phase
     verb = a.verb
@@ -131,14 +131,14 @@ def plain(s: PandoriaState, p: int, a: Move) -> str:
     return str(a)  # pragma: no cover - every phase's moves are told above
 
 
-def plain_choice(s: PandoriaState, kind: str) -> str:
+def plain_choice(s: PandoriaSheets, kind: str) -> str:
     """A "?" die read as ``kind`` (the turn's roll, or the Terrain Spell's)."""
     which = "the first ? die" if s.dice.count(-1) > 1 else "the ? die"
     spell = " of the Terrain Spell" if s.phase == SPELL else ""
     return f"Choose {title(kind)} for {which}{spell}"
 
 
-def plain_draw(s: PandoriaState, a: Move) -> str:
+def plain_draw(s: PandoriaSheets, a: Move) -> str:
     """2.1 and 2.2: a Resource (first or second), the Worker, or a forfeit."""
     which = "first" if s.item == 0 else "second"
     if a.verb == "skip":
@@ -162,7 +162,7 @@ def plain_draw(s: PandoriaState, a: Move) -> str:
     return text
 
 
-def plain_action(s: PandoriaState, p: int, a: Move) -> str:
+def plain_action(s: PandoriaSheets, p: int, a: Move) -> str:
     """3. a Spell, a Building, a Relic or a Monument (family: a Spell of the Archive)."""
     verb = a.verb
     if verb == "pass":
@@ -200,7 +200,7 @@ def plain_action(s: PandoriaState, p: int, a: Move) -> str:
     return plain_monument(s, p, card)
 
 
-def plain_build(s: PandoriaState, p: int, card: Card) -> str:
+def plain_build(s: PandoriaSheets, p: int, card: Card) -> str:
     """3.2 (or the Construct Spell): a Building, its cost and what it does."""
     _, effects = index()
     building = title(card.building)
@@ -215,7 +215,7 @@ def plain_build(s: PandoriaState, p: int, card: Card) -> str:
     )
 
 
-def plain_monument(s: PandoriaState, p: int, card: Card) -> str:
+def plain_monument(s: PandoriaSheets, p: int, card: Card) -> str:
     """3.4 (or the Construct Spell): a Monument over a Building, its cost and its VP."""
     building = title(card.building)
     cost = paying(s, p, buildings.monument_cost(s, p, card))
@@ -228,7 +228,7 @@ def plain_monument(s: PandoriaState, p: int, card: Card) -> str:
     )
 
 
-def plain_spell(s: PandoriaState, p: int, a: Move) -> str:
+def plain_spell(s: PandoriaSheets, p: int, a: Move) -> str:
     """A target of the Spell being cast (Spell Index)."""
     spell = s.spell
     verb = a.verb
@@ -273,7 +273,7 @@ def plain_spell(s: PandoriaState, p: int, a: Move) -> str:
     return f"Draw {what} on {a.arg} from the Terrain dice (no Worker comes with it)"
 
 
-def card_use(s: PandoriaState, p: int, card: Card) -> str:
+def card_use(s: PandoriaSheets, p: int, card: Card) -> str:
     """What a card is for, at ``p``'s costs: its Spell to cast or its Building to build."""
     crystals = amount(buildings.spell_cost(s, p, card), "crystal")
     wood = amount(buildings.build_cost(s, p, card), "wood")
@@ -283,7 +283,7 @@ def card_use(s: PandoriaState, p: int, card: Card) -> str:
     )
 
 
-def blocking(s: PandoriaState, p: int, card: Card) -> str:
+def blocking(s: PandoriaSheets, p: int, card: Card) -> str:
     """Whether owning ``card`` makes ``p`` the owner of its whole column (Blocking Cards),
     which closes it to everyone else; nothing to say in solo."""
     if s.solo:
@@ -294,13 +294,13 @@ def blocking(s: PandoriaState, p: int, card: Card) -> str:
     return ""
 
 
-def academy_words(s: PandoriaState, p: int, recycled: int = 0) -> str:
+def academy_words(s: PandoriaSheets, p: int, recycled: int = 0) -> str:
     """The VP ``p``'s Academies score for what is built (less one recycled into it)."""
     vp = s.c.tracks.academy_vp * (s.built(p, "academy") - recycled)
     return f"; your Academy scores {vp} VP" if vp else ""
 
 
-def paying(s: PandoriaState, p: int, need: list[int]) -> str:
+def paying(s: PandoriaSheets, p: int, need: list[int]) -> str:
     """A cost as ``p`` pays it: ``3 Wood``, ``1 Craft and 2 Wood``, and the Crafts that
     stand in for what ``p`` lacks (2 for 1; 1 for 1 with the Market)."""
     tracks = s.tracks[p]
