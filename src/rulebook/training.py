@@ -203,7 +203,9 @@ def play_round(
 
 
 def positions(plan: Plan, folder: Path, k: int) -> tuple[Any, Any, Any]:
-    """The observation rows, margins and games the fit after round ``k`` learns from: the last
+    """The observation rows, targets and games the fit after round ``k`` learns from: the
+    target is what the hand-written evaluation misses (the final margin minus the evaluation
+    then, :mod:`rulebook.agents.expert`); the rows are the last
     ``window`` rounds' decisions, about ``positions`` of them at most (each kept with the same
     chance, from a seeded generator), read a row group at a time."""
     files = [
@@ -217,7 +219,7 @@ def positions(plan: Plan, folder: Path, k: int) -> tuple[Any, Any, Any]:
         for batch in batches(f, batch_size=4096):
             keep = rng.random(len(batch)) < chance
             xs.append(batch.observations.reshape(len(batch), -1)[keep])
-            ys.append(batch.margins[keep])
+            ys.append((batch.margins - batch.evaluations)[keep])
             gs.append(batch.games[keep])
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 

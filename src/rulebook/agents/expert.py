@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from rulebook.agents.base import Agent
-from rulebook.agents.mcts import DEFAULT_EXPLORATION, MCTSAgent
+from rulebook.agents.mcts import DEFAULT_EXPLORATION, MCTSAgent, leaf_rewards
 from rulebook.agents.value import ValueNet
 from rulebook.core import Action, RulebookError, Setup, State
 from rulebook.core.registry import get_game
@@ -136,7 +136,8 @@ class Judge:
         rows = self.rows
         for p in range(len(rows)):
             rows[p] = self.encoder.encode_state(state, p).reshape(-1)
-        return [float(v) for v in self.net.values(rows)]
+        base = leaf_rewards(state)
+        return [b + float(v) for b, v in zip(base, self.net.values(rows), strict=True)]
 
 
 class ExpertAgent(Agent):

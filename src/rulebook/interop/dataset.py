@@ -20,6 +20,9 @@ column                    what it holds
 ``final_score``           the seat's final score
 ``final_margin``          the seat's final score minus the best other seat's (a solo seat's
                           share of the win): what the expert's value learns
+``evaluation``            the game's hand-written evaluation of the position then, as the
+                          search judges a leaf: the seat's value minus the best other seat's
+                          (``rulebook.agents.mcts.leaf_rewards``)
 ``view``                  (``views=True`` only) the seat's observation as JSON, for other
                           encodings
 ========================  ==============================================================
@@ -54,6 +57,7 @@ import pyarrow.parquet as pq
 
 from rulebook.agents import agent_seed, make_agent
 from rulebook.agents.expert import final_margins
+from rulebook.agents.mcts import leaf_rewards
 from rulebook.core import RulebookError
 from rulebook.core.spaces import action_space, encoder
 from rulebook.interop.common import Config
@@ -100,6 +104,7 @@ class Recording:
             pa.field("final_return", pa.float32()),
             pa.field("final_score", pa.int32()),
             pa.field("final_margin", pa.float32()),
+            pa.field("evaluation", pa.float32()),
         ]
         if self.views:
             fields.append(pa.field("view", pa.string()))
@@ -128,7 +133,8 @@ def record_game(recording: Recording, index: int) -> dict[str, list[Any]]:
     encode = encoder(state.setup).encode
     agents = [make_agent(spec, agent_seed(seed, p)) for p, spec in enumerate(recording.agents)]
     columns: dict[str, list[Any]] = {
-        name: [] for name in ("seat", "observation", "legal", "action", "move", "view")
+        name: []
+        for name in ("seat", "observation", "legal", "action", "move", "view", "evaluation")
     }
     while not state.is_terminal():
         p = state.current_players()[0]
@@ -140,6 +146,7 @@ def record_game(recording: Recording, index: int) -> dict[str, list[Any]]:
         columns["legal"].append(legal)
         columns["action"].append(space.index(move))
         columns["move"].append(str(move))
+        columns["evaluation"].append(leaf_rewards(state)[p])
         if recording.views:
             columns["view"].append(json.dumps(view, sort_keys=True))
         state.apply(p, move)
@@ -288,6 +295,7 @@ class Decisions:
     returns: npt.NDArray[np.float32]
     scores: npt.NDArray[np.int32]
     margins: npt.NDArray[np.float32]
+    evaluations: npt.NDArray[np.float32]
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -320,6 +328,11 @@ def _arrays(table: pa.Table, meta: Mapping[str, Any]) -> Decisions:
             column("final_margin", np.float32)
             if "final_margin" in table.column_names
             else np.full(n, np.nan, np.float32)  # a recording made before the column was
+        ),
+        evaluations=(
+            column("evaluation", np.float32)
+            if "evaluation" in table.column_names
+            else np.full(n, np.nan, np.float32)
         ),
     )
 
