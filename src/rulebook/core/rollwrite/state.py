@@ -22,12 +22,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from rulebook.core.draws import roll_reserved, shuffle_list
-from rulebook.core.game import Game, Setup
+from rulebook.core.game import Setup
 from rulebook.core.rollwrite.content import Card, Mastery
 from rulebook.core.rollwrite.moves import CRAFTING, Moves, Spend
 from rulebook.core.rollwrite.words import SheetWords
 from rulebook.core.sheet import Layout, Row
-from rulebook.core.state import State
+from rulebook.core.state import Game, State
 
 __all__ = ["EMPTY", "C", "SheetContent", "SheetTable"]
 
