@@ -432,7 +432,7 @@ def test_each_game_names_its_texts_from_its_own_view_and_words_modules() -> None
 
     from rulebook.archmagi.rules import ArchmagiState
     from rulebook.battle_merchants.rules import BattleState
-    from rulebook.core.rollwrite.state import SheetState
+    from rulebook.core.rollwrite.engine import SheetState
     from rulebook.core.state import Texts
     from rulebook.pandoria_merchants.rules import PandoriaState
 

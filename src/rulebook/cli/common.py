@@ -46,6 +46,7 @@ from rulebook.cli.options import (
 )
 from rulebook.core import Game, RulebookError, Setup, State, words
 from rulebook.core.data import DataError
+from rulebook.core.state import verdict
 from rulebook.core.words import plural
 from rulebook.lab.ray_runner import check_ray_address
 
@@ -389,8 +390,7 @@ def print_results(console: Console, state: State, labels: Sequence[str] | None =
     if not state.is_terminal():
         console.print("The game is not over.")
         return
-    verdict = words.verdict(state, labels)
-    console.print(Text(verdict, style="bold magenta"))
+    console.print(Text(verdict(state, labels), style="bold magenta"))
     rating = state.observation(0).get("rating")
     if rating is not None:
         console.print(Text(f"Rating: {rating}", style="bold magenta"))

@@ -8,8 +8,8 @@ from rulebook.core.errors import (
     SetupError,
     UnknownGame,
 )
-from rulebook.core.events import Event, apply_heard
-from rulebook.core.game import Game, Option, Setup, Variant, View
+from rulebook.core.events import Event
+from rulebook.core.game import Option, Setup, Variant
 from rulebook.core.registry import games, get_game, new_game, register
 from rulebook.core.replay import (
     from_json,
@@ -21,7 +21,7 @@ from rulebook.core.replay import (
     save_text,
     saved_seats,
 )
-from rulebook.core.state import Action, State, find_move
+from rulebook.core.state import Action, Game, State, View, apply_heard, find_move
 
 __all__ = [
     "Action",

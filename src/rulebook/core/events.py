@@ -11,8 +11,8 @@ and the game's ``aloud`` module (beside its ``words``; :attr:`State.texts`) puts
 words: a function of that name, of the state at that moment and the step's details, returning
 an :class:`Event` (or several, or none). The rules never import it, so it may use any of them.
 Nothing is built while nobody listens, as in search: :meth:`State.tell` is then one call that
-returns. Front ends listen to a move with :func:`apply_heard` (TAG's forward models log their
-events the same way: ``logEvent``).
+returns. Front ends listen to a move with :func:`rulebook.core.state.apply_heard` (TAG's forward
+models log their events the same way: ``logEvent``).
 
 An event is told to every seat and to spectators, so it holds only what every seat may see,
 except :attr:`Event.own`, what the seat it is about is told instead when it knows more (the
@@ -22,13 +22,8 @@ cards it drew). The leak tests hold every event to that (``tests/test_web_leaks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rulebook.core.words import third_person
-
-if TYPE_CHECKING:
-    from rulebook.core.action import Action
-    from rulebook.core.state import State
 
 
 @dataclass(frozen=True)
@@ -64,15 +59,3 @@ class Event:
         if said is None or self.seat is None:
             return said
         return said[:1].lower() + said[1:] if viewer == self.seat else third_person(said)
-
-
-def apply_heard(state: State, seat: int, action: Action | str) -> tuple[Event, ...]:
-    """Make a move (:meth:`State.apply`: checked, nothing changed if it is illegal) and
-    return what the rules told of the steps it set off, in the order they were taken."""
-    heard: list[Event] = []
-    state.heard = heard
-    try:
-        state.apply(seat, action)
-    finally:
-        state.heard = None
-    return tuple(heard)

@@ -22,8 +22,9 @@ from pydantic import Field
 
 from rulebook.core.data import DataError, Strict, data_file_exists, load
 from rulebook.core.errors import SetupError
-from rulebook.core.game import Game, Setup
+from rulebook.core.game import Setup
 from rulebook.core.registry import get_game
+from rulebook.core.state import Game
 
 GUIDE_FILE = "guide.toml"
 #: the fewest steps a guide may show (a single pointer is no tour)

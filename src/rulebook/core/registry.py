@@ -7,16 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.util import find_spec
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
 from rulebook.core.data import Strict, load
 from rulebook.core.errors import UnknownGame
-from rulebook.core.game import Game, Option, Setup, Variant
-
-if TYPE_CHECKING:
-    from rulebook.core.state import State
+from rulebook.core.game import Option, Setup, Variant
+from rulebook.core.state import Game, State
 
 _GAMES: dict[str, Game] = {}
 

@@ -654,7 +654,8 @@ def encoder(setup: Setup) -> ObservationEncoder:
     game = get_game(setup.game)
     if game.encoder is None:
         raise UnknownGame(f"{game.title} has no observation encoder")
-    return game.encoder(setup)
+    made: ObservationEncoder = game.encoder(setup)
+    return made
 
 
 def observation_tensor(state: State, player: int) -> npt.NDArray[Any]:

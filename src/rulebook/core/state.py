@@ -1,4 +1,5 @@
-"""The state protocol every game implements, and the machinery they share.
+"""The state protocol every game implements, the machinery they share, and the game that
+makes the states.
 
 A game subclasses :class:`State` and supplies the rules (``legal_actions``, ``_apply`` that
 checks a move and ``_perform`` that makes it, ``_view`` of the table...). The base class owns
@@ -7,6 +8,14 @@ parsing text moves, refusing moves from seats that are not to act, search's unch
 (:meth:`State.apply_legal`), the seat checked before a view, greedy's lookahead (the game's
 registered fast form, ``Game.lookahead``, or a clone per move), winners with tie-breakers, and
 the save-file form (setup + action log, see :mod:`rulebook.core.replay`).
+
+:class:`Game` describes a registered game (like OpenSpiel's ``Game``, it only describes; the
+:class:`State` it creates evolves): its variants, options and the factory of its first state,
+and the hooks of its package (evaluation, lookahead, views, encoder). It is declared here,
+beside the :class:`State` that keeps it, as each refers to the other; its setup's parts
+(:class:`~rulebook.core.game.Variant`, :class:`~rulebook.core.game.Option`,
+:class:`~rulebook.core.game.Setup`) are below, in :mod:`rulebook.core.game`. Front ends hear
+a move's steps with :func:`apply_heard` and end a game in one line with :func:`verdict`.
 """
 
 from __future__ import annotations
@@ -17,15 +26,16 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from types import ModuleType
 from typing import Any, ClassVar, TypeVar
 
 from rulebook.core.action import Action as Action
 from rulebook.core.chance import Chance, new_chance
-from rulebook.core.errors import IllegalAction, RulebookError
+from rulebook.core.errors import IllegalAction, RulebookError, SetupError
 from rulebook.core.events import Event
-from rulebook.core.game import Game, Setup
-from rulebook.core.words import plural, seat
+from rulebook.core.game import ANCHOR, Option, Setup, Variant
+from rulebook.core.words import player_count, plural, seat, seat_label
 
 SAVE_FORMAT = "rulebook/1"
 
@@ -115,7 +125,7 @@ class State(ABC):
     #: the game's views of the table and its moves in words (:class:`Texts`)
     texts: ClassVar[Texts] = Texts()
     #: what the rules told of the move under way (:meth:`tell`) while a front end listens
-    #: (:func:`rulebook.core.events.apply_heard`); None otherwise, as in search and in clones
+    #: (:func:`apply_heard`); None otherwise, as in search and in clones
     heard: list[Event] | None = None
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -466,3 +476,200 @@ class State(ABC):
             f"<{type(self).__name__} {self.setup.game} players={self.num_players} "
             f"moves={len(self.history)}{' over' if self.is_terminal() else ''}>"
         )
+
+
+def apply_heard(state: State, seat: int, action: Action | str) -> tuple[Event, ...]:
+    """Make a move (:meth:`State.apply`: checked, nothing changed if it is illegal) and
+    return what the rules told of the steps it set off (:meth:`State.tell`,
+    :mod:`rulebook.core.events`), in the order they were taken."""
+    heard: list[Event] = []
+    state.heard = heard
+    try:
+        state.apply(seat, action)
+    finally:
+        state.heard = None
+    return tuple(heard)
+
+
+def verdict(state: State, labels: Sequence[str] | None = None) -> str:
+    """The end of a finished game in one line, the same wherever it is shown (the terminal,
+    ``rulebook replay``, the web page): ``Winner: seat 2 (greedy)``, ``Winners (shared): ...``,
+    ``Final score: 71`` (solo), ``Final score: 64, the Trolls 58: seat 1 wins`` (solo against
+    the game's own opponent)."""
+    won = state.winners()
+    names = ", ".join(seat_label(p, labels) for p in won)
+    opponent = state.game.variant(state.setup.variant).opponent
+    if opponent:  # a solo game against the game itself: won only by beating it
+        theirs = sum(state.opponent_breakdown().values())
+        result = f"{names} wins" if won else f"{opponent} win"
+        return f"Final score: {state.scores()[0]}, {opponent} {theirs}: {result}"
+    if state.num_players == 1:
+        return f"Final score: {state.scores()[0]}"
+    if len(won) == 1:
+        return f"Winner: {names}"
+    return f"Winners (shared): {names}"
+
+
+# -- the game that makes the states ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """A view of the table a player asks for by name at the terminal's prompt (``sheet``,
+    ``orders``, ``map``...): drawn from the seat's observation only, as text or Rich."""
+
+    name: str
+    #: one line for the prompt's help: what the view shows
+    about: str
+    draw: Callable[[State, int], Any]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its description and the factory of its initial state."""
+
+    name: str
+    title: str
+    rulebook: str
+    variants: tuple[Variant, ...]
+    create: Callable[[Setup], State]
+    options: tuple[Option, ...] = ()
+    #: heuristic value of a state for a player, used by the greedy and search bots
+    evaluate: Callable[[State, int], float] | None = None
+    #: ``evaluate(after, player)`` for the state ``after`` each of ``actions`` (legal moves of
+    #: ``player`` now), worked out without making the moves where the game knows how (within
+    #: 1e-9 of :attr:`evaluate`, the sum in another order); ``None`` for a move that must be
+    #: made to be judged. :meth:`State.lookahead` uses it for :attr:`evaluate` where a game
+    #: implements it; the tests hold it to making each move
+    evaluate_moves: Callable[[State, int, Sequence[Action]], list[float | None]] | None = None
+    #: the exact fast form of :meth:`State.lookahead` for the game's own :attr:`evaluate`:
+    #: ``evaluate(after, player)`` for the state ``after`` each of ``actions``, worked out
+    #: without a clone per move; :meth:`State.lookahead` uses it for :attr:`evaluate` (the
+    #: bots' speed machinery, registered by the game package so that the rules never import
+    #: it), and the tests hold it to playing each move on a clone
+    lookahead: Callable[[State, int, Sequence[Action]], list[float]] | None = None
+    #: the table as a seat sees it, as a Rich renderable or text, for the terminal
+    render: Callable[[State, int], Any] | None = None
+    #: the compact view shown before each of a seat's decisions in the terminal: what the
+    #: decision needs, fitting 80x40 with the moves (default: :attr:`render`)
+    turn_view: Callable[[State, int], Any] | None = None
+    #: further views a player may ask for by name at the terminal's prompt
+    views: tuple[View, ...] = ()
+    #: where a move sits in the terminal's menu of moves: the heading it is listed under
+    #: ("" for none), its label there, and the heading's rank (headings are shown by rank);
+    #: default: under the first word of its ``explain`` text, when other moves share it
+    menu_entry: Callable[[State, int, Action], tuple[str, str, int]] | None = None
+    #: the named cards of a configuration (Orders, Spells, Monsters...) and their printed
+    #: texts, for looking a card up at the prompt: public data only
+    cards: Callable[[Setup], Mapping[str, str]] | None = None
+    #: the cards of :attr:`cards` whose content the project authored, in whole or in part
+    #: (the rulebook lacks it), each with the one-line reason its data file gives
+    #: (:func:`rulebook.core.data.authored_reasons`); cards not named are the rulebook's
+    authored_cards: Callable[[Setup], Mapping[str, str]] | None = None
+    #: the package of the game's data files; its ``rules.md`` is the game's short
+    #: how-to-play (:meth:`how_to_play`)
+    data_package: str | None = None
+    description: str = ""
+    #: playout policy for search bots: a legal move for the seat (default: uniformly random;
+    #: :mod:`rulebook.core.policy` has the greedy one)
+    rollout: Callable[[State, int, random.Random], Action] | None = None
+    #: moves the search bots play with ``rollout`` past their tree before the evaluation
+    #: judges the position (0: the evaluation judges the leaf itself)
+    rollout_moves: int = 0
+    #: game-specific statistics of one seat at the end of a game, for the balance lab: names
+    #: like ``"rows_completed"`` or ``"order:Fiery Backpack"`` (``group:item`` names are the
+    #: cards/rows/orders the report ranks by how often they are taken and the winners' share)
+    counters: Callable[[State, int], Mapping[str, float]] | None = None
+    #: the faction (Magi, race, ...) a seat plays, for the balance lab's per-faction table;
+    #: ``""`` when the variant played has none (the lab then stores no factions for the game)
+    faction: Callable[[State, int], str] | None = None
+    #: the player count the game is most often played at (strength tables use it)
+    common_players: int | None = None
+    #: the fixed-shape observation tensor of a configuration, for learning agents: a
+    #: :class:`rulebook.core.spaces.ObservationEncoder` (typed loosely here: the encoders read
+    #: states, so their module sits above this one; :func:`rulebook.core.spaces.encoder`
+    #: returns it typed)
+    encoder: Callable[[Setup], Any] | None = None
+    #: the package holding the game's board view for the web app: ``board.js`` (an ES module
+    #: drawing a seat's view), optionally ``board.css`` and a ``static(setup)`` function giving
+    #: the public, unchanging data the view draws (sheet layout, card texts)
+    web_view: str | None = None
+
+    def how_to_play(self, anchors: bool = False) -> str | None:
+        """The game's how-to-play in the project's own words (``rules.md`` of its data
+        package, Markdown), or None when the game has none. A heading may end with an anchor
+        (``## Playing solo {#solo}``: the web page jumps to the variant's section by it); they
+        are left out unless ``anchors``."""
+        if self.data_package is None:
+            return None
+        text = resources.files(self.data_package).joinpath("rules.md").read_text("utf-8")
+        return text if anchors else ANCHOR.sub("", text)
+
+    def card_texts(self, setup: Setup) -> dict[str, tuple[str, str]]:
+        """The named cards of ``setup`` (:attr:`cards`), each with its text and, when the
+        project authored it, the reason (``""`` for the rulebook's own cards)."""
+        if self.cards is None:
+            return {}
+        authored = self.authored_cards(setup) if self.authored_cards is not None else {}
+        return {name: (text, authored.get(name, "")) for name, text in self.cards(setup).items()}
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        names = ", ".join(v.name for v in self.variants)
+        raise SetupError(f"{self.title} has no variant {name!r} (variants: {names})")
+
+    def player_counts(self) -> str:
+        """The player counts of every variant: ``1 player (solo) or 2-8 players (standard)``."""
+        counts = [f"{player_count(v.min_players, v.max_players)} ({v.name})" for v in self.variants]
+        return ", ".join(counts[:-1]) + " or " + counts[-1] if len(counts) > 1 else counts[0]
+
+    def default_variant(self, players: int) -> str:
+        """The first variant, in declared order, that allows this many players."""
+        for v in self.variants:
+            if v.min_players <= players <= v.max_players:
+                return v.name
+        raise SetupError(
+            f"{self.title} cannot be played by {plural(players, 'player')}: it takes "
+            f"{self.player_counts()}"
+        )
+
+    def setup(
+        self,
+        players: int,
+        seed: int,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> Setup:
+        """Check a requested setup and fill in defaults; :class:`SetupError` naming the problem
+        if it is invalid."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise SetupError(f"players must be a whole number, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise SetupError(f"seed must be a whole number, not {seed!r}")
+        name = variant if variant is not None else self.default_variant(players)
+        v = self.variant(name)
+        if not v.min_players <= players <= v.max_players:
+            raise SetupError(
+                f"{self.title} ({v.name}) takes {player_count(v.min_players, v.max_players)}, "
+                f"not {players}"
+            )
+        chosen: dict[str, str] = {}
+        given = dict(options or {})
+        for opt in self.options:
+            if opt.variants and v.name not in opt.variants:
+                continue
+            chosen[opt.name] = opt.value(given.pop(opt.name, opt.default))
+        if given:
+            raise SetupError(f"{self.title} ({v.name}) has no option {', '.join(sorted(given))}")
+        return Setup(self.name, players, seed, v.name, chosen)
+
+    def new_game(
+        self,
+        players: int,
+        seed: int = 0,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> State:
+        return self.create(self.setup(players, seed, variant, options))

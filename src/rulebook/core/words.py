@@ -1,13 +1,10 @@
 """Words in messages: counting (``1 player``, ``2-8 players``), seats as people count them
-(``seat 1`` is the first seat), and a move told of another seat (``declines to answer``)."""
+(``seat 1`` is the first seat), and a move told of another seat (``declines to answer``). The
+end of a game in one line, which reads the state, is :func:`rulebook.core.state.verdict`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rulebook.core.state import State
 
 #: verbs whose third person is not the regular one
 _IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
@@ -32,25 +29,6 @@ def seat(player: int) -> str:
 def seat_label(player: int, labels: Sequence[str] | None = None) -> str:
     """``seat 2`` or, with the seats' labels, ``seat 2 (greedy)``."""
     return f"{seat(player)} ({labels[player]})" if labels else seat(player)
-
-
-def verdict(state: State, labels: Sequence[str] | None = None) -> str:
-    """The end of a finished game in one line, the same wherever it is shown (the terminal,
-    ``rulebook replay``, the web page): ``Winner: seat 2 (greedy)``, ``Winners (shared): ...``,
-    ``Final score: 71`` (solo), ``Final score: 64, the Trolls 58: seat 1 wins`` (solo against
-    the game's own opponent)."""
-    won = state.winners()
-    names = ", ".join(seat_label(p, labels) for p in won)
-    opponent = state.game.variant(state.setup.variant).opponent
-    if opponent:  # a solo game against the game itself: won only by beating it
-        theirs = sum(state.opponent_breakdown().values())
-        result = f"{names} wins" if won else f"{opponent} win"
-        return f"Final score: {state.scores()[0]}, {opponent} {theirs}: {result}"
-    if state.num_players == 1:
-        return f"Final score: {state.scores()[0]}"
-    if len(won) == 1:
-        return f"Winner: {names}"
-    return f"Winners (shared): {names}"
 
 
 def third_person(phrase: str) -> str:

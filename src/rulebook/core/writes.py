@@ -8,8 +8,8 @@ allocates no lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from librt.vecs import append, vec
@@ -18,7 +18,6 @@ from mypy_extensions import i64
 from rulebook.core.errors import RulebookError
 
 if TYPE_CHECKING:
-    from rulebook.core.spaces import DirectEncoder
     from rulebook.core.state import State
 
 
@@ -180,6 +179,29 @@ class Writes:
         return at
 
 
+class SeatsEncoder(Protocol):
+    """What :class:`KeptSeats` reads of the encoder whose seat blocks it keeps: a
+    :class:`~rulebook.core.spaces.DirectEncoder` that sets ``keeps_seats`` (named here by what
+    it supplies: the encoders' module uses this one, not the other way round)."""
+
+    #: the seats of the configuration, and the first slot of each part of each seat's block
+    players: int
+    at_seat: list[dict[str, int]]
+    #: the object the game keeps its fast path in, if any
+    fast: Any
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    def kept_runs(self) -> list[tuple[int, int, bool, bool]]: ...
+    def fill_table_state(self, state: Any, player: int, base: int, out: Writes) -> None: ...
+    def seat_flags(self, state: Any) -> tuple[Sequence[int], Sequence[int]]: ...
+    def seat_facts(self, state: Any) -> Any: ...
+    def seat_key(self, state: Any, p: int, facts: Any) -> object: ...
+    def fill_seat_state(
+        self, state: Any, p: int, facts: Any, base: int, at: Mapping[str, int], out: Writes
+    ) -> None: ...
+
+
 class KeptSeats:
     """The seat blocks of a batch of ``n`` games, kept between calls of
     :meth:`~rulebook.core.spaces.DirectEncoder.encode_into` (an encoder that sets
@@ -204,8 +226,8 @@ class KeptSeats:
     since (a zero included), and returns the record of what the block shows now (``last``
     itself, updated, or a new one)."""
 
-    def __init__(self, enc: DirectEncoder, n: int) -> None:
-        self.n, self.m, self.size = n, enc.players, enc.parts.size
+    def __init__(self, enc: SeatsEncoder, n: int) -> None:
+        self.n, self.m, self.size = n, enc.players, enc.shape[0]
         at = enc.at_seat
         self.start = min(at[0].values())
         self.block = (self.size - self.start) // self.m
@@ -250,7 +272,7 @@ class KeptSeats:
         self.order: list[int] = []
 
     def write(
-        self, enc: DirectEncoder, states: Sequence[State], players: Sequence[int], out: Any
+        self, enc: SeatsEncoder, states: Sequence[State], players: Sequence[int], out: Any
     ) -> None:
         """The rows of each ``states[i].observation(players[i])`` into ``out[i]`` (C-contiguous
         ``float32``, ``(n, size)``), the capped parts not clipped yet."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulebook.core.game import Game
+from rulebook.core.state import Game
 from rulebook.lab.ladder import LadderRow, Rung, ladder_table
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import mean_interval, wilson

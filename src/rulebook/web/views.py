@@ -28,7 +28,8 @@ import orjson
 
 from rulebook.core import Action, Event, State, apply_heard
 from rulebook.core.menu import places
-from rulebook.core.words import third_person, verdict
+from rulebook.core.state import verdict
+from rulebook.core.words import third_person
 
 
 @dataclass(frozen=True)

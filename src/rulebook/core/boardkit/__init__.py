@@ -16,7 +16,8 @@ import re
 from importlib import resources
 from typing import Any
 
-from rulebook.core.game import Game, Setup
+from rulebook.core.game import Setup
+from rulebook.core.state import Game
 
 #: the names a board file may have: one level, lower case, .js or .css
 BOARD_FILE = re.compile(r"^[a-z][a-z0-9_-]{0,63}\.(js|css)$")

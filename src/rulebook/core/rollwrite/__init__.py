@@ -1,9 +1,10 @@
 """The shared roll-and-write sheet engine (Merchants of Magick, Ye Olde Magick Shoppe).
 
 :mod:`rulebook.core.sheet` holds the sheet's geometry, :mod:`.content` the data schemas and
-compiled cards, :mod:`.engine` the index of the shared rules by the rulebooks' sections (one
-module each: :mod:`.state`, :mod:`.rounds`, :mod:`.moves`, :mod:`.crafting`...), :mod:`.words`
-the plain words shared by the moves, the card texts and the board's tips.
+compiled cards, :mod:`.state` the table, :mod:`.engine` the index of the shared rules by the
+rulebooks' sections (one module of functions over the table each: :mod:`.rounds`,
+:mod:`.moves`, :mod:`.crafting`...), :mod:`.words` the plain words shared by the moves, the card
+texts and the board's tips.
 """
 
 from rulebook.core.rollwrite.content import (
@@ -23,8 +24,9 @@ from rulebook.core.rollwrite.content import (
     compile_sheet,
     row_of,
 )
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.rollwrite.moves import CRAFTING, DONE, OVER, Done, FreeMark, Moves, Spend
-from rulebook.core.rollwrite.state import SheetContent, SheetState
+from rulebook.core.rollwrite.state import SheetContent, SheetTable
 from rulebook.core.rollwrite.words import SheetWords, source_note
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "SheetFileBase",
     "SheetRowSpec",
     "SheetState",
+    "SheetTable",
     "SheetWords",
     "Spend",
     "build_layout",

@@ -30,22 +30,22 @@ from rulebook.core.rollwrite.words import listed, titled
 from rulebook.core.words import plural, seat
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import SheetState
+    from rulebook.core.rollwrite.state import SheetTable
 
 
-def _card(s: SheetState[Any], card: int) -> str:
+def _card(s: SheetTable[Any], card: int) -> str:
     """A face-up customer card with its kind and value: ``the Order Fiery Ring (3 Coins)``."""
     c = s.content
     o = c.cards[card]
     return f"the {c.words.cards[o.kind]} {o.name} ({plural(o.value, c.words.value)})"
 
 
-def _line(s: SheetState[Any]) -> str:
+def _line(s: SheetTable[Any]) -> str:
     """The customer cards together, as the game calls them: ``Orders``, ``Customers``."""
     return titled(s.LINE)
 
 
-def out_of_results(s: SheetState[Any], p: int) -> Event:
+def out_of_results(s: SheetTable[Any], p: int) -> Event:
     """EXTRA DICE: seat ``p``'s crafting and research ends with its move, as it has no result
     left it may spend this round (every die spent, no Extra Dice box left, or none it can pay
     for). Told to the seat alone: the others see who is done, and need no line each round."""
@@ -61,7 +61,7 @@ def out_of_results(s: SheetState[Any], p: int) -> Event:
     return Event(p, "", own=f"Finish {words.phase} for this round: {why}")
 
 
-def round_over(s: SheetState[Any]) -> Event:
+def round_over(s: SheetTable[Any]) -> Event:
     """GAMEPLAY, Round Flow: every seat is done; the round ends (the last round ends the game)."""
     rounds = s.content.rounds
     if s.round >= rounds:
@@ -69,7 +69,7 @@ def round_over(s: SheetState[Any]) -> Event:
     return Event(None, f"Round {s.round} of {rounds} is over.")
 
 
-def _mastery_said(s: SheetState[Any], k: int) -> str:
+def _mastery_said(s: SheetTable[Any], k: int) -> str:
     """A mastery card and what it asks: ``Master Blacksmith (Material Mastery: 4 circles
     marked in the Steel column)``."""
     c = s.content
@@ -79,7 +79,7 @@ def _mastery_said(s: SheetState[Any], k: int) -> str:
     return f"{card.name} ({c.words.mastery[card.kind]}: {asks} marked in the {column} column)"
 
 
-def mastered(s: SheetState[Any], k: int, seats: int) -> Event:
+def mastered(s: SheetTable[Any], k: int, seats: int) -> Event:
     """THE MASTERY PHASE, Certifications: the seats of the bits of ``seats`` score mastery card
     ``k`` this round, told before the card turns to its lower value: the higher value to the
     first seat(s) to meet it, the lower one later, and only the lower one solo. One line for
@@ -102,7 +102,7 @@ def mastered(s: SheetState[Any], k: int, seats: int) -> Event:
     return Event(None, f"Seats {who} score {value} each for {_mastery_said(s, k)}: {side}.")
 
 
-def customers_moved(s: SheetState[Any], moved: Sequence[list[int]]) -> Event:
+def customers_moved(s: SheetTable[Any], moved: Sequence[list[int]]) -> Event:
     """THE CUSTOMER PHASE, SOLO VARIANT, Round Flow 6-7: the lines before (``s.lines``) and
     after they moved (``moved``, face-down cards not yet turned up): every card moves one seat
     clockwise (solo: one space left, the leftmost leaving, a card joining from the deck at the
@@ -133,12 +133,12 @@ def customers_moved(s: SheetState[Any], moved: Sequence[list[int]]) -> Event:
     return Event(None, text + ".")
 
 
-def _deck(s: SheetState[Any]) -> str:
+def _deck(s: SheetTable[Any]) -> str:
     """The deck the lines are drawn from: ``Order deck``, ``Customer deck``."""
     return f"{next(iter(s.content.words.cards.values()))} deck"
 
 
-def claimed(s: SheetState[Any], p: int, card: int) -> Event | None:
+def claimed(s: SheetTable[Any], p: int, card: int) -> Event | None:
     """ORDERS, Customers: seat ``p`` claims ``card`` from its shoppe, told before a card takes its
     place. In its own crafting move the move's line says so, and only an empty deck is told
     here; at the round's end (THE CUSTOMER PHASE: a card coming face-up into a shoppe whose sheet
@@ -164,7 +164,7 @@ def claimed(s: SheetState[Any], p: int, card: int) -> Event | None:
     )
 
 
-def round_begins(s: SheetState[Any]) -> Event:
+def round_begins(s: SheetTable[Any]) -> Event:
     """THE RESOURCE PHASE, Round Flow 1: the next round's four dice are rolled."""
     dice = [f"{v} on the {d}" for d, v in zip(s.content.dice, s.dice, strict=True)]
     return Event(
@@ -172,7 +172,7 @@ def round_begins(s: SheetState[Any]) -> Event:
     )
 
 
-def game_over(s: SheetState[Any]) -> list[Event]:
+def game_over(s: SheetTable[Any]) -> list[Event]:
     """END OF GAME, End of the Game and Scoring: each seat's final score by category (those
     that scored), and the solo title where the game has a rating table."""
     words = s.content.words

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.rollwrite.extra_dice import extra_cost, out_of_results
 from rulebook.core.rollwrite.moves import Done, FreeMark, Spend
-from rulebook.core.rollwrite.state import SheetState
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action
 

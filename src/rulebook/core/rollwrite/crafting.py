@@ -27,11 +27,11 @@ from rulebook.core.rollwrite.moves import CRAFTING, DONE, KNOWN_MOVES, Done, Fre
 from rulebook.core.sheet import Circle
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import C, SheetState
+    from rulebook.core.rollwrite.state import C, SheetTable
     from rulebook.core.state import Action
 
 
-def legal_actions(s: SheetState[C], player: object) -> list[Action]:
+def legal_actions(s: SheetTable[C], player: object) -> list[Action]:
     """THE CRAFTING AND RESEARCH PHASE (Round Flow 3): ``done``, and every result ``player`` may
     spend this round on a circle it may mark (the die listed in the circle's column, the result
     moved as far as the seat can pay); a seat with a free mark to make makes it first."""
@@ -77,7 +77,7 @@ def legal_actions(s: SheetState[C], player: object) -> list[Action]:
     return actions
 
 
-def act(s: SheetState[C], player: int, action: Action) -> bool:
+def act(s: SheetTable[C], player: int, action: Action) -> bool:
     """THE CRAFTING AND RESEARCH PHASE: make ``action`` on ``player``'s sheet (it changes only the
     seat's own fields and the deck), checked as it is made: it raises :class:`IllegalAction` before
     changing anything. Whether the seat's crafting phase ends with it."""
@@ -109,7 +109,7 @@ def act(s: SheetState[C], player: int, action: Action) -> bool:
     return True
 
 
-def spend(s: SheetState[C], p: int, action: Spend, die: int, circle: Circle) -> None:
+def spend(s: SheetTable[C], p: int, action: Spend, die: int, circle: Circle) -> None:
     """CRAFTING, SPELL RESEARCH: spend die number ``die`` on ``circle``: each result marks a single
     circle, once per round; beyond the round's free results an Extra Dice box is marked (EXTRA
     DICE)."""
@@ -135,7 +135,7 @@ def spend(s: SheetState[C], p: int, action: Spend, die: int, circle: Circle) -> 
     mark(s, p, circle)
 
 
-def mark(s: SheetState[C], p: int, circle: Circle) -> None:
+def mark(s: SheetTable[C], p: int, circle: Circle) -> None:
     """CRAFTING, SPELL RESEARCH: mark a circle; a completed row gives its bonus (the game's
     ``_row_completed``) and claims customers."""
     layout = s.content.layout

@@ -16,10 +16,10 @@ from rulebook.core.rollwrite.customers import EMPTY, claim, draw
 from rulebook.core.sheet import rotate_clockwise, shift_left
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import C, SheetState
+    from rulebook.core.rollwrite.state import C, SheetTable
 
 
-def customer_phase(s: SheetState[C]) -> None:
+def customer_phase(s: SheetTable[C]) -> None:
     """THE CUSTOMER PHASE (Round Flow 6-7): customers move one seat clockwise (solo: shift left, the
     leftmost leaves, a face-up card joins at the right); then face-down cards are turned face-up.
 
@@ -35,7 +35,7 @@ def customer_phase(s: SheetState[C]) -> None:
         claim(s, p)
 
 
-def lines_moved(s: SheetState[C]) -> list[list[int]]:
+def lines_moved(s: SheetTable[C]) -> list[list[int]]:
     """THE CUSTOMER PHASE, SOLO VARIANT: every customer line moved one seat clockwise (new
     lists); solo: the line shifted
     left, the leftmost card discarded and one drawn at the right."""

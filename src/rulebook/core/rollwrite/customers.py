@@ -14,30 +14,24 @@ by a claimed card with no card to replace it; its first ``shop_size`` cards are 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
-
 from rulebook.core.rollwrite.moves import CRAFTING
+from rulebook.core.rollwrite.state import EMPTY, C, SheetTable
 from rulebook.core.sheet import has_all
 
-if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import C, SheetState
-
-#: an empty space of a customer line (a claimed card with no card left to replace it), in
-#: games that keep such spaces (``SheetState.KEEP_EMPTY_SPACES``)
-EMPTY: Final = -(1 << 20)
+__all__ = ["EMPTY", "claim", "draw"]
 
 
-def draw(s: SheetState[C]) -> int:
+def draw(s: SheetTable[C]) -> int:
     """ORDERS, Customers: the top card of the deck (the deck's known bottom shrinks with it)."""
     card = s.deck.pop()
     s.deck_seen = min(s.deck_seen, len(s.deck))
     return card
 
 
-def claim(s: SheetState[C], p: int) -> None:
+def claim(s: SheetTable[C], p: int) -> None:
     """ORDERS, Customers: claim every face-up card in ``p``'s shoppe whose item and enchantments are
     complete; each is replaced face-down from the deck; with the deck out its space is left empty or
-    closed up (``SheetState.KEEP_EMPTY_SPACES``)."""
+    closed up (``SheetTable.KEEP_EMPTY_SPACES``)."""
     cards = s.content.cards
     line = s.lines[p]
     marks = s.marks[p]

@@ -22,11 +22,11 @@ from rulebook.core.sheet import Circle, has_all
 from rulebook.core.words import plural
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import SheetState
+    from rulebook.core.rollwrite.state import SheetTable
     from rulebook.core.state import Action
 
 
-def explain(s: SheetState[Any], player: int, action: Action) -> str:
+def explain(s: SheetTable[Any], player: int, action: Action) -> str:
     """The move with what it costs, for menus: ``d6 greaves/steel (5+2: 2 potions)``."""
     target = s.moves.spend_target.get(action) if type(action) is Spend else None
     if target is None:
@@ -38,7 +38,7 @@ def explain(s: SheetState[Any], player: int, action: Action) -> str:
     return f"{action} ({cost})" if cost else str(action)
 
 
-def describe(s: SheetState[Any], player: int, action: Action) -> str:
+def describe(s: SheetTable[Any], player: int, action: Action) -> str:
     """The move in plain words, an instruction to ``player`` in the game's names
     (:attr:`SheetContent.words`): the die and its result, what else it costs (what changes
     the result, the game's ``_change_paid``; the Extra Dice box it takes and what that costs), the
@@ -60,7 +60,7 @@ def describe(s: SheetState[Any], player: int, action: Action) -> str:
     return f"Make the move {action}"
 
 
-def spend_words(s: SheetState[Any], p: int, die: int, circle: Circle) -> str:
+def spend_words(s: SheetTable[Any], p: int, die: int, circle: Circle) -> str:
     """:func:`describe` of spending die number ``die`` on ``circle``."""
     words = s.content.words
     value = s.dice[die]
@@ -96,7 +96,7 @@ def spend_words(s: SheetState[Any], p: int, die: int, circle: Circle) -> str:
     return text + completes(s, p, circle)
 
 
-def unused_words(s: SheetState[Any], p: int) -> str:
+def unused_words(s: SheetTable[Any], p: int) -> str:
     """The dice ``p`` leaves unused by ending its phase now (``, leaving the d10 (7)
     unused``), or nothing."""
     spent = s.spent[p]
@@ -108,7 +108,7 @@ def unused_words(s: SheetState[Any], p: int) -> str:
     return f", leaving {listed(left)} unused" if left else ""
 
 
-def completes(s: SheetState[Any], p: int, circle: Circle) -> str:
+def completes(s: SheetTable[Any], p: int, circle: Circle) -> str:
     """What marking ``circle`` completes for ``p``: its row (with what the row gives,
     the game's ``_row_reward_words``), the face-up cards of the shoppe it claims, and the game's
     own (the game's ``_fulfils_words``); nothing if it completes no row."""
@@ -129,7 +129,7 @@ def completes(s: SheetState[Any], p: int, circle: Circle) -> str:
     return ", " + listed(done)
 
 
-def menu_place(s: SheetState[Any], player: int, action: Action) -> tuple[str, str, int]:
+def menu_place(s: SheetTable[Any], player: int, action: Action) -> tuple[str, str, int]:
     """Where a move sits in the terminal's menu: a spend under its die (with the result)
     and column, labelled with its row and the change the result needs (``d6=5 steel`` /
     ``greaves +2``), dice and columns in sheet order; a free mark under its column."""

@@ -18,7 +18,7 @@ Each game's ``encoding`` module subclasses :class:`SheetEncoder` with its words 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -27,9 +27,10 @@ from librt.vecs import append, vec
 from rulebook.core.errors import RulebookError
 from rulebook.core.game import Setup
 from rulebook.core.rollwrite.customers import EMPTY
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.rollwrite.mastery import mastery_value
 from rulebook.core.rollwrite.moves import CRAFTING, OVER
-from rulebook.core.rollwrite.state import SheetContent, SheetState
+from rulebook.core.rollwrite.state import SheetContent
 from rulebook.core.spaces import (
     FlatEncoder,
     Pile,
@@ -541,7 +542,8 @@ class SheetRows:
         for i in range(n):
             s = states[i]
             player = players[i]
-            origin = s._origin if s.phase == CRAFTING else None
+            # the table as the crafting began: a clone of ``s``, so of its class
+            origin = cast("SheetState[Any] | None", s._origin) if s.phase == CRAFTING else None
             self._table(s, player, origin, self.shown[i], i * start, table_changes)
             current = s.current_players()
             winners = s.winners() if s.phase == OVER else []

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import C, SheetState
+    from rulebook.core.rollwrite.state import C, SheetTable
 
 
-def extra_cost(s: SheetState[C], p: int) -> int | None:
+def extra_cost(s: SheetTable[C], p: int) -> int | None:
     """EXTRA DICE: what ``p``'s next result costs as an Extra Die (0 within the round's free
     results), or None if no Extra Dice box is left."""
     if s.results[p] < s.free_results:
@@ -28,7 +28,7 @@ def extra_cost(s: SheetState[C], p: int) -> int | None:
     return costs[used] if used < len(costs) else None
 
 
-def out_of_results(s: SheetState[C], p: int) -> bool:
+def out_of_results(s: SheetTable[C], p: int) -> bool:
     """EXTRA DICE: whether ``p`` can spend no further result this round: all dice spent, no Extra
     Dice box left, or none it can pay for."""
     if s.results[p] >= s.dice_count:

@@ -28,9 +28,10 @@ from typing import Any
 from rulebook.core.rollwrite.crafting import act
 from rulebook.core.rollwrite.customer_phase import lines_moved, turn_up
 from rulebook.core.rollwrite.customers import claim
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.rollwrite.mastery import masters, mastery_value
 from rulebook.core.rollwrite.moves import CRAFTING, OVER, Spend
-from rulebook.core.rollwrite.state import C, SheetState
+from rulebook.core.rollwrite.state import C
 from rulebook.core.state import Action, State
 
 

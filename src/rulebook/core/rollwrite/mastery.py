@@ -19,24 +19,24 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rulebook.core.rollwrite.content import Mastery
-    from rulebook.core.rollwrite.state import C, SheetState
+    from rulebook.core.rollwrite.state import C, SheetTable
 
 
-def mastery_card(s: SheetState[C], k: int) -> Mastery:
+def mastery_card(s: SheetTable[C], k: int) -> Mastery:
     """THE MASTERY PHASE, Certifications: mastery card ``k`` of this game (0 material, 1 energy)."""
     c = s.content
     card: Mastery = c.material[s.mastery_cards[0]] if k == 0 else c.energy[s.mastery_cards[1]]
     return card
 
 
-def mastery_value(s: SheetState[C], k: int) -> int:
+def mastery_value(s: SheetTable[C], k: int) -> int:
     """THE MASTERY PHASE: what mastery card ``k`` (0 material, 1 energy) pays now; solo: the lower
     value."""
     card = mastery_card(s, k)
     return card.master if s.mastery_master[k] and not s.solo else card.apprentice
 
 
-def mastery_phase(s: SheetState[C]) -> None:
+def mastery_phase(s: SheetTable[C]) -> None:
     """THE MASTERY PHASE: everyone meeting a card this round scores its current value; once scored,
     the card pays its lower value. Each seat scores each card once."""
     for k in range(2):
@@ -51,7 +51,7 @@ def mastery_phase(s: SheetState[C]) -> None:
             s.mastery_master[k] = False
 
 
-def masters(s: SheetState[C], p: int, k: int) -> bool:
+def masters(s: SheetTable[C], p: int, k: int) -> bool:
     """THE MASTERY PHASE: whether seat ``p`` scores mastery card ``k`` this phase: not scored yet,
     and its marks in the card's column meet it."""
     card = mastery_card(s, k)

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulebook.core.rollwrite.content import Card, SheetContentBase
-from rulebook.core.rollwrite.state import SheetState
+from rulebook.core.rollwrite.engine import SheetState
 from rulebook.core.rollwrite.words import SheetWords, customer_text, mastery_text, with_note
 from rulebook.core.sheet import Layout
 from rulebook.core.state import Action, State

@@ -8,8 +8,9 @@ PHASE: "No Customer Phase is resolved in the final round"). Ye Olde Magick Shopp
 "The game takes place over 10 rounds ... rolls all 4 dice ... All players simultaneously spend
 2 dice"; End of the Game and Scoring: "The game ends after the 10th round".
 
-Functions over a :class:`~rulebook.core.rollwrite.state.SheetState`; the state's protocol
-methods (``current_players``, ``pending_moves``...) call them.
+Functions over a :class:`~rulebook.core.rollwrite.state.SheetTable`; the protocol methods of
+:class:`~rulebook.core.rollwrite.engine.SheetState` (``current_players``, ``pending_moves``...)
+call them.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from rulebook.core.rollwrite.mastery import mastery_phase
 from rulebook.core.rollwrite.moves import CRAFTING, OVER
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import C, SheetState
+    from rulebook.core.rollwrite.state import C, SheetTable
 
 
-def start_round(s: SheetState[C]) -> None:
+def start_round(s: SheetTable[C]) -> None:
     """THE RESOURCE PHASE (Round Flow 1): roll all four dice; then everyone crafts and
     researches at once.
 
-    The roll is the next chance event, drawn when the dice are first read (``SheetState.dice``):
+    The roll is the next chance event, drawn when the dice are first read (``SheetTable.dice``):
     the same numbers as rolled at once (a scripted source rolls at once)."""
     event = s.chance.reserve()
     s._dice_event = event
@@ -44,7 +45,7 @@ def start_round(s: SheetState[C]) -> None:
     s.tell("round_begins")
 
 
-def current_players(s: SheetState[C]) -> tuple[int, ...]:
+def current_players(s: SheetTable[C]) -> tuple[int, ...]:
     """GAMEPLAY / Round Flow: every seat not done with this round's crafting acts at once."""
     if s._current is None:
         s._current = (
@@ -53,7 +54,7 @@ def current_players(s: SheetState[C]) -> tuple[int, ...]:
     return s._current
 
 
-def pending_moves(s: SheetState[C]) -> int:
+def pending_moves(s: SheetTable[C]) -> int:
     """GAMEPLAY (simultaneous phases): the moves made since this round's crafting began: a seat
     learns of the others' ones when the phase ends (until then its observation shows the other seats
     as they were when it began)."""
@@ -62,7 +63,7 @@ def pending_moves(s: SheetState[C]) -> int:
     return len(s.history) - s._origin_len
 
 
-def finish(s: SheetState[C], p: int) -> None:
+def finish(s: SheetTable[C], p: int) -> None:
     """THE CRAFTING AND RESEARCH PHASE (Round Flow 5): seat ``p`` is done with this round ("put down
     their pencils"); when every seat is, the round ends (:func:`end_crafting`)."""
     s.done[p] = True
@@ -71,7 +72,7 @@ def finish(s: SheetState[C], p: int) -> None:
         end_crafting(s)
 
 
-def end_crafting(s: SheetState[C]) -> None:
+def end_crafting(s: SheetTable[C]) -> None:
     """THE MASTERY PHASE follows every round; THE CUSTOMER PHASE every round but the last
     ("No Customer Phase is resolved in the final round"), which ends the game (END OF GAME,
     End of the Game and Scoring)."""

@@ -1,15 +1,17 @@
-"""The table of a roll-and-write sheet game: what is on it, the moves' protocol, copies.
+"""The table of a roll-and-write sheet game: what is on it, and what each game supplies.
 
 Merchants of Magick, GAMEPLAY: "played over 10 rounds ... There are no player turns in the
 game. All players act simultaneously in each phase". Ye Olde Magick Shoppe, GAME OVERVIEW:
 "Each round the dice are rolled and players simultaneously use that shared set of dice to
 craft items and research spells on their player sheet".
 
-:class:`SheetState` holds the table (the sheets, the customer lines, the deck, the mastery
-cards) and answers the engine's protocol by the section modules, one per part of a round
-(:mod:`rulebook.core.rollwrite.engine` lists them). A game subclasses it and supplies only its
-differences: how a result is modified and paid for (``_reach``, ``_pay``), what completing a
-row gives (``_row_completed``), its setup, scoring and extra views.
+:class:`SheetTable` holds the table (the sheets, the customer lines, the deck, the mastery
+cards), the hooks a game fills in (how a result is modified and paid for, ``_reach`` and
+``_pay``; what completing a row gives, ``_row_completed``; its own fields copied and saved), this
+round's dice, the scores added up, copies and hidden cards. It imports no section of the round:
+the sections (:mod:`rulebook.core.rollwrite.engine` lists them) are functions over it, and
+:class:`~rulebook.core.rollwrite.engine.SheetState`, the class a game subclasses, answers the
+engine's protocol by them.
 """
 
 from __future__ import annotations
@@ -17,21 +19,22 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from rulebook.core.draws import roll_reserved, shuffle_list
-from rulebook.core.game import Game, Setup
-from rulebook.core.rollwrite import aloud, crafting, describe, rounds, view
+from rulebook.core.game import Setup
 from rulebook.core.rollwrite.content import Card, Mastery
-from rulebook.core.rollwrite.customers import EMPTY, draw
-from rulebook.core.rollwrite.moves import CRAFTING, OVER, Moves, Spend
+from rulebook.core.rollwrite.moves import CRAFTING, Moves, Spend
 from rulebook.core.rollwrite.words import SheetWords
 from rulebook.core.sheet import Layout, Row
-from rulebook.core.state import Action, State, Texts, find_move
+from rulebook.core.state import Game, State
 
-__all__ = ["CRAFTING", "EMPTY", "OVER", "C", "SheetContent", "SheetState"]
+__all__ = ["EMPTY", "C", "SheetContent", "SheetTable"]
 
-SS = TypeVar("SS", bound="SheetState[Any]")
+
+#: an empty space of a customer line (a claimed card with no card left to replace it), in
+#: games that keep such spaces (:attr:`SheetTable.KEEP_EMPTY_SPACES`)
+EMPTY: Final = -(1 << 20)
 
 
 class SheetContent(Protocol):
@@ -65,15 +68,12 @@ class SheetContent(Protocol):
 C = TypeVar("C", bound=SheetContent)
 
 
-class SheetState(State, Generic[C]):
-    """A roll-and-write sheet game. Customer lines hold card numbers: ``n`` face-up, ``~n``
-    (negative) face-down; the first ``shop_size`` cards of a line are the shoppe, the rest
-    (solo) are waiting. The deck is a list whose last card is the top; its first ``deck_seen``
-    cards were seen by everyone when they were put back at the bottom."""
-
-    #: the sheet as each seat sees it (:mod:`rulebook.core.rollwrite.view`) and the moves in
-    #: words (:mod:`rulebook.core.rollwrite.describe`)
-    texts = Texts.of(view, describe, aloud=aloud)
+class SheetTable(State, Generic[C]):
+    """A roll-and-write sheet game's table. Customer lines hold card numbers: ``n`` face-up,
+    ``~n`` (negative) face-down, :data:`EMPTY` an empty space; the first ``shop_size`` cards of
+    a line are the shoppe, the rest (solo) are waiting. The deck is a list whose last card is
+    the top; its first ``deck_seen`` cards were seen by everyone when they were put back at the
+    bottom."""
 
     #: the game's words: what the cards are called in views, what their value is counted in,
     #: and the names of a mastery card's two values
@@ -123,7 +123,7 @@ class SheetState(State, Generic[C]):
     _current: tuple[int, ...] | None
     #: the table as it was when this round's crafting began (taken at its first move), and
     #: how long the action log was then: the other seats see each seat as it was then
-    _origin: SheetState[C] | None
+    _origin: SheetTable[C] | None
     _origin_len: int
     #: cards each seat drew (face-down replacements) since the crafting began
     _phase_draws: list[int]
@@ -206,12 +206,12 @@ class SheetState(State, Generic[C]):
         return f"{change:+d}"
 
     @abstractmethod
-    def _blank(self: SS) -> SS:
+    def _blank(self) -> Self:
         """A state of this game with nothing set, for :meth:`clone` to fill (its class made
         without setting up a game: the classes may be compiled, where ``__new__`` runs
         ``__init__``)."""
 
-    def _copy_into(self, new: SheetState[C]) -> None:
+    def _copy_into(self, new: Self) -> None:
         """Copy the game's own fields into a fresh clone."""
 
     def _snapshot_extra(self) -> dict[str, Any]:
@@ -227,17 +227,7 @@ class SheetState(State, Generic[C]):
     def _restore_own(self, p: int, saved: Any) -> None:
         """Put back what :meth:`_save_own` saved."""
 
-    # -- setup ---------------------------------------------------------------------------------
-    def _draw(self) -> int:
-        """The top card of the deck (:func:`rulebook.core.rollwrite.customers.draw`)."""
-        return draw(self)
-
-    def _start(self) -> None:
-        """Call at the end of a game's ``__init__``, once the setup is done: the first round
-        begins (:func:`rulebook.core.rollwrite.rounds.start_round`)."""
-        rounds.start_round(self)
-
-    # -- the protocol, by the sections of a round ----------------------------------------------
+    # -- this round's dice (THE RESOURCE PHASE) ---------------------------------------------
     @property
     def dice(self) -> tuple[int, ...]:
         """This round's result of each die (in the content's order of dice): THE RESOURCE
@@ -254,42 +244,7 @@ class SheetState(State, Generic[C]):
         self._dice = dice
         self._dice_event = None
 
-    def current_players(self) -> tuple[int, ...]:
-        return rounds.current_players(self)
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def legal_actions(self, player: object) -> list[Action]:
-        return crafting.legal_actions(self, player)
-
-    def parse_action(self, player: int, text: str) -> Action:
-        return find_move(self.moves.by_text, text, self.moves.examples)
-
-    def action_vocabulary(self) -> tuple[Action, ...]:
-        return self.moves.vocabulary
-
-    def pending_moves(self) -> int:
-        return rounds.pending_moves(self)
-
-    def _apply(self, player: int, action: Action) -> None:
-        """Checked as it is made: :func:`~rulebook.core.rollwrite.crafting.act` raises before
-        changing anything."""
-        self._perform(player, action)
-
-    def _perform(self, player: int, action: Action) -> None:
-        """A seat's move in the simultaneous phase, made as :meth:`apply` makes it (search's
-        moves too: :func:`~rulebook.core.rollwrite.crafting.act` checks only the move itself,
-        not the seat or the turn, which :meth:`apply` checks); when it ends the seat's phase,
-        :func:`~rulebook.core.rollwrite.rounds.finish`."""
-        if self._origin is None and self.num_players > 1 and self.phase == CRAFTING:
-            # the table as the crafting began: what the other seats see of this seat until all
-            # are done (the phase is simultaneous: nobody waits to see another's choices)
-            self._origin = self.clone()
-            self._origin_len = len(self.history)
-        if crafting.act(self, player, action):
-            rounds.finish(self, player)
-
+    # -- the scores ---------------------------------------------------------------------------
     def scores(self) -> list[int]:
         """The sum of each seat's scoring categories (:meth:`score_breakdown`)."""
         return [self.score(p) for p in range(self.num_players)]
@@ -304,12 +259,8 @@ class SheetState(State, Generic[C]):
         (``SheetWords.scoring``)."""
         return {k: note for k, (_, note) in self.content.words.scoring.items()}
 
-    # -- the move in plain words (:mod:`rulebook.core.rollwrite.describe`) ---------------------
-    def menu_place(self, player: int, action: Action) -> tuple[str, str, int]:
-        return describe.menu_place(self, player, action)
-
     # -- copies and hidden information ---------------------------------------------------------
-    def clone(self: SS) -> SS:
+    def clone(self) -> Self:
         new = self._blank()
         self._copy_base(new)
         new.content = self.content

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rulebook.core.rollwrite.state import SheetState
+from rulebook.core.rollwrite.engine import SheetState
 
 
 def sheet_counters(

@@ -17,10 +17,10 @@ from rulebook.core.rollwrite.mastery import mastery_card, mastery_value
 from rulebook.core.rollwrite.moves import CRAFTING, OVER
 
 if TYPE_CHECKING:
-    from rulebook.core.rollwrite.state import SheetState
+    from rulebook.core.rollwrite.state import SheetTable
 
 
-def card_view(s: SheetState[Any], card: int) -> dict[str, Any]:
+def card_view(s: SheetTable[Any], card: int) -> dict[str, Any]:
     """ORDERS, Customers: a card of a line as everyone sees it: its face, face-down, or an empty
     space."""
     if card == EMPTY:
@@ -37,7 +37,7 @@ def card_view(s: SheetState[Any], card: int) -> dict[str, Any]:
     }
 
 
-def public_seat(s: SheetState[Any], p: int) -> dict[str, Any]:
+def public_seat(s: SheetTable[Any], p: int) -> dict[str, Any]:
     """GAMEPLAY, Round Flow: what everyone sees of seat ``p``'s sheet, shoppe and score."""
     c = s.content
     layout = c.layout
@@ -60,7 +60,7 @@ def public_seat(s: SheetState[Any], p: int) -> dict[str, Any]:
     return seat
 
 
-def view(s: SheetState[Any], player: int | None) -> dict[str, Any]:
+def view(s: SheetTable[Any], player: int | None) -> dict[str, Any]:
     """The table as ``player`` sees it (``None``: as every seat sees it). Everything on the
     table is public but the deck's order and face-down cards.
 
