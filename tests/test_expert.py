@@ -21,10 +21,12 @@ from rulebook.agents.expert import (
     final_margins,
     has_weights,
     net_for,
+    weights_name,
 )
 from rulebook.agents.value import ValueNet, fit
 from rulebook.cli import app
 from rulebook.core import RulebookError, UnknownGame
+from rulebook.core.spaces import encoder
 from rulebook.interop.dataset import load
 from rulebook.training import Interrupted, Plan, train
 
@@ -252,3 +254,73 @@ def test_commands_refuse_an_untrained_expert_before_any_game(
     spec = RunSpec("simulate", GAME, 2, 4, 0, None, {}, ("expert", "greedy"))
     with pytest.raises(RunError, match="rulebook train merchants-of-magick"):
         spec.check()
+
+
+CONFIGS = [
+    ("merchants-of-magick", 2, "standard"),
+    ("ye-olde-magick-shoppe", 3, "standard"),
+    ("battle-merchants", 4, "standard"),
+    ("pandoria-merchants", 2, "standard"),
+    ("archmagi", 3, "standard"),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CONFIGS)
+def test_the_canonical_copy_depends_only_on_what_the_seat_sees(
+    game: str, players: int, variant: str
+) -> None:
+    """Two states that differ only in what a seat cannot see give that seat the same
+    canonical copy, so a search from it cannot tell them apart."""
+    rng = random.Random(11)
+    for seed in range(8):
+        state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
+        agent = make_agent("random", seed)
+        for _ in range(rng.randrange(0, 60)):
+            if state.is_terminal():
+                break
+            p = state.current_players()[0]
+            state.apply(p, agent.act(state, p))
+        for p in range(players):
+            other = state.determinize(p, random.Random(rng.getrandbits(32)))
+            assert other.canonical(p).snapshot() == state.canonical(p).snapshot()
+
+
+def untrained_weights(folder: Path, game: str, players: int, variant: str) -> None:
+    """Weights of the right shape for a configuration (fitted to noise: for tests of how the
+    expert reads, not of how it plays)."""
+    setup = rulebook.get_game(game).setup(players, 0, variant)
+    size = int(np.prod(encoder(setup).shape))
+    rows = np.random.default_rng(0).random((40, size)).astype(np.float32)
+    net = fit(rows, rows[:, 0] * 10, np.arange(40), seed=0, epochs=1).net
+    net.save(folder / f"{weights_name(setup)}.npz")
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CONFIGS)
+def test_the_experts_decision_and_value_do_not_depend_on_what_it_cannot_see(
+    game: str, players: int, variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The expert, seeded alike, decides the same and values it the same in a position and in
+    re-samplings of everything its seat cannot see (other hands, deck orders, future dice)."""
+    untrained_weights(tmp_path, game, players, variant)
+    monkeypatch.setenv(WEIGHTS_ENV, str(tmp_path))
+    rng = random.Random(9)
+    decided = 0
+    for seed in range(4):
+        state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
+        agent = make_agent("random", seed)
+        for _ in range(rng.randrange(2, 40)):
+            if state.is_terminal():
+                break
+            p = state.current_players()[0]
+            state.apply(p, agent.act(state, p))
+        if state.is_terminal():
+            continue
+        p = state.current_players()[0]
+        expert = ExpertAgent(seed, iterations=40)
+        move, value = expert.act(state, p), expert.last_value
+        for _ in range(2):
+            other = state.determinize(p, random.Random(rng.getrandbits(32)))
+            again = ExpertAgent(seed, iterations=40)
+            assert (again.act(other, p), again.last_value) == (move, value)
+        decided += expert.last_iterations > 0
+    assert decided >= 2  # real searches, not forced moves

@@ -165,8 +165,11 @@ class ExpertAgent(Agent):
         return found
 
     def act(self, state: State, player: int) -> Action:
+        """The search's move, from the seat's information alone: it starts from the position
+        with all the seat cannot see in one fixed order (:meth:`State.canonical`) and re-samples
+        it from there, so two positions the seat cannot tell apart get the same decision."""
         self.search.leaf = self.judge(state)
-        return self.search.act(state, player)
+        return self.search.act(state.canonical(player), player)
 
     @property
     def last_value(self) -> float:

@@ -42,7 +42,7 @@ from rulebook.archmagi.rounds import drafts_as_draws
 from rulebook.archmagi.setup import set_up
 from rulebook.archmagi.state import Table
 from rulebook.core import Action, Game, IllegalAction, Setup, find_move
-from rulebook.core.chance import shuffle
+from rulebook.core.chance import reorder
 from rulebook.core.state import Texts, log_texts
 
 
@@ -247,7 +247,7 @@ class ArchmagiState(Table):
         new._texts = self._texts
         return new
 
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+    def _resample_hidden(self, player: int, rng: random.Random | None) -> None:
         """Reshuffle what ``player`` cannot see: the Magic Pool together with the other Hands
         and the Spells another seat's Search looks at (sizes kept), the Spell Books (the
         viewer's own not while they look at its top) and the Monster decks."""
@@ -256,7 +256,7 @@ class ArchmagiState(Table):
         searcher = next((t[1] for t in self.stack if t[0] in ("search", "return")), player)
         looking = self.looking if searcher != player else []
         unknown = self.pool + looking + [c for p in others for c in self.hands[p]]
-        shuffle(unknown, rng)
+        reorder(unknown, rng)
         for p in others:
             k = len(self.hands[p])
             self.hands[p] = unknown[:k]
@@ -269,9 +269,9 @@ class ArchmagiState(Table):
         looking_own = any(t[0] == "look" and t[1] == player for t in self.stack)
         for p, book in enumerate(self.books):
             if p != player or not looking_own:
-                shuffle(book, rng)
+                reorder(book, rng)
         for deck in self.monster_decks:
-            shuffle(deck, rng)
+            reorder(deck, rng)
 
     def _history_texts(self) -> list[tuple[int, str]]:
         """The action log as text, converted once per move (snapshots are taken often)."""

@@ -71,7 +71,7 @@ from rulebook.battle_merchants.year_end import (
 )
 from rulebook.core import Action, Game, IllegalAction, Setup, find_move
 from rulebook.core.action import hashable
-from rulebook.core.chance import shuffle
+from rulebook.core.chance import reorder
 from rulebook.core.state import Texts
 from rulebook.core.words import seat
 
@@ -290,7 +290,7 @@ class BattleState(Table):
         new.costs_known = self.costs_known
         return new
 
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+    def _resample_hidden(self, player: int, rng: random.Random | None) -> None:
         """The decks are reshuffled; the Kingdom deck within its piles (A above B above C).
         The sample, a search's, counts nothing more in :attr:`tally`."""
         self.tallied = False
@@ -303,11 +303,11 @@ class BattleState(Table):
             if len(where) < 2:
                 continue  # nothing to shuffle: no draw
             cards = [deck[i] for i in where]
-            shuffle(cards, rng)
+            reorder(cards, rng)
             for i, k in zip(where, cards, strict=True):
                 deck[i] = k
-        shuffle(self.spring_deck, rng)
-        shuffle(self.autumn_deck, rng)
+        reorder(self.spring_deck, rng)
+        reorder(self.autumn_deck, rng)
 
     def snapshot(self) -> dict[str, Any]:
         texts = self.moves.text

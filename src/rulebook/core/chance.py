@@ -18,6 +18,15 @@ from rulebook.core.draws import mix, roll_reserved, shuffle_list
 T = TypeVar("T")
 
 
+def reorder(items: list[int], rng: random.Random | None) -> None:
+    """Shuffle ``items`` with ``rng`` (:func:`shuffle`), or with ``None`` sort them: the one
+    order :meth:`State.canonical` lays what a seat cannot see in."""
+    if rng is None:
+        items.sort()
+    else:
+        shuffle_list(items, rng)
+
+
 def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
     """``rng.shuffle(items)``, the very same permutation from the very same draws, faster
     (:func:`~rulebook.core.draws.shuffle_list` for a list, which may run compiled)."""

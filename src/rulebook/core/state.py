@@ -212,8 +212,10 @@ class State(ABC):
         """An independent copy; cheap, for search."""
 
     @abstractmethod
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
-        """Re-sample in place everything ``player`` cannot see, consistently with what they saw."""
+    def _resample_hidden(self, player: int, rng: random.Random | None) -> None:
+        """Re-sample in place everything ``player`` cannot see, consistently with what they saw
+        (:func:`~rulebook.core.chance.reorder` each pile: ``rng`` None sorts them instead, for
+        :meth:`canonical`)."""
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
@@ -446,6 +448,17 @@ class State(ABC):
         copy = self.clone()
         copy._resample_hidden(player, rng)
         copy.chance = self.chance.reseeded(rng)
+        copy.determinized = True
+        return copy
+
+    def canonical(self: S, player: int) -> S:
+        """A copy in which all that ``player`` cannot see is laid out in one fixed order (each
+        unseen pile sorted, the future dice from a fixed seed): two states that differ only in
+        what ``player`` cannot see give the same copy, so a search that starts from it and
+        re-samples (:meth:`determinize`) decides from ``player``'s information alone."""
+        copy = self.clone()
+        copy._resample_hidden(player, None)
+        copy.chance = self.chance.reseeded(random.Random(0))
         copy.determinized = True
         return copy
 

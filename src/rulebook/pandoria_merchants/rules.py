@@ -373,7 +373,7 @@ class PandoriaState(PandoriaSheets):
         self.copy_into(new)
         return new
 
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+    def _resample_hidden(self, player: int, rng: random.Random | None) -> None:
         """Nothing is hidden (Components needed: every sheet is public); future dice come from
         the chance."""
 

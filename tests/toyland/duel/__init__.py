@@ -87,7 +87,7 @@ class DuelState(State):
         other.coin, other.heads_seat, other.winner = self.coin, self.heads_seat, self.winner
         return other
 
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+    def _resample_hidden(self, player: int, rng: random.Random | None) -> None:
         return None
 
     def snapshot(self) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
-from rulebook.core.draws import roll_reserved, shuffle_list
+from rulebook.core.chance import reorder
+from rulebook.core.draws import roll_reserved
 from rulebook.core.game import Setup
 from rulebook.core.rollwrite.content import Card, Mastery
 from rulebook.core.rollwrite.moves import CRAFTING, Moves, Spend
@@ -297,7 +298,7 @@ class SheetTable(State, Generic[C]):
         self._copy_into(new)
         return new
 
-    def _resample_hidden(self, player: int, rng: random.Random) -> None:
+    def _resample_hidden(self, player: int, rng: random.Random | None) -> None:
         """Unseen cards (the deck above its known bottom, face-down cards) are reshuffled.
         This round's dice are public: rolled now if not yet read, before the chance source is
         re-seeded (:meth:`State.determinize`)."""
@@ -310,7 +311,7 @@ class SheetTable(State, Generic[C]):
             if o < 0 and o != EMPTY
         ]
         hidden += [~self.lines[p][i] for p, i in slots]
-        shuffle_list(hidden, rng)
+        reorder(hidden, rng)
         for p, i in slots:
             self.lines[p][i] = ~hidden.pop()
         self.deck[self.deck_seen :] = hidden
