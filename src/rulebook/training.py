@@ -68,8 +68,8 @@ class Plan:
     iterations: int = 100
     seed: int = 0
     window: int = 3
-    epochs: int = 30
-    positions: int = 60_000
+    epochs: int = 8
+    positions: int = 200_000
 
     def __post_init__(self) -> None:
         for name in ("rounds", "games", "iterations", "window", "epochs", "positions"):

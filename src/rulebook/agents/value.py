@@ -30,7 +30,7 @@ from rulebook.core.errors import RulebookError
 Array = npt.NDArray[np.float32]
 
 #: the hidden layers' widths
-HIDDEN = (128, 64)
+HIDDEN = (64, 32)
 #: the least spread a feature is divided by (the tensors are mostly within [0, 1])
 MIN_STD = 0.2
 
@@ -106,10 +106,10 @@ def fit(
     y: Array,
     groups: npt.NDArray[np.int64],
     seed: int,
-    epochs: int = 30,
-    batch: int = 256,
-    rate: float = 1e-3,
-    decay: float = 1e-4,
+    epochs: int = 8,
+    batch: int = 512,
+    rate: float = 3e-4,
+    decay: float = 1e-2,
     held_out: float = 0.1,
     hidden: Sequence[int] = HIDDEN,
     start: ValueNet | None = None,

@@ -60,8 +60,8 @@ def train(
     iterations: Annotated[int, _count("The expert's search iterations a move in self-play.")] = 100,
     seed: SeedOpt = 0,
     window: Annotated[int, _count("Rounds of games each fit learns from.")] = 3,
-    epochs: Annotated[int, _count("Passes over the positions in each fit.")] = 30,
-    positions: Annotated[int, _count("The most positions a fit learns from.")] = 60_000,
+    epochs: Annotated[int, _count("Passes over the positions in each fit.")] = 8,
+    positions: Annotated[int, _count("The most positions a fit learns from.")] = 200_000,
     install: Annotated[
         bool,
         typer.Option(

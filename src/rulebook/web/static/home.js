@@ -68,13 +68,8 @@ function fillSeats() {
     // the expert plays only the games and player counts it was trained for
     const learned = variant().expert.includes(n);
     for (const s of data.seats) {
-      const untrained = s.key === "expert" && !learned;
-      select.append(el("option", {
-        value: s.key,
-        text: untrained ? `${s.label} (not trained for this game yet)` : s.label,
-        title: s.about,
-        ...(untrained ? { disabled: "" } : {}),
-      }));
+      if (s.key === "expert" && !learned) continue;
+      select.append(el("option", { value: s.key, text: s.label, title: s.about }));
     }
     const wanted = values[id] || old[p] || (p === 0 ? "human" : "greedy");
     select.value = wanted === "expert" && !learned ? "greedy" : wanted;
