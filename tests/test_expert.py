@@ -35,10 +35,15 @@ GAME = "merchants-of-magick"
 TINY = Plan(GAME, 2, "standard", rounds=2, games=4, bot="greedy", iterations=5, epochs=2)
 
 
-def played(seed: int, moves: int, players: int = 2) -> rulebook.State:
-    state = rulebook.new_game(GAME, players=players, seed=seed)
+def played(
+    seed: int, moves: int, players: int = 2, game: str = GAME, variant: str = "standard"
+) -> rulebook.State:
+    """A game after ``moves`` random moves (fewer if it ends first)."""
+    state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
     agent = make_agent("random", seed)
     for _ in range(moves):
+        if state.is_terminal():
+            break
         p = state.current_players()[0]
         state.apply(p, agent.act(state, p))
     return state
@@ -273,13 +278,7 @@ def test_the_canonical_copy_depends_only_on_what_the_seat_sees(
     canonical copy, so a search from it cannot tell them apart."""
     rng = random.Random(11)
     for seed in range(8):
-        state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
-        agent = make_agent("random", seed)
-        for _ in range(rng.randrange(0, 60)):
-            if state.is_terminal():
-                break
-            p = state.current_players()[0]
-            state.apply(p, agent.act(state, p))
+        state = played(seed, rng.randrange(0, 60), players, game, variant)
         for p in range(players):
             other = state.determinize(p, random.Random(rng.getrandbits(32)))
             assert other.canonical(p).snapshot() == state.canonical(p).snapshot()
@@ -306,13 +305,7 @@ def test_the_experts_decision_and_value_do_not_depend_on_what_it_cannot_see(
     rng = random.Random(9)
     decided = 0
     for seed in range(4):
-        state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
-        agent = make_agent("random", seed)
-        for _ in range(rng.randrange(2, 40)):
-            if state.is_terminal():
-                break
-            p = state.current_players()[0]
-            state.apply(p, agent.act(state, p))
+        state = played(seed, rng.randrange(2, 40), players, game, variant)
         if state.is_terminal():
             continue
         p = state.current_players()[0]
@@ -334,13 +327,7 @@ def test_each_games_evaluation_of_a_seat_reads_only_what_that_seat_sees(
     re-sampling of what that seat cannot see."""
     rng = random.Random(4)
     for seed in range(6):
-        state = rulebook.new_game(game, players=players, seed=seed, variant=variant)
-        agent = make_agent("random", seed)
-        for _ in range(rng.randrange(0, 60)):
-            if state.is_terminal():
-                break
-            p = state.current_players()[0]
-            state.apply(p, agent.act(state, p))
+        state = played(seed, rng.randrange(0, 60), players, game, variant)
         evaluate = state.game.evaluate
         assert evaluate is not None
         for p in range(players):
