@@ -98,7 +98,7 @@ def learning(browser: Any, base: str, out: Path) -> None:
         tapped.goto(base + links["seats"][0]["url"])
         tapped.wait_for_selector("#game[data-live='yes']")
         tips = tapped.locator("#board [data-explain]:not(.rb-place, .rb-control, [data-rove])")
-        if tips.count():  # the board's own tips (issue 23's per-game work)
+        if tips.count():  # the board's own tips
             tips.first.scroll_into_view_if_needed()
             tips.first.tap()
             tapped.wait_for_timeout(200)

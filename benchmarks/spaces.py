@@ -1,4 +1,4 @@
-"""The fixed spaces of every configuration (issue 14), and what encoding an observation costs.
+"""The fixed spaces of every configuration, and what encoding an observation costs.
 
 Usage::
 

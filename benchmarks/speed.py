@@ -6,7 +6,7 @@ Usage::
     python benchmarks/speed.py [--baseline REV] [--seconds 1.5] [--repeat 3] [--game NAME]
                                [--measure random,greedy,mcts] [--json FILE]
 
-The baseline (default :data:`BASELINE`, the commit before the speed work of issue 15) is
+The baseline (default :data:`BASELINE`, the commit before the speed work began) is
 exported with ``git archive`` into a temporary directory; every figure is measured in a child
 process of its own (one core), with ``PYTHONPATH`` pointing at the working tree's ``src`` or at
 the baseline's, the two alternating (now, baseline, now, baseline...) so that both see the same
@@ -44,7 +44,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-#: the commit the speed figures are compared with: main before issue 15's speed work
+#: the commit the speed figures are compared with: main before the speed work began
 BASELINE = "71ec149"
 #: (game, players, variant) measured
 CONFIGS: tuple[tuple[str, int, str], ...] = (

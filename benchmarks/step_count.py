@@ -17,7 +17,7 @@ probe alike and a build's count repeats within about 0.1% (where objects land in
 moves it by a few percent between environments: compare builds in one). Timings on a shared
 machine swing with the other jobs; instruction counts do not. They leave out what memory and
 caches cost: a batched step runs fewer instructions a second than one game's loop, so the
-timed ratio is higher than the one counted here (docs/research.md, issue 28 rounds 5 and 6).
+timed ratio is higher than the one counted here (docs/history/learner-speed-rounds.md).
 
 ``--run batched|engine --count K`` is the inner run (what the four runs are).
 """

@@ -29,7 +29,8 @@ def test_manuals_and_code_speak_of_the_project_not_of_its_issues() -> None:
     found = []
     files = [ROOT / "README.md", *MANUALS]
     for pattern in SOURCES:
-        files += sorted((ROOT / "src").rglob(pattern))
+        for folder in ("src", "benchmarks", "examples"):
+            files += sorted((ROOT / folder).rglob(pattern))
     for path in files:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if ISSUE.search(line):
