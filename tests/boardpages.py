@@ -113,8 +113,18 @@ def place_at(page: Any, key: str) -> Any:
 
 def click_listed(button: Any) -> None:
     """Click a move button of the page's list, unfolding its group first (a long list folds
-    its moves under their headings)."""
-    button.evaluate("b => { const group = b.closest('details'); if (group) group.open = true; }")
+    its moves under their headings); again, as a person would, when the list was redrawn
+    between the unfolding and the click (a group just opened folds again in the new list)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    unfold = "b => { const group = b.closest('details'); if (group) group.open = true; }"
+    for _ in range(3):
+        button.evaluate(unfold)
+        try:
+            button.click(timeout=5000)
+            return
+        except PlaywrightTimeout:
+            continue
     button.click()
 
 
