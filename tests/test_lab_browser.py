@@ -51,13 +51,19 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
+def ready(page: Any) -> None:
+    """Wait until the page has drawn itself (a page still loading has no body yet)."""
+    wait_until(page, "document.body !== null && document.body.dataset.ready === 'yes'")
+
+
 def make_whatif(page: Any, url: str, coins: str, name: str) -> str:
     """From the lab's home to a saved what-if: its page's id."""
     page.goto(f"{url}/lab")
-    wait_until(page, "document.body.dataset.ready === 'yes'")
+    ready(page)
     page.select_option("#data-game", "merchants-of-magick")
-    page.click("#change-data button[type=submit]")
-    wait_until(page, "document.body.dataset.ready === 'yes'")
+    with page.expect_navigation():
+        page.click("#change-data button[type=submit]")
+    ready(page)
     page.fill("#filter", "Warrior")
     group = page.locator(".data-group:not([hidden])", has_text="adventurers: The Warrior")
     field = group.locator(".value", has=page.locator("label", has_text=re.compile("^coins$")))
@@ -92,8 +98,9 @@ def download_toml(page: Any, whatif: str, coins: int) -> None:
 
 def compare(page: Any, games: int) -> str:
     """Start the comparison from the what-if's page (greedy rung only); the run's id."""
-    page.click("text=Compare it with the shipped data")
-    wait_until(page, "document.body.dataset.ready === 'yes'")
+    with page.expect_navigation():
+        page.click("text=Compare it with the shipped data")
+    ready(page)
     assert page.input_value("#run-game") == "merchants-of-magick"
     assert page.locator("#run-whatif option:checked").inner_text().startswith("Warrior")
     page.fill("#run-players", "4")
@@ -130,7 +137,7 @@ def read_result(page: Any, games: int) -> None:
 def tune(page: Any, url: str) -> None:
     """A 3-minute tuning run of two values, started, seen searching, cancelled."""
     page.goto(f"{url}/lab")
-    wait_until(page, "document.body.dataset.ready === 'yes'")
+    ready(page)
     page.check("input[name=kind][value=tune]")
     page.select_option("#run-game", "merchants-of-magick")
     page.dispatch_event("#run-game", "change")
