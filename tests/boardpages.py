@@ -168,6 +168,9 @@ def click_places(
             key, texts = rng.choice(several)
         else:
             key, texts = rng.choice(playing or spots)
+        # the mouse comes from outside the board, as a hand does: a tip its last place opened
+        # on hover (a redraw under a still mouse) closes, and never stands over the next place
+        page.mouse.move(0, 0)
         place_at(page, key).click()
         # the menu of the place's moves, or its one move made. In a simultaneous phase the
         # other seats' moves may arrive between reading the places and the click, which then
