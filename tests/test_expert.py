@@ -69,7 +69,7 @@ def test_the_net_learns_a_function_and_keeps_its_best_epoch() -> None:
     groups = np.arange(3000) // 10
     fitted = fit(x, y, groups, seed=1, epochs=40, hidden=(32, 16), rate=1e-3, decay=1e-4, batch=64)
     best = fitted.validation_loss[fitted.best_epoch - 1]
-    assert best == min(fitted.validation_loss)
+    assert best == min(fitted.validation_loss) == fitted.best_validation
     assert best < 0.05 * fitted.validation_loss[0]  # in units of the margins' spread
     again = fit(x, y, groups, seed=1, epochs=40, hidden=(32, 16), rate=1e-3, decay=1e-4, batch=64)
     assert same_weights(fitted.net, again.net)

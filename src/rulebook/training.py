@@ -244,9 +244,8 @@ def fit_round(
         meta={"config": plan.name, "round": k},
         progress=told,
     )
-    fitted.net.meta["round"] = k
     best = fitted.best_epoch
-    validation = fitted.validation_loss[best - 1] if best else fitted.validation_loss[0]
+    validation = fitted.best_validation
     done = Round(
         round=k,
         games=plan.games,

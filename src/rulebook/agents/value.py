@@ -98,7 +98,10 @@ class Fitted:
     net: ValueNet
     train_loss: list[float]
     validation_loss: list[float]
+    #: the epoch whose net was kept (0: none beat the net it started from)
     best_epoch: int
+    #: the kept net's loss on the held-out games
+    best_validation: float
 
 
 def fit(
@@ -191,7 +194,7 @@ def fit(
             best = (validation_curve[-1], [p.copy() for p in params], epoch)
     kept = best[1]
     net.weights, net.biases = kept[:layers], kept[layers:]
-    return Fitted(net, train_curve, validation_curve, best[2])
+    return Fitted(net, train_curve, validation_curve, best[2], best[0])
 
 
 def _forward(net: ValueNet, z: Array) -> list[Array]:
