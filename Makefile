@@ -46,7 +46,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) $(CHROMIUM) compiled
-	$(BIN)/pytest -n 2 --dist loadgroup -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q --durations=25
 
 ## the hot modules compiled with mypyc into build/mypyc (src/rulebook/compiled.py): a no-op
 ## while every source is as compiled; every run uses them while current (RULEBOOK_COMPILED=0:
