@@ -66,7 +66,7 @@ def _rows(s: Standings, keys: list[str], low: float, high: float) -> list[dict[s
 def render_html(board: Board, summary: str, command: str) -> str:
     """The leaderboard page: the standings over all games, then per game."""
     keys = tally_keys(board)
-    scopes = [board.overall, *board.games]
+    scopes = [board.overall, *board.games] if len(board.games) > 1 else board.games
     lows = [r.low for s in scopes for r in s.rows] + [r.points for s in scopes for r in s.rows]
     highs = [r.high for s in scopes for r in s.rows] + [r.points for s in scopes for r in s.rows]
     low, high = min(lows), max(highs)

@@ -180,16 +180,13 @@ def arena(
     if not rows:
         fail(f"{out} holds no finished table")
     board = standings(rows, plan.agents, plan.games, plan.seed, resamples, drops)
-    for scope in [board.overall, *board.games]:
+    for scope in [board.overall, *board.games] if len(board.games) > 1 else board.games:
         console.print(standings_table(scope, board))
     console.print(f"{board.anchor_note[0].upper()}{board.anchor_note[1:]}; Elo points.")
+    counts = zip(plan.games, plan.players, strict=True)
     summary = (
-        f"{plural(len(rows), 'table')} of {', '.join(plan.agents)} over "
-        f"{', '.join(get_game(g).title for g in plan.games)} (seat counts "
-        + "; ".join(
-            f"{g}: {'/'.join(map(str, c))}" for g, c in zip(plan.games, plan.players, strict=True)
-        )
-        + f"), seed {plan.seed}"
+        f"{plural(len(rows), 'table')} of {', '.join(plan.agents)}, seed {plan.seed}: "
+        + "; ".join(f"{get_game(g).title} at {'/'.join(map(str, c))} seats" for g, c in counts)
     )
     command = "rulebook " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     with output_errors("--out", out):
