@@ -178,16 +178,18 @@ class Store:
         return found
 
     def append(self, rows: Sequence[Row]) -> None:
-        """Add finished tables (each line whole: a cut-short last line is ended first)."""
+        """Add finished tables, a line each (a last line cut short by a kill is dropped)."""
         if not rows:
             return
         text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
         with self.results.open("a+b") as handle:
-            if handle.tell() > 0:
-                handle.seek(-1, os.SEEK_END)
-                if handle.read(1) != b"\n":
-                    text = "\n" + text
-            handle.write(text.encode("utf-8"))
+            size = handle.seek(0, os.SEEK_END)
+            if size:
+                handle.seek(size - 1)
+                if handle.read(1) != b"\n":  # cut short: back to the last whole line
+                    handle.seek(0)
+                    handle.truncate(handle.read().rfind(b"\n") + 1)
+            handle.write(text.encode("utf-8"))  # appended: at the end, wherever it is
             handle.flush()
             os.fsync(handle.fileno())
 
