@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -18,7 +19,9 @@ TINY = {
     "openspiel_mcts": ["--games", "1", "--simulations", "3"],
     "openspiel_ismcts": ["--games", "1", "--simulations", "3"],
     "behaviour_cloning": ["--games", "6", "--eval", "2", "--epochs", "2", "--workers", "1"],
-}
+    "arena_small": ["--agents", "random,greedy", "--tables", "1", "--resamples", "10",
+                    "--workers", "1", "--out", tempfile.mkdtemp(prefix="rulebook-arena-")],
+}  # fmt: skip
 
 
 def _load(name: str) -> ModuleType:

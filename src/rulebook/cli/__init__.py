@@ -8,6 +8,7 @@ record games for learning, and the balance lab (report, compare, strength, tune)
 
 import inspect
 
+from rulebook.cli import arena as _arena  # noqa: F401  (registers rulebook arena)
 from rulebook.cli import lab as _lab  # noqa: F401  (registers the lab's commands)
 from rulebook.cli import record as _record  # noqa: F401  (registers rulebook record)
 from rulebook.cli import serve as _serve  # noqa: F401  (registers the web app's command)
