@@ -453,7 +453,9 @@ class OutsideAgent(Agent):
             try:
                 self.open(state, player)
             except (OSError, EOFError) as error:
-                self.gone = f"could not start: {error}"
+                self.gone = (
+                    str(error) if isinstance(error, AgentGone) else f"could not start: {error}"
+                )
         self._tally["moves"] += 1
         if self.gone is not None:
             self._tally["gone"] += 1
