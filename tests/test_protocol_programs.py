@@ -275,3 +275,40 @@ def test_a_silent_remote_agent_times_out_and_a_missing_one_is_gone() -> None:
     assert nobody.act(state, player) in state.legal_actions(player)
     assert nobody.gone is not None and "could not connect" in nobody.gone
     nobody.finish(state)
+
+
+# -- where seats are named ----------------------------------------------------------------------
+
+
+def test_seat_lists_keep_outside_specs_as_written() -> None:
+    from rulebook.cli.common import parse_specs
+
+    given = "Random, cmd:./My Agent.sh --modes 'a,b', MCTS:200,ws:ws://Host:9/Seat"
+    assert parse_specs(given, "--agents") == [
+        "random",
+        "cmd:./My Agent.sh --modes 'a,b'",
+        "mcts:200",
+        "ws:ws://Host:9/Seat",
+    ]
+
+
+def test_simulate_tells_every_agent_the_end_and_reports_tallies() -> None:
+    from rulebook.simulate import play_one
+
+    result = play_one("battle-merchants", 2, ["random", SHELL_AGENT], seed=4)
+    bot, shell = result.tallies
+    assert bot == {}
+    assert shell["moves"] == shell["answers"] > 0 and shell["fallbacks"] == 0
+    ended: list[State] = []
+
+    class Ending(OutsideAgent):
+        def exchange(self, message: dict[str, Any], seconds: float | None) -> str:
+            raise TimeoutError
+
+        def finish(self, state: State) -> None:
+            ended.append(state)
+
+    state = rulebook.new_game("archmagi", players=2, seed=1)
+    agent = Ending(1)
+    play(state, [agent, agent])  # one agent in two seats: told once
+    assert ended == [state] and state.is_terminal()

@@ -475,7 +475,8 @@ class OutsideAgent(Agent):
             except TimeoutError:
                 self._tally["seconds"] += time.monotonic() - asked
                 self._tally["timeouts"] += 1
-                return self._fall_back(state, player, "timeout", f"no answer within {limit:g} s")
+                within = "in time" if limit is None else f"within {limit:g} s"
+                return self._fall_back(state, player, "timeout", f"no answer {within}")
             except (OSError, EOFError) as error:
                 self._tally["seconds"] += time.monotonic() - asked
                 self.gone = str(error) or type(error).__name__
