@@ -155,15 +155,19 @@ def start_message(setup: Setup, player: int, seed: int) -> dict[str, Any]:
 
 
 def end_message(state: State, player: int) -> dict[str, Any]:
-    """The message telling a seat its game is over: the scores, the winners (seats from 0)
-    and the number of moves made, all public once the game ends."""
+    """The message telling a seat its game is over: whether it was played to its end
+    (``over``; false when it was stopped), and then the scores and the winners (seats from
+    0), public once the game ends (``null`` for a stopped game: scores mid-game may count
+    what the seat cannot see), and the number of moves made."""
+    over = state.is_terminal()
     return {
         "type": "end",
         "protocol": VERSION,
         "game": state.game.name,
         "seat": player,
-        "scores": state.scores(),
-        "winners": state.winners(),
+        "over": over,
+        "scores": state.scores() if over else None,
+        "winners": state.winners() if over else None,
         "moves": len(state.history),
     }
 
