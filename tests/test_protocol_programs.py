@@ -312,3 +312,23 @@ def test_simulate_tells_every_agent_the_end_and_reports_tallies() -> None:
     agent = Ending(1)
     play(state, [agent, agent])  # one agent in two seats: told once
     assert ended == [state] and state.is_terminal()
+
+
+def test_the_terminal_and_simulate_seat_a_program_by_its_spec(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    runner = CliRunner()
+    played = runner.invoke(app, ["play", "archmagi", "-p", "2", "--seats", f"{SHELL_AGENT},random"])
+    assert played.exit_code == 0, played.output
+    assert "game over" in played.output and "agent.sh" in played.output
+    out = tmp_path / "games.parquet"
+    args = ["simulate", "archmagi", "-p", "2", "-n", "2", "--workers", "1", "--out", str(out)]
+    simulated = runner.invoke(app, [*args, "--agents", f"random,{SHELL_AGENT}"])
+    assert simulated.exit_code == 0, simulated.output
+    assert "2 games played" in simulated.output
+    refused = runner.invoke(app, [*args, "--agents", "random,cmd:./No/Such/Agent"])
+    assert refused.exit_code == 2 and "no executable program at './No/Such/Agent'" in (
+        refused.output
+    )
