@@ -282,3 +282,13 @@ def test_an_llm_spec_goes_to_the_llm_module() -> None:
             make_agent("llm:some-model@http://localhost:9/v1")
     else:
         pytest.skip("the llm module is here: its own tests cover its seats")
+
+
+def test_a_policy_given_with_the_spec_is_the_outside_agents() -> None:
+    strict = Policy(retries=0, fallback="forfeit", seconds=1.5)
+    agent = make_agent("cmd:python3 examples/agent_python.py", policy=strict)
+    assert isinstance(agent, OutsideAgent) and agent.policy is strict
+    assert isinstance(make_agent("cmd:python3 examples/agent_python.py"), OutsideAgent)
+    default = make_agent("cmd:python3 examples/agent_python.py")
+    assert isinstance(default, OutsideAgent) and default.policy.seconds == 10
+    assert make_agent("random", policy=strict).name == "random"

@@ -22,6 +22,7 @@ from rulebook.agents.base import Agent
 from rulebook.agents.expert import ExpertAgent, NoWeights
 from rulebook.agents.greedy import GreedyAgent
 from rulebook.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
+from rulebook.agents.protocol import OutsideAgent, Policy
 from rulebook.agents.random_agent import RandomAgent
 from rulebook.core.errors import UnknownGame
 
@@ -68,14 +69,19 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
-def make_agent(spec: str, seed: int = 0) -> Agent:
-    """The agent a seat spec names (see the module docstring), seeded with ``seed``.
+def make_agent(spec: str, seed: int = 0, *, policy: Policy | None = None) -> Agent:
+    """The agent a seat spec names (see the module docstring), seeded with ``seed``; an agent
+    outside the process plays under ``policy`` (retries, fallback, time per move) where one
+    is given, its own default otherwise (bots ignore it).
 
     Raises :class:`UnknownGame` with the accepted forms if the spec is not one of them.
     """
     head, colon, rest = spec.strip().partition(":")
     if colon and head.strip().lower() in OUTSIDE:
-        return _outside(head.strip().lower(), rest.strip(), spec, seed)
+        agent = _outside(head.strip().lower(), rest.strip(), spec, seed)
+        if policy is not None and isinstance(agent, OutsideAgent):
+            agent.policy = policy
+        return agent
     name, sep, budget = spec.strip().lower().partition(":")
     name = name.strip()
     if name not in AGENTS:

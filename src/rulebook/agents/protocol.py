@@ -28,9 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from rulebook.agents.base import Agent
 from rulebook.core import Action, IllegalAction, RulebookError, Setup, State
 from rulebook.core.policy import random_move
@@ -79,6 +76,9 @@ def text_view(state: State, player: int) -> str:
     render = state.game.render
     if render is None:
         return json.dumps(state.observation(player), indent=2, sort_keys=True)
+    from rich.console import Console  # the terminal's library, loaded only when a view is made
+    from rich.text import Text
+
     view = render(state, player)
     if isinstance(view, str):
         view = Text(view)
