@@ -332,3 +332,27 @@ def test_the_terminal_and_simulate_seat_a_program_by_its_spec(tmp_path: Path) ->
     assert refused.exit_code == 2 and "no executable program at './No/Such/Agent'" in (
         refused.output
     )
+
+
+@pytest.mark.parametrize("game", ["merchants-of-magick", "ye-olde-magick-shoppe"])
+def test_a_simultaneous_phase_asks_its_seats_at_once(game: str) -> None:
+    asked: list[tuple[int, int, bool]] = []  # seat, thread, whether on the table's own state
+
+    class Threads(OutsideAgent):
+        def exchange(self, message: dict[str, Any], seconds: float | None) -> str:
+            return str(message["moves"][-1])
+
+        def act(self, state: State, player: int) -> Any:
+            asked.append((player, threading.get_ident(), state is table))
+            return super().act(state, player)
+
+    table = rulebook.new_game(game, players=3, seed=2)
+    agents = [Threads(p) for p in range(3)]
+    play(table, agents, parallel=True)
+    assert table.is_terminal()
+    assert rulebook.from_json(table.to_json()).scores() == table.scores()  # a legal game
+    main = threading.get_ident()
+    together = [a for a in asked if a[1] != main]
+    assert {seat for seat, _, _ in together} == {0, 1, 2}
+    assert not any(own for _, _, own in together)  # each on its own copy
+    assert all(agent.tally["answers"] == agent.tally["moves"] > 0 for agent in agents)
