@@ -3,30 +3,72 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook.agents import Agent, agent_seed, make_agent
-from rulebook.core import State, new_game
+from rulebook.core import Action, State, new_game
 
 #: stop a game that runs longer than this many moves (a safety net against rule bugs)
 MAX_MOVES = 1_000_000
 
 
-def play(state: State, agents: Sequence[Agent], max_moves: int = MAX_MOVES) -> State:
+def play(
+    state: State, agents: Sequence[Agent], max_moves: int = MAX_MOVES, *, parallel: bool = False
+) -> State:
     """Let ``agents[p]`` move for seat ``p`` until the game ends; returns the final state.
 
     In simultaneous phases the lowest seat that may act moves first; the games' simultaneous
-    phases are independent between seats, so the order changes nothing but the log.
+    phases are independent between seats, so the order changes nothing but the log. With
+    ``parallel``, the seats of a simultaneous phase are asked at once instead (each agent in
+    its own thread, on its own copy of the state: outside agents, language models above all,
+    then wait for one another no longer), and their moves made in seat order. Only a seat the
+    game waits for is asked. When the game ends (or stops on an error), each agent is told
+    with :meth:`Agent.finish` (an outside agent's program is stopped then).
     """
     moves = 0
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply(player, agents[player].act(state, player))
-        moves += 1
-        if moves > max_moves:
-            raise RuntimeError(f"game did not end after {max_moves} moves")
+    try:
+        while not state.is_terminal():
+            players = state.current_players()
+            if parallel and len(players) > 1:
+                chosen = ask_together(state, agents, players)
+            else:
+                chosen = [(players[0], agents[players[0]].act(state, players[0]))]
+            for player, action in chosen:
+                if player in state.current_players():  # (a phase's seats stay to act)
+                    state.apply(player, action)
+                    moves += 1
+            if moves > max_moves:
+                raise RuntimeError(f"game did not end after {max_moves} moves")
+    finally:
+        finish(state, agents)
     return state
+
+
+def ask_together(
+    state: State, agents: Sequence[Agent], players: Sequence[int]
+) -> list[tuple[int, Action]]:
+    """A move of each of ``players`` (seats of a simultaneous phase), asked at once: one
+    thread per agent (an agent in several seats answers for them in turn), each on its own
+    :meth:`State.clone`; in seat order."""
+    by_agent: dict[int, list[int]] = {}
+    for player in players:
+        by_agent.setdefault(id(agents[player]), []).append(player)
+
+    def answer(seats: list[int]) -> list[tuple[int, Action]]:
+        return [(p, agents[p].act(state.clone(), p)) for p in seats]
+
+    with ThreadPoolExecutor(max_workers=len(by_agent)) as pool:
+        answers = [pool.submit(answer, seats) for seats in by_agent.values()]
+        chosen = [move for future in answers for move in future.result()]
+    return sorted(chosen, key=lambda move: move[0])
+
+
+def finish(state: State, agents: Sequence[Agent]) -> None:
+    """Tell each agent (once, if it plays several seats) that the game is over."""
+    for agent in {id(agent): agent for agent in agents}.values():
+        agent.finish(state)
 
 
 @dataclass
@@ -39,6 +81,9 @@ class GameResult:
     winners: list[int]
     moves: int
     breakdown: list[dict[str, int]] = field(default_factory=list)
+    #: what each seat's agent counted (:attr:`Agent.tally`: an outside agent's retries,
+    #: timeouts and fallbacks; empty for the bots)
+    tallies: list[dict[str, float]] = field(default_factory=list)
 
 
 def play_one(
@@ -60,6 +105,7 @@ def play_one(
         winners=state.winners(),
         moves=len(state.history),
         breakdown=[state.score_breakdown(p) for p in range(players)],
+        tallies=[agent.tally for agent in seats],
     )
 
 

@@ -4,17 +4,25 @@ Seat specs: ``random``, ``greedy``, ``mcts`` (default budget), ``mcts:2000`` (it
 move, seeded and reproducible) and ``mcts:0.5s`` (seconds per move); ``expert``,
 ``expert:400`` and ``expert:0.5s`` likewise (the search with a value learned from self-play:
 :mod:`rulebook.agents.expert`).
+
+Agents outside the process (the move protocol, :mod:`rulebook.agents.protocol`), their spec
+kept as written (paths and URLs are case-sensitive): ``cmd:PATH [ARGS]`` (a program, started
+once per game; the rest split as a shell would, without running one), ``ws:URL`` (a remote
+agent over a WebSocket) and ``llm:MODEL@BASE_URL`` (a language model behind an
+OpenAI-compatible endpoint: :mod:`rulebook.agents.llm`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from importlib import import_module
 
 from rulebook.agents.base import Agent
 from rulebook.agents.expert import ExpertAgent, NoWeights
 from rulebook.agents.greedy import GreedyAgent
 from rulebook.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
+from rulebook.agents.protocol import OutsideAgent, Policy
 from rulebook.agents.random_agent import RandomAgent
 from rulebook.core.errors import UnknownGame
 
@@ -31,8 +39,28 @@ SEARCHERS: dict[str, Callable[..., Agent]] = {"mcts": MCTSAgent, "expert": Exper
 _BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
 SPEC_HELP = (
     "random, greedy, mcts, mcts:ITERATIONS (e.g. mcts:2000), mcts:SECONDSs (mcts:0.5s), "
-    "expert, expert:ITERATIONS or expert:SECONDSs"
+    "expert, expert:ITERATIONS, expert:SECONDSs, cmd:PATH [ARGS], ws:URL or llm:MODEL@BASE_URL"
 )
+#: the specs of agents outside the process, by their prefix
+OUTSIDE = ("cmd", "ws", "llm")
+
+
+def _outside(kind: str, rest: str, spec: str, seed: int) -> Agent:
+    """The agent of an outside spec (``cmd:``, ``ws:``, ``llm:``), its modules imported only
+    when such a seat is asked for."""
+    if not rest:
+        forms = {"cmd": "cmd:PATH [ARGS]", "ws": "ws:URL", "llm": "llm:MODEL@BASE_URL"}
+        raise UnknownGame(f"{spec!r} names no agent: write {forms[kind]}")
+    if kind == "llm":
+        try:
+            llm = import_module("rulebook.agents.llm")
+        except ImportError as missing:
+            raise UnknownGame(f"llm: seats are not available here ({missing}): {spec!r}") from None
+        make_llm: Callable[[str, int], Agent] = llm.make_llm
+        return make_llm(rest, seed)
+    from rulebook.agents.outside import program_agent, socket_agent
+
+    return program_agent(rest, seed) if kind == "cmd" else socket_agent(rest, seed)
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -41,11 +69,19 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
-def make_agent(spec: str, seed: int = 0) -> Agent:
-    """The agent a seat spec names (see the module docstring), seeded with ``seed``.
+def make_agent(spec: str, seed: int = 0, *, policy: Policy | None = None) -> Agent:
+    """The agent a seat spec names (see the module docstring), seeded with ``seed``; an agent
+    outside the process plays under ``policy`` (retries, fallback, time per move) where one
+    is given, its own default otherwise (bots ignore it).
 
     Raises :class:`UnknownGame` with the accepted forms if the spec is not one of them.
     """
+    head, colon, rest = spec.strip().partition(":")
+    if colon and head.strip().lower() in OUTSIDE:
+        agent = _outside(head.strip().lower(), rest.strip(), spec, seed)
+        if policy is not None and isinstance(agent, OutsideAgent):
+            agent.policy = policy
+        return agent
     name, sep, budget = spec.strip().lower().partition(":")
     name = name.strip()
     if name not in AGENTS:
@@ -73,6 +109,7 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
 __all__ = [
     "AGENTS",
     "DEFAULT_ITERATIONS",
+    "OUTSIDE",
     "SEARCHERS",
     "Agent",
     "ExpertAgent",
