@@ -417,3 +417,32 @@ def test_an_error_of_one_seat_asked_together_reaches_the_caller() -> None:
         seats = [agent(server), agent(server)]
         with pytest.raises(LLMError, match="answered 401"):
             ask_together([(seats[p], state, p) for p in (0, 1)])
+
+
+# -- from the command line ---------------------------------------------------------------------
+
+
+def test_simulate_seats_a_model_and_a_missing_server_is_one_line() -> None:
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    runner = CliRunner()
+    args = ["simulate", SOLO[0], "--players", "1", "--games", "1", "--workers", "1", "--agents"]
+    with ChatServer(then=first_move) as server:
+        played = runner.invoke(app, [*args, f"llm:Test-Model@{server.url}"])
+    assert played.exit_code == 0, played.output
+    assert "1 game played" in played.output
+    assert len(server.requests) > 1 and server.requests[0]["model"] == "Test-Model"
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    missing = runner.invoke(app, [*args, f"llm:m@http://127.0.0.1:{port}/v1"])
+    assert missing.exit_code == 2
+    lines = [line for line in missing.output.splitlines() if line.startswith("error:")]
+    assert lines == [
+        f"error: cannot reach the model server at http://127.0.0.1:{port}/v1 "
+        "([Errno 111] Connection refused): is it running, and is the URL right?"
+    ]
+    assert "Traceback" not in missing.output

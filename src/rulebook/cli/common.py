@@ -29,7 +29,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rulebook
-from rulebook.agents import Agent, agent_seed, make_agent
+from rulebook.agents import OUTSIDE, Agent, agent_seed, make_agent
 from rulebook.agents.expert import check_trained
 from rulebook.cli.options import (
     AgentsOpt,
@@ -178,9 +178,19 @@ def parse_options(pairs: Sequence[str] | None, level: str | None = None) -> dict
     return options
 
 
+def _normal_spec(spec: str) -> str:
+    """A seat spec in lower case, but for the rest of an outside agent's (``cmd:``, ``ws:``,
+    ``llm:``): paths, URLs and model names are case-sensitive."""
+    head, colon, rest = spec.strip().partition(":")
+    if colon and head.strip().lower() in OUTSIDE:
+        return f"{head.strip().lower()}:{rest.strip()}"
+    return spec.strip().lower()
+
+
 def parse_specs(text: str, what: str) -> list[str]:
-    """A comma-separated list of seat specs, normalised to lower case."""
-    specs = [spec.strip().lower() for spec in text.split(",")]
+    """A comma-separated list of seat specs, normalised to lower case (but for what follows
+    the prefix of an outside agent: :func:`_normal_spec`)."""
+    specs = [_normal_spec(spec) for spec in text.split(",")]
     if not all(specs):
         raise UsageError(f"{what} has an empty entry: {text!r}")
     return specs
