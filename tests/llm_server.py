@@ -23,7 +23,8 @@ from typing import Any
 class Reply:
     """One recorded answer: its text (``None``: a message without content), the tokens its
     ``usage`` reports (``usage=False``: no usage at all), a pause before answering, and an
-    HTTP status other than 200 (then ``content`` is the error's message)."""
+    HTTP status other than 200 (then ``content`` is the error's message), and why the answer
+    ended (``"length"``: cut short by the token limit)."""
 
     content: str | None
     prompt_tokens: int = 100
@@ -31,6 +32,7 @@ class Reply:
     usage: bool = True
     delay: float = 0.0
     status: int = 200
+    finish_reason: str = "stop"
 
 
 #: the first move of a numbered list in a prompt: "1. <move>"
@@ -80,7 +82,7 @@ class ChatServer:
                         {
                             "index": 0,
                             "message": {"role": "assistant", "content": reply.content},
-                            "finish_reason": "stop",
+                            "finish_reason": reply.finish_reason,
                         }
                     ],
                 }

@@ -305,13 +305,17 @@ def test_one_line_leaves_out_the_thinking_and_joins_the_lines() -> None:
 def test_tokens_latency_and_cost_are_counted_per_game() -> None:
     state = solo()
     legal = moves_of(state)
-    replies = [Reply("nonsense", 1000, 20), Reply(legal[0], 1100, 5), Reply(legal[1], usage=False)]
+    replies = [
+        Reply("I think the best move here is", 1000, 20, finish_reason="length"),
+        Reply(legal[0], 1100, 5),
+        Reply(legal[1], usage=False),
+    ]
     with ChatServer(*replies) as server:
         seat = agent(server, "price_in=2&price_out=8")
         seat.act(state, 0)
         seat.act(state, 0)
     tally = seat.tally
-    assert (tally["requests"], tally["unmetered"]) == (3, 1)
+    assert (tally["requests"], tally["unmetered"], tally["truncated"]) == (3, 1, 1)
     assert (tally["prompt_tokens"], tally["completion_tokens"], tally["tokens"]) == (2100, 25, 2125)
     assert tally["cost"] == pytest.approx((2100 * 2 + 25 * 8) / 1_000_000)
     assert 0 < tally["latency_max"] <= tally["latency"] <= tally["seconds"]

@@ -16,6 +16,8 @@ Spec: ``llm:MODEL@BASE_URL`` with options after the URL as a query string, e.g.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import os
 import re
@@ -188,10 +190,15 @@ def api_key(environ: Mapping[str, str] | None = None) -> str:
 # -- the prompt -----------------------------------------------------------------------------------
 def system_prompt(message: Mapping[str, Any]) -> str:
     """The system message of a move request: the game, its how-to-play, the answer format."""
-    game = get_game(str(message["game"]))
+    return _system_prompt(
+        str(message["game"]), str(message["variant"]), int(message["players"]), "moves" in message
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _system_prompt(name: str, variant: str, players: int, listed: bool) -> str:
+    game = get_game(name)
     rules = game.how_to_play() or f"(No how-to-play is written for {game.title}.)"
-    players = int(message["players"])
-    listed = "moves" in message
     answer = (
         "Each time you are to move you are shown the table as you see it and your legal "
         "moves, numbered. Answer with exactly one of them: its text as listed, or its number."
@@ -200,7 +207,7 @@ def system_prompt(message: Mapping[str, Any]) -> str:
         "are written. Answer with exactly one legal move, written that way."
     )
     return (
-        f"You are playing {game.title} ({message['variant']}, "
+        f"You are playing {game.title} ({variant}, "
         f"{players} player{'s' if players != 1 else ''}). Play to win.\n\n"
         f"{rules.strip()}\n\n"
         f"# How to answer\n\n{answer} Put the move alone on one line, with nothing else. "
@@ -216,8 +223,6 @@ def user_prompt(message: Mapping[str, Any]) -> str:
         return f"{text}\n\nYour legal moves:\n{moves}\n\nYour move (its text or its number):"
     grammar = message.get("grammar", "")
     if not isinstance(grammar, str):
-        import json
-
         grammar = json.dumps(grammar, indent=2, ensure_ascii=False)
     return f"{text}\n\nHow moves are written:\n{grammar.rstrip()}\n\nYour move:"
 
@@ -240,6 +245,7 @@ LLM_TALLY = (
     "latency",
     "latency_max",
     "unmetered",
+    "truncated",
     "server_retries",
     "over_budget",
 )
@@ -262,7 +268,8 @@ class LLMAgent(OutsideAgent):
         """The protocol's tally of this game, with the requests sent, the tokens of their
         prompts and answers (as the server's ``usage`` reports them), the seconds spent
         waiting on the server (``latency``, the slowest request's ``latency_max``), requests
-        whose answer reported no usage (``unmetered``), busy answers asked again
+        whose answer reported no usage (``unmetered``), answers cut short by the ``tokens``
+        limit (``truncated``), busy answers asked again
         (``server_retries``), moves the fallback played once the token budget was spent
         (``over_budget``) and, when the spec gives prices, the ``cost``."""
         counted = {**super().tally, **self._llm}
@@ -374,6 +381,8 @@ class LLMAgent(OutsideAgent):
             self._waited(begun)
             self._meter(completion.usage)
             choice = completion.choices[0] if completion.choices else None
+            if choice is not None and choice.finish_reason == "length":
+                self._llm["truncated"] += 1
             return (choice.message.content if choice is not None else None) or ""
         raise TimeoutError(f"{s.model} gave no answer within {seconds or 0:g} s")
 
