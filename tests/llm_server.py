@@ -35,15 +35,18 @@ class Reply:
     finish_reason: str = "stop"
 
 
-#: the first move of a numbered list in a prompt: "1. <move>"
-_FIRST = re.compile(r"^1\. (.+)$", re.MULTILINE)
+#: the first move of the numbered list of a prompt
+_FIRST = re.compile(r"^Your legal moves:\n1\. (.+)$", re.MULTILINE)
 
 
 def first_move(body: dict[str, Any]) -> Reply:
-    """The first move listed in the request's last user message, exactly as listed."""
-    prompt = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
-    found = _FIRST.search(prompt)
-    return Reply(found[1] if found else "no moves were listed", 50, 3)
+    """The first move listed in the request's prompt (the last user message listing moves:
+    after a bad answer the last one is the error line), exactly as listed."""
+    for message in reversed(body["messages"]):
+        found = _FIRST.search(message["content"]) if message["role"] == "user" else None
+        if found:
+            return Reply(found[1], 50, 3)
+    return Reply("no moves were listed", 50, 3)
 
 
 class ChatServer:

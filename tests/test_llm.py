@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import socket
 import threading
 from typing import Any
@@ -18,7 +19,7 @@ from llm_server import ChatServer, Reply, first_move
 from rulebook.agents import llm
 from rulebook.agents.llm import LLMAgent, LLMError, ask_together, make_llm, one_line, parse_spec
 from rulebook.agents.protocol import BadAnswer, Forfeit, read_move
-from rulebook.core import State, new_game
+from rulebook.core import State, games, new_game
 from rulebook.simulate import play
 
 #: a game with many moves a turn, for one seat (solo: 24 moves a game)
@@ -450,3 +451,42 @@ def test_simulate_seats_a_model_and_a_missing_server_is_one_line() -> None:
         "([Errno 111] Connection refused): is it running, and is the URL right?"
     ]
     assert "Traceback" not in missing.output
+
+
+# -- hidden information ------------------------------------------------------------------------
+
+
+def _unfold(state: State, moves: int = 40) -> list[str]:
+    """What every seat sees over the next ``moves`` moves, the same choices made each time
+    (by their place in the moves list)."""
+    state, rng, seen = state.clone(), random.Random(0), []
+    for _ in range(moves):
+        seen.append(json.dumps([state.observation(p) for p in range(state.num_players)]))
+        if state.is_terminal():
+            break
+        player = state.current_players()[0]
+        legal = state.legal_actions(player)
+        seen.append(" ".join(map(str, legal)))
+        state.apply(player, legal[rng.randrange(len(legal))])
+    return seen
+
+
+@pytest.mark.parametrize("game", sorted(games()))
+def test_what_the_model_is_sent_holds_nothing_its_seat_cannot_see(game: str) -> None:
+    """Two positions that differ only in what the seat cannot see (the rest re-sampled) give
+    byte-identical requests: the prompts, the error line after a bad answer, the retry."""
+    rng = random.Random(7)
+    state = new_game(game, players=2 if game != "merchants-of-magick" else 3, seed=11)
+    for _ in range(12):
+        player = state.current_players()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    seat = state.current_players()[0]
+    other = state.determinize(seat, random.Random(1))
+    assert _unfold(state) != _unfold(other)  # the two differ: the same moves tell them apart
+    sent = []
+    for position in (state, other):
+        with ChatServer("the shiny one", then=first_move) as server:
+            agent(server).act(position, seat)
+        sent.append(json.dumps(server.requests, sort_keys=True))
+    assert len(json.loads(sent[0])) == 2
+    assert sent[0] == sent[1]
