@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import rulebook
-from rulebook.agents import make_agent
+from rulebook.agents import RandomAgent, make_agent
 from rulebook.agents.protocol import (
     VERSION,
     BadAnswer,
@@ -23,6 +23,7 @@ from rulebook.agents.protocol import (
     text_view,
 )
 from rulebook.core import State, UnknownGame
+from rulebook.simulate import play
 
 
 def battle() -> tuple[State, int, list[str]]:
@@ -228,14 +229,20 @@ def test_a_timeout_falls_back_at_once_and_a_gone_agent_stays_gone() -> None:
     assert agent.tally["gone"] == 2 and agent.tally["fallbacks"] == 3
 
 
-def test_finish_sends_the_results() -> None:
+def test_finish_sends_the_results_of_a_finished_game_only() -> None:
     state, player, _ = battle()
     agent = Scripted(["1"])
     agent.act(state, player)
     agent.finish(state)
+    stopped = agent.sent[-1]
+    assert stopped["type"] == "end" and stopped["over"] is False
+    assert stopped["scores"] is None and stopped["winners"] is None
+    agent = Scripted(["1"] * 10_000)
+    play(state, [RandomAgent(1), agent] if player == 1 else [agent, RandomAgent(1)])
     end = agent.sent[-1]
-    assert end["type"] == "end" and end["scores"] == state.scores()
-    assert end["winners"] == state.winners()
+    assert end["type"] == "end" and end["over"] is True
+    assert end["scores"] == state.scores() and end["winners"] == state.winners()
+    assert end["moves"] == len(state.history)
 
 
 @pytest.mark.parametrize(

@@ -17,16 +17,27 @@ def play(state: State, agents: Sequence[Agent], max_moves: int = MAX_MOVES) -> S
     """Let ``agents[p]`` move for seat ``p`` until the game ends; returns the final state.
 
     In simultaneous phases the lowest seat that may act moves first; the games' simultaneous
-    phases are independent between seats, so the order changes nothing but the log.
+    phases are independent between seats, so the order changes nothing but the log. Only a
+    seat the game waits for is asked. When the game ends (or stops on an error), each agent
+    is told with :meth:`Agent.finish` (an outside agent's program is stopped then).
     """
     moves = 0
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply(player, agents[player].act(state, player))
-        moves += 1
-        if moves > max_moves:
-            raise RuntimeError(f"game did not end after {max_moves} moves")
+    try:
+        while not state.is_terminal():
+            player = state.current_players()[0]
+            state.apply(player, agents[player].act(state, player))
+            moves += 1
+            if moves > max_moves:
+                raise RuntimeError(f"game did not end after {max_moves} moves")
+    finally:
+        finish(state, agents)
     return state
+
+
+def finish(state: State, agents: Sequence[Agent]) -> None:
+    """Tell each agent (once, if it plays several seats) that the game is over."""
+    for agent in {id(agent): agent for agent in agents}.values():
+        agent.finish(state)
 
 
 @dataclass
@@ -39,6 +50,9 @@ class GameResult:
     winners: list[int]
     moves: int
     breakdown: list[dict[str, int]] = field(default_factory=list)
+    #: what each seat's agent counted (:attr:`Agent.tally`: an outside agent's retries,
+    #: timeouts and fallbacks; empty for the bots)
+    tallies: list[dict[str, float]] = field(default_factory=list)
 
 
 def play_one(
@@ -60,6 +74,7 @@ def play_one(
         winners=state.winners(),
         moves=len(state.history),
         breakdown=[state.score_breakdown(p) for p in range(players)],
+        tallies=[agent.tally for agent in seats],
     )
 
 

@@ -221,8 +221,10 @@ class SocketAgent(OutsideAgent):
 
         self._owed = 0
         try:
-            self._socket = connect(self.url, open_timeout=self.connect_seconds, max_size=None)
-        except (WebSocketException, TimeoutError) as error:
+            self._socket = connect(
+                self.url, open_timeout=self.connect_seconds, max_size=None, legacy=True
+            )
+        except (WebSocketException, OSError) as error:
             raise AgentGone(f"could not connect to {self.url}: {error}") from None
         super().open(state, player)
 

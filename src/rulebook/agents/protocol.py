@@ -155,15 +155,19 @@ def start_message(setup: Setup, player: int, seed: int) -> dict[str, Any]:
 
 
 def end_message(state: State, player: int) -> dict[str, Any]:
-    """The message telling a seat its game is over: the scores, the winners (seats from 0)
-    and the number of moves made, all public once the game ends."""
+    """The message telling a seat its game is over: whether it was played to its end
+    (``over``; false when it was stopped), and then the scores and the winners (seats from
+    0), public once the game ends (``null`` for a stopped game: scores mid-game may count
+    what the seat cannot see), and the number of moves made."""
+    over = state.is_terminal()
     return {
         "type": "end",
         "protocol": VERSION,
         "game": state.game.name,
         "seat": player,
-        "scores": state.scores(),
-        "winners": state.winners(),
+        "over": over,
+        "scores": state.scores() if over else None,
+        "winners": state.winners() if over else None,
         "moves": len(state.history),
     }
 
@@ -453,7 +457,9 @@ class OutsideAgent(Agent):
             try:
                 self.open(state, player)
             except (OSError, EOFError) as error:
-                self.gone = f"could not start: {error}"
+                self.gone = (
+                    str(error) if isinstance(error, AgentGone) else f"could not start: {error}"
+                )
         self._tally["moves"] += 1
         if self.gone is not None:
             self._tally["gone"] += 1
@@ -473,7 +479,8 @@ class OutsideAgent(Agent):
             except TimeoutError:
                 self._tally["seconds"] += time.monotonic() - asked
                 self._tally["timeouts"] += 1
-                return self._fall_back(state, player, "timeout", f"no answer within {limit:g} s")
+                within = "in time" if limit is None else f"within {limit:g} s"
+                return self._fall_back(state, player, "timeout", f"no answer {within}")
             except (OSError, EOFError) as error:
                 self._tally["seconds"] += time.monotonic() - asked
                 self.gone = str(error) or type(error).__name__

@@ -178,22 +178,35 @@ def parse_options(pairs: Sequence[str] | None, level: str | None = None) -> dict
     return options
 
 
-def _normal_spec(spec: str) -> str:
-    """A seat spec in lower case, but for the rest of an outside agent's (``cmd:``, ``ws:``,
-    ``llm:``): paths, URLs and model names are case-sensitive."""
-    head, colon, rest = spec.strip().partition(":")
-    if colon and head.strip().lower() in OUTSIDE:
-        return f"{head.strip().lower()}:{rest.strip()}"
-    return spec.strip().lower()
-
-
 def parse_specs(text: str, what: str) -> list[str]:
-    """A comma-separated list of seat specs, normalised to lower case (but for what follows
-    the prefix of an outside agent: :func:`_normal_spec`)."""
-    specs = [_normal_spec(spec) for spec in text.split(",")]
+    """A comma-separated list of seat specs, normalised to lower case except the specs of
+    outside agents (``cmd:``, ``ws:``, ``llm:``: paths and URLs keep their case). A comma
+    inside quotes belongs to its spec (``"cmd:./agent --modes 'a,b'",random``)."""
+    specs = []
+    for part in split_specs(text):
+        spec = part.strip()
+        head, colon, _ = spec.partition(":")
+        specs.append(spec if colon and head.strip().lower() in OUTSIDE else spec.lower())
     if not all(specs):
         raise UsageError(f"{what} has an empty entry: {text!r}")
     return specs
+
+
+def split_specs(text: str) -> list[str]:
+    """``text`` split at the commas that are not inside single or double quotes (the quotes
+    are kept: a ``cmd:`` spec's own splitting reads them)."""
+    parts = [""]
+    quote = ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            parts.append("")
+            continue
+        parts[-1] += char
+    return parts
 
 
 def check_agents(specs: Sequence[str]) -> None:

@@ -73,7 +73,8 @@ class Session:
 
     # -- the game loop ----------------------------------------------------------------------
     def run(self) -> int:
-        """Play until the game ends or a person stops; the exit code."""
+        """Play until the game ends or a person stops; the exit code. However it stops,
+        every bot is told (:meth:`Agent.finish`: an outside agent's program is stopped)."""
         try:
             while not self.state.is_terminal():
                 player = self.state.current_players()[0]
@@ -88,6 +89,9 @@ class Session:
         except KeyboardInterrupt:
             self.console.print()
             return self.stop("Interrupted: the game is abandoned", INTERRUPTED)
+        finally:
+            for agent in {id(s.agent): s.agent for s in self.seats if s.agent}.values():
+                agent.finish(self.state)
         self.finish()
         return 0
 
