@@ -251,8 +251,8 @@ def test_too_many_bad_answers_bring_the_fallback() -> None:
 def test_an_answer_past_the_time_limit_is_a_timeout() -> None:
     state = solo()
     legal = moves_of(state)
-    with ChatServer(Reply(legal[0], delay=3.0), legal[1]) as server:
-        seat = agent(server, "seconds=0.5")
+    with ChatServer(Reply(legal[0], delay=4.0), legal[1]) as server:
+        seat = agent(server, "seconds=1")
         move = seat.act(state, 0)
         assert move in state.legal_actions(0)
         tally = seat.tally
