@@ -18,7 +18,7 @@ CHROMIUM := /usr/bin/chromium
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,web,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,web,rl,llm]'
 	touch $(STAMP)
 
 ## the web app at http://$(HOST):$(PORT)/ on SQLite in data/rulebook.sqlite3 (Ctrl-C stops it)
