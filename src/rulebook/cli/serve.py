@@ -79,6 +79,15 @@ def serve(
         str | None,
         typer.Option(metavar="ADDRESS", help="Play the lab's games on this Ray cluster."),
     ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=SPEC",
+            help="Offer an agent outside the server in the seat menu under NAME: a program "
+            "(cmd:PATH [ARGS]), a remote agent (ws:URL) or a language model "
+            "(llm:MODEL@BASE_URL); see docs/protocol.md. Repeat for more.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: play in the browser, with friends (private links) or against bots."""
     try:
@@ -132,7 +141,9 @@ def serve(
                 check_ray_address(lab_ray)
             except RulebookError as exc:
                 fail(f"--lab-ray: {exc}")
+    outside = _outside_seats(seat or [])
     settings = Settings(
+        seats=outside,
         db_url=url,
         bot_delay=bot_delay,
         bot_workers=bot_workers,
@@ -163,3 +174,26 @@ def serve(
             soft_wrap=True,
         )
     run_server(settings, host, port, access_log, workers)
+
+
+def _outside_seats(given: list[str]) -> dict[str, str]:
+    """``--seat NAME=SPEC`` options, checked before the server starts (the name, the spec's
+    form, and that its program exists): one line saying what is wrong otherwise."""
+    from rulebook.agents import make_agent
+    from rulebook.web.seats import check_outside
+
+    seats: dict[str, str] = {}
+    for text in given:
+        name, sep, spec = text.partition("=")
+        name, spec = name.strip(), spec.strip()
+        if not sep or not spec:
+            fail(f"--seat takes NAME=SPEC (e.g. mine=cmd:./agent.sh), not {text!r}")
+        if name in seats:
+            fail(f"--seat {name} is given twice")
+        try:
+            check_outside(name, spec)
+            make_agent(spec)
+        except RulebookError as exc:
+            fail(f"--seat {name}: {exc}")
+        seats[name] = spec
+    return seats

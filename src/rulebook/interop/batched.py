@@ -254,6 +254,8 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return out, rewards, terminated, truncated, infos
 
     def close_extras(self, **kwargs: Any) -> None:
+        for opponents in self.opponents or []:
+            opponents.abandon()
         self.states = []
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -268,6 +270,7 @@ class BatchedEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
         else:
             self._seat_list[i] = self.learner
             self._players[i] = self.opponents[i].players(game_seed, rng)
+            self.opponents[i].started(self._players[i], state)
             play_opponents(state, self.table, self.learner, self._players[i])
         return state
 

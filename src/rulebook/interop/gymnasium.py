@@ -112,6 +112,7 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         game_seed = int(self.np_random.integers(0, 2**31 - 1))
         self.game_state = self.table.config.new_game(game_seed)
         self.players = self.opponents.players(game_seed, self.np_random)
+        self.opponents.started(self.players, self.game_state)
         self.steps = 0
         self._ended = False
         play_opponents(self.game_state, self.table, self.seat, self.players)
@@ -119,6 +120,11 @@ class RulebookEnv(gym.Env[ObsType, np.int64]):
         info = self._info()
         info["opponents"] = {p: player.name for p, player in self.players.items()}
         return observation, info
+
+    def close(self) -> None:
+        """Tell the opponents the episode is over (an outside program is stopped)."""
+        self.opponents.abandon()
+        super().close()
 
     def step(self, action: Any) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         state = self.game_state

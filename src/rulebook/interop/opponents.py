@@ -99,6 +99,10 @@ class Player(Protocol):
 
     def move(self, state: State, seat: int, observe: Callable[[], ObsDict]) -> Action | int: ...
 
+    def finish(self, state: State) -> None:
+        """The episode is over (or abandoned): an agent outside the process is told and
+        stopped."""
+
 
 class _Bot:
     def __init__(self, agent: Agent, name: str) -> None:
@@ -108,6 +112,9 @@ class _Bot:
     def move(self, state: State, seat: int, observe: Callable[[], ObsDict]) -> Action | int:
         return self.agent.act(state, seat)
 
+    def finish(self, state: State) -> None:
+        self.agent.finish(state)
+
 
 class _Policy:
     """A policy on observations: ``call(obs) -> index``."""
@@ -115,6 +122,9 @@ class _Policy:
     def __init__(self, call: Callable[[ObsDict], Any], name: str) -> None:
         self.call = call
         self.name = name
+
+    def finish(self, state: State) -> None:
+        pass
 
     def move(self, state: State, seat: int, observe: Callable[[], ObsDict]) -> Action | int:
         chosen = self.call(observe())
@@ -189,10 +199,13 @@ class Opponents:
         self.given = [check_opponent(o) for o in given]
         #: resets so far (the episode number a :class:`Schedule` is given)
         self.episodes = 0
+        #: the last episode's players and game (told the end when the next one starts)
+        self._last: tuple[dict[int, Player], State] | None = None
 
     def players(self, game_seed: int, rng: np.random.Generator) -> dict[int, Player]:
         """The players of the next episode: schedules asked for this episode's opponent,
         pools drawn from ``rng``, then each bound to its seat."""
+        self.abandon()
         episode = self.episodes
         self.episodes += 1
         chosen: dict[int, Player] = {}
@@ -203,6 +216,18 @@ class Opponents:
                 opponent = opponent.draw(rng)
             chosen[seat] = _bind(opponent, game_seed, seat)
         return chosen
+
+    def started(self, players: dict[int, Player], state: State) -> None:
+        """The episode of ``players`` is ``state`` (ended by :meth:`abandon` if it is not over
+        when the next one starts)."""
+        self._last = (players, state)
+
+    def abandon(self) -> None:
+        """Tell the last episode's players it is over, if :func:`play_opponents` did not."""
+        if self._last is not None:
+            players, state = self._last
+            self._last = None
+            finish_players(state, players)
 
 
 def play_opponents(state: State, table: Table, learner: int, players: dict[int, Player]) -> None:
@@ -225,3 +250,11 @@ def play_opponents(state: State, table: Table, learner: int, players: dict[int, 
             state.apply(p, table.space.action(chosen) if isinstance(chosen, int) else chosen)
         except IllegalAction as exc:
             raise IllegalAction(f"the opponent in seat {p} ({player.name}): {exc}") from None
+    if state.is_terminal():
+        finish_players(state, players)
+
+
+def finish_players(state: State, players: dict[int, Player]) -> None:
+    """Tell each player its game is over (telling one twice changes nothing)."""
+    for player in players.values():
+        player.finish(state)

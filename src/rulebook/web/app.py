@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
 from rulebook.web import api, pages
+from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
 from rulebook.web.crosssite import SameOrigin
 from rulebook.web.errors import TooMany, WebError
@@ -43,6 +44,7 @@ def _error(request: Request, status: int, reason: str) -> Response:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings`` (default: SQLite in ``data/``, one bot worker process)."""
     settings = settings or Settings()
+    seat_kinds.offer(settings.seats)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -8,12 +8,14 @@ it replays only the moves made since it last chose for that game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 import rulebook
 from rulebook.agents import agent_seed, make_agent
+from rulebook.agents.protocol import OutsideAgent
 from rulebook.core import State
 from rulebook.web.undo import reveals_nothing
 
@@ -21,6 +23,8 @@ from rulebook.web.undo import reveals_nothing
 #: memory (``Settings.cache_games``), so a worker serving hundreds of games does not replay each
 #: from its start at every move
 _CACHE_SIZE = 1000
+#: the most seconds an agent outside the server has for a move (its spec may give less)
+OUTSIDE_SECONDS = 60.0
 _states: OrderedDict[str, State] = OrderedDict()
 
 
@@ -46,11 +50,25 @@ def _state_for(key: str, data: Mapping[str, Any]) -> State:
 
 
 def choose(key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
-    """The move the bot ``spec`` in ``seat`` makes in the game ``data`` (its text form)."""
+    """The move the bot ``spec`` in ``seat`` makes in the game ``data`` (its text form).
+
+    An agent outside the server (``serve --seat``) is started for this one move and told the
+    end at once (``over`` false): every request carries all the seat may see, so it needs no
+    memory between moves, and no program lingers after a game nobody finishes. It has
+    :data:`OUTSIDE_SECONDS` a move unless its spec gives less; past them, or after answers
+    that are no legal move, the table moves for it at random (the protocol's policy)."""
     state = _state_for(key, data)
     seed = agent_seed(int(data["seed"]), seat) + 7919 * len(state.history)
     agent = make_agent(spec, seed)
-    return str(agent.act(state.clone(), seat))
+    if isinstance(agent, OutsideAgent):
+        limit = agent.policy.seconds
+        seconds = OUTSIDE_SECONDS if limit is None else min(limit, OUTSIDE_SECONDS)
+        agent.policy = dataclasses.replace(agent.policy, fallback="random", seconds=seconds)
+    position = state.clone()
+    try:
+        return str(agent.act(position, seat))
+    finally:
+        agent.finish(position)
 
 
 def reveals(key: str, data: Mapping[str, Any]) -> bool:

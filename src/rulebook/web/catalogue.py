@@ -63,7 +63,7 @@ def catalogue() -> list[dict[str, Any]]:
 
 
 def seat_choices() -> list[dict[str, str]]:
-    return [{"key": c.key, "label": c.label, "about": c.about} for c in seat_kinds.CHOICES]
+    return [{"key": c.key, "label": c.label, "about": c.about} for c in seat_kinds.choices()]
 
 
 def new_setup(

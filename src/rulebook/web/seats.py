@@ -2,12 +2,19 @@
 
 Seats are stored as the agents' specs (:func:`rulebook.agents.make_agent`), the same words the
 terminal and save files use (``human``, ``greedy``, ``mcts:200``), and shown to players by name.
+
+The server may offer agents outside the process too (``rulebook serve --seat NAME=SPEC``: a
+program, a remote agent or a language model, :mod:`rulebook.agents.protocol`): :func:`offer`
+adds them to the menu under the names the server gives them; nobody can seat another one.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rulebook.agents import OUTSIDE
 from rulebook.core import UnknownGame
 
 HUMAN = "human"
@@ -46,27 +53,73 @@ CHOICES: tuple[SeatChoice, ...] = (
     ),
     SeatChoice("open", OPEN, "open seat", "anyone may take it from the home page"),
 )
+#: the menu's own seat kinds, by key (:func:`choices` adds the server's outside agents)
 BY_KEY = {c.key: c for c in CHOICES}
 _LABELS = {c.spec: c.label for c in CHOICES} | {JOINED: "human"}
-#: the bots a seat may be handed to (the expert plays only where it was trained: not one to
-#: hand any seat to)
+#: the bots a seat may be handed to (the expert plays only where it was trained, and the
+#: server's outside agents may be slow or gone: not ones to hand any seat to)
 BOTS = tuple(c for c in CHOICES if c.spec not in (HUMAN, OPEN, "expert"))
 #: the seat kinds that need trained weights for the configuration
 LEARNED = frozenset({"expert"})
+#: an outside seat's name in the menu
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,23}$")
+#: the outside agents this server offers (:func:`offer`), by menu key
+_OUTSIDE: dict[str, SeatChoice] = {}
+
+
+def offer(agents: Mapping[str, str]) -> None:
+    """Offer these outside agents (menu name -> ``cmd:``/``ws:``/``llm:`` spec) in the seat
+    menu, instead of any offered before (the server does, from its settings).
+    :class:`UnknownGame` if a name is taken or malformed or a spec is not an outside one."""
+    chosen: dict[str, SeatChoice] = {}
+    for name, spec in agents.items():
+        check_outside(name, spec)
+        about = f"an agent outside the server: {spec.partition(':')[0].lower()}"
+        chosen[name] = SeatChoice(name, spec.strip(), name, about)
+    _OUTSIDE.clear()
+    _OUTSIDE.update(chosen)
+
+
+def check_outside(name: str, spec: str) -> None:
+    """:class:`UnknownGame` saying why ``name`` cannot offer ``spec`` in the menu."""
+    if not _NAME.match(name):
+        raise UnknownGame(
+            f"a seat's name is 1-24 lower-case letters, digits and dashes, not {name!r}"
+        )
+    if name in BY_KEY or name == JOINED:
+        raise UnknownGame(f"the seat name {name!r} is one of the menu's own")
+    if spec.strip().partition(":")[0].strip().lower() not in OUTSIDE:
+        forms = "cmd:PATH [ARGS], ws:URL or llm:MODEL@BASE_URL"
+        raise UnknownGame(f"seat {name}: {spec!r} is not an outside agent ({forms})")
+
+
+def outside() -> dict[str, str]:
+    """The outside agents this server offers: name -> spec."""
+    return {name: c.spec for name, c in _OUTSIDE.items()}
+
+
+def choices() -> tuple[SeatChoice, ...]:
+    """The seat menu: people, the bots, this server's outside agents, the open seat."""
+    return (*CHOICES[:-1], *_OUTSIDE.values(), CHOICES[-1])
 
 
 def spec_of(key: str) -> str:
     """The spec stored for a seat chosen in the form (:class:`UnknownGame` if unknown)."""
-    choice = BY_KEY.get(key)
+    choice = next((c for c in choices() if c.key == key), None)
     if choice is None:
-        known = ", ".join(BY_KEY)
+        known = ", ".join(c.key for c in choices())
         raise UnknownGame(f"no seat kind {key!r} (choose one of: {known})")
     return choice.spec
 
 
 def label(spec: str) -> str:
-    """The name players read for a stored seat spec (``mcts:200`` is "mcts (quick)")."""
-    return _LABELS.get(spec, spec)
+    """The name players read for a stored seat spec (``mcts:200`` is "mcts (quick)"; an
+    outside agent's, the name the server gives it)."""
+    found = _LABELS.get(spec)
+    if found is not None:
+        return found
+    outside = next((c for c in _OUTSIDE.values() if c.spec == spec), None)
+    return spec if outside is None else outside.label
 
 
 def kind(spec: str) -> str:
@@ -80,7 +133,10 @@ def kind(spec: str) -> str:
 def check_spec(spec: str) -> str:
     """A seat of an uploaded save file, normalised, if this server seats it: a person or a bot
     of the menu. :class:`UnknownGame` otherwise: a file may name any bot, and ``mcts:10000000``
-    would hold a worker (the bots of every game) for hours."""
+    would hold a worker (the bots of every game) for hours, and a program only the server's
+    operator may name."""
+    if any(c.spec == spec.strip() for c in _OUTSIDE.values()):
+        return spec.strip()
     spec = spec.strip().lower()
     if spec not in _LABELS or spec == JOINED:
         known = ", ".join(c.spec for c in CHOICES)

@@ -64,6 +64,9 @@ class Settings:
     lab_running: int = 1
     #: runs waiting in the queue at most
     lab_queue: int = 20
+    #: agents outside the server offered in the seat menu: name -> ``cmd:``, ``ws:`` or
+    #: ``llm:`` spec (``serve --seat NAME=SPEC``; :mod:`rulebook.agents.protocol`)
+    seats: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """These settings as JSON, for the processes of ``serve --workers N`` to share."""

@@ -33,6 +33,7 @@ from rulebook.core.data import DataError
 from rulebook.lab import data_form
 from rulebook.lab.ladder import LADDER
 from rulebook.lab.runs import Knob, RunSpec, whatif_digest
+from rulebook.web import seats as seat_kinds
 from rulebook.web.errors import BadRequest, Forbidden, NotFound, TooMany
 from rulebook.web.lab import check
 from rulebook.web.lab.store import FINAL, QUEUED, RESUMABLE, LabStore, Run, WhatIf
@@ -296,9 +297,10 @@ async def spec_of(lab: Lab, body: RunBody) -> tuple[RunSpec, str, WhatIf | None]
     whatif = await _whatif(lab, body.whatif) if body.whatif else None
     if whatif is not None and whatif.game != body.game:
         raise BadRequest(f"the what-if {whatif.name!r} changes {whatif.game}, not {body.game}")
+    offered = seat_kinds.outside()
     for agent in body.seats:
-        if agent not in AGENTS:
-            raise BadRequest(f"no agent {agent!r}: {', '.join(AGENTS)}")
+        if agent not in AGENTS and agent not in offered:
+            raise BadRequest(f"no agent {agent!r}: {', '.join([*AGENTS, *offered])}")
     knobs = _knobs(body.game, body) if body.kind == "tune" else ()
     spec = RunSpec(
         body.kind,
@@ -308,7 +310,7 @@ async def spec_of(lab: Lab, body: RunBody) -> tuple[RunSpec, str, WhatIf | None]
         body.seed,
         body.variant or None,
         dict(body.options),
-        tuple(body.seats),
+        tuple(offered.get(agent, agent) for agent in body.seats),
         tuple(body.rungs),
         whatif.override if whatif is not None else None,
         whatif.name if whatif is not None else "",
@@ -520,7 +522,7 @@ def games_catalogue() -> dict[str, Any]:
 
     return {
         "games": catalogue(),
-        "agents": list(AGENTS),
+        "agents": [*AGENTS, *seat_kinds.outside()],
         "rungs": list(RUNGS),
         "ladder": list(LADDER),
     }

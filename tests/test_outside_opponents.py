@@ -1,0 +1,38 @@
+"""An agent outside the process as the research adapters' opponent (``opponent="cmd:..."``):
+it plays its seats through the move protocol and is told the end of every episode, played
+out or abandoned (its program stopped)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from rulebook.interop.gymnasium import RulebookEnv
+
+PROGRAM = Path(__file__).parent / "programs" / "first_move.py"
+
+
+def test_an_outside_opponent_hears_every_end(tmp_path: Path) -> None:
+    heard = tmp_path / "heard.jsonl"
+    spec = f"cmd:{sys.executable} {PROGRAM} {heard}"
+    env = RulebookEnv("ye-olde-magick-shoppe", 2, opponents=spec)
+    rng = np.random.default_rng(0)
+    observation, _ = env.reset(seed=3)
+    over = False
+    while not over:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+        over = terminated or truncated
+    # a second episode, abandoned by close() once the opponent has moved
+    observation, _ = env.reset(seed=4)
+    while heard.read_text().count('"start"') < 2:
+        observation, *_ = env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    env.close()
+    messages = [json.loads(line) for line in heard.read_text().splitlines()]
+    kinds = [m["type"] for m in messages]
+    assert kinds.count("start") == 2 and kinds.count("end") == 2 and "error" not in kinds
+    ends = [m["over"] for m in messages if m["type"] == "end"]
+    assert ends == [True, False]
