@@ -22,13 +22,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from rulebook.agents import OUTSIDE
 from rulebook.core import RulebookError, get_game
 from rulebook.core.words import plural
 
 #: the seat counts of a game when none are given: two players, and four
 DEFAULT_PLAYERS = (2, 4)
-#: the specs of outside agents: their text (a path, a URL, a model's name) keeps its case
-OUTSIDE = ("cmd", "ws", "llm")
 #: the agents of the bot ladder, weakest first (a rating is anchored on the weakest present)
 LADDER = ("random", "greedy", "mcts", "expert")
 

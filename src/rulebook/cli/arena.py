@@ -28,6 +28,7 @@ from rulebook.cli.common import (
     make_console,
     output_errors,
     progress_line,
+    split_specs,
     usage_errors,
     writable_folder,
 )
@@ -41,7 +42,8 @@ LEADERBOARD, RATINGS_JSON, RATINGS_CSV = "leaderboard.html", "ratings.json", "ra
 
 
 def _list(text: str, option: str) -> list[str]:
-    items = [item.strip() for item in text.split(",")]
+    """The entries of a comma-separated option (a comma inside quotes stays in its entry)."""
+    items = [item.strip() for item in split_specs(text)]
     if not all(items):
         raise UsageError(f"{option} has an empty entry: {text!r}")
     return items
@@ -204,9 +206,19 @@ def arena(
     console.print(f"Leaderboard: {out / LEADERBOARD}; ratings: {out / RATINGS_JSON}, CSV.")
 
 
+#: the tallies the terminal's tables show (when not all zero)
+TERMINAL_TALLIES = ("bad_answers", "timeouts", "fallbacks", "forfeits", "tokens", "cost")
+
+
 def standings_table(s: Standings, board: Board) -> Table:
-    """One table of standings in the terminal."""
-    keys = tally_keys(board)
+    """One table of standings in the terminal: the agents' tallies only where they tell of
+    trouble or cost (bad answers, timeouts, fallbacks, forfeits, tokens, cost) and are not
+    all zero; the leaderboard and the JSON keep every count."""
+    keys = [
+        k
+        for k in tally_keys(board)
+        if k in TERMINAL_TALLIES and any(r.tally.get(k) for r in s.rows)
+    ]
     table = Table(
         title=f"{escape(s.title)}: {plural(s.tables, 'table')}",
         header_style="bold",
