@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from rulebook.agents import RandomAgent
+from rulebook.agents.protocol import Forfeit
 from rulebook.arena import leaderboard, play
 from rulebook.arena.plan import PlanError, lineups, make_plan, rotation
 from rulebook.arena.ratings import ELO, Stages, fit, places, rate
@@ -253,20 +254,17 @@ class Broken(RandomAgent):
         raise RuntimeError("the program went away\nsecond line")
 
 
-class Gone(Exception):
-    pass
-
-
 class Quits(RandomAgent):
+    """Forfeits at its first move (as the protocol's policy makes an outside agent do)."""
+
     def act(self, state: Any, player: int) -> Any:
-        raise Gone
+        raise Forfeit(player, "no legal move in three answers")
 
 
 def test_a_forfeit_is_last_and_a_broken_agent_stops_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = play.make_agent
-    monkeypatch.setattr(play, "forfeit_type", lambda: Gone)
     monkeypatch.setattr(
         play, "make_agent", lambda spec, seed: Quits(seed) if spec == "greedy" else real(spec, seed)
     )

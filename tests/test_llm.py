@@ -17,8 +17,8 @@ import pytest
 
 from llm_server import ChatServer, Reply, first_move
 from rulebook.agents import llm
-from rulebook.agents.llm import LLMAgent, LLMError, ask_together, make_llm, one_line, parse_spec
-from rulebook.agents.protocol import BadAnswer, Forfeit, read_move
+from rulebook.agents.llm import LLMAgent, LLMError, make_llm, one_line, parse_spec
+from rulebook.agents.protocol import BadAnswer, Forfeit, ask_together, read_move
 from rulebook.core import State, games, new_game
 from rulebook.simulate import play
 

@@ -3,36 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook.agents import Agent, agent_seed, make_agent
-from rulebook.core import Action, State, new_game
+from rulebook.agents.protocol import OutsideAgent, ask_together
+from rulebook.core import State, new_game
 
 #: stop a game that runs longer than this many moves (a safety net against rule bugs)
 MAX_MOVES = 1_000_000
 
 
 def play(
-    state: State, agents: Sequence[Agent], max_moves: int = MAX_MOVES, *, parallel: bool = False
+    state: State,
+    agents: Sequence[Agent],
+    max_moves: int = MAX_MOVES,
+    *,
+    parallel: bool | None = None,
 ) -> State:
     """Let ``agents[p]`` move for seat ``p`` until the game ends; returns the final state.
 
     In simultaneous phases the lowest seat that may act moves first; the games' simultaneous
     phases are independent between seats, so the order changes nothing but the log. With
-    ``parallel``, the seats of a simultaneous phase are asked at once instead (each agent in
-    its own thread, on its own copy of the state: outside agents, language models above all,
-    then wait for one another no longer), and their moves made in seat order. Only a seat the
-    game waits for is asked. When the game ends (or stops on an error), each agent is told
-    with :meth:`Agent.finish` (an outside agent's program is stopped then).
+    ``parallel``, the seats of a simultaneous phase are asked at once instead
+    (:func:`rulebook.agents.protocol.ask_together`: agents outside the process, language
+    models above all, then wait for one another no longer), and their moves made in seat
+    order; by default (``None``) only when two or more of those seats are played from outside
+    the process (bots keep the order of seeded games). Only a seat the game waits for is
+    asked. When the game ends (or stops on an error), each agent is told with
+    :meth:`Agent.finish` (an outside agent's program is stopped then).
     """
     moves = 0
     try:
         while not state.is_terminal():
-            players = state.current_players()
-            if parallel and len(players) > 1:
-                chosen = ask_together(state, agents, players)
+            players = list(state.current_players())
+            together = parallel
+            if together is None:
+                together = sum(isinstance(agents[p], OutsideAgent) for p in players) > 1
+            if together and len(players) > 1:
+                asked = ask_together([(agents[p], state, p) for p in players])
+                chosen = list(zip(players, asked, strict=True))
             else:
                 chosen = [(players[0], agents[players[0]].act(state, players[0]))]
             for player, action in chosen:
@@ -44,25 +54,6 @@ def play(
     finally:
         finish(state, agents)
     return state
-
-
-def ask_together(
-    state: State, agents: Sequence[Agent], players: Sequence[int]
-) -> list[tuple[int, Action]]:
-    """A move of each of ``players`` (seats of a simultaneous phase), asked at once: one
-    thread per agent (an agent in several seats answers for them in turn), each on its own
-    :meth:`State.clone`; in seat order."""
-    by_agent: dict[int, list[int]] = {}
-    for player in players:
-        by_agent.setdefault(id(agents[player]), []).append(player)
-
-    def answer(seats: list[int]) -> list[tuple[int, Action]]:
-        return [(p, agents[p].act(state.clone(), p)) for p in seats]
-
-    with ThreadPoolExecutor(max_workers=len(by_agent)) as pool:
-        answers = [pool.submit(answer, seats) for seats in by_agent.values()]
-        chosen = [move for future in answers for move in future.result()]
-    return sorted(chosen, key=lambda move: move[0])
 
 
 def finish(state: State, agents: Sequence[Agent]) -> None:

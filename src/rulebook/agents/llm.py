@@ -22,8 +22,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -437,49 +436,3 @@ def make_llm(rest: str, seed: int = 0) -> Agent:
 
 
 # -- several seats at once ------------------------------------------------------------------------
-def ask_together(
-    jobs: Sequence[tuple[Agent, State, int]], workers: int | None = None
-) -> list[Action]:
-    """The moves of several seats asked at once, in the order of ``jobs`` (agent, state,
-    seat): what a game loop calls in a simultaneous phase, so that seats played by models or
-    programs think at the same time instead of one after another.
-
-    Agents outside the process (:class:`OutsideAgent`) are asked in threads, each on its own
-    clone of its state; the others (bots in this process, which would only take turns on the
-    interpreter) move in the calling thread. An agent that sits in two jobs is asked once at a
-    time. When an agent raises, the others still finish, then the first error (in job order)
-    is raised."""
-    results: list[Action | BaseException | None] = [None] * len(jobs)
-    outside = [i for i, (agent, _, _) in enumerate(jobs) if isinstance(agent, OutsideAgent)]
-    seen: set[int] = set()
-    threaded: list[int] = []
-    for i in outside:
-        if id(jobs[i][0]) not in seen:
-            seen.add(id(jobs[i][0]))
-            threaded.append(i)
-    inline = [i for i in range(len(jobs)) if i not in set(threaded)]
-
-    def ask(i: int, state: State) -> None:
-        agent, _, seat = jobs[i]
-        try:
-            results[i] = agent.act(state, seat)
-        except BaseException as exc:
-            results[i] = exc
-
-    if threaded:
-        with ThreadPoolExecutor(max_workers=workers or len(threaded)) as pool:
-            futures = [pool.submit(ask, i, jobs[i][1].clone()) for i in threaded]
-            for i in inline:
-                ask(i, jobs[i][1])
-            for future in futures:
-                future.result()
-    else:
-        for i in inline:
-            ask(i, jobs[i][1])
-    moves: list[Action] = []
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-        assert result is not None
-        moves.append(result)
-    return moves

@@ -10,7 +10,6 @@ with more (or fewer) tables extends (or reads a part of) the same tournament.
 
 from __future__ import annotations
 
-import importlib
 import json
 import multiprocessing
 import os
@@ -22,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from rulebook.agents import Agent, agent_seed, make_agent
+from rulebook.agents.protocol import Forfeit
 from rulebook.arena.plan import Plan, PlanError, Table
 from rulebook.arena.ratings import places
-from rulebook.core import State, new_game
+from rulebook.core import new_game
 from rulebook.lab.jobs import batches
 from rulebook.lab.runner import collect
-from rulebook.simulate import MAX_MOVES
+from rulebook.simulate import play
 
 PLAN = "plan.json"
 RESULTS = "tables.jsonl"
@@ -35,25 +35,12 @@ RESULTS = "tables.jsonl"
 Row = dict[str, Any]
 
 
-def forfeit_type() -> type[BaseException] | None:
-    """The exception an outside agent raises to forfeit (when the move protocol is there)."""
-    try:
-        protocol = importlib.import_module("rulebook.agents.protocol")
-    except ImportError:
-        return None
-    found = getattr(protocol, "Forfeit", None)
-    return found if isinstance(found, type) and issubclass(found, BaseException) else None
-
-
 def tally_of(agent: Agent) -> dict[str, float]:
-    """What an agent counted in its game (moves, retries, tokens, cost...): its ``tally``'s
-    numbers (nothing for an agent that keeps none)."""
-    found = getattr(agent, "tally", None)
-    if not isinstance(found, Mapping):
-        return {}
+    """What an agent counted in its game (moves, retries, tokens, cost...): the numbers of its
+    :attr:`Agent.tally` (nothing for the bots)."""
     return {
         str(k): float(v)
-        for k, v in found.items()
+        for k, v in agent.tally.items()
         if isinstance(v, int | float) and not isinstance(v, bool)
     }
 
@@ -65,11 +52,11 @@ def play_table(table: Table) -> Row:
     start = time.perf_counter()
     state = new_game(table.game, table.players, table.seed, table.variant)
     agents = [make_agent(spec, agent_seed(table.seed, p)) for p, spec in enumerate(table.seats)]
-    forfeited = _play(state, agents)
-    for agent in agents:
-        finish = getattr(agent, "finish", None)
-        if callable(finish):
-            finish(state)
+    try:
+        play(state, agents)  # every agent is told the end, however the game stops
+        forfeited = None
+    except Forfeit as forfeit:
+        forfeited = forfeit.seat
     n = table.players
     if forfeited is None:
         scores = state.scores()
@@ -93,25 +80,6 @@ def play_table(table: Table) -> Row:
         "tally": [tally_of(a) for a in agents],
         "seconds": round(time.perf_counter() - start, 3),
     }
-
-
-def _play(state: State, agents: Sequence[Agent]) -> int | None:
-    """Play to the end (as :func:`rulebook.simulate.play`); the seat that forfeited, if any."""
-    forfeit = forfeit_type()
-    moves = 0
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        try:
-            action = agents[player].act(state, player)
-        except Exception as exc:
-            if forfeit is not None and isinstance(exc, forfeit):
-                return player
-            raise
-        state.apply(player, action)
-        moves += 1
-        if moves > MAX_MOVES:
-            raise RuntimeError(f"game did not end after {MAX_MOVES} moves")
-    return None
 
 
 def play_tables(tables: Sequence[Table]) -> list[Row]:
