@@ -36,3 +36,22 @@ def test_an_outside_opponent_hears_every_end(tmp_path: Path) -> None:
     assert kinds.count("start") == 2 and kinds.count("end") == 2 and "error" not in kinds
     ends = [m["over"] for m in messages if m["type"] == "end"]
     assert ends == [True, False]
+
+
+def test_the_strength_table_and_the_ladder_seat_a_program(tmp_path: Path) -> None:
+    """``strength --matchups`` and ``--ladder --rungs`` take an outside agent's spec, quoted
+    where it holds a dash."""
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+    from rulebook.lab.ladder import split_pair
+
+    assert split_pair('"cmd:./my-agent.sh"-greedy') == ("cmd:./my-agent.sh", "greedy", True)
+    assert split_pair("mcts:200-greedy") == ("mcts:200", "greedy", True)
+    heard = tmp_path / "heard.jsonl"
+    program = f'"cmd:{sys.executable} {PROGRAM} {heard}"'
+    args = ["strength", "archmagi", "-p", "2", "-n", "2", "--workers", "1", "--no-solo"]
+    result = CliRunner().invoke(app, [*args, "--matchups", f"{program}-random"])
+    assert result.exit_code == 0, result.output
+    kinds = [json.loads(line)["type"] for line in heard.read_text().splitlines()]
+    assert kinds.count("start") == 2 and kinds.count("end") == 2 and "error" not in kinds

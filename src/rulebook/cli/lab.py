@@ -21,6 +21,7 @@ from rulebook.cli.common import (
     find_game,
     make_console,
     output_errors,
+    split_specs,
     usage_errors,
     writable_file,
     writable_folder,
@@ -32,7 +33,7 @@ from rulebook.core.words import plural
 from rulebook.lab import strength as strength_lab
 from rulebook.lab.compare import Change, setup_differences
 from rulebook.lab.compare import compare as compare_results
-from rulebook.lab.ladder import LADDER, LadderRow, Rung
+from rulebook.lab.ladder import LADDER, LadderRow, Rung, split_pair
 from rulebook.lab.overrides import check as check_override
 from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job
@@ -238,11 +239,11 @@ def strength(
             found.setup(n, seed, variant)
             settings = [strength_lab.Setting(found.name, n, variant)]
         pairs = []
-        for text in matchups.split(","):
-            candidate, sep, opponent = text.strip().partition("-")
+        for text in split_specs(matchups):
+            candidate, opponent, sep = split_pair(text)
             if not sep:
                 raise UsageError(f"--matchups takes candidate-opponent pairs, not {text!r}")
-            pairs.append((candidate.strip(), opponent.strip()))
+            pairs.append((candidate, opponent))
         for agent in {a for pair in pairs for a in pair}:
             make_agent(agent)
         for s in settings:
@@ -320,7 +321,7 @@ def play_ladder(
             override = read_override(where.override)
             check_addresses(override, found.name, f"--data-override {where.override}")
         check_override(override, found.name, n, setup.variant)
-        ladder_rungs = [Rung.parse(text) for text in rungs.split(",") if text.strip()]
+        ladder_rungs = [Rung.parse(text) for text in split_specs(rungs) if text.strip()]
         if not ladder_rungs:
             raise UsageError("--rungs names no rung")
         check_trained([a for r in ladder_rungs for a in (r.candidate, r.opponent)], setup)

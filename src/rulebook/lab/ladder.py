@@ -32,6 +32,28 @@ class RungError(RulebookError):
     """A rung that cannot be read: one line, before anything runs."""
 
 
+def split_pair(text: str) -> tuple[str, str, bool]:
+    """``CANDIDATE-OPPONENT`` split at its first dash outside quotes (an outside agent's spec
+    may hold dashes: ``"cmd:./my-agent.sh"-greedy``), each side stripped of its quotes; the
+    last item says whether there was a dash."""
+    quote = ""
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "-":
+            return _unquote(text[:i]), _unquote(text[i + 1 :]), True
+    return _unquote(text), "", False
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1].strip()
+    return text
+
+
 @dataclass(frozen=True)
 class Rung:
     """One agent in every seat (``candidate == opponent``), or a candidate seat against the
@@ -45,8 +67,8 @@ class Rung:
         """``greedy`` or ``mcts:200-greedy`` (candidate-opponent)."""
         from rulebook.agents import make_agent
 
-        candidate, sep, opponent = text.strip().partition("-")
-        candidate, opponent = candidate.strip(), (opponent.strip() if sep else candidate.strip())
+        candidate, opponent, sep = split_pair(text)
+        opponent = opponent if sep else candidate
         if not candidate or not opponent:
             raise RungError(f"a rung is AGENT or CANDIDATE-OPPONENT, not {text!r}")
         for spec in (candidate, opponent):
