@@ -41,6 +41,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from rulebook.core import RulebookError, Setup, State, get_game, replay, save_contents
+from rulebook.web import metrics
 from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
@@ -592,6 +593,10 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
                 viewer.sent[point] = text
                 async with viewer.sending:
                     await _send(ws, text)
+        moved = game.moved_at
+        if moved is not None and moved[0] > viewer.timed:
+            viewer.timed = moved[0]
+            metrics.MOVE_TO_VIEWER.observe(time.perf_counter() - moved[1])
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -609,11 +614,13 @@ async def live(ws: WebSocket, game_id: str) -> None:
         with contextlib.suppress(WebSocketDisconnect):
             await _refuse(ws, exc)
         return
+    metrics.SOCKETS.inc()
     try:
         await _live(ws, game_id)
     except WebSocketDisconnect:
         pass
     finally:
+        metrics.SOCKETS.dec()
         clients.close_socket(who)
 
 
@@ -640,7 +647,7 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     except TimeoutError:  # nothing said in time: the socket is open, and closed here
         await _send(ws, close=1008)
         return
-    viewer = Viewer(seats)
+    viewer = Viewer(seats, timed=game.revision)
     await _send(ws, json.dumps({"type": "hello", "seats": seats, "now": time.time()}))
     game.viewers.add(viewer)
     games.arrived(game, viewer)

@@ -10,12 +10,12 @@ from importlib import resources
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
-from rulebook.web import api, pages
+from rulebook.web import api, metrics, pages
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
 from rulebook.web.crosssite import SameOrigin
@@ -28,6 +28,9 @@ from rulebook.web.settings import Settings
 from rulebook.web.store import Store
 
 log = logging.getLogger("rulebook.web")
+
+#: seconds a client of an unready ``/healthz`` is asked to wait (``Retry-After``)
+HEALTH_RETRY = 5
 
 
 def _wants_json(request: Request) -> bool:
@@ -54,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.games = games
         lab = Lab(settings, store.engine, settings.db_url) if settings.lab else None
         app.state.lab = lab
+        app.state.ready = metrics.Readiness(store.ping)
         try:
             await runner.start()
             await games.resume()
@@ -119,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SameOrigin, refuse=lambda request, reason: _error(request, 403, reason))
     app.add_middleware(GarbageLimit, limit=settings.max_refusals)
     app.add_middleware(SecurityHeaders)
+    # outermost: every request counted and timed, refused ones too
+    app.add_middleware(metrics.RequestMetrics)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(lab_router)
@@ -130,7 +136,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return RedirectResponse("/static/icon.svg", status_code=301)
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> HTMLResponse:
-        return HTMLResponse("ok")
+    async def healthz(request: Request) -> JSONResponse:
+        """Ready (200) only while the database answers and the server is not stopping; else
+        503 with the reason and when to ask again."""
+        state = request.app.state
+        if getattr(state, "stopping", False):
+            reason: str | None = "the server is stopping"
+        else:
+            reason = await state.ready.check()
+        if reason is None:
+            return JSONResponse({"status": "ok"})
+        return JSONResponse(
+            {"status": "unavailable", "error": reason},
+            status_code=503,
+            headers={"retry-after": str(HEALTH_RETRY)},
+        )
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        body, kind = metrics.exposition()
+        return Response(body, media_type=kind)
 
     return app

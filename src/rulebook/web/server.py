@@ -16,8 +16,10 @@ import logging.handlers
 import os
 import queue
 import re
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 from typing import IO, Any
@@ -27,7 +29,7 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from rulebook.web import collector
+from rulebook.web import collector, metrics
 from rulebook.web.app import create_app
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store, UnusableDatabase, in_memory, shown
@@ -222,6 +224,10 @@ def serve(
     URLs, and :class:`Redact` blanks any that would)."""
     if workers > 1:
         os.environ[SETTINGS_ENV] = settings.to_json()
+        if not os.environ.get(metrics.FOLDER_ENV):  # /metrics adds up every process's figures
+            folder = tempfile.mkdtemp(prefix="rulebook-metrics-")
+            os.environ[metrics.FOLDER_ENV] = folder
+            atexit.register(shutil.rmtree, folder, True)
         uvicorn.run(
             "rulebook.web.server:process_app",
             factory=True,
@@ -253,6 +259,8 @@ def process_app() -> FastAPI:
     settings = Settings.from_json(os.environ[SETTINGS_ENV])
     for listener in _log_off_the_loop():
         atexit.register(listener.stop)
+    metrics.forget_dead()
+    atexit.register(metrics.stopped)
     collector.settle()
     threading.excepthook = _quiet_supervisor_pipe
     supervisor = os.getppid()
