@@ -4,11 +4,17 @@ token in a label) and ``/healthz`` (ready only while the database answers)."""
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
+import httpx
+import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
+from webserver import Server
 from webtools import auth, client, get_view, new_game, seat_tokens, wait_for
 
 NAMES = {
@@ -119,3 +125,46 @@ def test_operators_routes_are_not_turned_away_with_a_client(tmp_path: Path) -> N
         assert c.get("/api/games").status_code == 429
         assert c.get("/healthz").status_code == 200
         assert c.get("/metrics").status_code == 200
+
+
+# -- a real server: JSON log lines, and a graceful stop on SIGTERM --------------------------------
+def test_json_logs_and_a_graceful_stop(tmp_path: Path) -> None:
+    """``--log-format json``: every line of the output is one JSON object with the request's id
+    (and game and seat where known), no token in any; SIGTERM closes each WebSocket with 1012
+    and a reason the page reads as "reconnect", and the server exits 0 without a traceback."""
+    log = tmp_path / "server.log"
+    server = Server(f"sqlite:///{tmp_path / 'g.db'}", log, extra=("--log-format", "json"))
+    with server:
+        http = httpx.Client(base_url=server.url, timeout=10)
+        r = http.post(
+            "/api/games",
+            json={"game": "battle-merchants", "players": 2, "seats": ["human", "human"]},
+            headers={"x-request-id": "probe-1"},
+        )
+        assert r.status_code == 201 and r.headers["x-request-id"] == "probe-1"
+        links = r.json()
+        gid, tokens = links["id"], seat_tokens(links)
+        # a token where it never belongs (the URL), a wrong one, and a move refused
+        http.get(f"/api/games/{gid}/view?token={tokens[0]}", headers=auth(tokens[1]))
+        http.post(f"/api/games/{gid}/move", headers=auth(tokens[0]), json={"seat": 0, "move": "x"})
+        url = server.url.replace("http://", "ws://") + f"/ws/games/{gid}"
+        with connect(url, open_timeout=10) as ws:
+            ws.send(json.dumps({"token": tokens[0]}))
+            assert json.loads(ws.recv(10))["type"] == "hello"
+            json.loads(ws.recv(10))  # the view
+            assert server.process is not None
+            server.process.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(10)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1012 and "reconnect" in closed.value.rcvd.reason
+        assert server.process.wait(20) == 0
+    text = log.read_text()
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert all({"time", "level", "logger", "message"} <= line.keys() for line in lines)
+    assert "Traceback" not in text and not any(t in text for t in tokens.values())
+    access = [line for line in lines if line["logger"] == "uvicorn.access"]
+    assert any(line.get("request_id") == "probe-1" for line in access)
+    refused = [line for line in access if "/move" in line["message"]]
+    assert refused and refused[0]["game_id"] == gid and refused[0]["seat"] == 0

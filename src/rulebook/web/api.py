@@ -41,7 +41,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from rulebook.core import RulebookError, Setup, State, get_game, replay, save_contents
-from rulebook.web import metrics
+from rulebook.web import logs, metrics
 from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
@@ -342,6 +342,7 @@ async def seat_request(request: Request, game_id: str, seat: int) -> LiveGame:
     admitted = await games.seats_of(game, bearer(request))
     if seat not in admitted:
         raise Forbidden(f"this link does not hold seat {seat + 1}")
+    logs.seat_known(seat)
     return game
 
 
@@ -615,11 +616,14 @@ async def live(ws: WebSocket, game_id: str) -> None:
             await _refuse(ws, exc)
         return
     metrics.SOCKETS.inc()
+    sockets: set[WebSocket] = ws.app.state.sockets
+    sockets.add(ws)
     try:
         await _live(ws, game_id)
     except WebSocketDisconnect:
         pass
     finally:
+        sockets.discard(ws)
         metrics.SOCKETS.dec()
         clients.close_socket(who)
 
@@ -648,6 +652,8 @@ async def _live(ws: WebSocket, game_id: str) -> None:
         await _send(ws, close=1008)
         return
     viewer = Viewer(seats, timed=game.revision)
+    if seats is not None and len(seats) == 1:
+        logs.seat_known(seats[0])
     await _send(ws, json.dumps({"type": "hello", "seats": seats, "now": time.time()}))
     game.viewers.add(viewer)
     games.arrived(game, viewer)

@@ -3,12 +3,19 @@ and the bots' workers, started and stopped with the app. ``create_app(settings)`
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
+from types import FrameType
+from typing import Any
 
-from fastapi import FastAPI, Request
+import uvicorn
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,6 +31,7 @@ from rulebook.web.lab.routes import Lab
 from rulebook.web.lab.routes import router as lab_router
 from rulebook.web.limits import BodyLimit, ClientLimits, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
+from rulebook.web.logs import RequestContext
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
 
@@ -42,6 +50,47 @@ def _error(request: Request, status: int, reason: str) -> Response:
     if _wants_json(request):
         return JSONResponse({"error": reason}, status_code=status)
     return pages.error_page(request, status, reason)
+
+
+#: the close of a WebSocket as the server stops: 1012 "service restart", and the page's cue
+GOING_AWAY = (1012, "the server is restarting; reconnect")
+
+
+def stopping(app: FastAPI) -> None:
+    """The server was asked to stop: ``/healthz`` says so at once, and every WebSocket is
+    closed with :data:`GOING_AWAY` (its page reconnects, to this server's successor or
+    another process) before uvicorn stops taking requests and finishes those under way."""
+    app.state.stopping = True
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = app.state.closing
+    for ws in list(app.state.sockets):
+        task = loop.create_task(_close(ws))
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+
+async def _close(ws: WebSocket) -> None:
+    with contextlib.suppress(Exception):  # gone already: nothing to tell
+        await ws.close(code=GOING_AWAY[0], reason=GOING_AWAY[1])
+
+
+def on_stop(callback: Callable[[], None]) -> None:
+    """Call ``callback`` on the event loop as soon as uvicorn is told to stop (SIGTERM,
+    SIGINT), before it closes the connections itself; uvicorn's own handling goes on as it
+    was. Only where uvicorn set its handlers (the main thread of a server process)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if not isinstance(getattr(previous, "__self__", None), uvicorn.Server):
+            continue
+
+        def handler(number: int, frame: FrameType | None, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(callback)
+            previous(number, frame)
+
+        signal.signal(sig, handler)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -63,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await games.resume()
             if lab is not None:
                 lab.start()
+            on_stop(lambda: stopping(app))
             yield
         finally:
             if lab is not None:
@@ -79,6 +129,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.state.settings = settings
+    app.state.stopping = False
+    #: the open WebSocket connections (closed with a reconnect hint as the server stops)
+    app.state.sockets = set()
+    app.state.closing = set()
     app.state.clients = ClientLimits(
         settings.max_sockets_per_client, settings.max_new_games_per_minute
     )
@@ -123,8 +177,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SameOrigin, refuse=lambda request, reason: _error(request, 403, reason))
     app.add_middleware(GarbageLimit, limit=settings.max_refusals)
     app.add_middleware(SecurityHeaders)
-    # outermost: every request counted and timed, refused ones too
+    # outermost: every request counted and timed, refused ones too, and given its id
     app.add_middleware(metrics.RequestMetrics)
+    app.add_middleware(RequestContext)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(lab_router)
