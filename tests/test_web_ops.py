@@ -4,7 +4,13 @@ token in a label) and ``/healthz`` (ready only while the database answers)."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
 import signal
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 import httpx
@@ -14,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from pgtemp import free_port
 from webserver import Server
 from webtools import auth, client, get_view, new_game, seat_tokens, wait_for
 
@@ -168,3 +175,75 @@ def test_json_logs_and_a_graceful_stop(tmp_path: Path) -> None:
     assert any(line.get("request_id") == "probe-1" for line in access)
     refused = [line for line in access if "/move" in line["message"]]
     assert refused and refused[0]["game_id"] == gid and refused[0]["seat"] == 0
+
+
+# -- behind nginx, as docs/web.md's "Running it" configures it ------------------------------------
+NGINX = "/usr/sbin/nginx"
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+
+
+def nginx_block() -> str:
+    """The nginx configuration docs/web.md points to, as shipped."""
+    return (DEPLOY / "nginx-rulebook.conf").read_text(encoding="utf-8")
+
+
+def test_the_shipped_nginx_configuration_is_complete() -> None:
+    block = nginx_block()
+    for header in ("Host", "X-Forwarded-Proto", "X-Forwarded-For", "Upgrade", "Connection"):
+        assert f"proxy_set_header {header} " in block, header
+    assert "listen 80;" in block and "server 127.0.0.1:8000;" in block
+
+
+@pytest.mark.skipif(not Path(NGINX).exists(), reason=f"nginx is not installed ({NGINX})")
+def test_a_post_and_a_websocket_through_nginx(tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="rulebook-nginx-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # nginx runs as a user of its own, as a non-root server would
+        prefix = ["runuser", "-u", "nobody", "--"]
+        shutil.chown(folder, "nobody")
+    port = free_port()
+    with Server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path / "server.log") as server:
+        block = nginx_block().replace("listen 80;", f"listen 127.0.0.1:{port};")
+        block = block.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{server.port};")
+        temp = "\n".join(
+            f"    {kind}_temp_path {folder / kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        conf = folder / "nginx.conf"
+        conf.write_text(
+            f"daemon off;\nworker_processes 1;\npid {folder / 'nginx.pid'};\n"
+            f"error_log {folder / 'error.log'};\nevents {{}}\n"
+            f"http {{\n    access_log off;\n{temp}\n{block}\n}}\n"
+        )
+        command = [*prefix, NGINX, "-p", str(folder), "-c", str(conf), "-e", str(folder / "e.log")]
+        nginx = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        try:
+            front = f"http://127.0.0.1:{port}"
+            http = httpx.Client(base_url=front, timeout=10)
+            end = time.monotonic() + 20
+            while True:
+                try:
+                    if http.get("/healthz").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert nginx.poll() is None, (folder / "error.log").read_text()
+                assert time.monotonic() < end, "nginx did not answer"
+                time.sleep(0.1)
+            # nginx's request id reaches the server and comes back
+            assert re.fullmatch(r"[0-9a-f]{32}", http.get("/healthz").headers["x-request-id"])
+            body = {"game": "battle-merchants", "players": 2, "seats": ["human", "human"]}
+            r = http.post("/api/games", json=body, headers={"origin": front})
+            assert r.status_code == 201, r.text  # same site as the browser saw it
+            r = http.post("/api/games", json=body, headers={"origin": "http://evil.example"})
+            assert r.status_code == 403
+            gid = http.post("/api/games", json=body).json()["id"]
+            ws_url = f"ws://127.0.0.1:{port}/ws/games/{gid}"
+            with connect(ws_url, open_timeout=10, origin=front) as ws:  # type: ignore[arg-type]
+                ws.send(json.dumps({"spectate": True}))
+                assert json.loads(ws.recv(10))["type"] == "hello"
+                assert json.loads(ws.recv(10))["view"]["version"] == 0
+        finally:
+            nginx.terminate()
+            nginx.wait(10)
+            shutil.rmtree(folder, ignore_errors=True)
