@@ -470,6 +470,7 @@ STRATEGIES: dict[tuple[str, str], st.SearchStrategy[Call]] = {
     ),
     ("GET", "/favicon.ico"): http("favicon", "GET", st.just("/favicon.ico")),
     ("GET", "/healthz"): http("healthz", "GET", st.just("/healthz")),
+    ("GET", "/metrics"): http("metrics", "GET", st.just("/metrics")),
     ("WS", "/ws/games/{game_id}"): st.builds(
         lambda p, first, later, t: Call("ws", "WS", p, frames=[first, *later], token=t),
         gid.map(lambda g: f"/ws/games/{g}"),
@@ -615,7 +616,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
             ids = [links["id"] for links in made]
             yield Target(client, ids, seats, random.Random(0), whatif["id"], run["id"])
             # the app answers as before
-            assert client.get("/healthz").text == "ok"
+            assert client.get("/healthz").json() == {"status": "ok"}
             body = {"game": "archmagi", "players": 2, "seats": ["human", "human"]}
             assert client.post("/api/games", json=body).status_code == 201
     finally:

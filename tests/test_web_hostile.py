@@ -405,7 +405,7 @@ def test_a_real_server_sent_every_hostile_input_logs_no_traceback(tmp_path: Path
             )
         body = {"game": "archmagi", "players": "2", "seats": ["human", "greedy"]}
         assert sent("players '2'", http.post("/api/games", json=body)).status_code == 400
-        assert http.get("/healthz").text == "ok"  # the same keep-alive connection
+        assert http.get("/healthz").json() == {"status": "ok"}  # the same keep-alive connection
         # clients that leave in the middle of their body
         for path in ("/api/games", f"/api/games/{gid}/move", "/new", "/api/games/upload"):
             leave_mid_body(server.port, path)
@@ -425,7 +425,7 @@ def test_a_real_server_sent_every_hostile_input_logs_no_traceback(tmp_path: Path
             closing = raw_ws(server.port, f"/ws/games/{gid}", frames)
             assert b"\x88" in closing  # the server closes: 1007 not UTF-8, 1002 protocol
         # the server still plays
-        assert http.get("/healthz").text == "ok"
+        assert http.get("/healthz").json() == {"status": "ok"}
         r = http.post("/api/games", json={"game": "archmagi", "players": 2, "seats": ["human"] * 2})
         assert r.status_code == 201
         http.close()

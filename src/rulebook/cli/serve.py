@@ -33,6 +33,13 @@ def serve(
     access_log: Annotated[
         bool, typer.Option("--access-log", help="Log every request (tokens are never in it).")
     ] = False,
+    log_format: Annotated[
+        str,
+        typer.Option(
+            metavar="FORMAT",
+            help="Log lines as text, or json: one JSON object per line (request id, game, seat).",
+        ),
+    ] = "text",
     workers: Annotated[
         int,
         typer.Option(
@@ -96,6 +103,8 @@ def serve(
         from rulebook.web.settings import DEFAULT_DB_PATH, Settings, sqlite_url
     except ImportError as exc:
         fail(f"the web app needs its extra: pip install 'rulebook[web]' ({exc.name} is missing)")
+    if log_format not in ("text", "json"):
+        fail(f"--log-format must be text or json, not {log_format!r}")
     if not 0 < port < 65536:
         fail(f"--port must be 1-65535, not {port}")
     if not 0 <= bot_delay <= 60:  # written so that NaN fails it too
@@ -161,6 +170,12 @@ def serve(
         fail(str(exc))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     where = url.split("@")[-1] if "@" in url else url  # no password in the output
+    if log_format == "json":  # every line of the output a JSON object
+        from rulebook.web.logs import json_line
+
+        print(json_line(f"serving http://{host}:{port}/ (games stored in {where})"), flush=True)
+        run_server(settings, host, port, access_log, workers, log_format)
+        return
     console.print(
         f"rulebook web app: [bold]http://{shown if shown != 'localhost' else host}:{port}/[/]"
         f"  (games stored in {where}{f'; {workers} processes' if workers > 1 else ''}; "
@@ -173,7 +188,7 @@ def serve(
             + ("; it asks for its key" if key else ""),
             soft_wrap=True,
         )
-    run_server(settings, host, port, access_log, workers)
+    run_server(settings, host, port, access_log, workers, log_format)
 
 
 def _outside_seats(given: list[str]) -> dict[str, str]:

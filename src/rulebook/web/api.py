@@ -41,6 +41,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from rulebook.core import RulebookError, Setup, State, get_game, replay, save_contents
+from rulebook.web import logs, metrics
 from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
@@ -341,6 +342,7 @@ async def seat_request(request: Request, game_id: str, seat: int) -> LiveGame:
     admitted = await games.seats_of(game, bearer(request))
     if seat not in admitted:
         raise Forbidden(f"this link does not hold seat {seat + 1}")
+    logs.seat_known(seat)
     return game
 
 
@@ -592,6 +594,10 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
                 viewer.sent[point] = text
                 async with viewer.sending:
                     await _send(ws, text)
+        moved = game.moved_at
+        if moved is not None and moved[0] > viewer.timed:
+            viewer.timed = moved[0]
+            metrics.MOVE_TO_VIEWER.observe(time.perf_counter() - moved[1])
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -609,11 +615,16 @@ async def live(ws: WebSocket, game_id: str) -> None:
         with contextlib.suppress(WebSocketDisconnect):
             await _refuse(ws, exc)
         return
+    metrics.SOCKETS.inc()
+    sockets: set[WebSocket] = ws.app.state.sockets
+    sockets.add(ws)
     try:
         await _live(ws, game_id)
     except WebSocketDisconnect:
         pass
     finally:
+        sockets.discard(ws)
+        metrics.SOCKETS.dec()
         clients.close_socket(who)
 
 
@@ -640,7 +651,9 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     except TimeoutError:  # nothing said in time: the socket is open, and closed here
         await _send(ws, close=1008)
         return
-    viewer = Viewer(seats)
+    viewer = Viewer(seats, timed=game.revision)
+    if seats is not None and len(seats) == 1:
+        logs.seat_known(seats[0])
     await _send(ws, json.dumps({"type": "hello", "seats": seats, "now": time.time()}))
     game.viewers.add(viewer)
     games.arrived(game, viewer)

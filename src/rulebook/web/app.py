@@ -3,19 +3,26 @@ and the bots' workers, started and stopped with the app. ``create_app(settings)`
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
+from types import FrameType
+from typing import Any
 
-from fastapi import FastAPI, Request
+import uvicorn
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
-from rulebook.web import api, pages
+from rulebook.web import api, metrics, pages
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
 from rulebook.web.crosssite import SameOrigin
@@ -24,10 +31,14 @@ from rulebook.web.lab.routes import Lab
 from rulebook.web.lab.routes import router as lab_router
 from rulebook.web.limits import BodyLimit, ClientLimits, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
+from rulebook.web.logs import RequestContext
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
 
 log = logging.getLogger("rulebook.web")
+
+#: seconds a client of an unready ``/healthz`` is asked to wait (``Retry-After``)
+HEALTH_RETRY = 5
 
 
 def _wants_json(request: Request) -> bool:
@@ -39,6 +50,47 @@ def _error(request: Request, status: int, reason: str) -> Response:
     if _wants_json(request):
         return JSONResponse({"error": reason}, status_code=status)
     return pages.error_page(request, status, reason)
+
+
+#: the close of a WebSocket as the server stops: 1012 "service restart", and the page's cue
+GOING_AWAY = (1012, "the server is restarting; reconnect")
+
+
+def stopping(app: FastAPI) -> None:
+    """The server was asked to stop: ``/healthz`` says so at once, and every WebSocket is
+    closed with :data:`GOING_AWAY` (its page reconnects, to this server's successor or
+    another process) before uvicorn stops taking requests and finishes those under way."""
+    app.state.stopping = True
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = app.state.closing
+    for ws in list(app.state.sockets):
+        task = loop.create_task(_close(ws))
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+
+async def _close(ws: WebSocket) -> None:
+    with contextlib.suppress(Exception):  # gone already: nothing to tell
+        await ws.close(code=GOING_AWAY[0], reason=GOING_AWAY[1])
+
+
+def on_stop(callback: Callable[[], None]) -> None:
+    """Call ``callback`` on the event loop as soon as uvicorn is told to stop (SIGTERM,
+    SIGINT), before it closes the connections itself; uvicorn's own handling goes on as it
+    was. Only where uvicorn set its handlers (the main thread of a server process)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if not isinstance(getattr(previous, "__self__", None), uvicorn.Server):
+            continue
+
+        def handler(number: int, frame: FrameType | None, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(callback)
+            previous(number, frame)
+
+        signal.signal(sig, handler)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -54,11 +106,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.games = games
         lab = Lab(settings, store.engine, settings.db_url) if settings.lab else None
         app.state.lab = lab
+        app.state.ready = metrics.Readiness(store.ping)
         try:
             await runner.start()
             await games.resume()
             if lab is not None:
                 lab.start()
+            on_stop(lambda: stopping(app))
             yield
         finally:
             if lab is not None:
@@ -75,6 +129,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.state.settings = settings
+    app.state.stopping = False
+    #: the open WebSocket connections (closed with a reconnect hint as the server stops)
+    app.state.sockets = set()
+    app.state.closing = set()
     app.state.clients = ClientLimits(
         settings.max_sockets_per_client, settings.max_new_games_per_minute
     )
@@ -119,6 +177,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SameOrigin, refuse=lambda request, reason: _error(request, 403, reason))
     app.add_middleware(GarbageLimit, limit=settings.max_refusals)
     app.add_middleware(SecurityHeaders)
+    # outermost: every request counted and timed, refused ones too, and given its id
+    app.add_middleware(metrics.RequestMetrics)
+    app.add_middleware(RequestContext)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(lab_router)
@@ -130,7 +191,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return RedirectResponse("/static/icon.svg", status_code=301)
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> HTMLResponse:
-        return HTMLResponse("ok")
+    async def healthz(request: Request) -> JSONResponse:
+        """Ready (200) only while the database answers and the server is not stopping; else
+        503 with the reason and when to ask again."""
+        state = request.app.state
+        if getattr(state, "stopping", False):
+            reason: str | None = "the server is stopping"
+        else:
+            reason = await state.ready.check()
+        if reason is None:
+            return JSONResponse({"status": "ok"})
+        return JSONResponse(
+            {"status": "unavailable", "error": reason},
+            status_code=503,
+            headers={"retry-after": str(HEALTH_RETRY)},
+        )
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        body, kind = metrics.exposition()
+        return Response(body, media_type=kind)
 
     return app

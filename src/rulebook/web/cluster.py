@@ -48,6 +48,7 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import URL
 
+from rulebook.web import metrics
 from rulebook.web.store import CHANNEL, PRESENCE
 
 log = logging.getLogger("rulebook.web")
@@ -184,6 +185,7 @@ class Postgres:
             self._listening.set()
             while True:
                 async for note in connection.notifies(timeout=LISTEN_CHECK):
+                    metrics.NOTIFY_RECEIVED.labels(note.channel).inc()
                     if note.channel == PRESENCE:
                         games.presence(note.payload)
                     else:

@@ -125,6 +125,10 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+#: the operators' routes: a load balancer or Prometheus asking often is never turned away
+UNLIMITED = frozenset({"/healthz", "/metrics"})
+
+
 class GarbageLimit:
     """A client whose requests keep being refused (4xx) is turned away with 429 for a while:
     more than ``limit`` refusals within ``window`` seconds, counted per client address."""
@@ -144,7 +148,7 @@ class GarbageLimit:
         return times
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.limit <= 0:
+        if scope["type"] != "http" or self.limit <= 0 or scope["path"] in UNLIMITED:
             await self.app(scope, receive, send)
             return
         client = (scope.get("client") or ("?", 0))[0]

@@ -32,6 +32,7 @@ from typing import Any
 import anyio.to_thread
 
 from rulebook.core import IllegalAction, Setup, State, get_game
+from rulebook.web import metrics
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
 from rulebook.web.clocks import (
@@ -117,6 +118,8 @@ class Viewer:
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: the last payload sent for each viewpoint (a seat, or None), as JSON text
     sent: dict[int | None, str] = field(default_factory=dict)
+    #: the revision of the last move whose frames to this viewer were timed
+    timed: int = -1
 
     @property
     def viewpoints(self) -> tuple[int | None, ...]:
@@ -176,6 +179,9 @@ class LiveGame:
         self.remote: dict[str, tuple[frozenset[int], float]] = {}
         #: bumped whenever who is connected changes (the messages carry presence)
         self.presence_rev = 0
+        #: the revision of the last move and when it arrived (``time.perf_counter``): how
+        #: long its frames took to reach the viewers (:data:`metrics.MOVE_TO_VIEWER`)
+        self.moved_at: tuple[int, float] | None = None
         self.shown_here: frozenset[int] = frozenset()
         #: when the game was created: a seat never seen counts as away from then (from when
         #: this process read it if the store did not say)
@@ -460,7 +466,7 @@ class Games:
         self._db = anyio.CapacityLimiter(1 if store.sqlite else 4)
 
     async def db(self, fn: Any, *args: Any) -> Any:
-        return await anyio.to_thread.run_sync(fn, *args, limiter=self._db)
+        return await anyio.to_thread.run_sync(metrics.timed_call(fn), *args, limiter=self._db)
 
     # -- finding games and their seats ---------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -527,6 +533,7 @@ class Games:
                 if self.cluster.drives(gid):  # another process may drive its bots now
                     self._spawn(self.cluster.release(gid))
                 excess -= 1
+        metrics.GAMES.set(len(self.cache))
 
     async def seats_of(self, game: LiveGame, token: str | None) -> tuple[int, ...]:
         """The seats a token admits in ``game``: :class:`Forbidden` if missing or wrong."""
@@ -801,6 +808,7 @@ class Games:
     ) -> LiveGame:
         """Make a seat's move, stored before anyone is told (:class:`Conflict` if it cannot
         be made now; nothing changes then)."""
+        arrived = time.perf_counter()
         async with game.lock:
             refusal = await self._try_move(game, seat, text, version)
             if refusal is not None and (self.cluster.shared or refusal == WRITTEN_MEANWHILE):
@@ -809,8 +817,16 @@ class Games:
                 refusal = await self._try_move(game, seat, text, version)
             if refusal is not None:
                 raise Conflict(refusal)
+            self._moved(game, arrived, "person")
         self._changed(game)
         return game
+
+    def _moved(self, game: LiveGame, arrived: float, by: str) -> None:
+        """Count a stored move; its frames to the viewers are timed from ``arrived``."""
+        game.moved_at = (game.revision, arrived)
+        metrics.MOVES.labels(game.state.setup.game, by).inc()
+        if self.cluster.shared:  # its write sent one notification (the store's trigger)
+            metrics.NOTIFY_SENT.inc()
 
     async def _try_move(
         self, game: LiveGame, seat: int, text: str, version: int | None
@@ -1079,6 +1095,8 @@ class Games:
                 epoch = game.epoch
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
+                asked = time.perf_counter()
+                metrics.BOT_QUEUE.inc()
                 try:
                     text = await self.runner.choose(
                         game.id, game.save_data(), seat, game.spec(seat)
@@ -1094,6 +1112,9 @@ class Games:
                         return
                     await asyncio.sleep(1.0)
                     continue
+                finally:
+                    metrics.BOT_QUEUE.dec()
+                metrics.BOT_THINK.observe(time.perf_counter() - asked)
                 outcome = await self._bot_move(game, seat, text, epoch)
                 if outcome is None:  # another process drives the bots now
                     return
@@ -1113,6 +1134,7 @@ class Games:
     async def _bot_move(self, game: LiveGame, seat: int, text: str, epoch: int) -> str | None:
         """Store a bot's move: "stored", "again" (the game changed under the bot: it chooses
         again), "failed" (the store failed: nothing changed), None (not this process's bots)."""
+        arrived = time.perf_counter()
         async with game.lock:
             if not self.cluster.drives(game.id):
                 return None
@@ -1125,6 +1147,7 @@ class Games:
                     return "again"
                 try:
                     if await self._commit(game, seat, text):
+                        self._moved(game, arrived, "bot")
                         return "stored"
                 except Conflict:
                     return "again"
@@ -1187,6 +1210,7 @@ class Games:
         here = sorted({p for v in game.viewers if v.seats for p in v.seats})
         payload = f"{game.id}:{os.getpid()}:{','.join(map(str, here))}"
         await self.db(self.store.notify, payload)
+        metrics.NOTIFY_SENT.inc()
 
     def presence(self, payload: str) -> None:
         """Another process said which seats of a game are connected through it

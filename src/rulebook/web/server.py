@@ -15,11 +15,13 @@ import logging
 import logging.handlers
 import os
 import queue
-import re
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
+from types import FrameType
 from typing import IO, Any
 
 import uvicorn
@@ -27,13 +29,15 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from rulebook.web import collector
+from rulebook.web import collector, logs, metrics
 from rulebook.web.app import create_app
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store, UnusableDatabase, in_memory, shown
 
 #: what a token could look like in a log line: never written out
-_SECRET = re.compile(r"(?i)(bearer\s+|token[=:]\s*\"?)[A-Za-z0-9_\-]{8,}")
+_SECRET = logs.SECRET
+#: ``--log-format``: uvicorn's text lines, or one JSON object per line
+LOG_FORMATS = ("text", "json")
 
 
 class Redact(logging.Filter):
@@ -74,7 +78,7 @@ class ClientFault(logging.Filter):
         return True
 
 
-def log_config(access_log: bool = False) -> dict[str, Any]:
+def log_config(access_log: bool = False, log_format: str = "text") -> dict[str, Any]:
     config: dict[str, Any] = {
         **uvicorn.config.LOGGING_CONFIG,
         "filters": {
@@ -87,6 +91,9 @@ def log_config(access_log: bool = False) -> dict[str, Any]:
         name: {**handler, "filters": ["redact"]}
         for name, handler in uvicorn.config.LOGGING_CONFIG["handlers"].items()
     }
+    if log_format == "json":
+        json_lines = {"()": "rulebook.web.logs.JsonLines"}
+        config["formatters"] = {"default": json_lines, "access": json_lines}
     config["loggers"] = {
         **uvicorn.config.LOGGING_CONFIG["loggers"],
         "rulebook.web": {"handlers": ["default"], "level": "INFO", "propagate": False},
@@ -181,6 +188,7 @@ class _Handoff(logging.handlers.QueueHandler):
     """Hands records to the writing thread as they are (the formatters need their args)."""
 
     def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        logs.stamp(record)  # the request's context is this thread's, not the writer's
         return record
 
 
@@ -204,9 +212,9 @@ def _log_off_the_loop() -> list[logging.handlers.QueueListener]:
     return listeners
 
 
-def _uvicorn_options(settings: Settings, access_log: bool) -> dict[str, Any]:
+def _uvicorn_options(settings: Settings, access_log: bool, log_format: str) -> dict[str, Any]:
     return {
-        "log_config": log_config(access_log),
+        "log_config": log_config(access_log, log_format),
         "access_log": access_log,
         "ws_max_size": settings.max_ws_message,
         "ws_per_message_deflate": False,  # compressing every update cost more than sending it
@@ -215,13 +223,22 @@ def _uvicorn_options(settings: Settings, access_log: bool) -> dict[str, Any]:
 
 
 def serve(
-    settings: Settings, host: str, port: int, access_log: bool = False, workers: int = 1
+    settings: Settings,
+    host: str,
+    port: int,
+    access_log: bool = False,
+    workers: int = 1,
+    log_format: str = "text",
 ) -> None:
     """Start the app (blocking until Ctrl-C or SIGTERM) in this process, or in ``workers``
     processes sharing the port. The access log is off unless asked for (tokens never appear in
     URLs, and :class:`Redact` blanks any that would)."""
     if workers > 1:
         os.environ[SETTINGS_ENV] = settings.to_json()
+        if not os.environ.get(metrics.FOLDER_ENV):  # /metrics adds up every process's figures
+            folder = tempfile.mkdtemp(prefix="rulebook-metrics-")
+            os.environ[metrics.FOLDER_ENV] = folder
+            atexit.register(shutil.rmtree, folder, True)
         uvicorn.run(
             "rulebook.web.server:process_app",
             factory=True,
@@ -232,19 +249,30 @@ def serve(
             timeout_worker_healthcheck=30,
             host=host,
             port=port,
-            **_uvicorn_options(settings, access_log),
+            **_uvicorn_options(settings, access_log, log_format),
         )
         return
     config = uvicorn.Config(
-        create_app(settings), host=host, port=port, **_uvicorn_options(settings, access_log)
+        create_app(settings),
+        host=host,
+        port=port,
+        **_uvicorn_options(settings, access_log, log_format),
     )
     listeners = _log_off_the_loop()
     collector.settle()
+    # uvicorn takes SIGTERM and SIGINT while it serves, stops gracefully, then puts back these
+    # handlers and raises the signal again: a stop asked for ends here, with exit status 0
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _stopped)
     try:
         uvicorn.Server(config).run()
     finally:
         for listener in listeners:
             listener.stop()
+
+
+def _stopped(number: int, frame: FrameType | None) -> None:
+    """The signal that stopped the server, raised again once it stopped: nothing left to do."""
 
 
 def process_app() -> FastAPI:
@@ -253,6 +281,8 @@ def process_app() -> FastAPI:
     settings = Settings.from_json(os.environ[SETTINGS_ENV])
     for listener in _log_off_the_loop():
         atexit.register(listener.stop)
+    metrics.forget_dead()
+    atexit.register(metrics.stopped)
     collector.settle()
     threading.excepthook = _quiet_supervisor_pipe
     supervisor = os.getppid()

@@ -467,6 +467,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Raise unless the database answers a query (``/healthz``)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
     def create(
         self,
         game_id: str,

@@ -40,11 +40,20 @@ class Writer:
         self.threaded = threaded
         self.queue: asyncio.Queue[_Job] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        #: a batch is being written
+        self._busy = False
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._loop())
 
-    async def stop(self) -> None:
+    async def stop(self, timeout: float = 5.0) -> None:
+        """Finish the writes asked for (for ``timeout`` seconds at most), then stop."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.task is not None and not self.task.done() and loop.time() < end:
+            if not self._busy and self.queue.empty():
+                break
+            await asyncio.sleep(0.01)
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
@@ -65,7 +74,9 @@ class Writer:
 
     async def _loop(self) -> None:
         while True:
+            self._busy = False
             batch = [await self.queue.get()]
+            self._busy = True
             while not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             for job in batch:

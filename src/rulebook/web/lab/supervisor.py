@@ -28,6 +28,7 @@ import sys
 import time
 from pathlib import Path
 
+from rulebook.web import metrics
 from rulebook.web.lab.store import FAILED, RUNNING, STALE, LabStore, Run
 from rulebook.web.settings import Settings
 
@@ -94,7 +95,9 @@ class Supervisor:
                 continue
             if await asyncio.to_thread(self.store.claim, run.id, self.owner):
                 self._spawn(run)
+                metrics.LAB_STARTED.inc()
                 playing += 1
+        metrics.LAB_RUNS.set(len(self.workers))
 
     def _spawn(self, run: Run) -> None:
         folder = self.folder / run.id

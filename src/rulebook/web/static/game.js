@@ -632,9 +632,14 @@ function connect() {
       if (message.status === 403 || message.status === 404) state.retry = -1;
     }
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     page.dataset.live = "no";
     if (state.retry < 0) return;
+    if (event.code === 1012) { // the server is restarting: back soon, pages spread over 2 s
+      connection("the server is restarting; reconnecting (moves can be made again once it is back)");
+      setTimeout(connect, 500 + Math.random() * 2000);
+      return;
+    }
     const wait = Math.min(10000, 500 * 2 ** state.retry++);
     connection(`connection lost; reconnecting in ${Math.round(wait / 1000)} s (moves can be made again once it is back)`);
     setTimeout(connect, wait);
