@@ -8,7 +8,7 @@ import contextlib
 import logging
 import signal
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from types import FrameType
@@ -56,17 +56,12 @@ def _error(request: Request, status: int, reason: str) -> Response:
 GOING_AWAY = (1012, "the server is restarting; reconnect")
 
 
-def stopping(app: FastAPI) -> None:
+async def stopping(app: FastAPI) -> None:
     """The server was asked to stop: ``/healthz`` says so at once, and every WebSocket is
     closed with :data:`GOING_AWAY` (its page reconnects, to this server's successor or
     another process) before uvicorn stops taking requests and finishes those under way."""
     app.state.stopping = True
-    loop = asyncio.get_running_loop()
-    closing: set[asyncio.Task[None]] = app.state.closing
-    for ws in list(app.state.sockets):
-        task = loop.create_task(_close(ws))
-        closing.add(task)
-        task.add_done_callback(closing.discard)
+    await asyncio.gather(*(_close(ws) for ws in list(app.state.sockets)))
 
 
 async def _close(ws: WebSocket) -> None:
@@ -74,21 +69,36 @@ async def _close(ws: WebSocket) -> None:
         await ws.close(code=GOING_AWAY[0], reason=GOING_AWAY[1])
 
 
-def on_stop(callback: Callable[[], None]) -> None:
-    """Call ``callback`` on the event loop as soon as uvicorn is told to stop (SIGTERM,
-    SIGINT), before it closes the connections itself; uvicorn's own handling goes on as it
-    was. Only where uvicorn set its handlers (the main thread of a server process)."""
+#: the longest the server's own goodbyes may hold up uvicorn's stop, in seconds
+GOODBYE_SECONDS = 2.0
+
+
+def on_stop(first: Callable[[], Awaitable[None]]) -> None:
+    """Run ``first()`` on the event loop as soon as uvicorn is told to stop (SIGTERM,
+    SIGINT), and hand the signal to uvicorn's own handling once it is done (within
+    :data:`GOODBYE_SECONDS`): uvicorn closes the connections only after ``first`` has said
+    its goodbyes. Only where uvicorn set its handlers (the main thread of a server process)."""
     if threading.current_thread() is not threading.main_thread():
         return
     loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
     for sig in (signal.SIGTERM, signal.SIGINT):
         previous = signal.getsignal(sig)
         if not isinstance(getattr(previous, "__self__", None), uvicorn.Server):
             continue
 
-        def handler(number: int, frame: FrameType | None, previous: Any = previous) -> None:
-            loop.call_soon_threadsafe(callback)
+        async def then(number: int, frame: FrameType | None, previous: Any) -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(first(), GOODBYE_SECONDS)
             previous(number, frame)
+
+        def begin(number: int, frame: FrameType | None, previous: Any) -> None:
+            task = loop.create_task(then(number, frame, previous))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
+        def handler(number: int, frame: FrameType | None, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(begin, number, frame, previous)
 
         signal.signal(sig, handler)
 
@@ -132,7 +142,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.stopping = False
     #: the open WebSocket connections (closed with a reconnect hint as the server stops)
     app.state.sockets = set()
-    app.state.closing = set()
     app.state.clients = ClientLimits(
         settings.max_sockets_per_client, settings.max_new_games_per_minute
     )
