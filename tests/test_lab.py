@@ -23,7 +23,7 @@ from rulebook.lab import overrides, strength
 from rulebook.lab.compare import compare
 from rulebook.lab.report import render_html, write_pngs
 from rulebook.lab.runner import Job, collect, execute
-from rulebook.lab.storage import ResultsError, Store, read_results
+from rulebook.lab.storage import ResultsError, Store, encode, read_results
 from rulebook.lab.summary import summarize
 from rulebook.merchants_of_magick.content import content
 
@@ -70,9 +70,7 @@ def test_rotation_moves_each_agent_round_the_table() -> None:
 def test_interrupt_writes_what_finished(tmp_path: Path) -> None:
     store = Store(tmp_path / "r.parquet", job().to_dict())
     rows = execute(job(3), workers=1)
-    raw = [
-        {**r, **{k: json.dumps(r[k]) for k in ("breakdown", "counters", "options")}} for r in rows
-    ]
+    raw = [encode(r) for r in rows]
 
     def batches() -> Iterator[list[dict[str, Any]]]:
         yield raw[:2]
@@ -118,9 +116,7 @@ def test_report_of_an_interrupted_run_says_how_many_games_of_how_many(tmp_path: 
     out = tmp_path / "r.parquet"
     store = Store(out, job(10).to_dict())
     rows = execute(job(4), workers=1)
-    raw = [
-        {**r, **{k: json.dumps(r[k]) for k in ("breakdown", "counters", "options")}} for r in rows
-    ]
+    raw = [encode(r) for r in rows]
     store.write(raw)  # 4 games stored, then the run was interrupted
     assert not out.exists()
     page = tmp_path / "r.html"

@@ -55,3 +55,31 @@ def test_the_strength_table_and_the_ladder_seat_a_program(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     kinds = [json.loads(line)["type"] for line in heard.read_text().splitlines()]
     assert kinds.count("start") == 2 and kinds.count("end") == 2 and "error" not in kinds
+
+
+def test_simulate_reports_an_outside_agents_tally(tmp_path: Path) -> None:
+    """``simulate`` prints what an outside agent's tally adds up to, stores it with each game,
+    and resumes a results file written before tallies were kept."""
+    import pyarrow.parquet as pq
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+    from rulebook.lab.storage import read_results
+
+    heard = tmp_path / "heard.jsonl"
+    out = tmp_path / "games.parquet"
+    spec = f"cmd:{sys.executable} {PROGRAM} {heard}"
+    args = ["simulate", "archmagi", "-p", "2", "--workers", "1", "--out", str(out)]
+    runner = CliRunner()
+    first = runner.invoke(app, [*args, "-n", "2", "--agents", f"{spec},random"])
+    assert first.exit_code == 0, first.output
+    asked = sum(1 for line in heard.read_text().splitlines() if '"move"' in line)
+    assert f"{spec}: moves {asked}, answers {asked}" in first.output
+    stored = read_results(out)
+    assert [r["tallies"][0]["moves"] for r in stored] and stored[0]["tallies"][1] == {}
+    old = pq.read_table(out)
+    pq.write_table(old.drop_columns(["tallies"]).replace_schema_metadata(old.schema.metadata), out)
+    more = runner.invoke(app, [*args, "-n", "3", "--agents", f"{spec},random"])
+    assert more.exit_code == 0, more.output
+    rows = read_results(out)
+    assert len(rows) == 3 and rows[0]["tallies"] == [{}, {}] and rows[2]["tallies"][0]["moves"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
@@ -218,6 +218,8 @@ def simulate(
         )
         if note.small:
             console.print(note.note(), soft_wrap=True)
+    for line in tally_lines(rows):
+        console.print(line, soft_wrap=True, markup=False)
     moves = statistics.fmean(r["moves"] for r in rows)
     if played:  # only the games played by this run count for its speed
         before = f" ({games - played} were stored before)" if played < games else ""
@@ -230,6 +232,25 @@ def simulate(
     )
     if out is not None:
         console.print(f"Results: {out} (rulebook report {out} --html report.html)")
+
+
+def tally_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per agent that kept a tally (an agent outside the process: its moves asked,
+    bad answers, timeouts, fallbacks, tokens, cost...), summed over the games and seats it
+    played; its counts that are not all zero."""
+    sums: dict[str, dict[str, float]] = {}
+    for row in rows:
+        for spec, tally in zip(row["agents"], row.get("tallies") or [], strict=False):
+            into = sums.setdefault(spec, {})
+            for key, value in tally.items():
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    into[key] = into.get(key, 0.0) + value
+    lines = []
+    for spec, counts in sums.items():
+        said = [f"{key.replace('_', ' ')} {value:,.6g}" for key, value in counts.items() if value]
+        if said:
+            lines.append(f"{spec}: {', '.join(said)}")
+    return lines
 
 
 class Ran(NamedTuple):

@@ -65,7 +65,8 @@ def play_game(job: Job, index: int) -> dict[str, Any]:
     seed = job.seed + index
     state = new_game(job.game, job.players, seed, job.variant, job.options)
     specs = job.seats(index)
-    play(state, [make_agent(spec, agent_seed(seed, p)) for p, spec in enumerate(specs)])
+    agents = [make_agent(spec, agent_seed(seed, p)) for p, spec in enumerate(specs)]
+    play(state, agents)
     game = state.game
     n = state.num_players
     counters = [dict(game.counters(state, p)) if game.counters else {} for p in range(n)]
@@ -91,6 +92,7 @@ def play_game(job: Job, index: int) -> dict[str, Any]:
         "rating": None if rating is None else str(rating),
         "override": overrides.canonical(job.override),
         "seconds": time.perf_counter() - start,
+        "tallies": json.dumps([agent.tally for agent in agents]),
     }
 
 

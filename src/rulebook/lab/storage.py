@@ -47,8 +47,15 @@ SCHEMA = pa.schema(
         ("rating", pa.string()),
         ("override", pa.string()),
         ("seconds", pa.float64()),
+        # each seat's agent's tally (Agent.tally: an outside agent's retries, tokens, cost...),
+        # JSON; null in files written before it was kept
+        ("tallies", pa.string()),
     ]
 )
+
+
+#: the columns stored as JSON text (and "tallies", which older files lack)
+JSON_COLUMNS = ("breakdown", "counters", "options")
 
 
 class ResultsError(RulebookError):
@@ -134,7 +141,9 @@ class Store:
     def finish(self) -> int:
         """Merge everything into ``out`` (one row per game index) and drop the parts."""
         tables = [pq.read_table(path) for path in self._files()]
-        table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables])
+        table = pa.concat_tables(
+            [t.replace_schema_metadata(None) for t in tables], promote_options="default"
+        )
         rows = {row["index"]: row for row in table.to_pylist()}
         merged = _table([rows[i] for i in sorted(rows)], self.job)
         _atomic_write(merged, self.out)
@@ -208,6 +217,13 @@ def read_stored(path: Path) -> Stored:
 def decode(row: dict[str, Any]) -> dict[str, Any]:
     """A stored row with its JSON columns (breakdown, counters, options) decoded."""
     out = dict(row)
-    for key in ("breakdown", "counters", "options"):
+    for key in JSON_COLUMNS:
         out[key] = json.loads(row[key])
+    kept = row.get("tallies")
+    out["tallies"] = json.loads(kept) if kept else [{} for _ in row["agents"]]
     return out
+
+
+def encode(row: dict[str, Any]) -> dict[str, Any]:
+    """A decoded row (:func:`decode`) as it is stored."""
+    return {**row, **{k: json.dumps(row[k]) for k in (*JSON_COLUMNS, "tallies")}}
