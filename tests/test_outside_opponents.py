@@ -83,3 +83,32 @@ def test_simulate_reports_an_outside_agents_tally(tmp_path: Path) -> None:
     assert more.exit_code == 0, more.output
     rows = read_results(out)
     assert len(rows) == 3 and rows[0]["tallies"] == [{}, {}] and rows[2]["tallies"][0]["moves"]
+
+
+def test_the_arena_records_each_incident_of_an_outside_seat(tmp_path: Path) -> None:
+    """A program answering nonsense: each refusal and the table's fallback are in the
+    table's row, in words, with their move numbers; the tally counts them."""
+    from typer.testing import CliRunner
+
+    from rulebook.cli import app
+
+    nonsense = tmp_path / "nonsense.py"
+    nonsense.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if '\"type\":\"move\"' in line: print('a castle', flush=True)\n"
+    )
+    spec = f"cmd:{sys.executable} {nonsense}"
+    out = tmp_path / "arena"
+    args = ["arena", "--agents", f"{spec},random", "--games", "archmagi", "--players", "2"]
+    result = CliRunner().invoke(app, [*args, "--tables", "1", "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    [row] = [json.loads(line) for line in (out / "tables.jsonl").read_text().splitlines()]
+    seat = row["seats"].index(spec)
+    incidents, tally = row["incidents"][seat], row["tally"][seat]
+    assert row["incidents"][1 - seat] == []
+    kinds = [i["kind"] for i in incidents]
+    assert kinds.count("bad answer") == tally["bad_answers"] == 3 * tally["moves"]
+    assert kinds.count("bad answers") == tally["fallbacks"] == tally["moves"] > 0
+    said = {i["detail"].split(";")[0] for i in incidents if i["kind"] == "bad answer"}
+    assert said == {'"a castle" is not a move'}

@@ -47,8 +47,9 @@ def tally_of(agent: Agent) -> dict[str, float]:
 
 def play_table(table: Table) -> Row:
     """Play one table; its row: the seats, scores, finishing order (groups of seats, best
-    first), winners, what decided the game, moves, each seat's tally, and ``forfeit`` (the seat
-    that forfeited, whose place is last; the others share the place above)."""
+    first), winners, what decided the game, moves, each seat's tally and incidents, and
+    ``forfeit`` (the seat that forfeited, whose place is last; the others share the place
+    above)."""
     start = time.perf_counter()
     state = new_game(table.game, table.players, table.seed, table.variant)
     agents = [make_agent(spec, agent_seed(table.seed, p)) for p, spec in enumerate(table.seats)]
@@ -78,6 +79,8 @@ def play_table(table: Table) -> Row:
         "forfeit": forfeited,
         "moves": len(state.history),
         "tally": [tally_of(a) for a in agents],
+        # each outside seat's retries, timeouts and fallbacks in words, with their move numbers
+        "incidents": [list(getattr(a, "incidents", [])) for a in agents],
         "seconds": round(time.perf_counter() - start, 3),
     }
 
