@@ -45,6 +45,13 @@ SPEC_HELP = (
 OUTSIDE = ("cmd", "ws", "llm")
 
 
+def is_outside(spec: str) -> bool:
+    """Whether ``spec`` names an agent outside the process (``cmd:``, ``ws:``, ``llm:``, in any
+    case): its text past the prefix keeps its case (paths, URLs and model names)."""
+    head, colon, _ = spec.strip().partition(":")
+    return bool(colon) and head.strip().lower() in OUTSIDE
+
+
 def _outside(kind: str, rest: str, spec: str, seed: int) -> Agent:
     """The agent of an outside spec (``cmd:``, ``ws:``, ``llm:``), its modules imported only
     when such a seat is asked for."""
@@ -76,8 +83,8 @@ def make_agent(spec: str, seed: int = 0, *, policy: Policy | None = None) -> Age
 
     Raises :class:`UnknownGame` with the accepted forms if the spec is not one of them.
     """
-    head, colon, rest = spec.strip().partition(":")
-    if colon and head.strip().lower() in OUTSIDE:
+    if is_outside(spec):
+        head, _, rest = spec.strip().partition(":")
         agent = _outside(head.strip().lower(), rest.strip(), spec, seed)
         if policy is not None and isinstance(agent, OutsideAgent):
             agent.policy = policy
@@ -118,5 +125,6 @@ __all__ = [
     "NoWeights",
     "RandomAgent",
     "agent_seed",
+    "is_outside",
     "make_agent",
 ]

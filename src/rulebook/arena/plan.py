@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rulebook.agents import OUTSIDE
+from rulebook.agents import is_outside
 from rulebook.core import RulebookError, get_game
 from rulebook.core.words import plural
 
@@ -40,8 +40,7 @@ def canonical_spec(spec: str) -> str:
     """A seat spec as the arena names its agent: built-in bots in lower case, outside agents
     (``cmd:``, ``ws:``, ``llm:``) as given (paths and URLs are case-sensitive)."""
     text = spec.strip()
-    kind = text.partition(":")[0].strip().lower()
-    return text if kind in OUTSIDE else text.lower().replace(" ", "")
+    return text if is_outside(text) else text.lower().replace(" ", "")
 
 
 def ladder_rank(spec: str) -> int | None:

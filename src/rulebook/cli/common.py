@@ -29,7 +29,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rulebook
-from rulebook.agents import OUTSIDE, Agent, agent_seed, make_agent
+from rulebook.agents import Agent, agent_seed, is_outside, make_agent
 from rulebook.agents.expert import check_trained
 from rulebook.cli.options import (
     AgentsOpt,
@@ -185,8 +185,7 @@ def parse_specs(text: str, what: str) -> list[str]:
     specs = []
     for part in split_specs(text):
         spec = part.strip()
-        head, colon, _ = spec.partition(":")
-        specs.append(spec if colon and head.strip().lower() in OUTSIDE else spec.lower())
+        specs.append(spec if is_outside(spec) else spec.lower())
     if not all(specs):
         raise UsageError(f"{what} has an empty entry: {text!r}")
     return specs

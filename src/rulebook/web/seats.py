@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rulebook.agents import OUTSIDE
+from rulebook.agents import is_outside
 from rulebook.core import UnknownGame
 
 HUMAN = "human"
@@ -88,7 +88,7 @@ def check_outside(name: str, spec: str) -> None:
         )
     if name in BY_KEY or name == JOINED:
         raise UnknownGame(f"the seat name {name!r} is one of the menu's own")
-    if spec.strip().partition(":")[0].strip().lower() not in OUTSIDE:
+    if not is_outside(spec):
         forms = "cmd:PATH [ARGS], ws:URL or llm:MODEL@BASE_URL"
         raise UnknownGame(f"seat {name}: {spec!r} is not an outside agent ({forms})")
 
