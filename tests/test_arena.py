@@ -146,6 +146,16 @@ def test_the_page_escapes_every_name() -> None:
     assert {a["agent"] for a in data["overall"]["agents"]} == set(agents)
 
 
+def test_the_csv_never_holds_a_formula() -> None:
+    """A name a spreadsheet would run as a formula is written as text; numbers stay numbers."""
+    agents = ["random", "=HYPERLINK(1)", "@cmd", "+x", "-y"]
+    rows = rows_of(draw_orders([0.0, 1.0, 0.5, 0.2, 0.1], 20, seed=4), agents, "archmagi")
+    board = standings(rows, agents, ["archmagi"], 0, 10, 5)
+    cells = [line.split(",") for line in leaderboard.ratings_csv(board).splitlines()[1:]]
+    assert {c[1] for c in cells} == {"random", "'=HYPERLINK(1)", "'@cmd", "'+x", "'-y"}
+    assert any(c[2].startswith("-") for c in cells)  # a rating below random's 0 is a number
+
+
 # -- the draw -------------------------------------------------------------------------------
 def test_every_agent_meets_every_other_in_every_seat() -> None:
     plan = make_plan(["random", "greedy", "mcts:5", "expert"], ["archmagi"], [2, 4], None, 10)

@@ -171,3 +171,41 @@ def test_on_a_phone_a_tap_shows_the_tip_and_a_long_press_on_a_place_makes_no_mov
     assert len(t.state.history) == before and not page.evaluate("window.__sent || []")
     page.close()
     assert page.errors == []
+
+
+#: where the focus is: inside the board or not, the rove group it is in, its data-key
+WHERE = """() => {
+  const a = document.activeElement;
+  const group = a && a.closest('[data-rove]');
+  return { board: document.getElementById('board').contains(a),
+           group: group ? group.getAttribute('data-rove') : null,
+           key: a ? a.getAttribute('data-key') : null };
+}"""
+
+
+def test_a_redraw_never_drops_the_keyboards_focus_out_of_the_board(harness: Harness) -> None:
+    """A redraw keeps the focus on the same part (by its data-key); where that part is gone or
+    has no key, on its group's Tab stop: never on the page's start, where the next Tab or arrow
+    would begin again from the top."""
+    t = steve_table()
+    page = harness.open(t)
+    row = page.locator("#board .bm-mat-row[tabindex]").first
+    row.focus()
+    page.keyboard.press("ArrowRight")  # the keyboard's focus (a click's stays where it fell)
+    start = page.evaluate(WHERE)
+    assert start["board"] and start["group"] and start["key"]
+    redraw = "async () => window.__show(await window.pyView())"
+    page.evaluate(redraw)
+    assert page.evaluate(WHERE) == start  # the same part
+    for change in (
+        "document.activeElement.setAttribute('data-key', 'gone:1')",  # the part is gone
+        "document.activeElement.removeAttribute('data-key')",  # a part with no key
+    ):
+        page.evaluate(f"() => {change}")
+        page.evaluate(redraw)
+        now = page.evaluate(WHERE)
+        assert now["board"] and now["group"] == start["group"], (change, now)
+        page.keyboard.press("ArrowRight")  # the arrows still walk the group
+        assert page.evaluate(WHERE)["group"] == start["group"]
+    page.close()
+    assert page.errors == []

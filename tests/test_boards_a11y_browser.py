@@ -743,12 +743,14 @@ def arrows_to_a_place(
     if playing(moved):
         return dict(moved)
     page.keyboard.press("Home")
+    visited = []
     for _ in range(400):
         moved = page.evaluate(FOCUS)
         if playing(moved):
             return dict(moved)
+        visited.append(f"{moved['kind']}:{moved['key']}:{'/'.join(moved['moves'])}")
         page.keyboard.press("ArrowRight")
-    raise AssertionError("no place reached by the arrows")
+    raise AssertionError(f"no place reached by the arrows from {at}: {visited[:60]}")
 
 
 #: whether the focus is in a drawing (a roving group) with a place for a move not in the skip

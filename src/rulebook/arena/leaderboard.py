@@ -131,8 +131,15 @@ def ratings_json(board: Board, plan: dict[str, Any]) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
+def text_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting with ``= + - @`` or a tab or
+    carriage return (a formula to Excel, LibreOffice and Sheets) gets a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def ratings_csv(board: Board) -> str:
-    """The ratings as CSV: one line per agent and table of standings (game ``all`` first)."""
+    """The ratings as CSV: one line per agent and table of standings (game ``all`` first);
+    names are text cells (:func:`text_cell`), never formulas."""
     keys = tally_keys(board)
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\n")
@@ -141,7 +148,13 @@ def ratings_csv(board: Board) -> str:
     for s in [board.overall, *board.games]:
         for r in s.rows:
             place = "" if math.isnan(r.place) else f"{r.place:.4f}"
-            line = [s.game or "all", r.agent, f"{r.points:.2f}", f"{r.low:.2f}", f"{r.high:.2f}"]
+            line = [
+                text_cell(s.game or "all"),
+                text_cell(r.agent),
+                f"{r.points:.2f}",
+                f"{r.low:.2f}",
+                f"{r.high:.2f}",
+            ]
             line += [str(r.tables), f"{r.wins:.4g}", place]
             out.writerow(line + [number(r.tally[k]) if k in r.tally else "" for k in keys])
     return buffer.getvalue()

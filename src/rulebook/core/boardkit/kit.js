@@ -151,26 +151,33 @@ export function control(node, label, action, pressed = null) {
  * (``rove``) of the new drawing get their one Tab stop each.
  */
 export function redraw(root, draw) {
-  const focused = root.contains(document.activeElement)
-    ? document.activeElement.getAttribute("data-key")
-    : null;
+  const had = root.contains(document.activeElement) ? document.activeElement : null;
+  const focused = had ? had.getAttribute("data-key") : null;
+  const group = had && had.closest("[data-rove]") ? had.closest("[data-rove]").getAttribute("data-rove") : null;
+  const keyboard = had !== null && had.matches(":focus-visible"); // a click's focus stays where it fell
   // the tip the focused part showed (keyboard) shows again for it; any other tip closes
   const tipped = tipFor && tipFor === document.activeElement && !tip.classList.contains("rb-tip-hoverable");
   if (tipFor && root.contains(tipFor)) hideTip();
   root.replaceChildren(...[draw()].flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
   roving(root);
-  if (focused) {
-    const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-    if (again && again.getAttribute("tabindex") !== null) {
-      restoring = true;
-      try {
-        again.focus();
-      } finally {
-        restoring = false;
-      }
-      if (tipped && again.hasAttribute("data-explain")) showTip(again);
-    }
+  if (!had) return;
+  // the same part; else, for the keyboard's focus (it has no key, or it is gone), its group's
+  // Tab stop, else the board's first: it never falls out of the board to the page's start
+  let again = focused ? root.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
+  const same = again && again.getAttribute("tabindex") !== null;
+  if (!same) {
+    if (!keyboard) return;
+    const stop = group ? root.querySelector(`[data-rove="${CSS.escape(group)}"] [data-rove-item][tabindex="0"]`) : null;
+    again = stop || root.querySelector('[tabindex="0"], button:not([tabindex="-1"])');
   }
+  if (!again) return;
+  restoring = true;
+  try {
+    again.focus();
+  } finally {
+    restoring = false;
+  }
+  if (tipped && same && again.hasAttribute("data-explain")) showTip(again);
 }
 
 /**
