@@ -109,6 +109,7 @@ class Sample:
     fds: dict[int, int]
     tasks: dict[int, int]
     db_connections: int
+    load: float  #: the machine's load average (1 minute)
 
 
 def server_processes(supervisor: int) -> set[int]:
@@ -212,7 +213,7 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
     supervisor = server.process.pid
     record = Record()
     stats = web_load.Stats()
-    stats.measuring = True
+    stats.measuring = True  # every move's latency from the start
     samples: list[Sample] = []
     born: dict[int, float] = {}
     died: dict[int, float] = {}
@@ -230,7 +231,8 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
             fds = {p: v for p in pids if (v := open_fds(p)) is not None}
             tasks = {p: v for p, v in (await tasks_of(metrics_http)).items() if p in pids}
             connections = await asyncio.to_thread(db_connections, database)
-            samples.append(Sample(now, rss, fds, tasks, connections))
+            load = os.getloadavg()[0]
+            samples.append(Sample(now, rss, fds, tasks, connections, load))
             await asyncio.sleep(args.sample_every)
 
     async def kill() -> None:
@@ -247,6 +249,17 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
             record.kills.append((record.now(), victim))
             print(f"  {record.now():7.0f} s  kill -9 of server process {victim}", flush=True)
 
+    # web_load.one_game leaves its "game over" waiter pending when a connection is cut (it
+    # ends in its own time): counted here, not printed once each
+    dropped = Counter[str]()
+
+    def quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == "Task was destroyed but it is pending!":
+            dropped["load generator: a waiter task of a cut game left pending"] += 1
+        else:
+            loop.default_exception_handler(context)
+
+    asyncio.get_running_loop().set_exception_handler(quiet)
     tasks = [
         asyncio.create_task(people(server.url, args.games, record, stats, args.think)),
         asyncio.create_task(sample()),
@@ -264,6 +277,7 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
     lost = lost_moves(database, record.acked)
     server.stop()
     log = (folder / "server.log").read_text(errors="replace")
+    stats.kinds.update(dropped)
     return {
         "record": record,
         "stats": stats,
@@ -421,6 +435,7 @@ def report(args: argparse.Namespace, run: dict[str, Any], command: str) -> tuple
     stats: web_load.Stats = run["stats"]
     ok = all(c.ok for c in checks)
     lat = sorted(stats.latencies) or [float("nan")]
+    loads = [s.load for s in run["samples"]] or [float("nan")]
     moves = len(record.acked)
     lines = [
         f"`{command}`",
@@ -429,7 +444,9 @@ def report(args: argparse.Namespace, run: dict[str, Any], command: str) -> tuple
         f"min, {len(record.kills)} kills (`kill -9`), {len(set(record.games))} games created, "
         f"{moves} people's moves acknowledged ({moves / max(run['stopped'], 1):.1f}/s); move to "
         f"every viewer p50 {web_load.percentile(lat, 0.5) * 1000:.0f} ms, "
-        f"p99 {web_load.percentile(lat, 0.99) * 1000:.0f} ms.",
+        f"p99 {web_load.percentile(lat, 0.99) * 1000:.0f} ms. The machine's load average "
+        f"meanwhile: {statistics.mean(loads):.1f} on {os.cpu_count()} cores "
+        f"(largest {max(loads):.1f}).",
         "",
         "| check | result | figures |",
         "|---|---|---|",
