@@ -21,9 +21,10 @@ At the end, with the people stopped, it checks:
 - **served after every kill**: moves were acknowledged again after each kill;
 - **memory flat**: each server process that lived past ``--warmup`` seconds grew by at most
   10% from its resident memory then to its largest after;
-- **nothing growing**: the asyncio tasks, open file descriptors (both summed over the server
-  processes) and database connections at the end (the median of the last third of the samples
-  after the warm-up) are at most 10% (and 3) above their largest in the first third.
+- **nothing growing**: the asyncio tasks and open file descriptors (summed over the server
+  processes: connections move between them) and the database's connections per live server
+  process at the end (the median of the last third of the samples after the warm-up) are at
+  most 10% (and 3) above their largest in the first third.
 
 It prints a report (``--markdown FILE`` also writes it as markdown) and exits 1 when a check
 fails. Usage::
@@ -411,7 +412,10 @@ def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], l
     for name, values in (
         ("asyncio tasks", [sum(s.tasks.values()) for s in settled if s.tasks]),
         ("open file descriptors", [sum(s.fds.values()) for s in settled]),
-        ("database connections", [s.db_connections for s in settled]),
+        (
+            "database connections per server process",
+            [round(s.db_connections / len(s.rss), 1) for s in settled if s.rss],
+        ),
     ):
         if len(values) < 3:
             checks.append(Check(f"no growing count of {name}", False, "too few samples"))
