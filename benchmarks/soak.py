@@ -207,7 +207,7 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
         workers=1,
         processes=2,
         access_log=False,
-        extra=("--no-lab",),
+        extra=("--no-lab", "--cache-games", str(args.cache_games)),
     )
     server.start()
     assert server.process is not None
@@ -274,6 +274,7 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
         await asyncio.gather(*tasks, return_exceptions=True)
     stopped = record.now()
     stuck = await settle(metrics_http, record.games, args.settle)
+    stuck = [await explain(metrics_http, database, gid) for gid in stuck]
     await metrics_http.aclose()
     lost = lost_moves(database, record.acked)
     server.stop()
@@ -314,6 +315,25 @@ async def settle(http: httpx.AsyncClient, games: list[str], timeout: float) -> l
         if not waiting or time.monotonic() > end:
             return waiting
         await asyncio.sleep(1.0)
+
+
+async def explain(http: httpx.AsyncClient, database: str, gid: str) -> str:
+    """A stuck game as the API and the database see it (who is to move, its row, who holds
+    its bots' lock)."""
+    try:
+        view = (await http.get(f"/api/games/{gid}/view")).json()["views"][0]
+        seen = f"to act {view['to_act']}, kinds {view['kinds']}, held {view['held']}, "
+        seen += f"version {view['version']}"
+    except (httpx.HTTPError, KeyError, ValueError) as exc:
+        seen = f"view not read ({type(exc).__name__})"
+    with psycopg.connect(database, autocommit=True) as connection:
+        row = connection.execute(
+            "SELECT over, bots_move, writes FROM games WHERE id = %s", (gid,)
+        ).fetchone()
+        locks = connection.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        ).fetchone()
+    return f"{gid}: {seen}; stored over/bots_move/writes {row}; advisory locks held {locks}"
 
 
 def lost_moves(database: str, acked: dict[tuple[str, int], tuple[int, str]]) -> list[str]:
@@ -444,8 +464,9 @@ def report(args: argparse.Namespace, run: dict[str, Any], command: str) -> tuple
     lines = [
         f"`{command}`",
         "",
-        f"{args.games} games over 2 server processes on PostgreSQL for {run['stopped'] / 60:.1f} "
-        f"min, {len(record.kills)} kills (`kill -9`), {len(set(record.games))} games created, "
+        f"{args.games} games over 2 server processes on PostgreSQL (each keeping "
+        f"{args.cache_games} games in memory) for {run['stopped'] / 60:.1f} min, "
+        f"{len(record.kills)} kills (`kill -9`), {len(set(record.games))} games created, "
         f"{moves} people's moves acknowledged ({moves / max(run['stopped'], 1):.1f}/s); move to "
         f"every viewer p50 {web_load.percentile(lat, 0.5) * 1000:.0f} ms, "
         f"p99 {web_load.percentile(lat, 0.99) * 1000:.0f} ms. The machine's load average "
@@ -498,6 +519,13 @@ def main() -> None:
     parser.add_argument("--recover", type=float, default=30.0)
     parser.add_argument("--think-min", type=float, default=1.0)
     parser.add_argument("--think-max", type=float, default=3.0)
+    parser.add_argument(
+        "--cache-games",
+        type=int,
+        default=None,
+        help="the servers' --cache-games (default: 1.5 times --games, so that the cache of "
+        "games in memory is full by the end of the warm-up and memory can be judged flat)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--keep", type=Path, help="keep the server's log in this folder")
@@ -508,6 +536,8 @@ def main() -> None:
     if args.sample_every is None:
         args.sample_every = min(30.0, max(2.0, run_seconds / 60))
     args.think = (args.think_min, args.think_max)
+    if args.cache_games is None:
+        args.cache_games = max(50, args.games * 3 // 2)
     reason = missing()
     if reason:
         sys.exit(f"soak: {reason}")

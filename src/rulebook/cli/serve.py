@@ -54,6 +54,14 @@ def serve(
             "vote to let a bot play it.",
         ),
     ] = 300.0,
+    cache_games: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Games a process keeps in memory (the rest are read back from the database "
+            "when next asked for).",
+        ),
+    ] = 1000,
     overload_lag: Annotated[
         float,
         typer.Option(
@@ -142,6 +150,8 @@ def serve(
         fail(f"--workers must be 1-64, not {workers}")
     if not 0 <= absent_after <= 30 * 86400:
         fail(f"--absent-after must be 0-2592000 seconds, not {absent_after}")
+    if not 1 <= cache_games <= 1_000_000:
+        fail(f"--cache-games must be 1-1000000, not {cache_games}")
     if not 0 <= overload_lag <= 60:
         fail(f"--overload-lag must be 0-60 seconds, not {overload_lag}")
     if not 0 <= overload_requests <= 1_000_000:
@@ -190,6 +200,7 @@ def serve(
         bot_delay=bot_delay,
         bot_workers=bot_workers,
         absent_after=absent_after,
+        cache_games=cache_games,
         overload_lag=overload_lag,
         overload_requests=overload_requests,
         overload_bots=overload_bots,
