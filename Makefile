@@ -13,7 +13,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web clean
+.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,11 @@ same-games: $(STAMP) compiled
 bench-web: $(STAMP) compiled
 	$(BIN)/python benchmarks/web_load.py
 	$(BIN)/python benchmarks/web_load.py --db sqlite --lab
+
+## soak run: 200 games for an hour over two server processes on PostgreSQL, one killed with
+## kill -9 every few minutes; checks no acknowledged move lost, no game stuck, nothing leaking
+soak: $(STAMP) compiled
+	$(BIN)/python benchmarks/soak.py --games 200 --minutes 60 --kill-every 240
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

@@ -28,6 +28,10 @@ from hypothesis import HealthCheck, settings
 # processes by tests/test_compiled.py: the same games, the same errors, the modules a plain
 # `rulebook simulate` loads. RULEBOOK_COMPILED=1 make unit runs the whole suite compiled.
 os.environ.setdefault("RULEBOOK_COMPILED", "0")
+# The servers the tests start (`rulebook serve`) refuse nothing for their event loop's lag: a
+# test machine running two test workers and a browser is slow by moments, and its tests are
+# not about load (tests/test_web_overload*.py set the load by hand).
+os.environ.setdefault("RULEBOOK_OVERLOAD_LAG", "0")
 
 # the property library (tests/properties.py) is imported as a plain module
 _TESTS = str(Path(__file__).resolve().parent)

@@ -16,8 +16,10 @@ from rulebook.web import Settings, create_app
 
 @contextmanager
 def client(path: Path, **settings: Any) -> Iterator[TestClient]:
-    """A test client of an app storing in ``path`` (bots in a thread, no pause)."""
-    options = {"bot_delay": 0.0, "bot_workers": 0, **settings}
+    """A test client of an app storing in ``path`` (bots in a thread, no pause; no refusals
+    for the event loop's lag, which a busy test machine would cause: the overload tests set
+    the load by hand)."""
+    options = {"bot_delay": 0.0, "bot_workers": 0, "overload_lag": 0.0, **settings}
     app = create_app(Settings(db_url=f"sqlite:///{path}", **options))
     with TestClient(app) as c:
         yield c

@@ -54,6 +54,41 @@ def serve(
             "vote to let a bot play it.",
         ),
     ] = 300.0,
+    cache_games: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Games a process keeps in memory (the rest are read back from the database "
+            "when next asked for).",
+        ),
+    ] = 1000,
+    overload_lag: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            envvar="RULEBOOK_OVERLOAD_LAG",
+            help="Refuse new games (503, Retry-After) while a process's event loop runs this "
+            "late, moves past three times it (0: never; or RULEBOOK_OVERLOAD_LAG).",
+        ),
+    ] = 0.1,
+    overload_requests: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            envvar="RULEBOOK_OVERLOAD_REQUESTS",
+            help="Refuse new games while a process has more requests than this in progress, "
+            "moves past four times it (0: never; or RULEBOOK_OVERLOAD_REQUESTS).",
+        ),
+    ] = 100,
+    overload_bots: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            envvar="RULEBOOK_OVERLOAD_BOTS",
+            help="Refuse new games while more bot moves than this wait in a process "
+            "(0: never; or RULEBOOK_OVERLOAD_BOTS).",
+        ),
+    ] = 200,
     lab: Annotated[
         bool | None,
         typer.Option(
@@ -115,6 +150,14 @@ def serve(
         fail(f"--workers must be 1-64, not {workers}")
     if not 0 <= absent_after <= 30 * 86400:
         fail(f"--absent-after must be 0-2592000 seconds, not {absent_after}")
+    if not 1 <= cache_games <= 1_000_000:
+        fail(f"--cache-games must be 1-1000000, not {cache_games}")
+    if not 0 <= overload_lag <= 60:
+        fail(f"--overload-lag must be 0-60 seconds, not {overload_lag}")
+    if not 0 <= overload_requests <= 1_000_000:
+        fail(f"--overload-requests must be 0-1000000, not {overload_requests}")
+    if not 0 <= overload_bots <= 1_000_000:
+        fail(f"--overload-bots must be 0-1000000, not {overload_bots}")
     console = make_console()
     if db is None and not DEFAULT_DB_PATH.parent.is_dir():
         # the default database's folder is ours to make; one given by --db must exist
@@ -157,6 +200,10 @@ def serve(
         bot_delay=bot_delay,
         bot_workers=bot_workers,
         absent_after=absent_after,
+        cache_games=cache_games,
+        overload_lag=overload_lag,
+        overload_requests=overload_requests,
+        overload_bots=overload_bots,
         lab=lab,
         lab_key=key,
         lab_dir=folder,

@@ -57,6 +57,7 @@ from rulebook.web.errors import (
 )
 from rulebook.web.limits import ClientLimits
 from rulebook.web.live import TOKEN_BYTES, Dealt, Games, LiveGame, Viewer
+from rulebook.web.overload import Load
 from rulebook.web.settings import Settings
 from rulebook.web.store import digest
 from rulebook.web.views import Entry, view
@@ -208,7 +209,9 @@ async def create_for(
     clock: Clock | None = None,
 ) -> tuple[LiveGame, Dealt]:
     """Create a game for the client of ``request``, within its games a minute
-    (:class:`TooMany` beyond)."""
+    (:class:`TooMany` beyond) and while the server has room (:class:`Busy` otherwise)."""
+    load: Load = request.app.state.load
+    load.admit("game")
     clients: ClientLimits = request.app.state.clients
     who = client_of(request)
     clients.check_new_game(who)
@@ -348,6 +351,7 @@ async def seat_request(request: Request, game_id: str, seat: int) -> LiveGame:
 
 @router.post("/api/games/{game_id}/move")
 async def make_move(request: Request, game_id: str) -> dict[str, Any]:
+    request.app.state.load.admit("move")  # before any work: a refusal costs next to nothing
     body: MoveBody = await parse(request, MoveBody)
     game = await seat_request(request, game_id, body.seat)
     await games_of(request).move(game, body.seat, body.move, body.version)
@@ -356,6 +360,7 @@ async def make_move(request: Request, game_id: str) -> dict[str, Any]:
 
 @router.post("/api/games/{game_id}/undo")
 async def undo_move(request: Request, game_id: str) -> dict[str, Any]:
+    request.app.state.load.admit("move")
     body: UndoBody = await parse(request, UndoBody)
     game = await seat_request(request, game_id, body.seat)
     await games_of(request).undo(game, body.seat)

@@ -26,12 +26,13 @@ from rulebook.web import api, metrics, pages
 from rulebook.web import seats as seat_kinds
 from rulebook.web.bots import BotRunner
 from rulebook.web.crosssite import SameOrigin
-from rulebook.web.errors import TooMany, WebError
+from rulebook.web.errors import WebError
 from rulebook.web.lab.routes import Lab
 from rulebook.web.lab.routes import router as lab_router
 from rulebook.web.limits import BodyLimit, ClientLimits, GarbageLimit, SecurityHeaders
 from rulebook.web.live import Games
 from rulebook.web.logs import RequestContext
+from rulebook.web.overload import CountRequests, Load
 from rulebook.web.settings import Settings
 from rulebook.web.store import Store
 
@@ -117,7 +118,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lab = Lab(settings, store.engine, settings.db_url) if settings.lab else None
         app.state.lab = lab
         app.state.ready = metrics.Readiness(store.ping)
+        load: Load = app.state.load
+        load.bots = lambda: runner.waiting
         try:
+            load.start()
             await runner.start()
             await games.resume()
             if lab is not None:
@@ -129,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await lab.close()
             await games.close()
             await runner.close()
+            await load.close()
             store.close()
 
     app = FastAPI(
@@ -145,11 +150,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.clients = ClientLimits(
         settings.max_sockets_per_client, settings.max_new_games_per_minute
     )
+    #: this process's load: new games and moves are refused past its thresholds
+    app.state.load = Load(settings)
 
     @app.exception_handler(WebError)
     async def refused(request: Request, exc: WebError) -> Response:
         response = _error(request, exc.status, str(exc))
-        if isinstance(exc, TooMany):
+        if exc.retry_after is not None:
             response.headers["retry-after"] = str(exc.retry_after)
         return response
 
@@ -188,6 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     # outermost: every request counted and timed, refused ones too, and given its id
     app.add_middleware(metrics.RequestMetrics)
+    app.add_middleware(CountRequests, load=app.state.load)
     app.add_middleware(RequestContext)
     app.include_router(api.router)
     app.include_router(pages.router)

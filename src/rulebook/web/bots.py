@@ -23,6 +23,8 @@ class BotRunner:
         self.bots = Workers(workers, "bot worker")
         self.checker = Workers(1, "undo checker")
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="bot") if workers == 0 else None
+        #: bot moves asked for and not yet answered (the load admission counts them)
+        self.waiting = 0
 
     async def start(self) -> None:
         if self.thread is None:
@@ -34,7 +36,11 @@ class BotRunner:
         return self.bots.restarts + self.checker.restarts
 
     async def choose(self, key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
-        text: str = await self._run(self.bots, choose, key, dict(data), seat, spec)
+        self.waiting += 1
+        try:
+            text: str = await self._run(self.bots, choose, key, dict(data), seat, spec)
+        finally:
+            self.waiting -= 1
         return text
 
     async def reveals(self, key: str, data: Mapping[str, Any]) -> bool:

@@ -9,6 +9,8 @@ class WebError(Exception):
     (``class NotFound(WebError, status=404)``)."""
 
     status = 400
+    #: seconds the client is asked to wait before it asks again (``Retry-After``), if any
+    retry_after: int | None = None
 
     def __init_subclass__(cls, status: int = 400) -> None:
         super().__init_subclass__()
@@ -42,5 +44,14 @@ class TooMany(WebError, status=429):
     seconds."""
 
     def __init__(self, reason: str, retry_after: int = 60) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+class Busy(WebError, status=503):
+    """The server is past what it can serve now (:mod:`rulebook.web.overload`): nothing was
+    changed; ask again after ``retry_after`` seconds."""
+
+    def __init__(self, reason: str, retry_after: int) -> None:
         super().__init__(reason)
         self.retry_after = retry_after

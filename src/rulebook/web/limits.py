@@ -12,6 +12,7 @@ from collections.abc import Callable
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rulebook.web import metrics
 from rulebook.web.errors import TooMany
 
 
@@ -157,6 +158,7 @@ class GarbageLimit:
             for known in list(self.refusals):
                 self._recent(known, now)
         if len(self._recent(client, now)) >= self.limit:
+            metrics.REFUSALS.labels("request", "client").inc()
             reason = "too many refused requests; try again later"
             await _send_refusal(send, 429, reason, (b"retry-after", str(int(self.window)).encode()))
             return
@@ -183,6 +185,7 @@ class ClientLimits:
     def open_socket(self, client: str) -> None:
         """Count a new connection of ``client``: :class:`TooMany` if it holds its share."""
         if self.sockets[client] >= self.max_sockets:
+            metrics.REFUSALS.labels("socket", "client").inc()
             raise TooMany(
                 f"too many open connections from your address (limit {self.max_sockets}); "
                 "close some tabs and try again",
@@ -211,6 +214,7 @@ class ClientLimits:
                 self._recent(known, now)
         times = self._recent(client, now)
         if len(times) >= self.max_games:
+            metrics.REFUSALS.labels("game", "client").inc()
             wait = max(1, math.ceil(self.window - (now - times[0])))
             raise TooMany(
                 f"too many new games from your address (limit {self.max_games} a minute); "

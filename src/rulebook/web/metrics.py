@@ -83,6 +83,33 @@ NOTIFY_RECEIVED = Counter(
     "PostgreSQL notifications received, by channel",
     ["channel"],
 )
+REFUSALS = Counter(
+    "rulebook_refusals_total",
+    "Requests refused for load or a client's share, by what was asked (game, move, socket, "
+    "request) and why (lag, requests, bots: this process's load; client: the client's share)",
+    ["refused", "reason"],
+)
+IN_FLIGHT = Gauge(
+    "rulebook_http_requests_in_progress",
+    "HTTP requests admitted and not yet answered",
+    multiprocess_mode="livesum",
+)
+LOOP_LAG = Gauge(
+    "rulebook_event_loop_lag_seconds",
+    "How late the process's event loop runs a timer, smoothed over about half a second",
+    multiprocess_mode="liveall",
+)
+TASKS = Gauge("rulebook_asyncio_tasks", "asyncio tasks of the process", multiprocess_mode="liveall")
+OPEN_FDS = Gauge(
+    "rulebook_open_fds",
+    "Open file descriptors of the process (sockets included)",
+    multiprocess_mode="liveall",
+)
+RESIDENT = Gauge(
+    "rulebook_resident_memory_bytes",
+    "Resident memory of the process",
+    multiprocess_mode="liveall",
+)
 LAB_RUNS = Gauge(
     "rulebook_lab_runs_running",
     "Lab runs this server's workers play now",

@@ -51,6 +51,17 @@ def home_page(request: Request, status: int = 200, **context: Any) -> HTMLRespon
     )
 
 
+def refused_home(request: Request, exc: WebError, **context: Any) -> HTMLResponse:
+    """The home page again after a refused form, with its reason and the values sent; a
+    refusal for load (503) or a client's share (429) says when to try again (``Retry-After``,
+    and ``retry_after`` for the page's script, which counts it down)."""
+    if exc.retry_after is None:
+        return home_page(request, exc.status, **context)
+    page = home_page(request, exc.status, retry_after=exc.retry_after, **context)
+    page.headers["retry-after"] = str(exc.retry_after)
+    return page
+
+
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     return home_page(request)
@@ -121,7 +132,7 @@ async def new_game(request: Request) -> Response:
         setup, specs = new_setup(*_form_request(form))
         game, dealt = await api.create_for(request, setup, specs, clock=_form_clock(form))
     except WebError as exc:
-        return home_page(request, exc.status, error=str(exc), values=values)
+        return refused_home(request, exc, error=str(exc), values=values)
     return _to_links_page(api.links(game, dealt))
 
 
@@ -145,7 +156,7 @@ async def upload_page(
     try:
         links = await api.upload(request, file, seats or None)
     except WebError as exc:
-        return home_page(request, exc.status, upload_error=str(exc))
+        return refused_home(request, exc, upload_error=str(exc))
     return _to_links_page(links)
 
 

@@ -40,6 +40,15 @@ class Settings:
     max_sockets_per_client: int = 64
     #: games one client address may create within a minute: 429 beyond
     max_new_games_per_minute: int = 30
+    #: admission by measured load (:mod:`rulebook.web.overload`; 0 turns a measure off): new
+    #: games are refused (503, ``Retry-After``) while the process's event loop runs this many
+    #: seconds late (smoothed), moves past three times it
+    overload_lag: float = 0.1
+    #: ... or while more HTTP requests than this are in progress in the process (moves: four
+    #: times as many)
+    overload_requests: int = 100
+    #: ... or (new games only) while more bot moves than this wait for its bot workers
+    overload_bots: int = 200
     #: games kept in memory (the rest are rebuilt from the database when next needed)
     cache_games: int = 1000
     #: seconds between two looks for seats out of time (every process looks)

@@ -52,7 +52,9 @@ def _read(stream: BinaryIO) -> Any:
 
 
 def main() -> None:
-    """The worker's loop: answer requests until stdin ends (the server stopped or died)."""
+    """The worker's loop: answer requests until stdin ends or its answers cannot be written
+    (the server stopped or died: ``kill -9`` of a server leaves its worker a broken pipe,
+    which ends it without a trace in the log the server shared with it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which stops us
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not break the answers
@@ -67,8 +69,13 @@ def main() -> None:
         except Exception as exc:
             answer = (number, False, f"{type(exc).__name__}: {exc}")
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        answers.write(_HEAD.pack(len(data)) + data)
-        answers.flush()
+        try:
+            answers.write(_HEAD.pack(len(data)) + data)
+            answers.flush()
+        except BrokenPipeError:
+            # Python would say so again as it flushes stdout on exit: point it at nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), answers.fileno())
+            return
 
 
 class Worker:

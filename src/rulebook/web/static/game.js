@@ -60,6 +60,7 @@ async function call(method, path, body) {
   if (!response.ok) {
     const err = new Error((data && data.error) || `error ${response.status}`);
     err.status = response.status;
+    err.retryAfter = Number(response.headers.get("retry-after")) || 0; // seconds; 0: not said
     throw err;
   }
   return data;
@@ -103,14 +104,36 @@ async function move(text) {
   document.body.classList.add("busy");
   try {
     // the log (a live region) reads the move out once it is made: no second announcement
-    await call("POST", `/api/games/${gameId}/move`, { seat: view.seat, move: text, version: view.version });
+    await postMove({ seat: view.seat, move: text, version: view.version });
   } catch (err) {
     showError(err instanceof Offline
       ? "Your move was not sent: the server cannot be reached. Nothing changed; make the move again once the connection is back (this page reconnects by itself)."
-      : err.message);
+      : err.status === 503
+        ? "The server is still too busy: your move was not made, and nothing changed. Please make it again in a few seconds."
+        : err.message);
     throw err;
   } finally {
     if (state.sending === sending) sent();
+  }
+}
+
+/** Post a move. A server past what it can serve refuses it (503) and says when to ask again
+ * (Retry-After): the page tells the player to wait and posts the same move once more by itself
+ * then (a second refusal, or "the game has moved on", is thrown as any answer). */
+async function postMove(body) {
+  const path = `/api/games/${gameId}/move`;
+  try {
+    return await call("POST", path, body);
+  } catch (err) {
+    if (err.status !== 503 || !err.retryAfter) throw err;
+    const wait = Math.min(err.retryAfter, 60);
+    showError(`The server is busy right now, so your move (${body.move}) was not made yet. Please wait: this page sends it again by itself in ${wait} s.`);
+    page.dataset.waiting = "yes";
+    // spread over a second: the pages refused together do not all come back at once
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + Math.random() * 1000));
+    delete page.dataset.waiting;
+    showError("");
+    return await call("POST", path, body);
   }
 }
 
@@ -129,7 +152,9 @@ async function undo() {
   } catch (err) {
     showError(err instanceof Offline
       ? "Nothing was taken back: the server cannot be reached. Try again once the connection is back."
-      : err.message);
+      : err.status === 503
+        ? `The server is busy right now: nothing was taken back. Please try again in ${err.retryAfter || 2} s.`
+        : err.message);
   }
 }
 

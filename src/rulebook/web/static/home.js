@@ -252,4 +252,29 @@ if (problem) {
   problem.scrollIntoView({ block: "center" });
   problem.focus({ preventScroll: true });
 }
+// a form refused for the server's load (or this address's share) says when to try again: the
+// button waits that long, counting down, then asks the player to create the game now
+if (data.retry_after && document.getElementById("form-error")) {
+  const button = form.querySelector("button[type=submit]");
+  const label = button.textContent;
+  const note = el("p", { class: "hint", id: "form-wait", "aria-live": "polite" });
+  document.getElementById("form-error").after(note);
+  let left = Math.min(Number(data.retry_after), 600);
+  const tick = () => {
+    if (left > 0) {
+      button.disabled = true;
+      button.textContent = `${label} (wait ${left} s)`;
+      left -= 1;
+      setTimeout(tick, 1000);
+    } else {
+      button.disabled = false;
+      button.textContent = label;
+      note.textContent = "You can try again now: press the button to create the game.";
+      form.dataset.wait = "over";
+    }
+  };
+  note.textContent = `Please wait ${left} s: the server is serving as many games as it can. Your choices are kept.`;
+  form.dataset.wait = "counting";
+  tick();
+}
 form.dataset.ready = "yes";
