@@ -2,15 +2,21 @@
 
 One ``rulebook serve`` process on SQLite, then one and then two processes on a throwaway
 PostgreSQL server started from the machine's binaries (``--processes``), play ``--games``
-concurrent games on 127.0.0.1. Each game has two
-simulated people (each a WebSocket client that reads its seat's payload and, after a think
-time, posts a legal move over HTTP), a bot seat and a spectator. Games are turn-based (Battle
-Merchants, Archmagi, Pandoria Merchants), so every move reaches every connection; a finished
-game is replaced by a new one. Each game's clients connect from their own loopback address
+concurrent games on 127.0.0.1. Each game has two simulated people (each a WebSocket client
+that reads its seat's payload and, after a think time of ``--think MIN-MAX`` seconds, 1-3 by
+default, sends one of its legal moves), a bot seat and a spectator. Where the server takes
+moves over the socket and sends deltas (its hello says so), the people send their moves there
+and build their seats' payloads from the deltas, parsing them with orjson (a page does the
+same); the spectator reads only each message's head (its version, whether the game is over).
+With an older server (``--baseline-src``) they read whole payloads with regular expressions and
+post their moves over HTTP, as that server's pages do. Games are turn-based (Battle Merchants,
+Archmagi, Pandoria Merchants), so every move reaches every connection; a finished game is
+replaced by a new one. Each game's clients connect from their own loopback address
 (127.0.x.y), as people do from their own machines, so the server's per-client limits see one
-table each. With several processes, each client's requests are spread over them: a game's
-connections go to the processes in turn, and each move is posted to one picked at random, so
-most updates cross from one process to another (through PostgreSQL's notifications).
+table each. With several processes, a game's connections go to the processes in turn (moves
+over HTTP are posted to one picked at random), so most updates cross from one process to
+another (through PostgreSQL's notifications). The open-files limit is raised to its hard limit
+(each game holds 4 sockets on each side).
 After a warm-up, for ``--seconds`` seconds it reports the moves per second the servers made
 (people's and bots', counted from the spectator's updates: a refused request is no move), the
 time from a person's move being sent to the update reaching every seat and the spectator of
@@ -29,7 +35,14 @@ times, and the rows say which is which. Set ``RULEBOOK_COMPILED`` the same for b
 Usage::
 
     python benchmarks/web_load.py [--games 200] [--seconds 60] [--db sqlite|postgresql|both]
-                                  [--processes 1,2]
+                                  [--processes 1,2] [--think 1-3]
+
+The scale runs (``make bench-web-scale``)::
+
+    python benchmarks/web_load.py --db postgresql --processes 2 --games 600 --think 1-3 \
+        --warmup 60 --seconds 120
+    python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
+        --warmup 90 --seconds 180
 """
 
 from __future__ import annotations
