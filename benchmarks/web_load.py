@@ -479,7 +479,10 @@ def run(
                 extra=("--lab-dir", str(folder / f"lab-{tag}")),
             )
         )
-    starting = [threading.Thread(target=server.start) for server in servers]
+    # the first makes the database's tables, then the others start together (two processes
+    # making the tables of a new database at once may both try to create one)
+    servers[0].start()
+    starting = [threading.Thread(target=server.start) for server in servers[1:]]
     for t in starting:
         t.start()
     for t in starting:
