@@ -55,6 +55,7 @@ import json
 import os
 import random
 import re
+import ssl
 import statistics
 import sys
 import tempfile
@@ -108,6 +109,11 @@ class Stats:
     def error(self, kind: str) -> None:
         self.errors += 1
         self.kinds[kind[:100]] += 1
+
+
+#: one TLS context for every client (the servers speak plain HTTP; httpx would otherwise load
+#: the certificates anew for each of a thousand games' clients: seconds of the ramp-up)
+TLS = ssl.create_default_context()
 
 
 def address(k: int) -> str:
@@ -386,7 +392,7 @@ async def keep_games(
             httpx.AsyncClient(
                 base_url=url,
                 timeout=30,
-                transport=httpx.AsyncHTTPTransport(local_address=source, limits=limits),
+                transport=httpx.AsyncHTTPTransport(local_address=source, limits=limits, verify=TLS),
             )
             for url in urls
         ]
