@@ -228,6 +228,19 @@ def test_deltas_build_the_whole_payload(sc: TestClient) -> None:
                 assert {**served, "can_undo": None} == {**whole, "can_undo": None}
 
 
+def test_whole_payloads_are_sent_again_only_after_a_delta(sc: TestClient) -> None:
+    """``{"type": "full"}`` is for a client that lost track of the deltas: asked before any
+    delta was sent (or twice in a row), it is refused as a message the socket does not take."""
+    links = new_game(sc, "archmagi", ["human", "human"])
+    gid = links["id"]
+    with sc.websocket_connect(f"/ws/games/{gid}") as ws:
+        s = Socket(ws, {"spectate": True})
+        s.until_version(None, 0)
+        ws.send_text('{"type": "full"}')
+        said = s.next()
+        assert said["type"] == "error" and said["status"] == 400
+
+
 def test_a_hidden_move_sends_the_other_seats_nothing(sc: TestClient) -> None:
     """Merchants of Magick's seats choose together: a seat's move stays hidden from the
     others until the phase ends, so their sockets get no frame for it, and their frame

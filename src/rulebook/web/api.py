@@ -619,6 +619,7 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
             text = None
             if viewer.deltas and last is not None and frame.base == last:
                 text = frame.delta()
+                viewer.delta_sent = viewer.delta_sent or text is not None
             viewer.sent[point] = frame.number
             async with viewer.sending:
                 await _send(ws, text or frame.full())
@@ -756,8 +757,12 @@ class Conversation:
             kind = data.get("type")
             if kind == "move":
                 reply = await self.move(text, data)
-            elif kind == "full":
-                self.viewer.sent.clear()  # the next frame of each viewpoint goes whole
+            elif kind == "full" and self.viewer.delta_sent:
+                # a client that lost track of the deltas: each viewpoint's whole payload again
+                # (asked again before another delta, it counts as garbage: no whole payloads
+                # on demand without end)
+                self.viewer.delta_sent = False
+                self.viewer.sent.clear()
                 self.viewer.wake.set()
                 continue
             elif kind == "ping" and _is_ping(text):

@@ -120,6 +120,8 @@ class Viewer:
     sent: dict[int | None, int] = field(default_factory=dict)
     #: the client takes deltas (``{"type": "delta"}``) after a whole payload (its hello said)
     deltas: bool = False
+    #: a delta was sent since the client last asked for the whole payloads (``{"type": "full"}``)
+    delta_sent: bool = False
     #: the revision of the last move whose frames to this viewer were timed
     timed: int = -1
 
