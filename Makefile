@@ -13,7 +13,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web soak clean
+.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web bench-web-scale soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,14 @@ same-games: $(STAMP) compiled
 bench-web: $(STAMP) compiled
 	$(BIN)/python benchmarks/web_load.py
 	$(BIN)/python benchmarks/web_load.py --db sqlite --lab
+
+## the scale runs (issue 42): two server processes on PostgreSQL, 600 games of people thinking
+## 1-3 s, then 1,000 games of people thinking 5-15 s (several minutes each)
+bench-web-scale: $(STAMP) compiled
+	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 600 --think 1-3 \
+	  --warmup 60 --seconds 120
+	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
+	  --warmup 90 --seconds 180
 
 ## soak run: 200 games for an hour over two server processes on PostgreSQL, one killed with
 ## kill -9 every few minutes; checks no acknowledged move lost, no game stuck, nothing leaking

@@ -2,15 +2,21 @@
 
 One ``rulebook serve`` process on SQLite, then one and then two processes on a throwaway
 PostgreSQL server started from the machine's binaries (``--processes``), play ``--games``
-concurrent games on 127.0.0.1. Each game has two
-simulated people (each a WebSocket client that reads its seat's payload and, after a think
-time, posts a legal move over HTTP), a bot seat and a spectator. Games are turn-based (Battle
-Merchants, Archmagi, Pandoria Merchants), so every move reaches every connection; a finished
-game is replaced by a new one. Each game's clients connect from their own loopback address
+concurrent games on 127.0.0.1. Each game has two simulated people (each a WebSocket client
+that reads its seat's payload and, after a think time of ``--think MIN-MAX`` seconds, 1-3 by
+default, sends one of its legal moves), a bot seat and a spectator. Where the server takes
+moves over the socket and sends deltas (its hello says so), the people send their moves there
+and build their seats' payloads from the deltas, parsing them with orjson (a page does the
+same); the spectator reads only each message's head (its version, whether the game is over).
+With an older server (``--baseline-src``) they read whole payloads with regular expressions and
+post their moves over HTTP, as that server's pages do. Games are turn-based (Battle Merchants,
+Archmagi, Pandoria Merchants), so every move reaches every connection; a finished game is
+replaced by a new one. Each game's clients connect from their own loopback address
 (127.0.x.y), as people do from their own machines, so the server's per-client limits see one
-table each. With several processes, each client's requests are spread over them: a game's
-connections go to the processes in turn, and each move is posted to one picked at random, so
-most updates cross from one process to another (through PostgreSQL's notifications).
+table each. With several processes, a game's connections go to the processes in turn (moves
+over HTTP are posted to one picked at random), so most updates cross from one process to
+another (through PostgreSQL's notifications). The open-files limit is raised to its hard limit
+(each game holds 4 sockets on each side).
 After a warm-up, for ``--seconds`` seconds it reports the moves per second the servers made
 (people's and bots', counted from the spectator's updates: a refused request is no move), the
 time from a person's move being sent to the update reaching every seat and the spectator of
@@ -29,18 +35,27 @@ times, and the rows say which is which. Set ``RULEBOOK_COMPILED`` the same for b
 Usage::
 
     python benchmarks/web_load.py [--games 200] [--seconds 60] [--db sqlite|postgresql|both]
-                                  [--processes 1,2]
+                                  [--processes 1,2] [--think 1-3]
+
+The scale runs (``make bench-web-scale``)::
+
+    python benchmarks/web_load.py --db postgresql --processes 2 --games 600 --think 1-3 \
+        --warmup 60 --seconds 120
+    python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
+        --warmup 90 --seconds 180
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
 import random
 import re
+import ssl
 import statistics
 import sys
 import tempfile
@@ -52,12 +67,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import uvloop
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from pgtemp import missing, postgres
-from webserver import Server
+from webserver import Server, raise_open_files
 
 GAMES = [
     ("battle-merchants", 3),
@@ -95,6 +111,11 @@ class Stats:
         self.kinds[kind[:100]] += 1
 
 
+#: one TLS context for every client (the servers speak plain HTTP; httpx would otherwise load
+#: the certificates anew for each of a thousand games' clients: seconds of the ramp-up)
+TLS = ssl.create_default_context()
+
+
 def address(k: int) -> str:
     """The loopback address game slot ``k`` connects from: one client address per simulated
     table, as people connect from their own machines (the server's per-client limits see one
@@ -110,45 +131,126 @@ class Game:
         self.tokens = tokens
         n = len(tokens) + 1  # the seats' connections and the spectator's
         self.versions = [0] * n  # per connection: the last version seen
-        self.texts = [""] * n  # per connection: the last view message, as sent
+        self.texts = [""] * n  # per connection (a server without deltas): the last view, as sent
+        #: per seat connection (a server with deltas): its payload, kept up to date by the
+        #: deltas, and the number of its frame
+        self.views: list[dict[str, Any] | None] = [None] * n
+        self.frames = [-1] * n
+        #: per seat connection: its socket, where the server takes moves over it
+        self.sockets: list[Any] = [None] * n
+        #: the answers awaited to moves sent over a socket, by the move's id
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.asked = 0
         self.changed = [asyncio.Event() for _ in range(n)]
         self.waiting: list[tuple[int, float, set[int]]] = []  # (version, sent at, pending)
         self.over = asyncio.Event()
 
+    def seen(self, index: int, version: int, stats: Stats) -> None:
+        """Connection ``index`` has the payload of ``version``: count the moves (the
+        spectator's), settle the latencies of the moves every connection has now seen."""
+        if index == len(self.tokens) and version > self.versions[index] and stats.measuring:
+            stats.moves += version - self.versions[index]
+        self.versions[index] = version
+        now = time.perf_counter()
+        for target, sent, pending in list(self.waiting):
+            if version >= target and index in pending:
+                pending.discard(index)
+                if not pending:
+                    self.waiting.remove((target, sent, pending))
+                    if stats.measuring:
+                        stats.latencies.append(now - sent)
+
+
+#: the head of a view or delta message of a server that sends deltas (its fields first)
+HEAD = re.compile(
+    rb'\{"type":"(?:view|delta)","frame":\d+,"seat":[^,]+,"version":(\d+),"over":(t|f)'
+)
+
 
 async def watch(url: str, source: str, game: Game, index: int, stats: Stats) -> None:
     """One connection (``index``: a seat's, or the spectator's after them): track versions,
-    settle the latencies, and hand the newest view to the person of the seat."""
+    settle the latencies, and hand the newest view to the person of the seat. Where the
+    server takes moves over the socket and sends deltas (its hello says), the seats' messages
+    are parsed (orjson) and their deltas applied, as a page does; the spectator's are not
+    parsed (its counts are in each message's head). Else (an older server, ``--baseline-src``)
+    as the pages of that server: whole payloads, read with regular expressions."""
     token = game.tokens[index] if index < len(game.tokens) else None
     ws_url = url.replace("http://", "ws://") + f"/ws/games/{game.id}"
     async with websockets.connect(
         ws_url, max_size=2**22, compression=None, local_addr=(source, 0)
     ) as ws:
-        await ws.send(json.dumps({"token": token} if token else {"spectate": True}))
-        async for raw in ws:
-            text = raw if isinstance(raw, str) else raw.decode()
-            match = VERSION.search(text)
-            if match is None:
-                if '"type": "error"' in text or '"type":"error"' in text:
-                    stats.error(f"websocket: {text}")
+        hello = {"token": token} if token else {"spectate": True}
+        await ws.send(json.dumps({**hello, "deltas": True}))
+        said = orjson.loads(await ws.recv(decode=False))
+        if said.get("type") != "hello":
+            stats.error(f"websocket: {said}")
+            return
+        if "move" not in said.get("takes", ()):
+            await watch_whole(ws, game, index, stats)
+            return
+        if token is not None:
+            game.sockets[index] = ws
+        async for raw in _frames(ws):
+            if token is None:
+                head = HEAD.match(raw)
+                if head is None:
+                    if raw.startswith(b'{"type":"error"'):
+                        stats.error(f"websocket: {raw[:200]!r}")
+                    continue
+                game.seen(index, int(head[1]), stats)
+                if head[2] == b"t":
+                    game.over.set()
+                    return
                 continue
-            version = int(match[1])
-            if token is None and version > game.versions[index] and stats.measuring:
-                stats.moves += version - game.versions[index]
-            game.versions[index] = version
-            game.texts[index] = text
-            now = time.perf_counter()
-            for target, sent, pending in list(game.waiting):
-                if version >= target and index in pending:
-                    pending.discard(index)
-                    if not pending:
-                        game.waiting.remove((target, sent, pending))
-                        if stats.measuring:
-                            stats.latencies.append(now - sent)
-            if OVER.search(text):
+            data = orjson.loads(raw)
+            kind = data["type"]
+            if kind == "delta":
+                view = game.views[index]
+                if view is None or data["base"] != game.frames[index]:
+                    await ws.send('{"type":"full"}')  # lost track: the whole payload again
+                    continue
+                view.update(data["view"])
+                keep, added = data["log"]
+                view["log"] = view["log"][:keep] + added
+            elif kind == "view":
+                view = game.views[index] = data["view"]
+            else:
+                answer = game.answers.pop(data.get("id", -1), None)
+                if answer is not None and not answer.done():
+                    answer.set_result(data)
+                elif kind == "error":
+                    stats.error(f"websocket: {raw[:200]!r}")
+                continue
+            game.frames[index] = data["frame"]
+            game.seen(index, data["version"], stats)
+            if data["over"]:
                 game.over.set()
                 return
             game.changed[index].set()
+
+
+async def _frames(ws: Any) -> Any:
+    """The messages of a socket as bytes (text frames not decoded: orjson reads UTF-8)."""
+    with contextlib.suppress(websockets.ConnectionClosedOK):
+        while True:
+            yield await ws.recv(decode=False)
+
+
+async def watch_whole(ws: Any, game: Game, index: int, stats: Stats) -> None:
+    """:func:`watch` on a server that sends whole payloads only, moves by HTTP."""
+    async for raw in ws:
+        text = raw if isinstance(raw, str) else raw.decode()
+        match = VERSION.search(text)
+        if match is None:
+            if '"type": "error"' in text or '"type":"error"' in text:
+                stats.error(f"websocket: {text}")
+            continue
+        game.texts[index] = text
+        game.seen(index, int(match[1]), stats)
+        if OVER.search(text):
+            game.over.set()
+            return
+        game.changed[index].set()
 
 
 async def person(
@@ -160,27 +262,56 @@ async def person(
     think: tuple[float, float],
 ) -> None:
     """A simulated person at seat connection ``index``: when the newest view offers moves,
-    think, then post one of the legal moves of the view newest by then. A view older than the
-    person's last accepted move (an update still on its way) is not acted on."""
+    think, then send one of the legal moves of the view newest by then (over the seat's
+    socket where the server takes them, else by HTTP). A view older than the person's last
+    accepted move (an update still on its way) is not acted on."""
     floor = 0  # the version of the person's last accepted move: older views are stale
 
-    def actionable() -> bool:
+    def newest() -> dict[str, Any] | None:
+        """The view to act on, if it offers moves (parsed only then, from whole payloads)."""
+        if game.versions[index] < floor:
+            return None
+        view = game.views[index]
+        if view is not None:
+            return view if view["legal"] else None
         text = game.texts[index]
-        return bool(text) and game.versions[index] >= floor and not NO_MOVES.search(text)
+        if not text or NO_MOVES.search(text):
+            return None
+        whole: dict[str, Any] = json.loads(text)["view"]
+        return whole
 
     while not game.over.is_set():
         await game.changed[index].wait()
         game.changed[index].clear()
-        if not actionable():
+        if newest() is None:
             continue
         await asyncio.sleep(rng.uniform(*think))
-        if game.over.is_set() or not actionable():
+        view = None if game.over.is_set() else newest()
+        if view is None:
             continue
-        view = json.loads(game.texts[index])["view"]
         move = rng.choice(view["legal"])["text"]
         body = {"seat": view["seat"], "move": move, "version": view["version"]}
         target = max(game.versions) + 1
         game.waiting.append((target, time.perf_counter(), set(range(len(game.versions)))))
+        socket = game.sockets[index]
+        if socket is not None:
+            game.asked += 1
+            asked = game.asked
+            answer = game.answers[asked] = asyncio.get_running_loop().create_future()
+            try:
+                await socket.send(orjson.dumps({"type": "move", "id": asked, **body}).decode())
+                said = await asyncio.wait_for(answer, 30)
+            except (TimeoutError, websockets.WebSocketException) as exc:
+                game.answers.pop(asked, None)
+                stats.error(f"move: {type(exc).__name__} {exc}")
+                game.waiting[:] = [w for w in game.waiting if w[0] != target]
+                continue
+            if said["type"] == "moved":
+                floor = said["version"]
+            else:
+                game.waiting[:] = [w for w in game.waiting if w[0] != target]
+                stats.error(f"move: {said.get('status')} {said.get('error')}")
+            continue
         # any process (one process: the random sequence as it was before there were several)
         http = https[rng.randrange(len(https))] if len(https) > 1 else https[0]
         try:
@@ -261,7 +392,7 @@ async def keep_games(
             httpx.AsyncClient(
                 base_url=url,
                 timeout=30,
-                transport=httpx.AsyncHTTPTransport(local_address=source, limits=limits),
+                transport=httpx.AsyncHTTPTransport(local_address=source, limits=limits, verify=TLS),
             )
             for url in urls
         ]
@@ -354,7 +485,10 @@ def run(
                 extra=("--lab-dir", str(folder / f"lab-{tag}")),
             )
         )
-    starting = [threading.Thread(target=server.start) for server in servers]
+    # the first makes the database's tables, then the others start together (two processes
+    # making the tables of a new database at once may both try to create one)
+    servers[0].start()
+    starting = [threading.Thread(target=server.start) for server in servers[1:]]
     for t in starting:
         t.start()
     for t in starting:
@@ -458,6 +592,18 @@ def run(
     return row
 
 
+def think_range(text: str) -> tuple[float, float]:
+    """``MIN-MAX`` seconds (``5-15``)."""
+    low, _, high = text.partition("-")
+    try:
+        least, most = float(low), float(high)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give MIN-MAX seconds, e.g. 5-15") from None
+    if not 0 <= least <= most:
+        raise argparse.ArgumentTypeError(f"{text!r}: give MIN-MAX seconds, e.g. 5-15")
+    return least, most
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -473,6 +619,11 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.5)
     parser.add_argument("--think-min", type=float, default=1.0)
     parser.add_argument("--think-max", type=float, default=3.0)
+    parser.add_argument(
+        "--think",
+        type=think_range,
+        help="the people's think time in seconds, MIN-MAX (e.g. 5-15; default 1-3)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--profile",
@@ -491,6 +642,12 @@ def main() -> None:
         "--lab", action="store_true", help="keep a balance-lab run going on every core meanwhile"
     )
     args = parser.parse_args()
+    if args.think is not None:
+        args.think_min, args.think_max = args.think
+    open_files = raise_open_files()
+    # every game holds 4 sockets here and 4 in the servers, and an HTTP connection per process
+    if args.games * 6 + 100 > open_files:
+        parser.error(f"--games {args.games}: {open_files} open files allowed here (ulimit -n)")
     if args.baseline_src is not None and not (args.baseline_src / "rulebook").is_dir():
         parser.error(f"--baseline-src {args.baseline_src}: no rulebook package there")
     counts = [int(n) for n in args.processes.split(",")]

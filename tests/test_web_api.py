@@ -438,8 +438,10 @@ def test_websocket_updates(c: TestClient) -> None:
         seat0.send_text(json.dumps({"token": tokens[0]}))
         hello = spectator.receive_json()
         assert hello.pop("now") == pytest.approx(time.time(), abs=60)  # the server's clock
-        assert hello == {"type": "hello", "seats": None}
-        assert {**seat0.receive_json(), "now": 0} == {"type": "hello", "seats": [0], "now": 0}
+        takes = ["ping", "move", "full"]  # moves go over the socket too
+        assert hello == {"type": "hello", "seats": None, "takes": takes}
+        said = {**seat0.receive_json(), "now": 0}
+        assert said == {"type": "hello", "seats": [0], "now": 0, "takes": takes}
         first = seat0.receive_json()["view"]
         assert first["seat"] == 0 and spectator.receive_json()["view"]["seat"] is None
         seat = first["to_act"][0]

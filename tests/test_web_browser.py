@@ -259,6 +259,8 @@ def test_spectator_phone_and_keyboard(browser: Any, server: Server, shots: Path)
 
 
 def test_a_closed_tab_resumes_where_it_was(browser: Any, server: Server) -> None:
+    """The first tab built its payloads from the server's deltas after the first; the tab
+    opened again draws the whole payload: the same board and log."""
     r = httpx.post(
         server.url + "/api/games",
         json={"game": "ye-olde-magick-shoppe", "players": 2, "seats": ["human", "human"]},
@@ -271,6 +273,7 @@ def test_a_closed_tab_resumes_where_it_was(browser: Any, server: Server) -> None
     for _ in range(3):
         click_move(page, rng, done_share=0.0)
     log = page.inner_text("#log")
+    board = page.inner_text("#board")
     moves = version(page)
     first.close()  # the tab is closed
     again = browser.new_context()
@@ -278,6 +281,7 @@ def test_a_closed_tab_resumes_where_it_was(browser: Any, server: Server) -> None
         page = again.new_page()
         open_seat(page, url)
         assert version(page) == moves and page.inner_text("#log") == log
+        assert page.inner_text("#board") == board
         assert click_move(page, rng, done_share=0.0)  # and play goes on
     finally:
         again.close()

@@ -17,7 +17,8 @@ changes nothing.
     GET  /api/open                      the open tables (games with seats anyone may take)
     POST /api/games/{id}/join           {seat}: take an open seat (its private link)
     POST /api/games/{id}/rematch        {shuffle}: the same game again, this link's seats' link
-    WS   /ws/games/{id}                 live payloads: send {"token": T} or {"spectate": true}
+    WS   /ws/games/{id}                 live payloads: send {"token": T} or {"spectate": true};
+                                        then moves ({"type": "move", ...}), pings
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import time
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -46,6 +48,7 @@ from rulebook.web import seats as seat_kinds
 from rulebook.web.boards import board_static
 from rulebook.web.catalogue import catalogue, new_setup, seat_choices
 from rulebook.web.clocks import Clock
+from rulebook.web.crosssite import REFUSED, cross_site
 from rulebook.web.errors import (
     BadRequest,
     Conflict,
@@ -166,12 +169,27 @@ class Hello(BaseModel):
 
     token: str | None = None
     spectate: bool = False
+    #: the client takes deltas after a whole payload (``{"type": "delta"}``)
+    deltas: bool = False
 
 
 class Ping(BaseModel):
-    """``{"type": "ping"}``, the only message the socket takes after the hello."""
+    """``{"type": "ping"}``: answered ``{"type": "pong"}``."""
 
     type: Literal["ping"]
+
+
+class SocketMove(BaseModel):
+    """``{"type": "move", "id", "seat", "move", "version"}``: a move over the socket, as
+    ``POST /api/games/{id}/move`` takes it; the answer carries the same ``id``."""
+
+    model_config = STRICT
+
+    type: Literal["move"]
+    id: int | None = Field(default=None, ge=0, le=2**53)
+    seat: int = Field(ge=0, le=15)
+    move: str = Field(min_length=1, max_length=200)
+    version: int | None = Field(default=None, ge=0)
 
 
 def games_of(request: Request) -> Games:
@@ -535,9 +553,12 @@ def _again(game: LiveGame, order: list[int]) -> tuple[Setup, list[str], tuple[()
 FIRST_MESSAGE = 'the first message must be {"token": ...} or {"spectate": true}, as text'
 
 
-async def _hello(ws: WebSocket, games: Games, game: LiveGame, limit: int) -> tuple[int, ...] | None:
-    """Read the first message: a seat token, or a spectator. Forbidden if the token is wrong;
-    :class:`WebSocketDisconnect` if the client left (or its frame was refused) before it."""
+async def _hello(
+    ws: WebSocket, games: Games, game: LiveGame, limit: int
+) -> tuple[tuple[int, ...] | None, Hello]:
+    """Read the first message: a seat token, or a spectator (None). Forbidden if the token is
+    wrong; :class:`WebSocketDisconnect` if the client left (or its frame was refused) before
+    it."""
     message = await asyncio.wait_for(ws.receive(), timeout=30)
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
@@ -551,8 +572,8 @@ async def _hello(ws: WebSocket, games: Games, game: LiveGame, limit: int) -> tup
     except ValidationError:
         raise BadRequest(FIRST_MESSAGE) from None
     if hello.spectate:
-        return None
-    return await games.seats_of(game, hello.token)
+        return None, hello
+    return await games.seats_of(game, hello.token), hello
 
 
 def _is_ping(text: str) -> bool:
@@ -590,15 +611,23 @@ async def _send_views(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
 
 
 async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
+    """Each viewpoint's newest frame, once: its delta where the client takes deltas and was
+    sent the frame the delta starts from, else the whole payload."""
     while True:
         await viewer.wake.wait()
         viewer.wake.clear()
         for point in viewer.viewpoints:
-            text = game.message(point)
-            if viewer.sent.get(point) != text:  # unchanged for this viewer: nothing is sent
-                viewer.sent[point] = text
-                async with viewer.sending:
-                    await _send(ws, text)
+            frame = game.frame(point)
+            last = viewer.sent.get(point)
+            if last == frame.number:  # unchanged for this viewer: nothing is sent
+                continue
+            text = None
+            if viewer.deltas and last is not None and frame.base == last:
+                text = frame.delta()
+                viewer.delta_sent = viewer.delta_sent or text is not None
+            viewer.sent[point] = frame.number
+            async with viewer.sending:
+                await _send(ws, text or frame.full())
         moved = game.moved_at
         if moved is not None and moved[0] > viewer.timed:
             viewer.timed = moved[0]
@@ -649,23 +678,25 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     games: Games = ws.app.state.games
     try:
         game = await games.fresh(game_id)
-        seats = await _hello(ws, games, game, settings.max_ws_message)
+        seats, hello = await _hello(ws, games, game, settings.max_ws_message)
     except (BadRequest, Forbidden, NotFound, TooLarge) as exc:
         await _refuse(ws, exc)
         return
     except TimeoutError:  # nothing said in time: the socket is open, and closed here
         await _send(ws, close=1008)
         return
-    viewer = Viewer(seats, timed=game.revision)
+    viewer = Viewer(seats, timed=game.revision, deltas=hello.deltas)
     if seats is not None and len(seats) == 1:
         logs.seat_known(seats[0])
-    await _send(ws, json.dumps({"type": "hello", "seats": seats, "now": time.time()}))
+    said = {"type": "hello", "seats": seats, "now": time.time(), "takes": TAKES}
+    await _send(ws, json.dumps(said))
     game.viewers.add(viewer)
     games.arrived(game, viewer)
     viewer.wake.set()
     sender = asyncio.create_task(_send_views(ws, game, viewer))
+    conversation = Conversation(ws, games, game, viewer, settings, cross_site(ws.scope))
     try:
-        await _receive_loop(ws, viewer, settings)
+        await conversation.run()
     except WebSocketDisconnect:
         pass  # the client left, or the socket is closed (the sender's 1011 after a failure)
     finally:
@@ -677,36 +708,139 @@ async def _live(ws: WebSocket, game_id: str) -> None:
         await asyncio.wait({sender})
 
 
-async def _receive_loop(ws: WebSocket, viewer: Viewer, settings: Settings) -> None:
-    """Answer pings, refuse anything else (400), until the client leaves or sends too much."""
-    garbage = 0
-    while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text") or ""
-        if max(len(text), len(message.get("bytes") or b"")) > settings.max_ws_message:
-            async with viewer.sending:
-                await _refuse(ws, _too_large(settings.max_ws_message))
-            return
-        if _is_ping(text):
-            reply = '{"type":"pong"}'
-        else:
-            garbage += 1
-            if garbage > settings.max_ws_garbage:
-                async with viewer.sending:
-                    await _send(ws, close=1008)
+#: what the socket takes after the hello (the hello's ``takes``)
+TAKES = ["ping", "move", "full"]
+#: the answer to a message the socket does not take
+NOT_TAKEN = (
+    'this socket takes {"type": "ping"}, {"type": "move", "seat", "move", "version", "id"} '
+    'and {"type": "full"}'
+)
+#: seconds over which a connection's refused moves are counted (as the refused requests of a
+#: client address are: ``--max-refusals`` a minute)
+REFUSALS_WINDOW = 60.0
+
+
+class Conversation:
+    """What a client says on its socket after the hello: pings, moves (answered
+    ``{"type": "moved", "id", "version"}`` or ``{"type": "error", "id", "status", "error"}``,
+    with the checks of ``POST /api/games/{id}/move``: the seat's token, a socket opened by
+    another site's page refused, too many refusals a minute refused), and a request for the
+    whole payload again (a client that lost track of the deltas)."""
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        games: Games,
+        game: LiveGame,
+        viewer: Viewer,
+        settings: Settings,
+        foreign: bool,
+    ) -> None:
+        self.ws = ws
+        self.games = games
+        self.game = game
+        self.viewer = viewer
+        self.settings = settings
+        #: the socket was opened by another site's page: it may watch, not move
+        self.foreign = foreign
+        self.garbage = 0
+        self.refusals: list[float] = []
+
+    async def run(self) -> None:
+        """Until the client leaves or sends too much."""
+        limit = self.settings.max_ws_message
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
                 return
-            reply = json.dumps(
-                {
-                    "type": "error",
-                    "status": 400,
-                    "error": "moves go to POST /api/games/{id}/move; "
-                    'this socket only takes {"type":"ping"}',
-                }
-            )
-        async with viewer.sending:
-            await _send(ws, reply)
+            text = message.get("text") or ""
+            if max(len(text), len(message.get("bytes") or b"")) > limit:
+                async with self.viewer.sending:
+                    await _refuse(self.ws, _too_large(limit))
+                return
+            data = _parsed(text)
+            kind = data.get("type")
+            if kind == "move":
+                reply = await self.move(text, data)
+            elif kind == "full" and self.viewer.delta_sent:
+                # a client that lost track of the deltas: each viewpoint's whole payload again
+                # (asked again before another delta, it counts as garbage: no whole payloads
+                # on demand without end)
+                self.viewer.delta_sent = False
+                self.viewer.sent.clear()
+                self.viewer.wake.set()
+                continue
+            elif kind == "ping" and _is_ping(text):
+                reply = '{"type":"pong"}'
+            else:
+                self.garbage += 1
+                if self.garbage > self.settings.max_ws_garbage:
+                    async with self.viewer.sending:
+                        await _send(self.ws, close=1008)
+                    return
+                reply = json.dumps({"type": "error", "status": 400, "error": NOT_TAKEN})
+            async with self.viewer.sending:
+                await _send(self.ws, reply)
+
+    async def move(self, text: str, data: dict[str, Any]) -> str:
+        """Make the move ``text`` (parsed: ``data``) asks for: the answer to send."""
+        started = time.perf_counter()
+        number = data.get("id")
+        if type(number) is not int or not 0 <= number <= 2**53:
+            number = None
+        try:
+            status = 200
+            reply = await self._move(text, number)
+        except WebError as exc:
+            status = exc.status
+            if status < 500:
+                self.refusals.append(time.monotonic())
+            reply = {"type": "error", "id": number, "status": status, "error": str(exc)}
+            if isinstance(exc, TooMany):
+                reply["retry_after"] = exc.retry_after
+        except Exception:
+            status = 500
+            log.exception("move over the socket of game %s failed", self.game.id)
+            reply = {"type": "error", "id": number, "status": 500, "error": "internal server error"}
+        metrics.REQUESTS.labels("WS", SOCKET_MOVE, str(status)).observe(
+            time.perf_counter() - started
+        )
+        return json.dumps(reply)
+
+    async def _move(self, text: str, number: int | None) -> dict[str, Any]:
+        now = time.monotonic()
+        self.refusals = [t for t in self.refusals if now - t < REFUSALS_WINDOW]
+        if len(self.refusals) >= self.settings.max_refusals > 0:
+            raise TooMany("too many refused requests; try again later", int(REFUSALS_WINDOW))
+        try:
+            body = SocketMove.model_validate_json(text)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "body"
+            raise BadRequest(f"bad request: {where}: {first['msg']}") from None
+        if self.foreign:
+            raise Forbidden(REFUSED)
+        seats = self.viewer.seats
+        if seats is None:
+            raise Forbidden("a spectator's connection makes no moves (it has no seat's link)")
+        if body.seat not in seats:
+            raise Forbidden(f"this link does not hold seat {body.seat + 1}")
+        logs.seat_known(body.seat)
+        await self.games.move(self.game, body.seat, body.move, body.version)
+        return {"type": "moved", "id": number, "version": self.game.version(body.seat)}
+
+
+#: the route a move over the socket is counted under (:data:`metrics.REQUESTS`)
+SOCKET_MOVE = "/ws/games/{game_id} move"
+
+
+def _parsed(text: str) -> dict[str, Any]:
+    """A message as a JSON object (empty if it is none)."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def error_json(status: int, reason: str) -> JSONResponse:

@@ -7,7 +7,11 @@ where a request comes from: ``Sec-Fetch-Site`` (every current browser sends it) 
 ``same-origin``, or ``none`` for a request the user made (the address bar, a bookmark); where it
 is missing, ``Origin`` must name this server as the request reached it (scheme, ``Host`` header,
 port). A request with neither header is not a browser's cross-site post (a browser sends one of
-them with every post from another page): curl, scripts and tests, taken as they are."""
+them with every post from another page): curl, scripts and tests, taken as they are.
+
+The same test applies to a WebSocket's opening handshake (browsers send ``Origin`` with every
+one): a socket another site's page opened may watch a game, but its moves are refused
+(:mod:`rulebook.web.api`)."""
 
 from __future__ import annotations
 
@@ -38,9 +42,14 @@ def _origin(scheme: str, host: str) -> tuple[str, str, int] | None:
     return scheme.lower(), parts.hostname, port or DEFAULT_PORTS.get(scheme.lower(), 0)
 
 
+#: the HTTP scheme a WebSocket's own is the counterpart of (an ``Origin`` names a page's)
+PAGE_SCHEMES = {"ws": "http", "wss": "https"}
+
+
 def cross_site(scope: Scope) -> bool:
-    """Whether an HTTP request is a change asked by another site's page."""
-    if scope["method"] in SAFE_METHODS:
+    """Whether an HTTP request is a change asked by another site's page, or a WebSocket was
+    opened by one (its moves are then refused: it may watch, as anyone may)."""
+    if scope["type"] == "http" and scope["method"] in SAFE_METHODS:
         return False
     headers = Headers(scope=scope)
     fetch_site = headers.get("sec-fetch-site")
@@ -51,7 +60,8 @@ def cross_site(scope: Scope) -> bool:
         return False
     scheme, _, rest = origin.strip().partition("://")
     theirs = _origin(scheme, rest) if rest else None
-    ours = _origin(scope["scheme"], headers.get("host", ""))
+    scheme_here = str(PAGE_SCHEMES.get(scope["scheme"], scope["scheme"]))
+    ours = _origin(scheme_here, headers.get("host", ""))
     return theirs is None or theirs != ours
 
 

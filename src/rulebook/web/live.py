@@ -116,8 +116,12 @@ class Viewer:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: one message at a time on the socket (updates and replies come from two tasks)
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: the last payload sent for each viewpoint (a seat, or None), as JSON text
-    sent: dict[int | None, str] = field(default_factory=dict)
+    #: the number of the last frame sent for each viewpoint (a seat, or None)
+    sent: dict[int | None, int] = field(default_factory=dict)
+    #: the client takes deltas (``{"type": "delta"}``) after a whole payload (its hello said)
+    deltas: bool = False
+    #: a delta was sent since the client last asked for the whole payloads (``{"type": "full"}``)
+    delta_sent: bool = False
     #: the revision of the last move whose frames to this viewer were timed
     timed: int = -1
 
@@ -138,6 +142,81 @@ def replay(setup: Setup, moves: Sequence[tuple[int, str]]) -> tuple[State, list[
         told.append(made(state, seat, action))
         drew = state.chance.draws != draws
     return state, told, drew
+
+
+#: what a delta leaves out of a payload: the log, sent as the lines kept and those added
+LOG = "log"
+
+
+def differences(
+    old: dict[str, Any], new: dict[str, Any]
+) -> tuple[dict[str, Any], int, list[Any]] | None:
+    """What changed from payload ``old`` to payload ``new`` of one viewer: the other fields
+    whose values differ, how many lines of the log stay as they were, and the lines after
+    them. None when a field came or went (then only the whole payload will do)."""
+    if old.keys() != new.keys():
+        return None
+    changed = {k: v for k, v in new.items() if k != LOG and old[k] != v}
+    before, after = old[LOG], new[LOG]
+    keep = 0
+    for a, b in zip(before, after, strict=False):
+        if a != b:
+            break
+        keep += 1
+    return changed, keep, after[keep:]
+
+
+class Frame:
+    """One viewer's payload at one change of the game, numbered (per viewer), and its two
+    WebSocket messages, each encoded once, when first asked for, however many connections
+    are sent it: the whole payload (``{"type": "view", ...}``), and what changed since the
+    frame before it (``{"type": "delta", "base": ...}``: the fields that changed, the count
+    of log lines kept and the lines added). A connection is sent the delta only if the frame
+    it was sent last is that base; else the whole payload (docs/web-api.md)."""
+
+    __slots__ = ("_changes", "_delta", "_full", "base", "key", "number", "payload", "viewer")
+
+    def __init__(
+        self,
+        number: int,
+        key: tuple[int, bool, int],
+        viewer: int | None,
+        payload: dict[str, Any],
+        base: int | None = None,
+        changes: tuple[dict[str, Any], int, list[Any]] | None = None,
+    ) -> None:
+        self.number = number
+        self.key = key
+        self.viewer = viewer
+        self.payload = payload
+        #: the number of the frame this one's delta starts from (None: no delta)
+        self.base = base if changes is not None else None
+        self._changes = changes
+        self._full: str | None = None
+        self._delta: str | None = None
+
+    def head(self, kind: str) -> dict[str, Any]:
+        return {
+            "type": kind,
+            "frame": self.number,
+            "seat": self.viewer,
+            "version": self.payload["version"],
+            "over": self.payload["over"],
+        }
+
+    def full(self) -> str:
+        if self._full is None:
+            self._full = to_text({**self.head("view"), "view": self.payload})
+        return self._full
+
+    def delta(self) -> str | None:
+        """The delta from :attr:`base` (None if there is none: send :meth:`full`)."""
+        if self._delta is None and self._changes is not None:
+            changed, keep, added = self._changes
+            message = {**self.head("delta"), "base": self.base, "view": changed}
+            message[LOG] = [keep, added]
+            self._delta = to_text(message)
+        return self._delta
 
 
 class LiveGame:
@@ -170,9 +249,9 @@ class LiveGame:
         self.claiming = False
         #: another process held the lock when this one asked
         self.driven_elsewhere = False
-        #: each viewpoint's WebSocket message, built once per change and shared by every
-        #: connection of that seat (or every spectator): (revision, can_undo), text
-        self._messages: dict[int | None, tuple[tuple[int, bool, int], str]] = {}
+        #: each viewpoint's newest frame, shared by every connection of that seat (or every
+        #: spectator)
+        self._frames: dict[int | None, Frame] = {}
         #: each viewpoint's payload (with ``can_undo`` false) at a revision
         self._payloads: dict[int | None, tuple[int, dict[str, Any]]] = {}
         #: connections of each seat through other processes: {pid: (seats, when told)}
@@ -410,16 +489,31 @@ class LiveGame:
             "presence": self.presence(),
         }
 
-    def message(self, viewer: int | None) -> str:
-        """The WebSocket message carrying ``viewer``'s payload, as JSON text: built once per
-        change of the game (or of the viewer's undo button) however many connections show it."""
+    def frame(self, viewer: int | None) -> Frame:
+        """``viewer``'s newest :class:`Frame`: built once per change of the game (or of the
+        viewer's undo button, or of who is connected) however many connections show it. A
+        change that leaves the viewer's payload as it was keeps its frame: nothing to send."""
         key = (self.revision, viewer is not None and self.can_undo(viewer), self.presence_rev)
-        known = self._messages.get(viewer)
-        if known is not None and known[0] == key:
-            return known[1]
-        text = to_text({"type": "view", "view": self.payload(viewer)})
-        self._messages[viewer] = (key, text)
-        return text
+        known = self._frames.get(viewer)
+        if known is not None and known.key == key:
+            return known
+        payload = self.payload(viewer)
+        changes = None if known is None else differences(known.payload, payload)
+        if known is not None and changes is not None:
+            if not changes[0] and changes[1] == len(payload[LOG]) == len(known.payload[LOG]):
+                known.key = key  # the same payload: the same frame
+                return known
+            known._changes = None  # nobody is sent its delta once a newer frame is built
+        # numbered per viewpoint: a seat's count of its frames says nothing of other seats'
+        base = None if known is None else known.number
+        frame = Frame((base or 0) + 1, key, viewer, payload, base, changes)
+        self._frames[viewer] = frame
+        return frame
+
+    def message(self, viewer: int | None) -> str:
+        """The WebSocket message carrying ``viewer``'s whole payload, as JSON text
+        (:meth:`frame`)."""
+        return self.frame(viewer).full()
 
     def version(self, viewer: int | None) -> int:
         """The ``version`` of ``viewer``'s payload (the moves it knows of)."""

@@ -24,6 +24,7 @@ const state = {
   sending: null, // the move in flight: {seat, version} it was sent from
   board: null, // the board module
   socket: null,
+  frames: new Map(), // per viewpoint: the number of the frame its payload is (deltas build on it)
   retry: 0,
   openGroups: new Set(), // the headings of the move groups the player unfolded
   logShown: [], // the log's lines on the page, each as its key (drawLog appends what is new)
@@ -622,8 +623,22 @@ $("to-moves").addEventListener("click", (event) => {
 $("pass-ready").addEventListener("click", () => { state.revealed = state.shown; draw(); $("moves").querySelector("button")?.focus(); });
 
 // -- live updates -----------------------------------------------------------------------------
+function viewKey(view) {
+  return view.seat === null ? "spectator" : view.seat;
+}
+
 function keep(view) {
-  state.views.set(view.seat === null ? "spectator" : view.seat, view);
+  state.views.set(viewKey(view), view);
+}
+
+/** The payload a delta makes of the one it was built on (null if this page does not hold that
+ * one): the fields that changed, and the log's first lines kept with the new ones after them. */
+function applyDelta(delta) {
+  const key = delta.seat === null ? "spectator" : delta.seat;
+  const base = state.views.get(key);
+  if (!base || state.frames.get(key) !== delta.base) return null;
+  const [kept, added] = delta.log;
+  return { ...base, ...delta.view, log: base.log.slice(0, kept).concat(added) };
 }
 
 /** The line that says whether the page is live ("live", "connection lost; ..."). */
@@ -637,7 +652,8 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
   state.socket = socket;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify(token ? { token } : { spectate: true }));
+    state.frames.clear(); // a new connection starts with whole payloads
+    socket.send(JSON.stringify({ ...(token ? { token } : { spectate: true }), deltas: true }));
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
@@ -646,11 +662,16 @@ function connect() {
       state.retry = 0;
       connection("live");
       page.dataset.live = "yes";
-    } else if (message.type === "view") {
-      keep(message.view);
-      const v = message.view;
+    } else if (message.type === "view" || message.type === "delta") {
+      const v = message.type === "view" ? message.view : applyDelta(message);
+      if (!v) { // a delta this page cannot build on: the whole payload again
+        socket.send('{"type":"full"}');
+        return;
+      }
+      keep(v);
+      state.frames.set(viewKey(v), message.frame);
       if (state.sending && v.seat === state.sending.seat && v.version > state.sending.version) sent();
-      page.dataset.version = String(message.view.version);
+      page.dataset.version = String(v.version);
       draw();
     } else if (message.type === "error") {
       connection(message.error);
