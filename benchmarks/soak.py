@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import re
@@ -66,7 +65,6 @@ from webserver import Server
 #: a process may grow this much after its warm-up, and the counts this much (and by FEW)
 GROWTH = 0.10
 FEW = 3
-MOVE_PATH = re.compile(r"^/api/games/([^/]+)/move$")
 
 
 @dataclass
@@ -97,10 +95,11 @@ class Record:
             self.statuses[response.status_code] += 1
         if path == "/api/games" and response.status_code == 201:
             self.games.append(response.json()["id"])
-        elif (found := MOVE_PATH.match(path)) and response.status_code == 200:
-            body = json.loads(request.content)
-            self.acked[(found[1], body["version"])] = (body["seat"], body["move"])
-            self.acked_at.append(self.now())
+
+    def ack(self, game: str, version: int, seat: int, move: str) -> None:
+        """The people's side of a move the server acknowledged (over the socket or HTTP)."""
+        self.acked[(game, version)] = (seat, move)
+        self.acked_at.append(self.now())
 
 
 @dataclass
@@ -182,7 +181,9 @@ async def people(
         ) as http:
             while True:
                 try:
-                    await web_load.one_game([url], source, [http], stats, rng, "random", think)
+                    await web_load.one_game(
+                        [url], source, [http], stats, rng, "random", think, record.ack
+                    )
                 except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
                     stats.error(f"{type(exc).__name__}")
                     await asyncio.sleep(0.5 + rng.random())

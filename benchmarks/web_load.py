@@ -62,6 +62,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -253,6 +254,10 @@ async def watch_whole(ws: Any, game: Game, index: int, stats: Stats) -> None:
         game.changed[index].set()
 
 
+#: told of each acknowledged move: the game, the version the move was made at, the seat, the move
+Acked = Callable[[str, int, int, str], None]
+
+
 async def person(
     https: list[httpx.AsyncClient],
     game: Game,
@@ -260,11 +265,13 @@ async def person(
     stats: Stats,
     rng: random.Random,
     think: tuple[float, float],
+    acked: Acked | None = None,
 ) -> None:
     """A simulated person at seat connection ``index``: when the newest view offers moves,
     think, then send one of the legal moves of the view newest by then (over the seat's
     socket where the server takes them, else by HTTP). A view older than the person's last
-    accepted move (an update still on its way) is not acted on."""
+    accepted move (an update still on its way) is not acted on. ``acked`` hears every move
+    the server acknowledged (the soak checks them against the store)."""
     floor = 0  # the version of the person's last accepted move: older views are stale
 
     def newest() -> dict[str, Any] | None:
@@ -308,6 +315,8 @@ async def person(
                 continue
             if said["type"] == "moved":
                 floor = said["version"]
+                if acked is not None:
+                    acked(game.id, body["version"], body["seat"], move)
             else:
                 game.waiting[:] = [w for w in game.waiting if w[0] != target]
                 stats.error(f"move: {said.get('status')} {said.get('error')}")
@@ -326,6 +335,8 @@ async def person(
             continue
         if r.status_code == 200:
             floor = r.json()["version"]
+            if acked is not None:
+                acked(game.id, body["version"], body["seat"], move)
         else:
             game.waiting[:] = [w for w in game.waiting if w[0] != target]
             stats.error(f"move: {r.status_code} {r.text}")
@@ -339,6 +350,7 @@ async def one_game(
     rng: random.Random,
     bot: str,
     think: tuple[float, float],
+    acked: Acked | None = None,
 ) -> None:
     name, players = rng.choice(GAMES)
     seats = ["human", "human", bot][:players]
@@ -358,7 +370,8 @@ async def one_game(
         for i in range(len(tokens) + 1)
     ]
     tasks += [
-        asyncio.create_task(person(https, game, i, stats, rng, think)) for i in range(len(tokens))
+        asyncio.create_task(person(https, game, i, stats, rng, think, acked))
+        for i in range(len(tokens))
     ]
     try:
         done, _ = await asyncio.wait(

@@ -95,11 +95,25 @@ def test_new_games_then_moves_are_refused_and_served_again(c: TestClient, db: Pa
         assert c.post("/api/games", json=NEW_GAME).status_code == 503
         assert dump(db) == before
         assert get_view(c, gid)["version"] == 1
+        # a move over the seat's socket (its opening notes the seat as present; no move made)
+        with c.websocket_connect(f"/ws/games/{gid}") as seat_socket:
+            seat_socket.send_text(json.dumps({"token": token}))
+            assert seat_socket.receive_json()["type"] == "hello"
+            seat_socket.receive_json()  # its view
+            seat_socket.send_text(json.dumps({"type": "move", "id": 7, **body}))
+            said = seat_socket.receive_json()
+            assert said["type"] == "error" and said["id"] == 7, said
+            assert said["status"] == 503 and said["retry_after"] == RETRY_MOVE
+        assert get_view(c, gid)["version"] == 1
         # what is never refused: pages, views, the operators' routes, the open socket
         assert c.get(f"/games/{gid}").status_code == 200
         assert c.get("/healthz").status_code == 200
         spectator.send_text('{"type":"ping"}')
-        assert spectator.receive_json() == {"type": "pong"}
+        said = spectator.receive_json()
+        while said["type"] == "view":  # the seat's socket came and went: presence, no move
+            assert said["view"]["version"] == 1
+            said = spectator.receive_json()
+        assert said == {"type": "pong"}
 
         # the load falls: served again, the same move from the same view
         pressed(c)
@@ -110,7 +124,7 @@ def test_new_games_then_moves_are_refused_and_served_again(c: TestClient, db: Pa
     counts = refusals(c)
     for labels, more in (
         ('{reason="lag",refused="game"}', 2),
-        ('{reason="lag",refused="move"}', 2),
+        ('{reason="lag",refused="move"}', 3),
     ):
         assert counts[labels] - counted.get(labels, 0) == more
 

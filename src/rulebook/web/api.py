@@ -723,8 +723,9 @@ REFUSALS_WINDOW = 60.0
 class Conversation:
     """What a client says on its socket after the hello: pings, moves (answered
     ``{"type": "moved", "id", "version"}`` or ``{"type": "error", "id", "status", "error"}``,
-    with the checks of ``POST /api/games/{id}/move``: the seat's token, a socket opened by
-    another site's page refused, too many refusals a minute refused), and a request for the
+    with the checks of ``POST /api/games/{id}/move``: the process's room (503 with
+    ``retry_after`` past it), the seat's token, a socket opened by another site's page refused,
+    too many refusals a minute refused), and a request for the
     whole payload again (a client that lost track of the deltas)."""
 
     def __init__(
@@ -796,7 +797,7 @@ class Conversation:
             if status < 500:
                 self.refusals.append(time.monotonic())
             reply = {"type": "error", "id": number, "status": status, "error": str(exc)}
-            if isinstance(exc, TooMany):
+            if exc.retry_after is not None:  # too many refusals (429), no room now (503)
                 reply["retry_after"] = exc.retry_after
         except Exception:
             status = 500
@@ -808,6 +809,7 @@ class Conversation:
         return json.dumps(reply)
 
     async def _move(self, text: str, number: int | None) -> dict[str, Any]:
+        self.ws.app.state.load.admit("move")  # as POST .../move: 503 past the process's room
         now = time.monotonic()
         self.refusals = [t for t in self.refusals if now - t < REFUSALS_WINDOW]
         if len(self.refusals) >= self.settings.max_refusals > 0:
