@@ -52,6 +52,28 @@ settings.register_profile("quick", _BASE, max_examples=3)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``pytest -n 2 --dist loadgroup`` (``make unit``) sends each ``xdist_group`` to one
+    worker: one server and one browser per module. pytest-xdist 3.8 marks a test's group by
+    appending ``@group`` to its ``_nodeid``, which pytest 9.2 no longer reads (its node ids
+    are ``_id``; pytest-xdist issue 1386): every group was split across the workers, each
+    starting the module's servers again. Done here the way pytest 9.2 keeps ids, on a worker
+    asked for loadgroup only, and only where xdist's own marking did not take."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import NodeId  # pytest's own type of node id (9.2)
+
+    for item in items:
+        names = {
+            str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+            for mark in item.iter_markers("xdist_group")
+        }
+        nodeid = item.nodeid
+        if names and nodeid.rfind("@") <= nodeid.rfind("]"):
+            item._id = NodeId.parse(f"{nodeid}@{'_'.join(sorted(names))}")
+
+
 # the web app's tests: a throwaway SQLite file, and a test client of an app storing in it
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
