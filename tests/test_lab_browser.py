@@ -5,11 +5,7 @@ mid-run picks the progress up again), the change read with its interval; then a 
 values started from the page, searching, and cancelled.
 
 The server's lab runs the compiled modules when they are built and current (``make test``
-builds them), so that the desktop's comparison plays 1,000 games a side within the suite's time;
-without them it plays 200. The phone walks every step of the desktop's (the form, the refused
-value, the TOML, the estimate, the reload mid-run, the result with its intervals, the plots, the
-tune) on a comparison of 200 games a side: how many games a run plays is the server's business,
-the same code at any count, and 200 keep the run going for the reload mid-run."""
+builds them), so that 1,000 games a side fit the suite's time; without them it plays fewer."""
 
 from __future__ import annotations
 
@@ -169,7 +165,7 @@ def tune(page: Any, url: str) -> None:
 def test_a_designer_changes_a_card_and_reads_the_balance_move(
     server: Server, browser: Any, where: str
 ) -> None:
-    games = 1000 if compiled() and where == "desktop" else 200
+    games = 1000 if compiled() else 200
     context = browser.new_context(
         **(DESKTOP if where == "desktop" else PHONE), accept_downloads=True
     )
