@@ -60,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_load
 
 from pgtemp import missing, postgres
-from webserver import Server
+from webserver import Server, server_processes
 
 #: a process may grow this much after its warm-up, and the counts this much (and by FEW)
 GROWTH = 0.10
@@ -110,20 +110,6 @@ class Sample:
     tasks: dict[int, int]
     db_connections: int
     load: float  #: the machine's load average (1 minute)
-
-
-def server_processes(supervisor: int) -> set[int]:
-    """The server processes uvicorn's supervisor ``supervisor`` started (not their workers)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == supervisor and b"spawn_main" in command:
-            found.add(int(stat.parent.name))
-    return found
 
 
 def resident(pid: int) -> int | None:

@@ -33,7 +33,7 @@ from rulebook.core import Setup
 from rulebook.lab.storage import read_results
 from rulebook.web.cluster import lock_key
 from rulebook.web.store import MoveWrite, Store
-from webserver import Server
+from webserver import Server, server_processes
 from webtools import auth, token_of
 
 NO_POSTGRES = pytest.mark.skipif(missing() is not None, reason=f"no PostgreSQL here: {missing()}")
@@ -414,22 +414,9 @@ def test_a_process_that_missed_notifications_catches_up(three: list[Server], dat
     assert "lost the database's notifications" in b.log.read_text()
 
 
-def _children(pid: int) -> set[int]:
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid and b"spawn_main" in command:
-            found.add(int(stat.parent.name))
-    return found
-
-
 def _pair(pid: int) -> set[int] | None:
     """The two server processes of supervisor ``pid``, once there are two."""
-    found = _children(pid)
+    found = server_processes(pid)
     return found if len(found) == 2 else None
 
 
@@ -496,7 +483,7 @@ def test_workers_share_one_port_and_a_killed_one_is_replaced(database: str, tmp_
             assert again.last["version"] == n
     finally:
         server.stop()
-    assert server.process is not None and not _children(server.process.pid)
+    assert server.process is not None and not server_processes(server.process.pid)
     assert "Traceback" not in server.log.read_text()
 
 

@@ -31,6 +31,21 @@ def raise_open_files() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def server_processes(supervisor: int) -> set[int]:
+    """The server processes uvicorn's supervisor ``supervisor`` started under ``--workers``
+    (multiprocessing's spawned children; not their bot workers)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == supervisor and b"spawn_main" in command:
+            found.add(int(stat.parent.name))
+    return found
+
+
 class Server:
     """``rulebook serve`` on a free port of 127.0.0.1, its output in ``log``."""
 
