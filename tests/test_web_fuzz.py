@@ -592,6 +592,11 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
             lab_dir=folder / "lab",
             lab_workers=1,
             lab_running=0,  # runs wait in the queue: none is played
+            # no refusal for load (its own tests cover it): the bots never move here, so
+            # their waiting moves would pass the threshold and refuse new games with 503
+            overload_lag=0.0,
+            overload_requests=0,
+            overload_bots=0,
         )
     )
     try:
