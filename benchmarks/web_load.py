@@ -17,15 +17,30 @@ table each. With several processes, a game's connections go to the processes in 
 over HTTP are posted to one picked at random), so most updates cross from one process to
 another (through PostgreSQL's notifications). The open-files limit is raised to its hard limit
 (each game holds 4 sockets on each side).
+
+A server past what it can serve refuses new games and moves for load (503 with
+``Retry-After``; over the socket an error with ``"status": 503`` and ``retry_after``: nothing
+was changed). The people do what the game page and the new-game form do: a refused move is
+sent again, the same, after the wait it was told plus up to a second (so the refused do not
+all come back at once), as many times as it takes while the run lasts; a refused new game is
+asked for again after its wait. Those refusals are counted apart from the errors, which are
+the real failures only: a dropped connection, a bad or missing answer, any other refusal, an
+acknowledged move not in the store (every acknowledged move is looked up there once the
+servers are stopped).
+
 After a warm-up, for ``--seconds`` seconds it reports the moves per second the servers made
 (people's and bots', counted from the spectator's updates: a refused request is no move), the
 time from a person's move being sent to the update reaching every seat and the spectator of
-the game (p50, p99, max), every refused request or error by kind, the CPU per move of the
-servers (each process's and their sum), their workers and the load generator, and the load
-average. ``--profile OUT`` runs the servers under cProfile. ``--lab`` keeps a balance-lab run
-going on the servers while they serve (a simulation of greedy Merchants of Magick games on every
-core, queued through the lab's API before the warm-up, cancelled after), and reports the games
-it played meanwhile: the games' pace with the lab at work.
+the game (p50, p99, max; a move refused and sent again counts from its FIRST sending: what
+the person waits), the errors by kind, the refusals for load (moves and new games, over the
+whole run and while measuring, by the server's reason; the moves made once sent again), the
+acknowledged moves missing from the store, the CPU per move of the servers (each process's
+and their sum), their workers and the load generator, and the load average; ``--json FILE``
+writes the same figures, a row per run. ``--profile OUT`` runs the servers under cProfile.
+``--lab`` keeps a balance-lab run going on the servers while they serve (a simulation of greedy
+Merchants of Magick games on every core, queued through the lab's API before the warm-up,
+cancelled after), and reports the games it played meanwhile: the games' pace with the lab at
+work.
 
 ``--baseline-src DIR`` measures a baseline side by side in the same run: each configuration
 is run with this tree's servers and then with the servers of the ``rulebook`` package in DIR
@@ -43,6 +58,13 @@ The scale runs (``make bench-web-scale``)::
         --warmup 60 --seconds 120
     python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
         --warmup 90 --seconds 180
+
+The overload run (``make bench-web-overload``): 1,500 games on two processes, meant to take
+them past what they serve, so that they refuse some; the refusals are reported, the errors
+must stay 0 (no connection dropped, no acknowledged move lost)::
+
+    python benchmarks/web_load.py --db postgresql --processes 2 --games 1500 --think 1-3 \
+        --warmup 60 --seconds 120
 """
 
 from __future__ import annotations
@@ -52,9 +74,11 @@ import asyncio
 import contextlib
 import gc
 import json
+import math
 import os
 import random
 import re
+import sqlite3
 import ssl
 import statistics
 import sys
@@ -69,6 +93,7 @@ from typing import Any
 
 import httpx
 import orjson
+import psycopg
 import uvloop
 import websockets
 
@@ -103,13 +128,69 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     measuring: bool = False
+    #: the real failures: dropped connections, bad or missing answers, acknowledged moves not
+    #: stored (a refusal for load is none of them)
     errors: int = 0
     #: every error by kind (status and reason, or exception): none is hidden
     kinds: Counter[str] = field(default_factory=Counter)
+    #: requests refused for load (503 with when to ask again) and asked again then, by what
+    #: (``move``, ``game``) and the server's reason, over the whole run ...
+    refused: Counter[str] = field(default_factory=Counter)
+    #: ... and by what, those while measuring
+    refused_measuring: Counter[str] = field(default_factory=Counter)
+    #: moves made after one refusal or more (sent again until taken)
+    resent: int = 0
 
     def error(self, kind: str) -> None:
         self.errors += 1
         self.kinds[kind[:100]] += 1
+
+    def refuse(self, what: str, reason: str) -> None:
+        """A ``move`` or a new ``game`` refused for load, for ``reason`` (the server's)."""
+        self.refused[f"{what}: {reason}"[:120]] += 1
+        if self.measuring:
+            self.refused_measuring[what] += 1
+
+    def refusals(self, what: str) -> int:
+        """The refusals of ``what`` over the whole run."""
+        return sum(n for kind, n in self.refused.items() if kind.startswith(f"{what}: "))
+
+
+#: a refused request is asked again after at most this many seconds, whatever it was told (as
+#: the game page does)
+LONGEST_WAIT = 60.0
+
+
+def refusal(status: int, retry_after: object) -> float | None:
+    """The seconds to wait before asking again when an answer is a refusal for load: 503 with
+    ``Retry-After`` (or a socket's ``retry_after``) a positive number of seconds (at most
+    :data:`LONGEST_WAIT`); nothing was changed. None for any other answer, a 503 that says not
+    when included (a failure, as the game page takes it)."""
+    if status != 503 or isinstance(retry_after, bool):
+        return None
+    try:
+        seconds = float(retry_after)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    if not (0 < seconds < math.inf):
+        return None
+    return min(seconds, LONGEST_WAIT)
+
+
+def resend_after(seconds: float, rng: random.Random) -> float:
+    """When to ask again after a refusal that said ``seconds``: then, plus up to a second (as
+    the game page spreads the pages refused together, so that they do not all come back at
+    once)."""
+    return seconds + rng.random()
+
+
+def reason_of(response: httpx.Response) -> str:
+    """The one-line reason of an HTTP answer (its JSON ``error``, else its text)."""
+    try:
+        said = response.json()
+    except ValueError:
+        return response.text[:100]
+    return str(said.get("error")) if isinstance(said, dict) else response.text[:100]
 
 
 #: one TLS context for every client (the servers speak plain HTTP; httpx would otherwise load
@@ -258,6 +339,62 @@ async def watch_whole(ws: Any, game: Game, index: int, stats: Stats) -> None:
 Acked = Callable[[str, int, int, str], None]
 
 
+@dataclass
+class Answer:
+    """The server's answer to a move: made (at ``version``), refused for load (ask again after
+    ``wait`` seconds), or failed (``error``)."""
+
+    version: int | None = None
+    wait: float | None = None
+    reason: str = ""
+    error: str = ""
+
+
+async def send_move(
+    https: list[httpx.AsyncClient],
+    game: Game,
+    index: int,
+    body: dict[str, Any],
+    rng: random.Random,
+) -> Answer:
+    """Send a move once: over the seat's socket where the server takes moves there, else by
+    HTTP (to any process), and read the answer."""
+    socket = game.sockets[index]
+    if socket is not None:
+        game.asked += 1
+        asked = game.asked
+        answer = game.answers[asked] = asyncio.get_running_loop().create_future()
+        try:
+            await socket.send(orjson.dumps({"type": "move", "id": asked, **body}).decode())
+            said = await asyncio.wait_for(answer, 30)
+        except (TimeoutError, websockets.WebSocketException) as exc:
+            game.answers.pop(asked, None)
+            return Answer(error=f"move: {type(exc).__name__} {exc}")
+        if said["type"] == "moved":
+            return Answer(version=said["version"])
+        status = said.get("status")
+        wait = refusal(status if type(status) is int else 0, said.get("retry_after"))
+        if wait is not None:
+            return Answer(wait=wait, reason=str(said.get("error")))
+        return Answer(error=f"move: {status} {said.get('error')}")
+    # any process (one process: the random sequence as it was before there were several)
+    http = https[rng.randrange(len(https))] if len(https) > 1 else https[0]
+    try:
+        r = await http.post(
+            f"/api/games/{game.id}/move",
+            json=body,
+            headers={"authorization": f"Bearer {game.tokens[index]}"},
+        )
+    except httpx.HTTPError as exc:
+        return Answer(error=f"move: {type(exc).__name__} {exc}")
+    if r.status_code == 200:
+        return Answer(version=r.json()["version"])
+    wait = refusal(r.status_code, r.headers.get("retry-after"))
+    if wait is not None:
+        return Answer(wait=wait, reason=reason_of(r))
+    return Answer(error=f"move: {r.status_code} {r.text}")
+
+
 async def person(
     https: list[httpx.AsyncClient],
     game: Game,
@@ -269,10 +406,14 @@ async def person(
 ) -> None:
     """A simulated person at seat connection ``index``: when the newest view offers moves,
     think, then send one of the legal moves of the view newest by then (over the seat's
-    socket where the server takes them, else by HTTP). A view older than the person's last
-    accepted move (an update still on its way) is not acted on. ``acked`` hears every move
-    the server acknowledged (the soak checks them against the store)."""
+    socket where the server takes them, else by HTTP). A move refused for load (503) is sent
+    again, the same, after the wait the server asked for (plus up to a second), as many times
+    as it takes, as the game page does; its latency counts from its first sending. A view
+    older than the person's last accepted move (an update still on its way) is not acted on.
+    ``acked`` hears every move the server acknowledged (the soak checks them against the
+    store)."""
     floor = 0  # the version of the person's last accepted move: older views are stale
+    connections = len(game.versions)
 
     def newest() -> dict[str, Any] | None:
         """The view to act on, if it offers moves (parsed only then, from whole payloads)."""
@@ -298,48 +439,47 @@ async def person(
             continue
         move = rng.choice(view["legal"])["text"]
         body = {"seat": view["seat"], "move": move, "version": view["version"]}
-        target = max(game.versions) + 1
-        game.waiting.append((target, time.perf_counter(), set(range(len(game.versions)))))
-        socket = game.sockets[index]
-        if socket is not None:
-            game.asked += 1
-            asked = game.asked
-            answer = game.answers[asked] = asyncio.get_running_loop().create_future()
-            try:
-                await socket.send(orjson.dumps({"type": "move", "id": asked, **body}).decode())
-                said = await asyncio.wait_for(answer, 30)
-            except (TimeoutError, websockets.WebSocketException) as exc:
-                game.answers.pop(asked, None)
-                stats.error(f"move: {type(exc).__name__} {exc}")
-                game.waiting[:] = [w for w in game.waiting if w[0] != target]
-                continue
-            if said["type"] == "moved":
-                floor = said["version"]
+        first = time.perf_counter()  # what the person waits counts from here
+        refused = 0
+        while True:
+            target = max(game.versions) + 1
+            game.waiting.append((target, first, set(range(connections))))
+            answer = await send_move(https, game, index, body, rng)
+            if answer.version is not None:
+                floor = answer.version
+                if refused:
+                    stats.resent += 1
                 if acked is not None:
                     acked(game.id, body["version"], body["seat"], move)
-            else:
-                game.waiting[:] = [w for w in game.waiting if w[0] != target]
-                stats.error(f"move: {said.get('status')} {said.get('error')}")
-            continue
-        # any process (one process: the random sequence as it was before there were several)
-        http = https[rng.randrange(len(https))] if len(https) > 1 else https[0]
-        try:
-            r = await http.post(
-                f"/api/games/{game.id}/move",
-                json=body,
-                headers={"authorization": f"Bearer {game.tokens[index]}"},
-            )
-        except httpx.HTTPError as exc:
-            stats.error(f"move: {type(exc).__name__} {exc}")
+                break
             game.waiting[:] = [w for w in game.waiting if w[0] != target]
-            continue
-        if r.status_code == 200:
-            floor = r.json()["version"]
-            if acked is not None:
-                acked(game.id, body["version"], body["seat"], move)
-        else:
-            game.waiting[:] = [w for w in game.waiting if w[0] != target]
-            stats.error(f"move: {r.status_code} {r.text}")
+            if answer.wait is None:
+                stats.error(answer.error)
+                break
+            stats.refuse("move", answer.reason)
+            refused += 1
+            await asyncio.sleep(resend_after(answer.wait, rng))
+            if game.over.is_set():
+                break
+
+
+async def new_game(
+    http: httpx.AsyncClient, body: dict[str, Any], stats: Stats, rng: random.Random
+) -> dict[str, Any] | None:
+    """Create a game (``POST /api/games``): its links, or None after an error. Refused for
+    load, it is asked for again, the same, after the wait it was told (plus up to a second),
+    as the new-game form does, as many times as it takes."""
+    while True:
+        r = await http.post("/api/games", json=body)
+        if r.status_code == 201:
+            links: dict[str, Any] = r.json()
+            return links
+        wait = refusal(r.status_code, r.headers.get("retry-after"))
+        if wait is None:
+            stats.error(f"create: {r.status_code} {r.text}")
+            return None
+        stats.refuse("game", reason_of(r))
+        await asyncio.sleep(resend_after(wait, rng))
 
 
 async def one_game(
@@ -355,13 +495,11 @@ async def one_game(
     name, players = rng.choice(GAMES)
     seats = ["human", "human", bot][:players]
     first = rng.randrange(len(urls)) if len(urls) > 1 else 0
-    http = https[first]
-    r = await http.post("/api/games", json={"game": name, "players": players, "seats": seats})
-    if r.status_code != 201:
-        stats.error(f"create: {r.status_code} {r.text}")
+    body = {"game": name, "players": players, "seats": seats}
+    links = await new_game(https[first], body, stats, rng)
+    if links is None:
         await asyncio.sleep(1.0)
         return
-    links = r.json()
     tokens = [s["url"].split("#", 1)[1] for s in links["seats"]]
     game = Game(links["id"], tokens)
     n = len(urls)  # the connections go to the processes in turn
@@ -394,6 +532,7 @@ async def keep_games(
     think: tuple[float, float],
     warmup: float,
     seconds: float,
+    acked: Acked | None = None,
 ) -> None:
     async def slot(k: int) -> None:
         rng = random.Random(k)
@@ -412,7 +551,7 @@ async def keep_games(
         try:
             while True:
                 try:
-                    await one_game(urls, source, https, stats, rng, bot, think)
+                    await one_game(urls, source, https, stats, rng, bot, think, acked)
                 except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
                     stats.error(f"{type(exc).__name__} {exc}")
                     await asyncio.sleep(0.5)
@@ -467,6 +606,79 @@ def percentile(xs: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+#: each acknowledged move: (game id, the version it was made at) -> (seat, move)
+Moves = dict[tuple[str, int], tuple[int, str]]
+
+
+def lost_moves(db_url: str, acked: Moves) -> list[str]:
+    """The acknowledged moves not in the store (SQLite or PostgreSQL) as they were
+    acknowledged: at the number they were made at, by their seat, as sent. Read once the
+    servers are stopped (their queued writes done)."""
+    query = "SELECT game_id, number, seat, move FROM moves"
+    if db_url.startswith("sqlite:///"):
+        path = db_url.removeprefix("sqlite:///")
+        with contextlib.closing(sqlite3.connect(path)) as connection:
+            rows = connection.execute(query).fetchall()
+    else:
+        with psycopg.connect(db_url, autocommit=True) as connection:
+            rows = connection.execute(query).fetchall()
+    stored = {(g, n): (seat, move) for g, n, seat, move in rows}
+    return [
+        f"{g} move {n}: seat {seat} {move!r} (stored: {stored.get((g, n))})"
+        for (g, n), (seat, move) in acked.items()
+        if stored.get((g, n)) != (seat, move)
+    ]
+
+
+def outcome(stats: Stats, acknowledged: int, lost: list[str] | None) -> dict[str, Any]:
+    """A run's errors and refusals as its row (``--json``) gives them: the errors (real
+    failures) by kind; the refusals for load (each a request asked again after the wait it was
+    told) of moves and of new games over the whole run and while measuring, and by reason;
+    the moves made once sent again; the acknowledged moves and those not in the store (None:
+    not checked)."""
+    return {
+        "errors": stats.errors,
+        "errors_by_kind": dict(stats.kinds),
+        "moves_refused": stats.refusals("move"),
+        "games_refused": stats.refusals("game"),
+        "moves_refused_measuring": stats.refused_measuring["move"],
+        "games_refused_measuring": stats.refused_measuring["game"],
+        "refused_by_reason": dict(stats.refused),
+        "moves_resent_and_made": stats.resent,
+        "acknowledged_moves": acknowledged,
+        "lost_moves": None if lost is None else len(lost),
+    }
+
+
+def outcome_line(row: dict[str, Any]) -> str:
+    """The errors and refusals of a row (:func:`outcome`) in words, for the printed line."""
+    if row["lost_moves"] is None:
+        stored = f"{row['acknowledged_moves']:,} acknowledged moves, not checked in the store"
+    else:
+        stored = f"{row['lost_moves']} of {row['acknowledged_moves']:,} acknowledged moves lost"
+    refused = "refused for load: none"
+    if row["moves_refused"] or row["games_refused"]:
+        refused = (
+            f"refused for load and asked again: moves {row['moves_refused']:,} times "
+            f"({row['moves_resent_and_made']:,} moves made when sent again), new games "
+            f"{row['games_refused']:,} times ({row['moves_refused_measuring']:,} and "
+            f"{row['games_refused_measuring']:,} of those while measuring)"
+        )
+    return f"errors {row['errors']} ({stored}); {refused}"
+
+
+def outcome_kinds(stats: Stats, most: int = 10) -> list[str]:
+    """The errors by kind, then the refusals by what and reason: the most frequent of each."""
+    lines = []
+    if stats.kinds:
+        lines.append("errors:")
+        lines += [f"{n:6} x {kind}" for kind, n in stats.kinds.most_common(most)]
+    if stats.refused:
+        lines.append("refused for load (503; asked again after the wait it said):")
+        lines += [f"{n:6} x {kind}" for kind, n in stats.refused.most_common(most)]
+    return lines
+
+
 def run(
     db_name: str,
     url_of_db: str,
@@ -481,6 +693,11 @@ def run(
     if args.baseline_src is not None:
         label = f"{label} {'baseline' if src is not None else 'now'}"
     stats = Stats()
+    acknowledged: Moves = {}
+
+    def ack(gid: str, version: int, seat: int, move: str) -> None:
+        acknowledged[(gid, version)] = (seat, move)
+
     servers = []
     for i in range(processes):
         tag = f"{db_name}-{processes}-{i}"
@@ -552,9 +769,10 @@ def run(
                 stats,
                 args.games,
                 args.bot,
-                (args.think_min, args.think_max),
+                args.think,
                 args.warmup,
                 args.seconds,
+                ack,
             )
             await sampler
             if labbing is not None:
@@ -565,6 +783,13 @@ def run(
     finally:
         for server in servers:
             server.stop()
+    try:  # every acknowledged move is in the store (a lost one is an error)
+        lost: list[str] | None = lost_moves(url_of_db, acknowledged)
+    except (sqlite3.Error, psycopg.Error) as exc:  # e.g. a baseline's store of another shape
+        lost = None
+        print(f"acknowledged moves not checked against the store: {exc}", flush=True)
+    for missing_move in lost or []:
+        stats.error(f"acknowledged move not stored: {missing_move}")
     lat = [x * 1000 for x in stats.latencies]
     moves = max(stats.moves, 1)
     each = [1000 * c / moves for c in cpu[0]]
@@ -579,8 +804,7 @@ def run(
         "p50_ms": statistics.median(lat) if lat else float("nan"),
         "p99_ms": percentile(lat, 0.99) if lat else float("nan"),
         "max_ms": max(lat) if lat else float("nan"),
-        "errors": stats.errors,
-        "refused": dict(stats.kinds),
+        **outcome(stats, len(acknowledged), lost),
         "server_cpu_ms_per_move": sum(each),
         "each_server_cpu_ms_per_move": each,
         "workers_cpu_ms_per_move": 1000 * sum(cpu[1]) / moves,
@@ -590,34 +814,57 @@ def run(
     }
     per_process = " + ".join(f"{x:.1f}" for x in each) + " = " if processes > 1 else ""
     print(
-        f"{label:24} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move to "
-        f"every viewer's update over {len(lat)} moves: p50 {row['p50_ms']:.1f} ms, "
-        f"p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; refused or failed "
-        f"{stats.errors}; CPU per move: server{'s' if processes > 1 else ''} {per_process}"
-        f"{row['server_cpu_ms_per_move']:.1f} ms, their bot and undo workers "
+        f"{label:24} {args.games} games: {row['moves_per_s']:.1f} moves/s; person's move (from "
+        f"its first sending) to every viewer's update over {len(lat)} moves: "
+        f"p50 {row['p50_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms, max {row['max_ms']:.1f} ms; "
+        f"{outcome_line(row)}; CPU per move: server{'s' if processes > 1 else ''} "
+        f"{per_process}{row['server_cpu_ms_per_move']:.1f} ms, their bot and undo workers "
         f"{row['workers_cpu_ms_per_move']:.1f} ms, load generator "
         f"{row['client_cpu_ms_per_move']:.1f} ms; load average {load[0]:.1f} -> {load[1]:.1f}"
         + (f"; the lab played {lab[1] - lab[0]} games meanwhile" if args.lab else ""),
         flush=True,
     )
-    for kind, count in stats.kinds.most_common(10):
-        print(f"    {count:6} x {kind}", flush=True)
+    for line in outcome_kinds(stats):
+        print(f"    {line}", flush=True)
     return row
 
 
 def think_range(text: str) -> tuple[float, float]:
-    """``MIN-MAX`` seconds (``5-15``)."""
-    low, _, high = text.partition("-")
+    """``MIN-MAX`` seconds (``5-15``, ``0.5-2``): the people's think time, each move's drawn
+    evenly between the two (``--think`` of this script and of ``soak.py``)."""
+    low, dash, high = text.strip().partition("-")
     try:
         least, most = float(low), float(high)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: give MIN-MAX seconds, e.g. 5-15") from None
-    if not 0 <= least <= most:
-        raise argparse.ArgumentTypeError(f"{text!r}: give MIN-MAX seconds, e.g. 5-15")
+        least = most = math.nan
+    if not dash or not (math.isfinite(least) and math.isfinite(most)):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not MIN-MAX: give two numbers of seconds, e.g. 1-3 or 0.5-2"
+        )
+    if least < 0 or least > most:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: MIN must be at least 0 and at most MAX, e.g. 1-3 or 5-15"
+        )
     return least, most
 
 
-def main() -> None:
+#: the people's think time unless ``--think`` says otherwise
+THINK = "1-3"
+
+
+def add_think(parser: argparse.ArgumentParser) -> None:
+    """``--think MIN-MAX`` (:func:`think_range`), shared with ``soak.py``."""
+    parser.add_argument(
+        "--think",
+        type=think_range,
+        default=think_range(THINK),
+        metavar="MIN-MAX",
+        help=f"the people's think time in seconds (e.g. 5-15; default {THINK})",
+    )
+
+
+def arguments() -> argparse.ArgumentParser:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
@@ -630,13 +877,7 @@ def main() -> None:
     )
     parser.add_argument("--bot", default="random", help="the bot seat's kind (default random)")
     parser.add_argument("--bot-delay", type=float, default=0.5)
-    parser.add_argument("--think-min", type=float, default=1.0)
-    parser.add_argument("--think-max", type=float, default=3.0)
-    parser.add_argument(
-        "--think",
-        type=think_range,
-        help="the people's think time in seconds, MIN-MAX (e.g. 5-15; default 1-3)",
-    )
+    add_think(parser)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--profile",
@@ -654,9 +895,12 @@ def main() -> None:
     parser.add_argument(
         "--lab", action="store_true", help="keep a balance-lab run going on every core meanwhile"
     )
+    return parser
+
+
+def main() -> None:
+    parser = arguments()
     args = parser.parse_args()
-    if args.think is not None:
-        args.think_min, args.think_max = args.think
     open_files = raise_open_files()
     # every game holds 4 sockets here and 4 in the servers, and an HTTP connection per process
     if args.games * 6 + 100 > open_files:
