@@ -13,7 +13,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web bench-web-scale soak clean
+.PHONY: run play test lint typecheck unit compiled bench bench-playouts same-games bench-web bench-web-scale bench-web-overload soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -84,6 +84,13 @@ bench-web-scale: $(STAMP) compiled
 	  --warmup 60 --seconds 120
 	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
 	  --warmup 90 --seconds 180
+
+## the overload run: 1,500 games of people thinking 1-3 s on two processes on PostgreSQL, past
+## what they serve: refused moves and games are asked again after Retry-After (reported apart);
+## the errors must be 0 (no connection dropped, no acknowledged move lost)
+bench-web-overload: $(STAMP) compiled
+	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 1500 --think 1-3 \
+	  --warmup 60 --seconds 120
 
 ## soak run: 200 games for an hour over two server processes on PostgreSQL, one killed with
 ## kill -9 every few minutes; checks no acknowledged move lost, no game stuck, nothing leaking
