@@ -366,7 +366,11 @@ async def send_move(
         answer = game.answers[asked] = asyncio.get_running_loop().create_future()
         try:
             await socket.send(orjson.dumps({"type": "move", "id": asked, **body}).decode())
-            said = await asyncio.wait_for(answer, 30)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation
+            # that comes as the answer does, and the person then waited for ever on a game
+            # whose connections were gone (a run that never ended)
+            async with asyncio.timeout(30):
+                said = await answer
         except (TimeoutError, websockets.WebSocketException) as exc:
             game.answers.pop(asked, None)
             return Answer(error=f"move: {type(exc).__name__} {exc}")
@@ -512,11 +516,11 @@ async def one_game(
         for i in range(len(tokens))
     ]
     try:
-        done, _ = await asyncio.wait(
-            [asyncio.create_task(game.over.wait()), *tasks], return_when=asyncio.FIRST_COMPLETED
-        )
+        over = asyncio.create_task(game.over.wait())
+        tasks.append(over)
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for t in done:
-            if t in tasks and t.exception() is not None:
+            if t is not over and t.exception() is not None:
                 raise t.exception()  # type: ignore[misc]
     finally:
         for t in tasks:
@@ -577,7 +581,9 @@ async def keep_games(
     gc.unfreeze()
     for s in slots:
         s.cancel()
-    await asyncio.gather(*slots, return_exceptions=True)
+    _, stuck = await asyncio.wait(slots, timeout=60)
+    for _ in stuck:  # none should: said, not waited for
+        stats.error("a simulated game did not stop within 60 s of the end")
 
 
 def cpu_seconds(pid: int) -> float:

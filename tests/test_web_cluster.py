@@ -10,6 +10,7 @@ runs it); a test that kills or stops one starts it again before it ends.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -32,7 +33,7 @@ from rulebook.cli import app
 from rulebook.core import Setup
 from rulebook.lab.storage import read_results
 from rulebook.web.cluster import lock_key
-from rulebook.web.store import MoveWrite, Store
+from rulebook.web.store import AsyncMoves, MoveWrite, Store
 from webserver import Server, server_processes
 from webtools import auth, token_of
 
@@ -246,6 +247,56 @@ def test_each_write_notifies_with_the_last_move_once_committed(database: str) ->
         "notified:3",  # a move too long to send
         "notified:4:1:0:c",
     ]
+
+
+@NO_POSTGRES
+def test_the_moves_write_on_the_event_loop_is_the_stores(database: str) -> None:
+    """AsyncMoves (the server's moves on PostgreSQL) stores, refuses and notifies as
+    Store.write_moves does, and connects again after its connection was lost."""
+    store = Store(database)
+    setup = Setup("battle-merchants", 2, 7, "standard", {})
+    for gid in ("async-g", "async-h"):
+        store.create(gid, setup, ["human", "human"], [])
+
+    def move(writes: int, number: int, text: str, game: str = "async-g") -> MoveWrite:
+        return MoveWrite(game, writes, number, number % 2, text, number == 2, True)
+
+    async def writes() -> list[list[bool]]:
+        moves = AsyncMoves(lambda: psycopg.AsyncConnection.connect(database, autocommit=True))
+        said = [await moves.write_moves([move(0, 0, "a")])]
+        said.append(await moves.write_moves([move(0, 0, "b")]))  # raced: the same count
+        batch = [move(0, 0, "x", "async-h"), move(0, 1, "stale"), move(1, 1, "y", "async-h")]
+        said.append(await moves.write_moves(batch))
+        assert moves._connection is not None
+        with psycopg.connect(database, autocommit=True) as other:  # the connection is lost
+            other.execute("SELECT pg_terminate_backend(%s)", [moves._connection.info.backend_pid])
+        said.append(await moves.write_moves([move(1, 1, "b"), move(2, 2, "z", "async-h")]))
+        await moves.close()
+        return said
+
+    with psycopg.connect(database, autocommit=True) as listener:
+        listener.execute("LISTEN rulebook_games")
+        assert asyncio.run(writes()) == [[True], [False], [True, False, True], [True, True]]
+        notes = []
+        for note in listener.notifies(timeout=5):
+            if note.payload.startswith("async-"):
+                notes.append(note.payload)
+                if len(notes) == 5:
+                    break
+    assert store.since("async-g", 0)[:2] == (2, [(0, "a"), (1, "b")])
+    assert store.since("async-h", 0)[:2] == (3, [(0, "x"), (1, "y"), (0, "z")])
+    games = {r[0]: r[1:] for r in sql(database, "SELECT id, over, bots_move FROM games")}
+    assert games["async-h"] == (True, True) and games["async-g"] == (False, True)
+    store.close()
+    assert sorted(notes) == sorted(
+        [
+            "async-g:1:0:0:a",
+            "async-h:1:0:0:x",
+            "async-h:2:1:1:y",
+            "async-g:2:1:1:b",
+            "async-h:3:2:0:z",
+        ]
+    )
 
 
 @NO_POSTGRES

@@ -108,3 +108,32 @@ def test_the_lab_plays_the_servers_programs(tmp_path: Path, agent: tuple[str, Pa
     assert '"first"' in page  # the lab's agent menu (its data, JSON in the page)
     messages = [json.loads(line)["type"] for line in heard.read_text().splitlines()]
     assert messages.count("start") == 2 and "move" in messages and "error" not in messages
+
+
+def test_a_save_file_names_an_outside_seat_never_its_spec(
+    tmp_path: Path, agent: tuple[str, Path]
+) -> None:
+    """The spec (a path, an address, a key's name) is the operator's: a finished game's save
+    file names the seat by its menu name, which seats the same agent again where the server
+    offers it; a server that no longer offers it shows and saves neither the spec nor a name."""
+    spec, _ = agent
+    with client(tmp_path / "g.sqlite3", seats={"first": spec}) as c:
+        links = new_game(c, "ye-olde-magick-shoppe", ["first", "greedy"])
+        gid = links["id"]
+        wait_for(lambda: get_view(c, gid)["over"], timeout=120)
+        saved = c.get(f"/api/games/{gid}/save")
+        assert saved.status_code == 200 and json.loads(saved.text)["seats"] == ["first", "greedy"]
+        assert spec not in saved.text and "first_move.py" not in saved.text
+        upload = {"file": ("game.json", saved.text, "application/json")}
+        r = c.post("/api/games/upload", files=upload)
+        assert r.status_code == 201, r.text
+        assert get_view(c, r.json()["id"])["seats"][0]["label"] == "first"
+    with client(tmp_path / "g.sqlite3") as c:  # the same games, the agent no longer offered
+        view = get_view(c, gid)
+        assert "first_move.py" not in json.dumps(view)
+        assert view["seats"][0]["label"] == seat_kinds.UNOFFERED
+        saved = c.get(f"/api/games/{gid}/save")
+        assert "first_move.py" not in saved.text
+        assert json.loads(saved.text)["seats"][0] == seat_kinds.UNOFFERED
+        r = c.post("/api/games/upload", files={"file": ("g.json", saved.text, "application/json")})
+        assert r.status_code == 400 and "give the seats" in r.text

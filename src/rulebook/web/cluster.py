@@ -144,7 +144,7 @@ class Postgres:
         self._adopting: set[asyncio.Task[None]] = set()
         self._games: Followed | None = None
 
-    async def _connect(self, role: str) -> psycopg.AsyncConnection[Any]:
+    async def connect(self, role: str) -> psycopg.AsyncConnection[Any]:
         """A connection of its own, named for ``pg_stat_activity`` (which process holds which
         lock: ``pg_locks`` joined on ``pid``)."""
         name = f"rulebook {role} pid={os.getpid()}"
@@ -176,7 +176,7 @@ class Postgres:
     async def _listen_once(self) -> None:
         games = self._games
         assert games is not None
-        async with await self._connect("listen") as connection:
+        async with await self.connect("listen") as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
             await connection.execute(f"LISTEN {PRESENCE}")
             await games.caught_up()  # what was written while nobody listened
@@ -207,7 +207,7 @@ class Postgres:
 
     async def _lock_once(self) -> None:
         try:
-            async with await self._connect("bots") as connection:
+            async with await self.connect("bots") as connection:
                 for name in ("idle", "interval", "count"):  # the server drops a cut-off session
                     value = KEEPALIVES[f"keepalives_{name}"]
                     await connection.execute(f"SET tcp_keepalives_{name} = {int(value)}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -49,6 +50,7 @@ from rulebook.web.errors import Conflict, Forbidden, NotFound
 from rulebook.web.settings import Settings
 from rulebook.web.store import (
     NO_CLOCKS,
+    AsyncMoves,
     Clocks,
     Control,
     MoveWrite,
@@ -58,7 +60,7 @@ from rulebook.web.store import (
     digest,
     unix_time,
 )
-from rulebook.web.views import Entry, made, to_text, version, view
+from rulebook.web.views import Entry, KeptLog, made, to_text, version, view
 from rulebook.web.worker import WorkerLost
 from rulebook.web.writer import Writer
 
@@ -158,11 +160,12 @@ def differences(
         return None
     changed = {k: v for k, v in new.items() if k != LOG and old[k] != v}
     before, after = old[LOG], new[LOG]
-    keep = 0
-    for a, b in zip(before, after, strict=False):
-        if a != b:
-            break
-        keep += 1
+    keep = len(before)
+    if after[:keep] != before:  # the log grew (its lines are shared: a fast comparison)
+        keep = next(
+            (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b),
+            min(keep, len(after)),
+        )
     return changed, keep, after[keep:]
 
 
@@ -254,6 +257,9 @@ class LiveGame:
         self._frames: dict[int | None, Frame] = {}
         #: each viewpoint's payload (with ``can_undo`` false) at a revision
         self._payloads: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: each viewer's log lines told so far (reused), while the stints are these
+        self._kept: dict[int | None, KeptLog] = {}
+        self._kept_stints: tuple[Stint, ...] = ()
         #: connections of each seat through other processes: {pid: (seats, when told)}
         self.remote: dict[str, tuple[frozenset[int], float]] = {}
         #: bumped whenever who is connected changes (the messages carry presence)
@@ -475,7 +481,14 @@ class LiveGame:
         of the game; the undo button turning on or off changes only ``can_undo``."""
         known = self._payloads.get(viewer)
         if known is None or known[0] != self.revision:
-            built = view(self.state, viewer, self.log, self.labels, bots=self.bot_moves())
+            stints = tuple(self.stints)
+            if stints != self._kept_stints:  # a bot's moves in a person's seat: told anew
+                self._kept_stints = stints
+                self._kept.clear()
+            kept = self._kept.setdefault(viewer, KeptLog())
+            built = view(
+                self.state, viewer, self.log, self.labels, bots=self.bot_moves(), kept=kept
+            )
             if viewer in self.held:  # a bot plays the seat: its person has no moves to make
                 built["legal"] = []
             built.update(self.table_view())
@@ -521,8 +534,11 @@ class LiveGame:
 
     def save_data(self) -> dict[str, Any]:
         """The save file: the seats as their kinds (a seat taken from the open tables is a
-        person's), and which seats bots played from which move to which (``bots``)."""
-        seats = [seat_kinds.HUMAN if s in seat_kinds.PEOPLE else s for s in self.seats]
+        person's; an outside agent by its menu name, :func:`seats.saved`), and which seats
+        bots played from which move to which (``bots``)."""
+        seats = [
+            seat_kinds.HUMAN if s in seat_kinds.PEOPLE else seat_kinds.saved(s) for s in self.seats
+        ]
         data = {
             "format": "rulebook/1",
             **self.state.setup.to_dict(),
@@ -546,8 +562,11 @@ class Games:
         self.store = store
         self.settings = settings
         self.runner = runner
-        self.writer = Writer(store, self.db)
         self.cluster: Alone | Postgres = Alone() if store.sqlite else Postgres(store.engine.url)
+        moves = None
+        if isinstance(self.cluster, Postgres):
+            moves = AsyncMoves(functools.partial(self.cluster.connect, "writes"))
+        self.writer = Writer(store, self.db, moves)
         self.cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._tokens: dict[str, tuple[str, tuple[int, ...]]] = {}

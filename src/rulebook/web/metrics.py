@@ -13,10 +13,11 @@ stops, and the figures of one killed with ``kill -9`` when the next one starts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import (
@@ -66,7 +67,7 @@ BOT_THINK = Histogram(
 )
 DB_SECONDS = Histogram(
     "rulebook_db_call_duration_seconds",
-    "Database calls of the games' store, run in worker threads (queueing excluded)",
+    "Database calls of the games' store (queueing for a thread or connection excluded)",
     buckets=FAST,
 )
 DB_BUSY = Gauge(
@@ -159,17 +160,24 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def db_call() -> Iterator[None]:
+    """Time what runs inside as a database call."""
+    DB_BUSY.inc()
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        DB_SECONDS.observe(time.perf_counter() - start)
+        DB_BUSY.dec()
+
+
 def timed_call(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` timed as a database call (run in a worker thread)."""
 
     def run(*args: Any) -> Any:
-        DB_BUSY.inc()
-        start = time.perf_counter()
-        try:
+        with db_call():
             return fn(*args)
-        finally:
-            DB_SECONDS.observe(time.perf_counter() - start)
-            DB_BUSY.dec()
 
     return run
 

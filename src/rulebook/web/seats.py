@@ -119,7 +119,23 @@ def label(spec: str) -> str:
     if found is not None:
         return found
     outside = next((c for c in _OUTSIDE.values() if c.spec == spec), None)
-    return spec if outside is None else outside.label
+    if outside is not None:
+        return outside.label
+    return UNOFFERED if is_outside(spec) else spec
+
+
+#: an outside agent's seat once the server no longer offers it: its spec (a path, an address,
+#: a key's name) is the operator's, never shown to players
+UNOFFERED = "an agent outside the server"
+
+
+def saved(spec: str) -> str:
+    """How a save file names a seat: as stored, but an agent outside the server by its name
+    in this server's menu (:data:`UNOFFERED` once it is not offered): its spec is the
+    operator's. Uploaded to a server offering that name, the file seats that agent again."""
+    if not is_outside(spec):
+        return spec
+    return next((name for name, c in _OUTSIDE.items() if c.spec == spec), UNOFFERED)
 
 
 def kind(spec: str) -> str:
@@ -131,10 +147,14 @@ def kind(spec: str) -> str:
 
 
 def check_spec(spec: str) -> str:
-    """A seat of an uploaded save file, normalised, if this server seats it: a person or a bot
-    of the menu. :class:`UnknownGame` otherwise: a file may name any bot, and ``mcts:10000000``
-    would hold a worker (the bots of every game) for hours, and a program only the server's
-    operator may name."""
+    """A seat of an uploaded save file, normalised, if this server seats it: a person, a bot
+    of the menu, or an outside agent the server offers (by its menu name, or its spec).
+    :class:`UnknownGame` otherwise: a file may name any bot, and ``mcts:10000000`` would hold
+    a worker (the bots of every game) for hours, and a program only the server's operator may
+    name."""
+    offered = _OUTSIDE.get(spec.strip())  # by its name in the menu (a save file's)
+    if offered is not None:
+        return offered.spec
     if any(c.spec == spec.strip() for c in _OUTSIDE.values()):
         return spec.strip()
     spec = spec.strip().lower()

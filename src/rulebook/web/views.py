@@ -107,20 +107,57 @@ def to_text(data: Any) -> str:
         return json.dumps(data)
 
 
+class KeptLog:
+    """One viewer's log lines (:func:`visible_log`) kept from one payload to the next, so that
+    each settled move is told once, not again at every change of the game. Only for a log
+    that grows by appending or is replaced whole (an undo, a replay): a kept move is known by
+    its :class:`Entry` object. The moves of a simultaneous phase under way are not kept (they
+    show once the phase is settled)."""
+
+    __slots__ = ("ends", "entries", "lines")
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        #: the lines of the first ``i + 1`` kept moves: ``lines[: ends[i]]``
+        self.ends: list[int] = []
+        self.lines: list[dict[str, Any]] = []
+
+    def kept(self, log: Sequence[Entry], settled: int) -> int:
+        """How many of the first moves of ``log`` (at most ``settled``) are kept as they are
+        (those after them are forgotten)."""
+        k = min(len(self.entries), len(log), settled)
+        while k and log[k - 1] is not self.entries[k - 1]:
+            k -= 1
+        if k < len(self.entries):
+            del self.entries[k:], self.ends[k:]
+            del self.lines[self.ends[-1] if self.ends else 0 :]
+        return k
+
+    def keep(self, e: Entry, lines: list[dict[str, Any]]) -> None:
+        self.entries.append(e)
+        self.lines.extend(lines)
+        self.ends.append(len(self.lines))
+
+
 def visible_log(
     state: State,
     viewer: int | None,
     log: Sequence[Entry],
     bots: Mapping[int, str] | None = None,
+    kept: KeptLog | None = None,
 ) -> list[dict[str, Any]]:
     """The moves as ``viewer`` learned of them (see the module docstring); ``bots``: the
-    moves (by their place in ``log``) a bot made in a person's seat, and the bot's name."""
+    moves (by their place in ``log``) a bot made in a person's seat, and the bot's name;
+    ``kept``: the lines told last time, reused (the caller forgets it when ``bots`` changes
+    for a move already made)."""
     if len(log) != len(state.history):
         raise ValueError(f"the log has {len(log)} moves, the game {len(state.history)}")
     bots = bots or {}
     pending_from = len(log) - state.pending_moves()
-    told = []
-    for i, e in enumerate(log):
+    start = 0 if kept is None else kept.kept(log, pending_from)
+    told = [] if kept is None else kept.lines[:]
+    for i in range(start, len(log)):
+        e = log[i]
         own = e.seat == viewer
         if i >= pending_from and not own:
             continue
@@ -135,11 +172,14 @@ def visible_log(
             line = {"seat": e.seat, "text": e.announce, "plain": e.plain_public}
         if bot is not None:
             line["bot"] = bot
-        told.append(line)
+        lines = [line]
         for event in e.events:
             said = event.told_to(viewer)
             if said is not None:
-                told.append({"seat": event.seat, "event": True, "text": said, "plain": said})
+                lines.append({"seat": event.seat, "event": True, "text": said, "plain": said})
+        told.extend(lines)
+        if kept is not None and i < pending_from:
+            kept.keep(e, lines)
     return told
 
 
@@ -172,15 +212,17 @@ def view(
     labels: Sequence[str],
     can_undo: bool = False,
     bots: Mapping[int, str] | None = None,
+    kept: KeptLog | None = None,
 ) -> dict[str, Any]:
     """The payload of one viewer (a seat, or ``None`` for a spectator): the contract of
     ``docs/web-api.md`` that the page and the game boards draw from. ``bots``: the moves of
-    ``log`` a bot made in a person's seat (:func:`visible_log`)."""
+    ``log`` a bot made in a person's seat; ``kept``: the viewer's log lines told last time
+    (:func:`visible_log`)."""
     setup = state.setup
     to_act = list(state.current_players())
     observation = state.public_observation() if viewer is None else state.observation(viewer)
     legal = [] if viewer is None or viewer not in to_act else legal_moves(state, viewer)
-    told = visible_log(state, viewer, log, bots)
+    told = visible_log(state, viewer, log, bots, kept)
     return {
         "game": setup.game,
         "title": state.game.title,

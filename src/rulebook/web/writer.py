@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebook.web.store import MoveWrite, Store
+from rulebook.web import metrics
+from rulebook.web.store import AsyncMoves, MoveWrite, Store
 
 log = logging.getLogger("rulebook.web")
 
@@ -33,11 +34,14 @@ class _Job:
 
 
 class Writer:
-    """The one writer of a store (see the module docstring)."""
+    """The one writer of a store (see the module docstring). ``moves``: the moves' write on
+    the event loop where the store has one (PostgreSQL: :class:`AsyncMoves`); else the
+    store's own, in a worker thread."""
 
-    def __init__(self, store: Store, threaded: Threaded) -> None:
+    def __init__(self, store: Store, threaded: Threaded, moves: AsyncMoves | None = None) -> None:
         self.store = store
         self.threaded = threaded
+        self.moves = moves
         self.queue: asyncio.Queue[_Job] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         #: a batch is being written
@@ -57,6 +61,8 @@ class Writer:
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
+        if self.moves is not None:
+            await self.moves.close()
 
     async def append(self, move: MoveWrite) -> bool:
         """Store one move; returns once it is committed (True), or refused because its game's
@@ -81,29 +87,37 @@ class Writer:
                 batch.append(self.queue.get_nowait())
             for job in batch:
                 if job.call is not None:
-                    await self._settle(job, job.call[0], *job.call[1])
+                    await self._settle(job, self.threaded(job.call[0], *job.call[1]))
             appends = [job for job in batch if job.append is not None]
             if len(appends) == 1:
-                await self._settle(appends[0], self._one, appends[0].append)
+                await self._settle(appends[0], self._one(appends[0]))
             if len(appends) <= 1:
                 continue
-            moves = [job.append for job in appends if job.append is not None]
             try:
-                stored = await self.threaded(self.store.write_moves, moves)
+                stored = await self._write([j.append for j in appends if j.append is not None])
             except Exception:  # find the culprit: one by one
                 for job in appends:
-                    await self._settle(job, self._one, job.append)
+                    await self._settle(job, self._one(job))
             else:
                 for job, ok in zip(appends, stored, strict=True):
                     if not job.done.done():
                         job.done.set_result(ok)
 
-    def _one(self, move: MoveWrite) -> bool:
-        return self.store.write_moves([move])[0]
+    async def _write(self, moves: list[MoveWrite]) -> list[bool]:
+        if self.moves is None:
+            stored: list[bool] = await self.threaded(self.store.write_moves, moves)
+            return stored
+        with metrics.db_call():
+            return await self.moves.write_moves(moves)
 
-    async def _settle(self, job: _Job, fn: Callable[..., Any], *args: Any) -> None:
+    async def _one(self, job: _Job) -> bool:
+        assert job.append is not None
+        return (await self._write([job.append]))[0]
+
+    @staticmethod
+    async def _settle(job: _Job, work: Awaitable[Any]) -> None:
         try:
-            result = await self.threaded(fn, *args)
+            result = await work
         except Exception as exc:
             if not job.done.done():
                 job.done.set_exception(exc)
