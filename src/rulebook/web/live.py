@@ -549,10 +549,12 @@ class LiveGame:
             data["bots"] = [s.to_dict() for s in self.stints]
         return data
 
-    def publish(self) -> None:
-        """Tell every connected viewer that the game changed."""
+    def publish(self, seat: int | None = None) -> None:
+        """Tell every connected viewer that the game changed (only those of ``seat``: a
+        change only that seat sees)."""
         for v in self.viewers:
-            v.wake.set()
+            if seat is None or (v.seats is not None and seat in v.seats):
+                v.wake.set()
 
 
 class Games:
@@ -1025,8 +1027,8 @@ class Games:
             del self._checking[game.id]
         if game.writes == writes and game.undo_ok is None:
             game.undo_ok = not revealed
-            if game.undo_ok:
-                game.publish()
+            if game.undo_ok:  # the mover's undo button: nobody else's payload changed
+                game.publish(game.log[-1].seat)
 
     async def _reveals(self, game_id: str, data: dict[str, Any]) -> bool:
         """Whether the last move of the game ``data`` revealed anything (True if unsure)."""

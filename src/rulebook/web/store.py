@@ -485,13 +485,15 @@ def _install_notify(connection: Connection) -> None:
     )
 
 
-def _psycopg(statement: Any) -> tuple[str, dict[str, Any]]:
-    """``statement`` as psycopg's SQL (named ``%(name)s`` parameters), and the values of
-    the parameters it fixes itself (such as the 1 added to a count)."""
+def _psycopg(statement: Any) -> tuple[str, list[str], dict[str, Any]]:
+    """``statement`` as psycopg's SQL with positional ``%s`` parameters (no names to map at
+    each call), the names of its parameters in their order, and the values of those it fixes
+    itself (such as the 1 added to a count)."""
     from sqlalchemy.dialects.postgresql import psycopg as dialect
 
-    compiled = statement.compile(dialect=dialect.dialect())  # type: ignore[no-untyped-call]
-    return str(compiled), {k: v for k, v in compiled.params.items() if v is not None}
+    compiled = statement.compile(dialect=dialect.dialect(paramstyle="format"))  # type: ignore[no-untyped-call]
+    fixed = {k: v for k, v in compiled.params.items() if v is not None}
+    return str(compiled), list(compiled.positiontup or ()), fixed
 
 
 #: connects to the store's PostgreSQL database
@@ -509,7 +511,7 @@ class AsyncMoves:
     def __init__(self, connect: Connect) -> None:
         self._connect = connect
         self._connection: psycopg.AsyncConnection[Any] | None = None
-        self._sql, self._fixed = _psycopg(_WRITE_MOVE)
+        self._sql, self._names, self._fixed = _psycopg(_WRITE_MOVE)
 
     async def write_moves(self, moves: Sequence[MoveWrite]) -> list[bool]:
         """As :meth:`Store.write_moves`. A connection lost is replaced and the write sent
@@ -521,11 +523,11 @@ class AsyncMoves:
             await self.close()
             return await self._write(moves)
 
-    def _params(self, moves: Sequence[MoveWrite]) -> list[dict[str, Any]]:
-        return [
-            {**self._fixed, **count, **row}
-            for count, row in zip(_counts(moves), _rows(moves), strict=True)
-        ]
+    def _params(self, moves: Sequence[MoveWrite]) -> list[tuple[Any, ...]]:
+        named = (
+            {**self._fixed, **c, **r} for c, r in zip(_counts(moves), _rows(moves), strict=True)
+        )
+        return [tuple(values[name] for name in self._names) for values in named]
 
     async def _write(self, moves: Sequence[MoveWrite]) -> list[bool]:
         connection = self._connection
