@@ -84,9 +84,11 @@ def test_simulate_plays_under_the_options_and_stores_each_forfeit(tmp_path: Path
                        "forfeit")  # fmt: skip
     assert retried.exit_code == 0, retried.output
     assert "retries 1, bad answers 2, forfeits 1" in retried.output
-    played = simulate("-n", "1", "--agents", "random,greedy", "--out", str(tmp_path / "b.pq"))
+    bots = tmp_path / "b.pq"  # bots play alike under any policy: their job has none
+    played = simulate("-n", "1", "--agents", "random,greedy", *FORFEIT, "--out", str(bots))
     assert "forfeit" not in played.output
-    assert pq.read_table(tmp_path / "b.pq").column("forfeit").to_pylist() == [None]
+    assert pq.read_table(bots).column("forfeit").to_pylist() == [None]
+    assert "policy" not in json.loads(pq.read_schema(bots).metadata[b"rulebook.job"])
 
 
 def test_the_arena_keeps_its_policy_in_its_plan(tmp_path: Path) -> None:
