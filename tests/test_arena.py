@@ -276,7 +276,9 @@ def test_a_forfeit_is_last_and_a_broken_agent_stops_the_run(
 ) -> None:
     real = play.make_agent
     monkeypatch.setattr(
-        play, "make_agent", lambda spec, seed: Quits(seed) if spec == "greedy" else real(spec, seed)
+        play,
+        "make_agent",
+        lambda spec, seed, policy: Quits(seed) if spec == "greedy" else real(spec, seed),
     )
     result = invoke(*TINY, *QUICK, "--out", str(tmp_path / "f"))
     assert result.exit_code == 0, result.output
@@ -286,7 +288,7 @@ def test_a_forfeit_is_last_and_a_broken_agent_stops_the_run(
     monkeypatch.setattr(
         play,
         "make_agent",
-        lambda spec, seed: Broken(seed) if spec == "greedy" else real(spec, seed),
+        lambda spec, seed, policy: Broken(seed) if spec == "greedy" else real(spec, seed),
     )
     result = invoke(*TINY, *QUICK, "--out", str(tmp_path / "b"))
     assert result.exit_code == 2

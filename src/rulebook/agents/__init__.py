@@ -22,7 +22,7 @@ from rulebook.agents.base import Agent
 from rulebook.agents.expert import ExpertAgent, NoWeights
 from rulebook.agents.greedy import GreedyAgent
 from rulebook.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
-from rulebook.agents.protocol import OutsideAgent, Policy
+from rulebook.agents.protocol import OutsideAgent, Policy, PolicyChanges
 from rulebook.agents.random_agent import RandomAgent
 from rulebook.core.errors import UnknownGame
 
@@ -76,18 +76,22 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
-def make_agent(spec: str, seed: int = 0, *, policy: Policy | None = None) -> Agent:
+def make_agent(spec: str, seed: int = 0, *, policy: Policy | PolicyChanges | None = None) -> Agent:
     """The agent a seat spec names (see the module docstring), seeded with ``seed``; an agent
     outside the process plays under ``policy`` (retries, fallback, time per move) where one
-    is given, its own default otherwise (bots ignore it).
+    is given, its own default otherwise (bots ignore it). A :class:`PolicyChanges` changes
+    only the settings it sets, and not those an ``llm:`` spec writes itself.
 
     Raises :class:`UnknownGame` with the accepted forms if the spec is not one of them.
     """
     if is_outside(spec):
         head, _, rest = spec.strip().partition(":")
         agent = _outside(head.strip().lower(), rest.strip(), spec, seed)
-        if policy is not None and isinstance(agent, OutsideAgent):
-            agent.policy = policy
+        if isinstance(agent, OutsideAgent):
+            if isinstance(policy, PolicyChanges):
+                agent.sit_under(policy)
+            elif policy is not None:
+                agent.policy = policy
         return agent
     name, sep, budget = spec.strip().lower().partition(":")
     name = name.strip()
@@ -123,6 +127,8 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "NoWeights",
+    "Policy",
+    "PolicyChanges",
     "RandomAgent",
     "agent_seed",
     "is_outside",

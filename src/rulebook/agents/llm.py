@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from rulebook.agents.base import Agent
-from rulebook.agents.protocol import OutsideAgent, Policy, agent_seed_of
+from rulebook.agents.protocol import OutsideAgent, Policy, PolicyChanges, agent_seed_of
 from rulebook.core import Action, RulebookError, State, get_game
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ class Settings:
     price_in: float = 0.0
     price_out: float = 0.0
     temperature: float | None = None
+    #: the options the spec writes (the others are the defaults above)
+    given: frozenset[str] = frozenset()
 
     @property
     def priced(self) -> bool:
@@ -174,7 +176,7 @@ def parse_spec(rest: str) -> Settings:
         except ValueError as exc:
             reason = str(exc) if str(exc).startswith("give") else "not a number"
             raise LLMError(f"bad llm seat option {name}={value!r}: {reason}") from None
-    return Settings(model=match["model"], base_url=base_url, **chosen)
+    return Settings(model=match["model"], base_url=base_url, given=frozenset(chosen), **chosen)
 
 
 def api_key(environ: Mapping[str, str] | None = None) -> str:
@@ -284,6 +286,11 @@ class LLMAgent(OutsideAgent):
         """Whether this game's tokens reached the budget (then the fallback plays)."""
         budget = self.settings.budget
         return budget is not None and self._llm["tokens"] >= budget
+
+    def sit_under(self, changes: PolicyChanges) -> None:
+        """The table's changes to the policy, except the settings the spec writes itself
+        (``retries``, ``fallback``, ``seconds``: the seat's own words come first)."""
+        self.policy = changes.applied(self.policy, keep=self.settings.given)
 
     # -- the protocol -------------------------------------------------------------------------
     def open(self, state: State, player: int) -> None:

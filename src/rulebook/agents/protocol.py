@@ -21,12 +21,13 @@ import hashlib
 import io
 import json
 import logging
+import math
 import re
 import time
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from rulebook.agents.base import Agent
@@ -374,8 +375,48 @@ class Policy:
         if self.fallback not in FALLBACKS:
             allowed = ", ".join(FALLBACKS)
             raise ValueError(f"fallback must be one of {allowed}, not {self.fallback!r}")
-        if self.seconds is not None and not self.seconds > 0:
+        if self.seconds is not None and not (self.seconds > 0 and math.isfinite(self.seconds)):
             raise ValueError(f"seconds must be positive, not {self.seconds!r}")
+
+
+@dataclass(frozen=True)
+class PolicyChanges:
+    """The settings of a :class:`Policy` that a table sets for all its outside agents (the
+    command line's ``--retries``, ``--fallback`` and ``--move-seconds``); each left ``None``
+    stays the agent's own (10 s a move for ``cmd:`` and ``ws:``, an ``llm:`` spec's options).
+    Checked as a :class:`Policy` checks them (:class:`ValueError`)."""
+
+    retries: int | None = None
+    fallback: str | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        Policy(
+            2 if self.retries is None else self.retries,
+            "random" if self.fallback is None else self.fallback,
+            self.seconds,
+        )
+
+    def given(self) -> dict[str, Any]:
+        """The settings set, by name (stored with a run's plan, so that it resumes alike)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_given(cls, data: dict[str, Any]) -> PolicyChanges:
+        """The changes :meth:`given` wrote (:class:`ValueError`, :class:`TypeError` if not)."""
+        return cls(**data)
+
+    def applied(self, policy: Policy, *, keep: Collection[str] = ()) -> Policy:
+        """``policy`` with these changes, except the settings named in ``keep``."""
+        changed = {k: v for k, v in self.given().items() if k not in keep}
+        return replace(policy, **changed)
+
+    def describe(self) -> str:
+        """``retries 0, fallback forfeit, 5 s a move`` (the settings set)."""
+        said = [f"retries {self.retries}"] if self.retries is not None else []
+        said += [f"fallback {self.fallback}"] if self.fallback is not None else []
+        said += [f"{self.seconds:g} s a move"] if self.seconds is not None else []
+        return ", ".join(said) or "each agent's own policy"
 
 
 #: what :attr:`OutsideAgent.tally` counts, each game
@@ -438,6 +479,11 @@ class OutsideAgent(Agent):
     def close(self) -> None:
         """The seat's game is over, or the agent is discarded: release what :meth:`open`
         took. Nothing by default; must be safe to call twice."""
+
+    def sit_under(self, changes: PolicyChanges) -> None:
+        """Play under the table's ``changes`` to this agent's policy (each setting not
+        changed stays its own)."""
+        self.policy = changes.applied(self.policy)
 
     # -- the game loop's side ------------------------------------------------------------------
     @property
@@ -503,9 +549,9 @@ class OutsideAgent(Agent):
                 return self._fall_back(state, player, "gone", self.gone)
             if attempt < self.policy.retries:
                 self._tally["retries"] += 1
-        return self._fall_back(
-            state, player, "bad answers", f"{self.policy.retries + 1} answers were no legal move"
-        )
+        tries = self.policy.retries + 1
+        said = "1 answer was" if tries == 1 else f"{tries} answers were"
+        return self._fall_back(state, player, "bad answers", f"{said} no legal move")
 
     def finish(self, state: State) -> None:
         """Send the ``end`` message with the results, and :meth:`close`."""

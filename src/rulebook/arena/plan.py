@@ -1,5 +1,5 @@
-"""What a tournament plays: its :class:`Plan` (agents, games, seat counts, tables, seed) and
-the tables drawn from it, each with its game, seats and seed.
+"""What a tournament plays: its :class:`Plan` (agents, games, seat counts, tables, seed, the
+outside agents' policy) and the tables drawn from it, each with its game, seats and seed.
 
 The draw: for each game and seat count, the *line-ups* (which agents sit together) are every
 group of that many agents, so that every agent meets every other at every seat count; with
@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rulebook.agents import is_outside
+from rulebook.agents.protocol import PolicyChanges
 from rulebook.core import RulebookError, get_game
 from rulebook.core.words import plural
 
@@ -60,6 +61,8 @@ class Table:
     #: the agent of each seat
     seats: tuple[str, ...]
     seed: int
+    #: the table's changes to the outside agents' policy (None: each agent's own)
+    policy: PolicyChanges | None = None
 
 
 @dataclass(frozen=True)
@@ -73,38 +76,47 @@ class Plan:
     #: tables per line-up (0: one whole rotation of each line-up)
     tables: int
     seed: int
+    #: the outside agents' policy (``--retries``...; None: each agent's own, and always None
+    #: without outside agents: bots play alike under any)
+    policy: PolicyChanges | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["agents"] = list(self.agents)
         data["games"] = list(self.games)
         data["players"] = [list(p) for p in self.players]
+        data["policy"] = None if self.policy is None else self.policy.given()
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Plan:
+        policy = data.get("policy")  # (a plan written before the policy was kept has none)
         return cls(
             tuple(data["agents"]),
             tuple(data["games"]),
             tuple(tuple(int(n) for n in p) for p in data["players"]),
             int(data["tables"]),
             int(data["seed"]),
+            None if policy is None else PolicyChanges.from_given(policy),
         )
 
     def same_tournament(self, other: Plan) -> bool:
-        """Whether ``other`` plays the same tables, perhaps more or fewer of them."""
-        return (self.agents, self.games, self.players, self.seed) == (
+        """Whether ``other`` plays the same tables, perhaps more or fewer of them, under the
+        same policy."""
+        return (self.agents, self.games, self.players, self.seed, self.policy) == (
             other.agents,
             other.games,
             other.players,
             other.seed,
+            other.policy,
         )
 
     def describe(self) -> str:
         counts = "; ".join(
             f"{g} at {'/'.join(map(str, p))}" for g, p in zip(self.games, self.players, strict=True)
         )
-        return f"{', '.join(self.agents)}; {counts}; seed {self.seed}"
+        policy = "" if self.policy is None else f"; outside agents: {self.policy.describe()}"
+        return f"{', '.join(self.agents)}; {counts}; seed {self.seed}{policy}"
 
     def draw(self) -> list[Table]:
         """Every table of the tournament, in the order they are numbered."""
@@ -122,7 +134,8 @@ class Plan:
                 if self.tables == 0 and k >= len(orders):
                     continue  # the default: one whole rotation of each line-up
                 i = len(tables)
-                tables.append(Table(i, game, n, variant, orders[k % len(orders)], self.seed + i))
+                order = orders[k % len(orders)]
+                tables.append(Table(i, game, n, variant, order, self.seed + i, self.policy))
         return tables
 
 
@@ -153,10 +166,12 @@ def make_plan(
     players: Sequence[int] | None,
     tables: int | None,
     seed: int,
+    policy: PolicyChanges | None = None,
 ) -> Plan:
     """Check a tournament and fill in its defaults: :class:`PlanError` in one line if it cannot
     be played (fewer than two agents, one named twice, a game without a variant for two or more
-    seats, a seat count that fits none of the games, fewer than one table)."""
+    seats, a seat count that fits none of the games, fewer than one table). The ``policy`` is
+    kept only where an agent is an outside one."""
     specs = [canonical_spec(a) for a in agents]
     if len(specs) < 2:
         raise PlanError(f"an arena needs at least 2 agents, not {len(specs)}")
@@ -197,4 +212,6 @@ def make_plan(
         unused = sorted({n for n in players if all(n not in c for c in counts)})
         if unused:
             raise PlanError(f"no game of the arena is played by {plural(unused[0], 'player')}")
-    return Plan(tuple(specs), tuple(games), tuple(counts), tables or 0, seed)
+    if not any(is_outside(s) for s in specs):
+        policy = None
+    return Plan(tuple(specs), tuple(games), tuple(counts), tables or 0, seed, policy)

@@ -52,7 +52,10 @@ def play_table(table: Table) -> Row:
     above)."""
     start = time.perf_counter()
     state = new_game(table.game, table.players, table.seed, table.variant)
-    agents = [make_agent(spec, agent_seed(table.seed, p)) for p, spec in enumerate(table.seats)]
+    agents = [
+        make_agent(spec, agent_seed(table.seed, p), policy=table.policy)
+        for p, spec in enumerate(table.seats)
+    ]
     try:
         play(state, agents)  # every agent is told the end, however the game stops
         forfeited = None
@@ -70,7 +73,7 @@ def play_table(table: Table) -> Row:
         order = [others, [forfeited]]
         winners, decided = others, "forfeit"
     return {
-        **{k: v for k, v in asdict(table).items() if k != "seats"},
+        **{k: v for k, v in asdict(table).items() if k not in ("seats", "policy")},
         "seats": list(table.seats),
         "scores": scores,
         "order": order,

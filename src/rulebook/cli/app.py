@@ -31,12 +31,22 @@ from rulebook.cli.common import (
     plays_agents,
     print_results,
     progress_line,
+    table_policy,
     table_view,
     usage_errors,
     writable_file,
 )
 from rulebook.cli.lookup import rules_view
-from rulebook.cli.options import PLAYER_COUNT, GameArg, LevelOpt, OptionOpt, VariantOpt
+from rulebook.cli.options import (
+    PLAYER_COUNT,
+    FallbackOpt,
+    GameArg,
+    LevelOpt,
+    MoveSecondsOpt,
+    OptionOpt,
+    RetriesOpt,
+    VariantOpt,
+)
 from rulebook.cli.session import Session
 from rulebook.cli.start import Request, describe, save_path, seats_for, start_state
 from rulebook.core import State, get_game
@@ -139,11 +149,15 @@ def play(
         bool,
         typer.Option("--overwrite", help="Let --save replace a file holding another game."),
     ] = False,
+    retries: RetriesOpt = None,
+    fallback: FallbackOpt = None,
+    move_seconds: MoveSecondsOpt = None,
 ) -> None:
     """Play a game in the terminal, against bots or hot-seat (several people at one keyboard)."""
     console = make_console()
     found = find_game(game) if game is not None else None
     with usage_errors():
+        policy = table_policy(retries, fallback, move_seconds)
         request = Request(
             found,
             players,
@@ -155,6 +169,7 @@ def play(
             save,
             no_save,
             overwrite,
+            policy,
         )
         state = start_state(request)
         players_at = seats_for(request, state)
@@ -188,11 +203,15 @@ def simulate(
         Path | None,
         typer.Option(metavar="FILE", help="TOML file replacing values of the game's data."),
     ] = None,
+    retries: RetriesOpt = None,
+    fallback: FallbackOpt = None,
+    move_seconds: MoveSecondsOpt = None,
 ) -> None:
     """Play many games between bots (in parallel) and report win rates and scores per seat."""
     found, setup, specs = checked.game, checked.setup, checked.specs
     players, games, seed, variant = setup.players, checked.games, setup.seed, checked.variant
     with usage_errors():
+        policy = table_policy(retries, fallback, move_seconds)
         if out is not None:
             writable_file(out, "--out")
         override = None
@@ -202,7 +221,7 @@ def simulate(
             check_override(override, found.name, players, variant)  # before any progress bar
         job = Job(
             found.name, players, tuple(specs), games, seed, variant, checked.options, False,
-            override,
+            override, policy,
         )  # fmt: skip
     console = make_console()
     start = time.perf_counter()
@@ -218,7 +237,7 @@ def simulate(
         )
         if note.small:
             console.print(note.note(), soft_wrap=True)
-    for line in tally_lines(rows):
+    for line in [*forfeit_lines(rows), *tally_lines(rows)]:
         console.print(line, soft_wrap=True, markup=False)
     moves = statistics.fmean(r["moves"] for r in rows)
     if played:  # only the games played by this run count for its speed
@@ -232,6 +251,21 @@ def simulate(
     )
     if out is not None:
         console.print(f"Results: {out} (rulebook report {out} --html report.html)")
+
+
+def forfeit_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per seat whose outside agent forfeited games (``--fallback forfeit``): how
+    many, and how they are counted."""
+    forfeits: dict[int, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        if row.get("forfeit") is not None:
+            forfeits.setdefault(int(row["forfeit"]), []).append(row)
+    return [
+        f"{seat(p)} ({', '.join(dict.fromkeys(r['agents'][p] for r in lost))}) forfeited "
+        f"{len(lost)} of {plural(len(rows), 'game')}: each a loss, the others sharing the "
+        "win, the scores as they stood when it stopped."
+        for p, lost in sorted(forfeits.items())
+    ]
 
 
 def tally_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:

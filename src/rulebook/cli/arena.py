@@ -15,6 +15,7 @@ from rich.table import Table
 
 from rulebook.agents import make_agent
 from rulebook.agents.expert import check_trained
+from rulebook.agents.protocol import PolicyChanges
 from rulebook.arena import leaderboard
 from rulebook.arena.plan import Plan, make_plan
 from rulebook.arena.play import Store, run
@@ -29,10 +30,18 @@ from rulebook.cli.common import (
     output_errors,
     progress_line,
     split_specs,
+    table_policy,
     usage_errors,
     writable_folder,
 )
-from rulebook.cli.options import RayAddressOpt, RayOpt, WorkersOpt
+from rulebook.cli.options import (
+    FallbackOpt,
+    MoveSecondsOpt,
+    RayAddressOpt,
+    RayOpt,
+    RetriesOpt,
+    WorkersOpt,
+)
 from rulebook.core import games as game_names
 from rulebook.core import get_game
 from rulebook.core.words import plural
@@ -65,6 +74,7 @@ def check_plan(
     players: str | None,
     tables: int | None,
     seed: int,
+    policy: PolicyChanges | None = None,
 ) -> Plan:
     """The tournament asked for, checked: :class:`UsageError` or :class:`PlanError` in one
     line before anything is played."""
@@ -77,7 +87,7 @@ def check_plan(
         names = [n.lower() for n in _list(games, "--games")]
         for name in names:
             get_game(name)  # an unknown game: one line naming the games
-    plan = make_plan(specs, names, _players(players), tables, seed)
+    plan = make_plan(specs, names, _players(players), tables, seed, policy)
     for spec in plan.agents:
         make_agent(spec)
     for game, counts in zip(plan.games, plan.players, strict=True):
@@ -136,13 +146,17 @@ def arena(
     workers: WorkersOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
+    retries: RetriesOpt = None,
+    fallback: FallbackOpt = None,
+    move_seconds: MoveSecondsOpt = None,
 ) -> None:
     """A rated tournament among agents: every agent meets every other at each game and seat
     count, seats rotated, seeds fixed; ratings from whole finishing orders (Plackett-Luce,
     Elo points, random at 0) with 95% intervals, per game and across games, and an HTML
     leaderboard. Resumable: re-run the same command to go on."""
     with usage_errors():
-        plan = check_plan(agents, agent, games, players, tables, seed)
+        policy = table_policy(retries, fallback, move_seconds)
+        plan = check_plan(agents, agent, games, players, tables, seed, policy)
         if resamples < 0 or drops < 0:
             raise UsageError("--resamples and --drops must be 0 or more")
         parallel = check_parallel(workers, ray, ray_address)
@@ -189,6 +203,7 @@ def arena(
     summary = (
         f"{plural(len(rows), 'table')} of {', '.join(plan.agents)}, seed {plan.seed}: "
         + "; ".join(f"{get_game(g).title} at {'/'.join(map(str, c))} seats" for g, c in counts)
+        + ("" if plan.policy is None else f"; outside agents: {plan.policy.describe()}")
     )
     command = "rulebook " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     with output_errors("--out", out):

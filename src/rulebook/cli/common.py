@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +32,7 @@ from rich.text import Text
 import rulebook
 from rulebook.agents import Agent, agent_seed, is_outside, make_agent
 from rulebook.agents.expert import check_trained
+from rulebook.agents.protocol import FALLBACKS, PolicyChanges
 from rulebook.cli.options import (
     AgentsOpt,
     GameArg,
@@ -208,6 +210,35 @@ def split_specs(text: str) -> list[str]:
     return parts
 
 
+def table_policy(
+    retries: str | None, fallback: str | None, move_seconds: str | None
+) -> PolicyChanges | None:
+    """The outside agents' policy of ``--retries``, ``--fallback`` and ``--move-seconds``
+    (None when none is given): :class:`UsageError` in one line for a bad value."""
+    if retries is None and fallback is None and move_seconds is None:
+        return None
+    count = None
+    if retries is not None:
+        text = retries.strip()
+        if not text.isdigit():
+            raise UsageError(f"--retries takes a whole number, 0 or more, not {retries!r}")
+        count = int(text)
+    if fallback is not None and fallback.strip().lower() not in FALLBACKS:
+        raise UsageError(f"--fallback takes {' or '.join(FALLBACKS)}, not {fallback!r}")
+    seconds = None
+    if move_seconds is not None:
+        try:
+            seconds = float(move_seconds.strip())
+        except ValueError:
+            seconds = math.nan
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise UsageError(
+                f"--move-seconds takes a positive number of seconds, not {move_seconds!r}"
+            )
+    chosen = None if fallback is None else fallback.strip().lower()
+    return PolicyChanges(retries=count, fallback=chosen, seconds=seconds)
+
+
 def check_agents(specs: Sequence[str]) -> None:
     """Raise if a spec names no agent (``human`` is fine: the CLI plays it)."""
     for spec in specs:
@@ -347,8 +378,11 @@ class Seat:
         return self.agent is None
 
 
-def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
-    """The seats of ``--seats`` (default: seat 0 human, the rest greedy), bots seeded."""
+def make_seats(
+    text: str | None, players: int, seed: int, policy: PolicyChanges | None = None
+) -> list[Seat]:
+    """The seats of ``--seats`` (default: seat 0 human, the rest greedy), bots seeded, the
+    outside agents under the table's ``policy``."""
     specs = parse_specs(text, "--seats") if text else [HUMAN] + ["greedy"] * (players - 1)
     if len(specs) != players:
         raise UsageError(
@@ -357,7 +391,7 @@ def make_seats(text: str | None, players: int, seed: int) -> list[Seat]:
         )
     check_agents(specs)
     return [
-        Seat(spec, None if spec == HUMAN else make_agent(spec, agent_seed(seed, p)))
+        Seat(spec, None if spec == HUMAN else make_agent(spec, agent_seed(seed, p), policy=policy))
         for p, spec in enumerate(specs)
     ]
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -13,6 +14,7 @@ from rich.table import Table
 
 from rulebook.agents import make_agent
 from rulebook.agents.expert import check_trained
+from rulebook.agents.protocol import PolicyChanges
 from rulebook.cli.app import app, run_with_progress
 from rulebook.cli.common import (
     UsageError,
@@ -22,11 +24,19 @@ from rulebook.cli.common import (
     make_console,
     output_errors,
     split_specs,
+    table_policy,
     usage_errors,
     writable_file,
     writable_folder,
 )
-from rulebook.cli.options import SeedOpt, VariantOpt, WorkersOpt
+from rulebook.cli.options import (
+    FallbackOpt,
+    MoveSecondsOpt,
+    RetriesOpt,
+    SeedOpt,
+    VariantOpt,
+    WorkersOpt,
+)
 from rulebook.core import Game, get_game
 from rulebook.core import games as game_names
 from rulebook.core.words import plural
@@ -216,14 +226,19 @@ def strength(
         Path | None,
         typer.Option(metavar="FILE", help="--ladder: TOML file replacing values of the data."),
     ] = None,
+    retries: RetriesOpt = None,
+    fallback: FallbackOpt = None,
+    move_seconds: MoveSecondsOpt = None,
 ) -> None:
     """Bot strength: each candidate against opponents in every other seat, seats rotated;
     win rate with its 95% interval (solo: mean score and ratings). Without GAME, every game
     at its usual player count, and every solo mode. With --ladder: the win rate of each
     faction at each rung of a ladder of skill, and how much each faction gains from it."""
     chosen = [find_game(game)] if game is not None else [get_game(g) for g in game_names()]
+    with usage_errors():
+        policy = table_policy(retries, fallback, move_seconds)
     if ladder:
-        where = Where(workers, out, markdown, data_override)
+        where = Where(workers, out, markdown, data_override, policy)
         play_ladder(chosen, players, variant, games, seed, rungs, where)
         return
     if data_override is not None:
@@ -268,6 +283,7 @@ def strength(
         def run(job: Job, where: Path | None, title: str = title) -> list[dict[str, Any]]:
             who = f"{job.agents[0]} vs {job.agents[-1]}" if job.players > 1 else job.agents[0]
             label = f"{title}: {who}"
+            job = dataclasses.replace(job, policy=policy)
             return run_with_progress(console, job, where, parallel, label).rows
 
         k = solo_games if setting.players == 1 else games
@@ -292,6 +308,8 @@ class Where(NamedTuple):
     out: Path | None
     markdown: Path | None
     override: Path | None
+    #: the outside agents' policy (``--retries``, ``--fallback``, ``--move-seconds``)
+    policy: PolicyChanges | None = None
 
 
 def play_ladder(
@@ -304,7 +322,7 @@ def play_ladder(
     where: Where,
 ) -> None:
     """``rulebook strength GAME --ladder``: every rung's games, then the faction table."""
-    workers, out, markdown = where.workers, where.out, where.markdown
+    workers, out, markdown, policy = where.workers, where.out, where.markdown, where.policy
     override = None
     with usage_errors():
         if len(chosen) != 1:
@@ -340,6 +358,7 @@ def play_ladder(
 
     def run(job: Job, where: Path | None) -> list[dict[str, Any]]:
         label = f"{found.title}: {job.agents[0]} vs {job.agents[-1]}"
+        job = dataclasses.replace(job, policy=policy)
         return run_with_progress(console, job, where, parallel, label).rows
 
     with usage_errors():

@@ -52,3 +52,31 @@ RayOpt = Annotated[
 RayAddressOpt = Annotated[
     str | None, typer.Option(metavar="ADDR", help="Run on the Ray cluster at ADDR.")
 ]
+#: the table's policy for outside agents (``cmd:``, ``ws:``, ``llm:``; bots ignore it), read
+#: as text so that a bad value gets one line (:func:`rulebook.cli.common.table_policy`)
+RetriesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--retries",
+        metavar="N",
+        help="Outside agents: a refused answer is asked again up to N times a move (default 2).",
+    ),
+]
+FallbackOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--fallback",
+        metavar="random|forfeit",
+        help="Outside agents: after the retries or the time, a random legal move (default) "
+        "or a forfeit of the game.",
+    ),
+]
+MoveSecondsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--move-seconds",
+        metavar="S",
+        help="Outside agents: seconds a move, retries included (default: 10 for cmd: and "
+        "ws:; an llm: seat's own).",
+    ),
+]

@@ -25,6 +25,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from rulebook.agents import Agent
+from rulebook.agents.protocol import Forfeit
 from rulebook.cli.common import INTERRUPTED, Seat, UsageError, print_results, seat_label, table_view
 from rulebook.cli.lookup import card_view, rules_view
 from rulebook.cli.menu import NUMBER, Menus, menu_lines
@@ -73,8 +74,9 @@ class Session:
 
     # -- the game loop ----------------------------------------------------------------------
     def run(self) -> int:
-        """Play until the game ends or a person stops; the exit code. However it stops,
-        every bot is told (:meth:`Agent.finish`: an outside agent's program is stopped)."""
+        """Play until the game ends, a person stops or an outside agent forfeits (0, as a
+        game that ends); the exit code. However it stops, every bot is told
+        (:meth:`Agent.finish`: an outside agent's program is stopped)."""
         try:
             while not self.state.is_terminal():
                 player = self.state.current_players()[0]
@@ -89,6 +91,15 @@ class Session:
         except KeyboardInterrupt:
             self.console.print()
             return self.stop("Interrupted: the game is abandoned", INTERRUPTED)
+        except Forfeit as forfeit:  # an outside agent under --fallback forfeit
+            who = seat_label(forfeit.seat, self.labels)
+            self.console.print(
+                f"{who[0].upper()}{who[1:]} forfeits the game: {forfeit.reason}. "
+                "The other seats win.",
+                markup=False,
+                soft_wrap=True,
+            )
+            return self.stop("The game ends with a forfeit", 0)
         finally:
             for agent in {id(s.agent): s.agent for s in self.seats if s.agent}.values():
                 agent.finish(self.state)

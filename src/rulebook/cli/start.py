@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.markup import escape
 
 import rulebook
+from rulebook.agents.protocol import PolicyChanges
 from rulebook.cli.common import Seat, UsageError, make_seats
 from rulebook.cli.saves import check_target
 from rulebook.core import Game, State
@@ -29,6 +30,8 @@ class Request:
     save: Path | None
     no_save: bool
     overwrite: bool
+    #: the outside agents' policy (``--retries``, ``--fallback``, ``--move-seconds``)
+    policy: PolicyChanges | None = None
 
 
 def load_game(request: Request, path: Path) -> State:
@@ -70,7 +73,7 @@ def seats_for(request: Request, state: State) -> list[Seat]:
     if specs is None and request.load is not None:
         saved = rulebook.saved_seats(request.load)
         specs = ",".join(saved) if saved is not None else None
-    return make_seats(specs, state.num_players, state.setup.seed)
+    return make_seats(specs, state.num_players, state.setup.seed, request.policy)
 
 
 def save_path(request: Request, state: State) -> Path | None:

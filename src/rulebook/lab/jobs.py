@@ -4,9 +4,9 @@ stores, in any process. :mod:`rulebook.lab.runner` plays a job on this machine's
 
 A :class:`Job` is everything that decides the games: game, players, variant, options, agents
 (one spec per seat, optionally rotated so each spec plays every seat), first seed, number of
-games and the data override. Game ``i`` is seeded ``seed + i``; agents are seeded by
-:func:`rulebook.agents.agent_seed`, so a job's results do not depend on how many workers play
-it, nor on interruptions.
+games, the data override and the table's policy for outside agents. Game ``i`` is seeded
+``seed + i``; agents are seeded by :func:`rulebook.agents.agent_seed`, so a job's results do
+not depend on how many workers play it, nor on interruptions.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rulebook.agents import agent_seed, make_agent
+from rulebook.agents import agent_seed, is_outside, make_agent
+from rulebook.agents.protocol import Forfeit, PolicyChanges
 from rulebook.core import new_game
 from rulebook.lab import overrides
 from rulebook.simulate import play
@@ -38,6 +39,8 @@ class Job:
     rotate: bool = False
     #: the data override ({game: {file: patch}}), None for the data files as they are
     override: dict[str, Any] | None = None
+    #: the table's changes to the outside agents' policy (``--retries``...), None for none
+    policy: PolicyChanges | None = None
 
     def __post_init__(self) -> None:
         if len(self.agents) != self.players:
@@ -49,6 +52,9 @@ class Job:
         data = asdict(self)
         data["agents"] = list(self.agents)
         data["override"] = overrides.canonical(self.override)
+        del data["policy"]
+        if self.policy is not None and any(is_outside(a) for a in self.agents):
+            data["policy"] = self.policy.given()  # (bots play alike under any policy)
         return data
 
     def seats(self, index: int) -> list[str]:
@@ -59,16 +65,29 @@ class Job:
 
 
 def play_game(job: Job, index: int) -> dict[str, Any]:
-    """Play game ``index`` of ``job``; the row stored for it."""
+    """Play game ``index`` of ``job``; the row stored for it. A seat whose outside agent
+    forfeits (:class:`Forfeit`, under the table's policy) ends the game there: ``forfeit``
+    names it, the other seats share the win, and the scores are as they stood."""
     overrides.install(job.override)
     start = time.perf_counter()
     seed = job.seed + index
     state = new_game(job.game, job.players, seed, job.variant, job.options)
     specs = job.seats(index)
-    agents = [make_agent(spec, agent_seed(seed, p)) for p, spec in enumerate(specs)]
-    play(state, agents)
+    agents = [
+        make_agent(spec, agent_seed(seed, p), policy=job.policy) for p, spec in enumerate(specs)
+    ]
+    try:
+        play(state, agents)
+        forfeit = None
+    except Forfeit as forfeited:
+        forfeit = forfeited.seat
     game = state.game
     n = state.num_players
+    if forfeit is None:
+        winners, returns = state.winners(), state.returns()
+    else:  # the others share the win; the scores are as they stood
+        winners = [p for p in range(n) if p != forfeit]
+        returns = [1 / len(winners) if p in winners else 0.0 for p in range(n)]
     counters = [dict(game.counters(state, p)) if game.counters else {} for p in range(n)]
     factions = [game.faction(state, p) for p in range(n)] if game.faction else []
     if not all(factions):  # "" = no faction in this variant (Pandoria Merchants outside family)
@@ -83,8 +102,9 @@ def play_game(job: Job, index: int) -> dict[str, Any]:
         "players": n,
         "agents": specs,
         "scores": state.scores(),
-        "winners": state.winners(),
-        "returns": state.returns(),
+        "winners": winners,
+        "returns": returns,
+        "forfeit": forfeit,
         "moves": len(state.history),
         "breakdown": json.dumps([state.score_breakdown(p) for p in range(n)]),
         "counters": json.dumps(counters),

@@ -50,6 +50,9 @@ SCHEMA = pa.schema(
         # each seat's agent's tally (Agent.tally: an outside agent's retries, tokens, cost...),
         # JSON; null in files written before it was kept
         ("tallies", pa.string()),
+        # the seat whose outside agent forfeited (the game stopped there), else null; null in
+        # files written before it was kept
+        ("forfeit", pa.int32()),
     ]
 )
 
@@ -153,6 +156,9 @@ class Store:
 
 def describe(job: dict[str, Any]) -> str:
     override = " with a data override" if job.get("override") else ""
+    policy = job.get("policy") or {}
+    if isinstance(policy, dict) and policy:
+        override += f" (outside agents: {', '.join(f'{k} {v}' for k, v in policy.items())})"
     return (
         f"{job.get('game')} {job.get('players')}p {','.join(job.get('agents', []))} "
         f"seed {job.get('seed')}{override}"

@@ -12,6 +12,7 @@ every solo variant at each choice of its options (Pandoria Merchants' three Trol
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,7 +190,8 @@ def where(setting: Setting, candidate: str, opponent: str, out: Path | None) -> 
     if out is None:
         return None
     who = candidate if setting.players == 1 else f"{candidate}-vs-{opponent}"
-    return out / f"{setting.file_stem()}-{who.replace(':', '_')}.parquet"
+    # one file in ``out`` whatever the specs hold (a cmd: spec's path, spaces, quotes)
+    return out / f"{setting.file_stem()}-{re.sub(r'[^A-Za-z0-9._+-]', '_', who)}.parquet"
 
 
 def ladder(
