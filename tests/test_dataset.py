@@ -1,20 +1,29 @@
 """Recorded games (rulebook.interop.dataset and ``rulebook record``): what is written is every
-decision as it was made, read back as arrays, the same whatever the workers, on Ray too."""
+decision as it was made, read back as arrays, the same whatever the workers, on Ray too; the
+outside agents' policy options; every agent told the end; a forfeited game left out, and said."""
 
 from __future__ import annotations
 
+import json
+import shlex
+import sys
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from rulebook.cli import app
 from rulebook.core import RulebookError
 from rulebook.core.spaces import action_space, encoder
 from rulebook.interop.common import Config
 from rulebook.interop.dataset import Decisions, Recording, batches, describe, load, record
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+PYTHON = shlex.quote(sys.executable)
+NONSENSE = f"cmd:{PYTHON} {shlex.quote(str(PROGRAMS / 'nonsense.py'))}"
+FORFEIT = ("--retries", "0", "--fallback", "forfeit")
 
 
 def _replay(decisions: Decisions, config: Config) -> None:
@@ -98,3 +107,40 @@ def test_the_record_command(tmp_path: Path) -> None:
     pq.write_table(pq.read_table(out).replace_schema_metadata({}), tmp_path / "plain.parquet")
     with pytest.raises(RulebookError, match="not a rulebook recording"):
         load(tmp_path / "plain.parquet")
+
+
+def record_command(out: Path, agents: str, *args: str) -> Result:
+    return CliRunner().invoke(app, [
+        "record", "battle-merchants", "-p", "2", "-n", "1", "--workers", "1", "--agents", agents,
+        "--out", str(out), *args,
+    ])  # fmt: skip
+
+
+def test_record_tells_every_agent_the_end_and_leaves_a_forfeited_game_out(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "told.jsonl"
+    first = f"cmd:{PYTHON} {shlex.quote(str(PROGRAMS / 'first_move.py'))} {shlex.quote(str(log))}"
+    whole = record_command(tmp_path / "whole.parquet", f"random,{first}", *FORFEIT)
+    assert whole.exit_code == 0, whole.output
+    told = [json.loads(line) for line in log.read_text().splitlines()]
+    assert told[0]["type"] == "start" and told[-1] == {"type": "end", "over": True}
+    meta = describe(tmp_path / "whole.parquet")
+    assert meta["left_out"] == [] and meta["policy"] == {"retries": 0, "fallback": "forfeit"}
+    assert len(set(load(tmp_path / "whole.parquet").games)) == 1
+
+    log.unlink()
+    out = tmp_path / "forfeit.parquet"
+    # seat 2 moves first (seed 0), then seat 1 forfeits: the program in seat 2 is told the end
+    stopped = record_command(out, f"{NONSENSE},{first}", *FORFEIT)
+    assert stopped.exit_code == 0, stopped.output
+    said = " ".join(stopped.output.split())
+    assert f"seat 1 ({NONSENSE}) forfeited 1 game, left out of the recording (seeds 0)" in said
+    assert "0 games recorded (1 left out)" in said
+    told = [json.loads(line) for line in log.read_text().splitlines()]
+    assert told[-1] == {"type": "end", "over": False}  # told, though the game stopped
+    assert describe(out)["left_out"] == [{"game": 0, "seat": 0, "agent": NONSENSE}]
+    assert len(load(out)) == 0
+    bots = record_command(tmp_path / "bots.parquet", "random", *FORFEIT)
+    assert bots.exit_code == 0 and "left out" not in bots.output
+    assert "policy" not in describe(tmp_path / "bots.parquet")  # bots play alike under any

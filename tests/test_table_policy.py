@@ -1,7 +1,7 @@
 """The outside agents' policy on the command line (``--retries``, ``--fallback``,
-``--move-seconds`` of simulate, arena, strength and its ladder, play): the settings reach the
-agents (and only the settings given), a forfeit ends the seat's game and is said and stored,
-bad values get one line before any game, and a resumed run keeps its policy."""
+``--move-seconds`` of simulate, arena, strength and its ladder, play, record): the settings
+reach the agents (and only the settings given), a forfeit ends the seat's game and is said and
+stored, bad values get one line before any game, and a resumed run keeps its policy."""
 
 from __future__ import annotations
 
@@ -156,8 +156,10 @@ def test_bad_values_are_refused_in_one_line_before_any_game(
 ) -> None:
     seats = f"random,{NONSENSE}"
     pair = f'"{NONSENSE}"-random'
+    out = str(tmp_path / "r.parquet")
     for command in [
         ("simulate", "battle-merchants", "-p", "2", "-n", "1", "--agents", seats),
+        ("record", "battle-merchants", "-p", "2", "-n", "1", "--agents", seats, "--out", out),
         ("arena", "--agents", seats, "--games", "battle-merchants", "--out", str(tmp_path / "x")),
         ("strength", "battle-merchants", "-n", "1", "--matchups", pair, "--out", str(tmp_path)),
         ("strength", "battle-merchants", "--ladder", "--rungs", pair, "--out", str(tmp_path)),

@@ -203,15 +203,11 @@ def simulate(
         Path | None,
         typer.Option(metavar="FILE", help="TOML file replacing values of the game's data."),
     ] = None,
-    retries: RetriesOpt = None,
-    fallback: FallbackOpt = None,
-    move_seconds: MoveSecondsOpt = None,
 ) -> None:
     """Play many games between bots (in parallel) and report win rates and scores per seat."""
     found, setup, specs = checked.game, checked.setup, checked.specs
     players, games, seed, variant = setup.players, checked.games, setup.seed, checked.variant
     with usage_errors():
-        policy = table_policy(retries, fallback, move_seconds)
         if out is not None:
             writable_file(out, "--out")
         override = None
@@ -221,7 +217,7 @@ def simulate(
             check_override(override, found.name, players, variant)  # before any progress bar
         job = Job(
             found.name, players, tuple(specs), games, seed, variant, checked.options, False,
-            override, policy,
+            override, checked.policy,
         )  # fmt: skip
     console = make_console()
     start = time.perf_counter()

@@ -35,13 +35,16 @@ from rulebook.agents.expert import check_trained
 from rulebook.agents.protocol import FALLBACKS, PolicyChanges
 from rulebook.cli.options import (
     AgentsOpt,
+    FallbackOpt,
     GameArg,
     GamesOpt,
     LevelOpt,
+    MoveSecondsOpt,
     OptionOpt,
     PlayerCountOpt,
     RayAddressOpt,
     RayOpt,
+    RetriesOpt,
     SeedOpt,
     VariantOpt,
     WorkersOpt,
@@ -287,7 +290,8 @@ def check_parallel(workers: int | None, ray: bool = False, address: str | None =
 class AgentGames:
     """What ``simulate`` and ``record`` play, checked: the game, the setup of the first game,
     one agent spec per seat, the options given, in their canonical form, where the games run,
-    how many games, and the variant as given (None: the first that fits)."""
+    how many games, the variant as given (None: the first that fits) and the outside agents'
+    policy (``--retries``, ``--fallback``, ``--move-seconds``; None: none given)."""
 
     game: Game
     setup: Setup
@@ -296,6 +300,7 @@ class AgentGames:
     parallel: Parallel
     games: int
     variant: str | None
+    policy: PolicyChanges | None = None
 
 
 def agent_games(
@@ -310,12 +315,16 @@ def agent_games(
     workers: WorkersOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
+    retries: RetriesOpt = None,
+    fallback: FallbackOpt = None,
+    move_seconds: MoveSecondsOpt = None,
     *,
     refusal: str,
 ) -> AgentGames:
     """Check the options ``simulate`` and ``record`` share (``refusal`` says what the command
     plays, should ``--agents`` name ``human``): :class:`UsageError` or the engine's refusal of
     the setup, in one line, before any game is played."""
+    policy = table_policy(retries, fallback, move_seconds)
     found = find_game(game)
     options = parse_options(option, level)
     setup = found.setup(players, seed, variant, options)
@@ -325,7 +334,7 @@ def agent_games(
     given = {k: setup.options[k] for k in options if k in setup.options}  # canonical form
     check_trained(specs, setup)
     parallel = check_parallel(workers, ray, ray_address)
-    return AgentGames(found, setup, specs, given, parallel, games, variant)
+    return AgentGames(found, setup, specs, given, parallel, games, variant, policy)
 
 
 def plays_agents(refusal: str) -> Callable[[Callable[..., None]], Callable[..., None]]:

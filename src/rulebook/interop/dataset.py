@@ -28,7 +28,10 @@ column                    what it holds
 ========================  ==============================================================
 
 The file's metadata (``rulebook`` key, JSON) holds the configuration, the agents, the seeds,
-the tensor's shape and the number of actions: :func:`describe` reads it. Game ``i`` is seeded
+the tensor's shape and the number of actions: :func:`describe` reads it. A recording holds
+whole games only: a game that a seat forfeits (an outside agent under ``fallback="forfeit"``)
+has no end to learn from, so it is left out, and ``describe(path)["left_out"]`` lists it (its
+seed, the seat and its agent). Game ``i`` is seeded
 ``seed + i`` and its agents as :func:`rulebook.agents.agent_seed` says, as ``rulebook
 simulate`` plays them, so a recording does not depend on how many workers made it (the rows
 are written in seed order).
@@ -45,9 +48,9 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -55,15 +58,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from rulebook.agents import agent_seed, make_agent
+from rulebook.agents import agent_seed, is_outside, make_agent
 from rulebook.agents.expert import final_margins
 from rulebook.agents.mcts import leaf_rewards
+from rulebook.agents.protocol import Forfeit, PolicyChanges
 from rulebook.core import RulebookError
 from rulebook.core.spaces import action_space, encoder
 from rulebook.interop.common import Config
+from rulebook.simulate import finish
 
 #: the key of the file metadata that describes a recording
 META = b"rulebook"
+#: the key of the file metadata that lists the games left out (forfeited), written at the end
+LEFT_OUT = b"rulebook.left_out"
 #: what the metadata's ``format`` names
 FORMAT = "rulebook-decisions-1"
 
@@ -78,6 +85,8 @@ class Recording:
     games: int
     seed: int = 0
     views: bool = False
+    #: the table's changes to the outside agents' policy (``--retries``...), None for none
+    policy: PolicyChanges | None = None
 
     def __post_init__(self) -> None:
         if len(self.agents) != self.config.players:
@@ -121,35 +130,56 @@ class Recording:
             "observation_shape": list(encoder(state.setup).shape),
             "actions": action_space(state).size,
         }
+        if self.policy is not None and any(is_outside(a) for a in self.agents):
+            meta["policy"] = self.policy.given()  # (bots play alike under any policy)
         return pa.schema(fields, metadata={META: json.dumps(meta).encode()})
 
 
-def record_game(recording: Recording, index: int) -> dict[str, list[Any]]:
+@dataclass(frozen=True)
+class LeftOut:
+    """A game left out of a recording: its seed, and the seat (and its agent) that
+    forfeited it."""
+
+    game: int
+    seat: int
+    agent: str
+
+
+def record_game(recording: Recording, index: int) -> dict[str, list[Any]] | LeftOut:
     """Game ``index`` of ``recording`` (seeded ``seed + index``), decision by decision, as
-    columns."""
+    columns; or, if a seat forfeits it, :class:`LeftOut`. Every agent is told the end
+    (:meth:`Agent.finish`), however the game stops."""
     seed = recording.seed + index
     state = recording.config.new_game(seed)
     space = action_space(state)
     encode = encoder(state.setup).encode
-    agents = [make_agent(spec, agent_seed(seed, p)) for p, spec in enumerate(recording.agents)]
+    agents = [
+        make_agent(spec, agent_seed(seed, p), policy=recording.policy)
+        for p, spec in enumerate(recording.agents)
+    ]
     columns: dict[str, list[Any]] = {
         name: []
         for name in ("seat", "observation", "legal", "action", "move", "view", "evaluation")
     }
-    while not state.is_terminal():
-        p = state.current_players()[0]
-        view = state.observation(p)
-        legal = space.legal_indices(state, p)
-        move = agents[p].act(state, p)
-        columns["seat"].append(p)
-        columns["observation"].append(np.asarray(encode(view), np.float32))
-        columns["legal"].append(legal)
-        columns["action"].append(space.index(move))
-        columns["move"].append(str(move))
-        columns["evaluation"].append(leaf_rewards(state)[p])
-        if recording.views:
-            columns["view"].append(json.dumps(view, sort_keys=True))
-        state.apply(p, move)
+    try:
+        while not state.is_terminal():
+            p = state.current_players()[0]
+            view = state.observation(p)
+            legal = space.legal_indices(state, p)
+            move = agents[p].act(state, p)
+            columns["seat"].append(p)
+            columns["observation"].append(np.asarray(encode(view), np.float32))
+            columns["legal"].append(legal)
+            columns["action"].append(space.index(move))
+            columns["move"].append(str(move))
+            columns["evaluation"].append(leaf_rewards(state)[p])
+            if recording.views:
+                columns["view"].append(json.dumps(view, sort_keys=True))
+            state.apply(p, move)
+    except Forfeit as forfeit:
+        return LeftOut(seed, forfeit.seat, recording.agents[forfeit.seat])
+    finally:
+        finish(state, agents)
     returns, scores, margins = state.returns(), state.scores(), final_margins(state)
     seats = columns["seat"]
     columns["game"] = [seed] * len(seats)
@@ -161,10 +191,20 @@ def record_game(recording: Recording, index: int) -> dict[str, list[Any]]:
     return columns
 
 
-def record_batch(recording: Recording, indices: Sequence[int]) -> pa.Table:
-    """Games ``indices`` of ``recording`` as one Arrow table, in order."""
+class Batch(NamedTuple):
+    """Games of a recording: the whole ones as one Arrow table, in order, and those left
+    out."""
+
+    table: pa.Table
+    left_out: list[LeftOut]
+
+
+def record_batch(recording: Recording, indices: Sequence[int]) -> Batch:
+    """Games ``indices`` of ``recording``: the whole ones as one Arrow table, in order, and
+    those left out (forfeited)."""
     schema = recording.schema()
-    games = [record_game(recording, i) for i in indices]
+    played = [record_game(recording, i) for i in indices]
+    games = [g for g in played if not isinstance(g, LeftOut)]
     data: dict[str, Any] = {}
     for name in schema.names:
         values = [v for game in games for v in game[name]]
@@ -174,10 +214,11 @@ def record_batch(recording: Recording, indices: Sequence[int]) -> pa.Table:
             data[name] = pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), size)
         else:
             data[name] = pa.array(values, schema.field(name).type)
-    return pa.Table.from_pydict(data, schema=schema)
+    left_out = [g for g in played if isinstance(g, LeftOut)]
+    return Batch(pa.Table.from_pydict(data, schema=schema), left_out)
 
 
-def _record_batch_star(args: tuple[Recording, list[int]]) -> tuple[int, pa.Table]:
+def _record_batch_star(args: tuple[Recording, list[int]]) -> tuple[int, Batch]:
     recording, indices = args
     return indices[0], record_batch(recording, indices)
 
@@ -193,7 +234,7 @@ def _chunks(games: int, workers: int) -> list[list[int]]:
     return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
 
 
-Finished = Generator[tuple[int, pa.Table], None, None]
+Finished = Generator[tuple[int, Batch], None, None]
 
 
 def _run_processes(recording: Recording, chunks: list[list[int]], workers: int) -> Finished:
@@ -234,30 +275,36 @@ def record(
     caller checks first), in ``workers`` processes or on Ray (a local instance of ``workers``
     CPUs, or the cluster at ``address``); ``progress`` is told how many games each finished
     batch held. Rows are written in seed order whatever order the batches finish in. Returns
-    the games written: all of them, or those before an interruption (Ctrl-C), which leaves a
-    valid file of the games finished in order."""
+    the games written: all of them but those left out (forfeited: the file's metadata lists
+    them, :func:`describe`), or those before an interruption (Ctrl-C), which leaves a valid
+    file of the games finished in order."""
     chunks = _chunks(recording.games, workers)
     if use_ray or address:
         finished = _run_ray(recording, chunks, workers, address)
     else:
         finished = _run_processes(recording, chunks, workers)
-    waiting: dict[int, pa.Table] = {}
+    waiting: dict[int, Batch] = {}
     order = [chunk[0] for chunk in chunks]
     sizes = {chunk[0]: len(chunk) for chunk in chunks}
     written = 0
+    left_out: list[LeftOut] = []
     with pq.ParquetWriter(out, recording.schema(), compression="zstd") as writer:
         try:
-            for first, table in finished:
-                waiting[first] = table
+            for first, batch in finished:
+                waiting[first] = batch
                 if progress is not None:
                     progress(sizes[first])
                 while order and order[0] in waiting:
-                    writer.write_table(waiting.pop(order[0]))
-                    written += sizes[order.pop(0)]
+                    done = waiting.pop(order[0])
+                    writer.write_table(done.table)
+                    left_out += done.left_out
+                    written += sizes[order.pop(0)] - len(done.left_out)
         except KeyboardInterrupt:
             raise Interrupted(written) from None
         finally:
             finished.close()  # stops the workers (or Ray) when interrupted
+            games = [asdict(g) for g in left_out]
+            writer.add_key_value_metadata({LEFT_OUT: json.dumps(games).encode()})
     return written
 
 
@@ -270,14 +317,17 @@ class Interrupted(KeyboardInterrupt):
 
 
 def describe(path: Path | str) -> dict[str, Any]:
-    """A recording's metadata (configuration, agents, seeds, shapes; module docstring)."""
-    schema = pq.read_schema(path)
-    raw = (schema.metadata or {}).get(META)
+    """A recording's metadata (configuration, agents, seeds, shapes; module docstring), with
+    ``left_out``: the games left out, forfeited (``game`` its seed, ``seat``, ``agent``)."""
+    found = pq.read_metadata(path).metadata or {}  # the file's (the schema's and the end's)
+    raw = found.get(META)
     if raw is None:
         raise RulebookError(f"{path} is not a rulebook recording (no {META.decode()} metadata)")
     meta: dict[str, Any] = json.loads(raw)
     if meta.get("format") != FORMAT:
         raise RulebookError(f"{path}: unknown recording format {meta.get('format')!r}")
+    # (none in a file written before games could be left out: it stopped at a forfeit)
+    meta["left_out"] = json.loads(found.get(LEFT_OUT, b"[]"))
     return meta
 
 
