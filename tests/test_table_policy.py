@@ -134,10 +134,13 @@ def test_the_strength_table_and_the_ladder_play_under_the_options(tmp_path: Path
     assert table.exit_code == 0, table.output
     rows = [r for f in tmp_path.glob("*.parquet") for r in pq.read_table(f).to_pylist()]
     assert len(rows) == 2 and all(r["forfeit"] is not None for r in rows)
+    # the outside agent's tally, as simulate prints it (one answer a game: no retry)
+    assert f"{NONSENSE}: moves 2, answers 2, bad answers 2, forfeits 2" in table.output
     ladder = invoke(*common, "--ladder", "--rungs", pair, *FORFEIT, "--out", str(tmp_path / "l"))
     assert ladder.exit_code == 0, ladder.output
     rows = [r for f in (tmp_path / "l").glob("*.parquet") for r in pq.read_table(f).to_pylist()]
     assert len(rows) == 2 and all(r["forfeit"] is not None for r in rows)
+    assert f"{NONSENSE}: moves 2, answers 2, bad answers 2, forfeits 2" in ladder.output
 
 
 @pytest.mark.parametrize(

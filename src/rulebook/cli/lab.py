@@ -15,7 +15,7 @@ from rich.table import Table
 from rulebook.agents import make_agent
 from rulebook.agents.expert import check_trained
 from rulebook.agents.protocol import PolicyChanges
-from rulebook.cli.app import app, run_with_progress
+from rulebook.cli.app import app, run_with_progress, tally_lines
 from rulebook.cli.common import (
     UsageError,
     check_parallel,
@@ -277,6 +277,7 @@ def strength(
         with output_errors("--out", out):
             out.mkdir(parents=True, exist_ok=True)
     lines: list[strength_lab.Line] = []
+    played: list[dict[str, Any]] = []  # every match-up's games, for the outside agents' tallies
     for setting in settings:
         title = setting.label(get_game(setting.game).title)
 
@@ -284,7 +285,9 @@ def strength(
             who = f"{job.agents[0]} vs {job.agents[-1]}" if job.players > 1 else job.agents[0]
             label = f"{title}: {who}"
             job = dataclasses.replace(job, policy=policy)
-            return run_with_progress(console, job, where, parallel, label).rows
+            rows = run_with_progress(console, job, where, parallel, label).rows
+            played.extend(rows)
+            return rows
 
         k = solo_games if setting.players == 1 else games
         with usage_errors():
@@ -292,6 +295,8 @@ def strength(
     for _, group in itertools.groupby(lines, key=lambda ln: ln.setting):
         same = list(group)
         console.print(strength_table(same) if same[0].players > 1 else solo_table(same))
+    for text in tally_lines(played):  # an outside agent's, over every game it played
+        console.print(text, soft_wrap=True, markup=False)
     multi = [ln for ln in lines if ln.players > 1]
     alone = [ln for ln in lines if ln.players == 1]
     if markdown is not None:
@@ -356,10 +361,14 @@ def play_ladder(
         with output_errors("--out", out):
             out.mkdir(parents=True, exist_ok=True)
 
+    played: list[dict[str, Any]] = []  # every rung's games, for the outside agents' tallies
+
     def run(job: Job, where: Path | None) -> list[dict[str, Any]]:
         label = f"{found.title}: {job.agents[0]} vs {job.agents[-1]}"
         job = dataclasses.replace(job, policy=policy)
-        return run_with_progress(console, job, where, parallel, label).rows
+        rows = run_with_progress(console, job, where, parallel, label).rows
+        played.extend(rows)
+        return rows
 
     with usage_errors():
         rows = strength_lab.ladder(setting, ladder_rungs, games, seed, run, out, override)
@@ -380,6 +389,8 @@ def play_ladder(
     for line in (strength_lab.gain_spread(rows), ladder_precision(rows, games)):
         if line:
             console.print(line, soft_wrap=True)
+    for text in tally_lines(played):  # an outside agent's, over every game it played
+        console.print(text, soft_wrap=True, markup=False)
     if markdown is not None:
         with output_errors("--markdown", markdown):
             markdown.write_text(
