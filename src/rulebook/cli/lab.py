@@ -49,7 +49,7 @@ from rulebook.lab.overrides import check_addresses, read_override
 from rulebook.lab.runner import Job
 from rulebook.lab.stats import precision
 from rulebook.lab.storage import read_stored
-from rulebook.lab.summary import summarize
+from rulebook.lab.summary import forfeit_lines, summarize
 
 ResultsArg = Annotated[Path, typer.Argument(metavar="RESULTS", help="A results file (.parquet).")]
 
@@ -67,7 +67,9 @@ def report(
         bool, typer.Option("--overwrite", help="Let --html replace a file that is no report.")
     ] = False,
 ) -> None:
-    """Write a self-contained HTML report (with plots) of a simulation's results."""
+    """Write a self-contained HTML report (with plots) of a simulation's results. Games an
+    outside agent forfeited count in the win rates (a loss for its seat) and nowhere else:
+    the report says how many each seat forfeited."""
     from rulebook.lab.report import GENERATOR, render_html, write_pngs
 
     with usage_errors():
@@ -83,6 +85,8 @@ def report(
         html.write_text(page, encoding="utf-8")
     console = make_console()
     console.print(f"Report of {stored.describe()}: {html}")
+    for line in forfeit_lines(summarize(rows)):
+        console.print(line, soft_wrap=True, markup=False)
     if png_dir is not None:
         with output_errors("--png-dir", png_dir):
             paths = write_pngs(rows, png_dir)
@@ -138,9 +142,12 @@ def compare(
     if hidden:
         console.print(f"{plural(hidden, 'item')} without a significant change not shown (--all).")
     for name, stored in (("A", stored_a), ("B", stored_b)):
-        note = summarize(stored.rows).precision.note()
+        summary = summarize(stored.rows)
+        note = summary.precision.note()
         if note:
             console.print(f"{name}: {note}", soft_wrap=True)
+        for line in forfeit_lines(summary):
+            console.print(f"{name}: {line}", soft_wrap=True, markup=False)
 
 
 def holm_note(changes: list[Change]) -> str:

@@ -4,7 +4,8 @@ Win rates (per seat, per agent, per faction) by the two-proportion z-test; mean 
 categories and counters by Welch's t-test; items (``group:name`` counters) by how often they
 are taken (two-proportion z-test). Each line gives A, B, the change, its p-value and the
 p-value after Holm's correction over every line of the comparison (:func:`rulebook.lab.stats.holm`):
-only a change that survives it is significant.
+only a change that survives it is significant. As in the report, a game a seat forfeited counts
+in the win rates only: the other figures are of the games played to the end.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from rulebook.core.words import seat
 from rulebook.lab.stats import ALPHA, Test, holm, two_proportion_z, welch_t
-from rulebook.lab.summary import Rate, Row, seat_games
+from rulebook.lab.summary import Rate, Row, finished, seat_games
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ def _values(rows: Sequence[Row]) -> tuple[dict[str, list[float]], dict[str, list
 
 def _items(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
     pa, pb = seat_games(a), seat_games(b)
+    if not pa or not pb:  # (every game of a side forfeited)
+        return []
     keys = {k for r, p in [*pa, *pb] for k in r["counters"][p] if ":" in k}
     out = []
     for key in sorted(keys):
@@ -111,11 +114,12 @@ def compare(a: Sequence[Row], b: Sequence[Row]) -> list[Change]:
         changes += _rates("win rate per faction", sa.factions, sb.factions)
     elif sa.opponent and sb.opponent:  # solo against the game's opponent (the Trolls)
         changes += _rates(f"win rate against {sa.opponent}", sa.agents, sb.agents)
-    scores_a, counters_a = _values(a)
-    scores_b, counters_b = _values(b)
+    done_a, done_b = finished(a), finished(b)  # the games played to the end
+    scores_a, counters_a = _values(done_a)
+    scores_b, counters_b = _values(done_b)
     changes += _means("mean score", scores_a, scores_b)
     changes += _means("counters", counters_a, counters_b)
-    changes += _items(a, b)
+    changes += _items(done_a, done_b)
     return corrected(changes)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from rulebook.core import RulebookError
 from rulebook.core.words import seat
-from rulebook.lab.summary import Rate, Row, faction_rates, seat_rates
+from rulebook.lab.summary import Rate, Row, faction_rates, rate_of, seat_rates
 
 #: the rungs of ``rulebook strength --ladder``: each candidate against greedy opponents
 LADDER = ("random-greedy", "greedy", "mcts:200-greedy", "mcts:1000-greedy")
@@ -105,17 +105,14 @@ def rates(rows: Sequence[Row], rung: Rung, by: str) -> list[Rate]:
     seat's (against 1/N); on a candidate rung, the candidate's, against their mean."""
     if not rung.mixed:
         return faction_rates(rows) if by == "faction" else seat_rates(rows)
-    groups: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    groups: dict[str, list[tuple[Row, int]]] = defaultdict(list)
     for r in rows:
         p = candidate_seat(r, rung)
         if by == "seat":
-            groups[seat(p)].append((r["returns"][p], r["scores"][p]))
+            groups[seat(p)].append((r, p))
         elif r["factions"]:
-            groups[r["factions"][p]].append((r["returns"][p], r["scores"][p]))
-    found = [
-        Rate(name, sum(w for w, _ in v), len(v), 0.0, statistics.fmean(s for _, s in v))
-        for name, v in sorted(groups.items())
-    ]
+            groups[r["factions"][p]].append((r, p))
+    found = [rate_of(name, v, 0.0) for name, v in sorted(groups.items())]
     mean = statistics.fmean(r.rate for r in found) if found else 0.0
     return [replace(r, expected=mean) for r in found]
 

@@ -24,7 +24,15 @@ from matplotlib.figure import Figure
 from rulebook.core import get_game
 from rulebook.core.words import plural, seat
 from rulebook.lab.stats import ALPHA, count
-from rulebook.lab.summary import Item, Rate, Row, Summary, corrected, summarize
+from rulebook.lab.summary import (
+    Item,
+    Rate,
+    Row,
+    Summary,
+    corrected,
+    forfeit_lines,
+    summarize,
+)
 
 #: how many items of each group the report lists at the top and at the bottom
 TOP = 8
@@ -51,6 +59,8 @@ img { max-width: 100%; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
 {% if s.override %}Data override: <code>{{ s.override }}</code>{% else %}Data files as shipped.
 {% endif %}</p>
 {% if s.precision.small %}<p class="warn">{{ s.precision.note() }}</p>{% endif %}
+{% if forfeits %}<p class="warn" id="forfeits">{% for line in forfeits %}{{ line }}
+{% if not loop.last %}<br>{% endif %}{% endfor %}</p>{% endif %}
 {% if s.mixed_agents %}<p class="warn">{{ mixed_note }}</p>{% endif %}
 {% if s.players > 1 %}
 <h2>Win rate per seat (seat advantage)</h2>
@@ -81,6 +91,9 @@ win counts as a loss).</p>
 <img src="{{ plots.agents }}" alt="win rate per agent">
 {% endif %}
 <h2>Scores</h2>
+{% if s.forfeited %}<p>Over the {{ s.finished }} of {{ s.games }} games played to the end (the
+{{ s.forfeited }} forfeited are left out of every figure below).</p>{% endif %}
+{% if s.finished %}
 <div class="grid"><div><img src="{{ plots.scores }}" alt="score distributions"></div>
 <div><img src="{{ plots.lengths }}" alt="game length"></div></div>
 <h3>Mean score breakdown per seat</h3>
@@ -88,9 +101,10 @@ win counts as a loss).</p>
 {% for p in range(s.players) %}<th>seat {{ p + 1 }}</th>{% endfor %}</tr>
 {% for k, v in s.breakdown.items() %}<tr><td>{{ k }}</td>
 {% for x in v %}<td>{{ "%.1f" % x }}</td>{% endfor %}</tr>{% endfor %}</table>
+{% endif %}
 {% if s.ratings %}<h3>Ratings</h3><table><tr><th>rating</th><th>games</th><th>share</th></tr>
 {% for k, v in s.ratings.items() %}<tr><td>{{ k }}</td><td>{{ v }}</td>
-<td>{{ pct(v / s.games) }}</td></tr>{% endfor %}</table>{% endif %}
+<td>{{ pct(v / s.finished) }}</td></tr>{% endfor %}</table>{% endif %}
 {% if s.counters %}<h2>Counters (per seat and game)</h2>
 <table><tr><th>counter</th><th>mean</th><th>stdev</th></tr>
 {% for k, v in s.counters.items() %}<tr><td>{{ k }}</td><td>{{ "%.2f" % v[0] }}</td>
@@ -114,13 +128,17 @@ def pct(x: float) -> str:
     return f"{x:.1%}"
 
 
-def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
+def rate_table(rates: Sequence[Rate], even: bool = True, forfeits: bool = False) -> str:
     """Win rates with their intervals; with ``even``, tested against an even share (bold red:
-    the test survives Holm's correction over the table's lines)."""
+    the test survives Holm's correction over the table's lines); with ``forfeits`` (some
+    games were forfeited), how many each line's seats forfeited and how many games its mean
+    score is over."""
     tested = "<th>vs even</th><th>p</th><th>Holm</th>" if even else ""
+    forfeited = "<th>forfeited</th>" if forfeits else ""
+    scored = "<th>games to the end</th>" if forfeits else ""
     lines = [
-        "<table><tr><th></th><th>games</th><th>wins (a tie shares one win)</th><th>win rate</th>"
-        f"<th>95% interval</th>{tested}<th>mean score</th></tr>"
+        f"<table><tr><th></th><th>games</th>{forfeited}<th>wins (a tie shares one win)</th>"
+        f"<th>win rate</th><th>95% interval</th>{tested}<th>mean score</th>{scored}</tr>"
     ]
     for r, adjusted in zip(rates, corrected(rates), strict=True):
         low, high = r.interval
@@ -132,10 +150,14 @@ def rate_table(rates: Sequence[Rate], even: bool = True) -> str:
             if even
             else ""
         )
+        mean = f"{r.mean_score:.1f}" if r.scored else "–"
         lines.append(
-            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td><td>{count(r.wins)}</td>"
-            f"<td{cls}>{pct(r.rate)}</td><td>{pct(low)} – {pct(high)}</td>{against}"
-            f"<td>{r.mean_score:.1f}</td></tr>"
+            f"<tr><td>{html.escape(r.label)}</td><td>{r.n}</td>"
+            + (f"<td>{r.forfeits}</td>" if forfeits else "")
+            + f"<td>{count(r.wins)}</td><td{cls}>{pct(r.rate)}</td>"
+            f"<td>{pct(low)} – {pct(high)}</td>{against}<td>{mean}</td>"
+            + (f"<td>{r.scored}</td>" if forfeits else "")
+            + "</tr>"
         )
     return "\n".join([*lines, "</table>"])
 
@@ -248,8 +270,9 @@ def figures(s: Summary) -> dict[str, Figure]:
             out["factions"] = rate_figure(s.factions, "Win rate per faction")
     elif s.opponent:
         out["agents"] = rate_figure(s.agents, f"Win rate against {s.opponent}", even=False)
-    out["scores"] = scores_figure(s)
-    out["lengths"] = lengths_figure(s)
+    if s.finished:  # (scores and lengths: of the games played to the end)
+        out["scores"] = scores_figure(s)
+        out["lengths"] = lengths_figure(s)
     for group, found in s.items.items():
         out[f"items_{group}"] = items_figure(group, found, s.players == 1)
     return out
@@ -334,7 +357,9 @@ def render_html(rows: Sequence[Row], stored: str | None = None) -> str:
     env.globals.update(pct=pct, top=top)
     from markupsafe import Markup
 
-    env.globals["rate_table"] = lambda rates, even=True: Markup(rate_table(rates, even))
+    env.globals["rate_table"] = lambda rates, even=True: Markup(
+        rate_table(rates, even, s.forfeited > 0)
+    )
     env.globals["item_table"] = lambda found: Markup(item_table(found))
     title = f"{get_game(s.game).title}: balance report"
     return env.from_string(TEMPLATE).render(
@@ -345,6 +370,7 @@ def render_html(rows: Sequence[Row], stored: str | None = None) -> str:
         stored=stored or plural(s.games, "game"),
         mixed_note=mixed_note(s),
         players=plural(s.players, "player"),
+        forfeits=forfeit_lines(s),
     )
 
 

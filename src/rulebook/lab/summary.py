@@ -1,6 +1,12 @@
 """Figures of a results file: win rates with intervals, scores, lengths, counters, factions.
 
 Shared by the HTML report and ``rulebook compare``; pure computation on the stored rows.
+
+A game a seat forfeited (its outside agent under ``--fallback forfeit``: the row's ``forfeit``
+names the seat) stopped before its end: the win rates count it (a loss for that seat, the
+others sharing the win), every other figure (scores, breakdown, counters, items, ratings,
+lengths) counts only the games played to the end, and each win rate says how many of its
+games its seats forfeited and how many its mean score is over.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulebook.core import RulebookError, get_game
-from rulebook.core.words import seat
+from rulebook.core.words import plural, seat
 from rulebook.lab.stats import (
     ALPHA,
     Precision,
@@ -30,13 +36,19 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True)
 class Rate:
-    """A win rate: shared wins over games, with its Wilson 95% interval."""
+    """A win rate: shared wins over games, with its Wilson 95% interval, and the mean score
+    of those games played to the end."""
 
     label: str
     wins: float
     n: int
     expected: float
+    #: over the ``scored`` games played to the end (0.0 if none was)
     mean_score: float
+    #: the games (of ``n``) that this group's own seats forfeited: each a loss in ``wins``
+    forfeits: int
+    #: the games (of ``n``) played to the end, which ``mean_score`` is over
+    scored: int
 
     @property
     def rate(self) -> float:
@@ -87,6 +99,9 @@ class Summary:
     """Everything the report shows about one results file."""
 
     games: int
+    #: the games played to the end (``games`` less those a seat forfeited): every figure but
+    #: the win rates is over these
+    finished: int
     players: int
     game: str
     variant: str
@@ -105,12 +120,19 @@ class Summary:
     opponent: str = ""
     #: with several agents at the table: each agent's win rate per faction (a rung each)
     factions_by_agent: dict[str, list[Rate]] = field(default_factory=dict)
+    #: whether some seat was played by several agents (``rulebook strength`` rotates them)
+    rotated: bool = False
 
     @property
     def mixed_agents(self) -> bool:
         """Whether different agents played (greedy and random...): who wins then says more
         about the agents' skill than about the game's balance."""
         return len(self.agents) > 1
+
+    @property
+    def forfeited(self) -> int:
+        """How many games a seat forfeited."""
+        return self.games - self.finished
 
     @property
     def has_wins(self) -> bool:
@@ -143,38 +165,56 @@ def seat_games(rows: Sequence[Row]) -> list[tuple[Row, int]]:
     return [(r, p) for r in rows for p in range(r["players"])]
 
 
+def forfeited_by(row: Row) -> int | None:
+    """The seat that forfeited the game, or None: played to the end (or stored before
+    forfeits were kept, which stopped the run instead)."""
+    found = row.get("forfeit")
+    return None if found is None else int(found)
+
+
+def finished(rows: Sequence[Row]) -> list[Row]:
+    """The games played to the end: all but those a seat forfeited."""
+    return [r for r in rows if forfeited_by(r) is None]
+
+
+def rate_of(label: str, pairs: Sequence[tuple[Row, int]], expected: float) -> Rate:
+    """The win rate of the seats ``pairs`` (a game and a seat each): every game's share of
+    the win, a forfeited game's included; the mean score of the games played to the end; how
+    many of the games those seats forfeited."""
+    scores = [r["scores"][p] for r, p in pairs if forfeited_by(r) is None]
+    return Rate(
+        label,
+        sum(r["returns"][p] for r, p in pairs),
+        len(pairs),
+        expected,
+        statistics.fmean(scores) if scores else 0.0,
+        forfeits=sum(forfeited_by(r) == p for r, p in pairs),
+        scored=len(scores),
+    )
+
+
 def seat_rates(rows: Sequence[Row]) -> list[Rate]:
     """Each seat's win rate (shared wins) against the even share, and its mean score."""
     n_players = rows[0]["players"]
     seats = []
     for p in range(n_players):
         agents = sorted({r["agents"][p] for r in rows})
-        seats.append(
-            Rate(
-                f"{seat(p)} ({', '.join(agents)})",
-                sum(r["returns"][p] for r in rows),
-                len(rows),
-                1.0 / n_players,
-                statistics.fmean(r["scores"][p] for r in rows),
-            )
-        )
+        label = f"{seat(p)} ({', '.join(agents)})"
+        seats.append(rate_of(label, [(r, p) for r in rows], 1.0 / n_players))
     return seats
 
 
-def _rates(groups: dict[str, list[tuple[float, int]]], expected: float) -> list[Rate]:
-    return [
-        Rate(name, sum(w for w, _ in v), len(v), expected, statistics.fmean(s for _, s in v))
-        for name, v in sorted(groups.items())
-    ]
+def _rates(groups: dict[str, list[tuple[Row, int]]], expected: float) -> list[Rate]:
+    return [rate_of(name, v, expected) for name, v in sorted(groups.items())]
 
 
 def faction_rates(rows: Sequence[Row], agent: str | None = None) -> list[Rate]:
     """Each faction's win rate over the seats that played it (none if the game has none);
     with ``agent``, over the seats that agent played."""
-    by_faction: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    by_faction: dict[str, list[tuple[Row, int]]] = defaultdict(list)
     for r, p in seat_games(rows):
         if r["factions"] and (agent is None or r["agents"][p] == agent):
-            by_faction[r["factions"][p]].append((r["returns"][p], r["scores"][p]))
+            by_faction[r["factions"][p]].append((r, p))
     return _rates(by_faction, 1.0 / rows[0]["players"])
 
 
@@ -184,15 +224,16 @@ def summarize(rows: Sequence[Row]) -> Summary:
         raise ValueError("no games to summarize")
     first = rows[0]
     n_players = first["players"]
-    pairs = seat_games(rows)
-    by_agent: dict[str, list[tuple[float, int]]] = defaultdict(list)
-    for r, p in pairs:
-        by_agent[r["agents"][p]].append((r["returns"][p], r["scores"][p]))
+    done = finished(rows)  # every figure but the win rates: only the games played to the end
+    pairs = seat_games(done)
+    by_agent: dict[str, list[tuple[Row, int]]] = defaultdict(list)
+    for r, p in seat_games(rows):
+        by_agent[r["agents"][p]].append((r, p))
     breakdown: dict[str, list[float]] = defaultdict(lambda: [0.0] * n_players)
-    for r in rows:
+    for r in done:
         for p, parts in enumerate(r["breakdown"]):
             for k, v in parts.items():
-                breakdown[k][p] += v / len(rows)
+                breakdown[k][p] += v / len(done)
     plain: dict[str, list[float]] = defaultdict(list)
     for r, p in pairs:
         for k, v in r["counters"][p].items():
@@ -203,11 +244,12 @@ def summarize(rows: Sequence[Row]) -> Summary:
         for k, v in sorted(plain.items())
     }
     ratings: dict[str, int] = defaultdict(int)
-    for r in rows:
+    for r in done:
         if r["rating"] is not None:
             ratings[r["rating"]] += 1
     return Summary(
         games=len(rows),
+        finished=len(done),
         players=n_players,
         game=first["game"],
         variant=first["variant"],
@@ -215,9 +257,13 @@ def summarize(rows: Sequence[Row]) -> Summary:
         seats=seat_rates(rows),
         agents=_rates(by_agent, 1.0 / n_players),
         factions=faction_rates(rows),
-        scores_by_seat=[[r["scores"][p] for r in rows] for p in range(n_players)],
-        scores_by_agent={a: [s for _, s in v] for a, v in sorted(by_agent.items())},
-        lengths=[r["moves"] for r in rows],
+        scores_by_seat=[[r["scores"][p] for r in done] for p in range(n_players)],
+        scores_by_agent={
+            a: scores
+            for a, v in sorted(by_agent.items())
+            if (scores := [r["scores"][p] for r, p in v if forfeited_by(r) is None])
+        },
+        lengths=[r["moves"] for r in done],
         breakdown=dict(breakdown),
         counters=counters,
         items=items(pairs) if n_players > 1 else items_solo(pairs),
@@ -228,7 +274,33 @@ def summarize(rows: Sequence[Row]) -> Summary:
             if len(by_agent) > 1 and first["factions"]
             else {}
         ),
+        rotated=any(len({r["agents"][p] for r in rows}) > 1 for p in range(n_players)),
     )
+
+
+def forfeit_lines(s: Summary) -> list[str]:
+    """What a report says of the games seats forfeited (nothing if none was): how many each
+    seat forfeited (and each agent, where agents changed seats), and how they are counted."""
+    if not s.forfeited:
+        return []
+    lines = [
+        f"{r.label} forfeited {r.forfeits} of {plural(r.n, 'game')}." for r in s.seats if r.forfeits
+    ]
+    if s.rotated:  # agents changed seats: each agent's own count too
+        lines += [
+            f"{r.label} forfeited {r.forfeits} of the {plural(r.n, 'game')} it played."
+            for r in s.agents
+            if r.forfeits
+        ]
+    end = f"the {s.finished} of {s.games} games played to the end"
+    if not s.finished:
+        end = "the games played to the end: none was, so there are none"
+    lines.append(
+        f"A forfeited game counts in the win rates (a loss for the seat that forfeited, the "
+        f"others sharing the win); every other figure (mean scores, score breakdown, "
+        f"counters, items, ratings, game length) counts only {end}."
+    )
+    return lines
 
 
 def _item_names(pairs: Sequence[tuple[Row, int]]) -> dict[str, set[str]]:
