@@ -148,6 +148,7 @@ def test_the_strength_table_and_the_ladder_play_under_the_options(tmp_path: Path
     [
         (("--retries", "-1"), "--retries takes a whole number, 0 or more, not '-1'"),
         (("--retries", "two"), "--retries takes a whole number, 0 or more, not 'two'"),
+        (("--retries", "²"), "--retries takes a whole number, 0 or more, not '²'"),
         (("--fallback", "pass"), "--fallback takes random or forfeit, not 'pass'"),
         (("--move-seconds", "0"), "--move-seconds takes a positive number of seconds, not '0'"),
         (("--move-seconds", "inf"), "--move-seconds takes a positive number of seconds"),

@@ -223,7 +223,7 @@ def table_policy(
     count = None
     if retries is not None:
         text = retries.strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):  # "²" is a digit int() refuses
             raise UsageError(f"--retries takes a whole number, 0 or more, not {retries!r}")
         count = int(text)
     if fallback is not None and fallback.strip().lower() not in FALLBACKS:
