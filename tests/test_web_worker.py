@@ -42,7 +42,8 @@ def test_answers_errors_and_a_killed_worker() -> None:
             os.kill(worker.process.pid, signal.SIGKILL)
             for task in slow:  # every request it held fails, none hangs
                 with pytest.raises(WorkerLost):
-                    await asyncio.wait_for(task, 10)
+                    async with asyncio.timeout(10):
+                        await task
             again = await pool.call("reveals", "g", data)  # a new worker takes over
             assert isinstance(again, bool)
             assert pool.restarts == 1 and pool.workers[0] is not worker
