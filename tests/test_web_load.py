@@ -111,7 +111,8 @@ def play(game: web_load.Game, stats: web_load.Stats, https: list[Any], acked: li
         person = web_load.person(
             https, game, 0, stats, random.Random(0), (0.0, 0.0), lambda *a: acked.append(a)
         )
-        await asyncio.wait_for(person, 10)
+        async with asyncio.timeout(10):
+            await person
 
     asyncio.run(go())
 

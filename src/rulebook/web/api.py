@@ -559,7 +559,8 @@ async def _hello(
     """Read the first message: a seat token, or a spectator (None). Forbidden if the token is
     wrong; :class:`WebSocketDisconnect` if the client left (or its frame was refused) before
     it."""
-    message = await asyncio.wait_for(ws.receive(), timeout=30)
+    async with asyncio.timeout(30):
+        message = await ws.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     raw = message.get("text")

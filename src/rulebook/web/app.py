@@ -90,7 +90,8 @@ def on_stop(first: Callable[[], Awaitable[None]]) -> None:
 
         async def then(number: int, frame: FrameType | None, previous: Any) -> None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(first(), GOODBYE_SECONDS)
+                async with asyncio.timeout(GOODBYE_SECONDS):
+                    await first()
             previous(number, frame)
 
         def begin(number: int, frame: FrameType | None, previous: Any) -> None:

@@ -25,25 +25,26 @@ from rulebook.web.undo import reveals_nothing
 _CACHE_SIZE = 1000
 #: the most seconds an agent outside the server has for a move (its spec may give less)
 OUTSIDE_SECONDS = 60.0
-_states: OrderedDict[str, State] = OrderedDict()
+#: by game id: the state, the setup and the log (as sent) it was built from
+_states: OrderedDict[str, tuple[State, dict[str, Any], list[Any]]] = OrderedDict()
 
 
 def _state_for(key: str, data: Mapping[str, Any]) -> State:
-    """The game ``data`` describes, advanced from the cached state when its log extends it."""
+    """The game ``data`` describes, advanced from the cached state when its log extends the
+    log that state was built from (compared as sent: no move of the history written again)."""
     log = data["log"]
-    state = _states.pop(key, None)
-    if state is not None:
-        mine = [[p, str(a)] for p, a in state.history]
-        if (
-            state.setup.to_dict() != {k: data[k] for k in state.setup.to_dict()}
-            or mine != log[: len(mine)]
-        ):
+    kept = _states.pop(key, None)
+    state = None
+    if kept is not None:
+        state, setup, told = kept
+        if setup != {k: data.get(k) for k in setup} or log[: len(told)] != told:
             state = None
     if state is None:
         state = rulebook.replay({**data, "log": []})
-    for seat, move in log[len(state.history) :]:
+        setup, told = state.setup.to_dict(), []
+    for seat, move in log[len(told) :]:
         state.apply(seat, move)
-    _states[key] = state
+    _states[key] = (state, setup, list(log))
     while len(_states) > _CACHE_SIZE:
         _states.popitem(last=False)
     return state

@@ -157,7 +157,8 @@ class Postgres:
         self._games = games
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._lock())]
-        await asyncio.wait_for(self._listening.wait(), timeout=30)
+        async with asyncio.timeout(30):
+            await self._listening.wait()
 
     async def stop(self) -> None:
         tasks = self._tasks + list(self._adopting)
@@ -190,7 +191,8 @@ class Postgres:
                         games.presence(note.payload)
                     else:
                         self._note(games, note.payload)
-                await asyncio.wait_for(connection.execute("SELECT 1"), QUERY_TIMEOUT)
+                async with asyncio.timeout(QUERY_TIMEOUT):
+                    await connection.execute("SELECT 1")
 
     @staticmethod
     def _note(games: Followed, payload: str) -> None:
@@ -213,7 +215,8 @@ class Postgres:
                     await connection.execute(f"SET tcp_keepalives_{name} = {int(value)}")
                 self._locking = connection
                 while True:
-                    await asyncio.wait_for(self._sweep(connection), QUERY_TIMEOUT)
+                    async with asyncio.timeout(QUERY_TIMEOUT):
+                        await self._sweep(connection)
                     await asyncio.sleep(SWEEP_EVERY)
         finally:
             self._locking = None
@@ -274,7 +277,8 @@ class Postgres:
             return False
         try:
             async with self._mutex:
-                won = await asyncio.wait_for(self._try(connection, [game_id]), QUERY_TIMEOUT)
+                async with asyncio.timeout(QUERY_TIMEOUT):
+                    won = await self._try(connection, [game_id])
         except Exception as exc:
             await self._lost(connection, exc)
             return False
@@ -303,9 +307,8 @@ class Postgres:
         del self._keys[key]
         try:
             async with self._mutex:
-                await asyncio.wait_for(
-                    connection.execute("SELECT pg_advisory_unlock(%s)", [key]), QUERY_TIMEOUT
-                )
+                async with asyncio.timeout(QUERY_TIMEOUT):
+                    await connection.execute("SELECT pg_advisory_unlock(%s)", [key])
         except Exception as exc:
             await self._lost(connection, exc)
 

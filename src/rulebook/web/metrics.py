@@ -253,7 +253,8 @@ class Readiness:
 
     async def _probe(self) -> str | None:
         try:
-            await asyncio.wait_for(asyncio.to_thread(self.probe), self.timeout)
+            async with asyncio.timeout(self.timeout):
+                await asyncio.to_thread(self.probe)
         except TimeoutError:
             reason: str | None = "the database does not answer"
         except Exception as exc:

@@ -153,7 +153,8 @@ class Worker:
         if self.process.stdin is not None:
             self.process.stdin.close()
         try:
-            await asyncio.wait_for(self.process.wait(), timeout=2)
+            async with asyncio.timeout(2):
+                await self.process.wait()
         except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 self.process.kill()

@@ -67,7 +67,8 @@ class Supervisor:
             except Exception:  # the database away for a moment: try again at the next tick
                 log.exception("lab: looking for runs failed; trying again")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), POLL)
+                async with asyncio.timeout(POLL):
+                    await self.wake.wait()
             self.wake.clear()
 
     async def _tick(self) -> None:
