@@ -289,6 +289,11 @@ def phone_targets(page: Any) -> list[str]:
     """What a finger cannot tap on a phone: a place or a part smaller than 24 x 24 CSS px, a
     place a scroll does not bring whole and uncovered on the screen, a page wider than it."""
     for _ in range(3):  # a board redrawn while it was measured (a late view) is measured again
+        # no tip open: the emulated phone's clicks are a mouse's, whose pointer, left over a
+        # place a redraw replaced, may show that place's tip (a finger's tap leaves none)
+        page.mouse.move(0, 0)
+        page.keyboard.press("Escape")
+        page.wait_for_function("document.querySelector('#rb-tip:not([hidden])') === null")
         mark_board(page)
         problems = [f"small: {n}" for n in page.evaluate(SMALL)]
         problems += [f"not reached: {key}" for key in page.evaluate(UNREACHED)]
@@ -592,8 +597,11 @@ UNREACHED = """() => [...document.querySelectorAll('#board [data-moves]')].filte
   const hit = document.elementFromPoint(x, y);
   const whole = r.left >= -0.5 && r.top >= -0.5
     && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  n._rbHit = !whole ? 'not whole on the screen'
+    : !hit ? 'nothing at its centre'
+    : (hit.id ? '#' + hit.id : hit.tagName.toLowerCase() + '.' + [...hit.classList].join('.'));
   return !whole || !hit || !(hit === n || n.contains(hit));
-}).map(n => n.dataset.key)"""
+}).map(n => n.dataset.key + ' (' + n._rbHit + ')')"""
 
 SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
