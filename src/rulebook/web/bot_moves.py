@@ -2,15 +2,17 @@
 processes; :class:`rulebook.web.bots.BotRunner` asks for them): a bot's move, and whether a
 person's move revealed anything hidden.
 
-A worker gets the game as its save-file data (setup and log) and keeps the states it built, so
-it replays only the moves made since it last chose for that game.
+A worker keeps the states it built, by game, and is told a game as a :class:`Told`: the moves
+since those it was last told (the server keeps the count, :class:`rulebook.web.bots.Tellings`),
+so neither side writes, sends or compares a game's whole history at every move. A worker that
+does not hold those earlier moves (it is new, or dropped the game) answers ``None`` and is
+told the game whole.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Mapping
 from typing import Any
 
 import rulebook
@@ -25,41 +27,60 @@ from rulebook.web.undo import reveals_nothing
 _CACHE_SIZE = 1000
 #: the most seconds an agent outside the server has for a move (its spec may give less)
 OUTSIDE_SECONDS = 60.0
-#: by game id: the state, the setup and the log (as sent) it was built from
-_states: OrderedDict[str, tuple[State, dict[str, Any], list[Any]]] = OrderedDict()
+#: by game id: the state and the lineage of the log it was built from
+_states: OrderedDict[str, tuple[State, int]] = OrderedDict()
 
 
-def _state_for(key: str, data: Mapping[str, Any]) -> State:
-    """The game ``data`` describes, advanced from the cached state when its log extends the
-    log that state was built from (compared as sent: no move of the history written again)."""
-    log = data["log"]
-    kept = _states.pop(key, None)
-    state = None
-    if kept is not None:
-        state, setup, told = kept
-        if setup != {k: data.get(k) for k in setup} or log[: len(told)] != told:
-            state = None
-    if state is None:
-        state = rulebook.replay({**data, "log": []})
-        setup, told = state.setup.to_dict(), []
-    for seat, move in log[len(told) :]:
-        state.apply(seat, move)
-    _states[key] = (state, setup, list(log))
+@dataclasses.dataclass(frozen=True)
+class Told:
+    """A game as a worker is told it: its ``setup`` (the save data without the log) and the
+    log's moves from ``start`` on. The moves before ``start`` are those the worker was told of
+    the game ``key`` under the same ``lineage`` (a number the server changes whenever a log is
+    replaced rather than played on: an undo, a replay); ``start`` 0 tells the whole log."""
+
+    key: str
+    lineage: int
+    setup: dict[str, Any]
+    start: int
+    moves: list[tuple[int, str]]
+
+    @property
+    def length(self) -> int:
+        """The moves of the log told."""
+        return self.start + len(self.moves)
+
+
+def _state_for(told: Told, keep: int) -> State | None:
+    """The game after its first ``keep`` moves (kept for the next request), played on from the
+    kept state; ``None`` when this worker does not hold the moves before ``told.start``."""
+    kept = _states.pop(told.key, None)
+    if told.start == 0:
+        state = rulebook.replay({**told.setup, "log": []})
+    elif kept is None or kept[1] != told.lineage or len(kept[0].history) != told.start:
+        return None
+    else:
+        state = kept[0]
+    for seat, move in told.moves[: keep - told.start]:
+        state.apply(seat, move)  # a move refused: the game is not kept (told whole next time)
+    _states[told.key] = (state, told.lineage)
     while len(_states) > _CACHE_SIZE:
         _states.popitem(last=False)
     return state
 
 
-def choose(key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
-    """The move the bot ``spec`` in ``seat`` makes in the game ``data`` (its text form).
+def choose(told: Told, seat: int, spec: str) -> str | None:
+    """The move the bot ``spec`` in ``seat`` makes in the game ``told`` (its text form), or
+    ``None`` when the game must be told whole.
 
     An agent outside the server (``serve --seat``) is started for this one move and told the
     end at once (``over`` false): every request carries all the seat may see, so it needs no
     memory between moves, and no program lingers after a game nobody finishes. It has
     :data:`OUTSIDE_SECONDS` a move unless its spec gives less; past them, or after answers
     that are no legal move, the table moves for it at random (the protocol's policy)."""
-    state = _state_for(key, data)
-    seed = agent_seed(int(data["seed"]), seat) + 7919 * len(state.history)
+    state = _state_for(told, told.length)
+    if state is None:
+        return None
+    seed = agent_seed(int(told.setup["seed"]), seat) + 7919 * len(state.history)
     agent = make_agent(spec, seed)
     if isinstance(agent, OutsideAgent):
         limit = agent.policy.seconds
@@ -72,12 +93,15 @@ def choose(key: str, data: Mapping[str, Any], seat: int, spec: str) -> str:
         agent.finish(position)
 
 
-def reveals(key: str, data: Mapping[str, Any]) -> bool:
-    """Whether the last move of the game ``data`` revealed anything hidden
-    (:func:`rulebook.web.undo.reveals_nothing`, negated)."""
-    log = data["log"]
-    before = _state_for(key, {**data, "log": log[:-1]}).clone()
-    seat, move = log[-1]
+def reveals(told: Told) -> bool | None:
+    """Whether the last move of the game ``told`` revealed anything hidden
+    (:func:`rulebook.web.undo.reveals_nothing`, negated), or ``None`` when the game must be
+    told whole. The state before that move is the one kept."""
+    kept = _state_for(told, told.length - 1)
+    if kept is None:
+        return None
+    before = kept.clone()
+    seat, move = told.moves[-1]
     after = before.clone()
     after.apply(seat, move)
     return not reveals_nothing(before, seat, move, after)

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import os
@@ -75,6 +76,9 @@ BOT_RETRIES = 3
 PRESENCE_STALE = 75.0
 PRESENCE_AGAIN = 30.0
 #: why a write was not stored: another process wrote the game first
+#: each log installed in a game gets the next (a bot worker holding moves of another lineage
+#: is told the game whole: :class:`rulebook.web.bots.Tellings`)
+_LINEAGES = itertools.count()
 WRITTEN_MEANWHILE = "the game moved on while your move was being stored; nothing was changed"
 
 
@@ -299,6 +303,7 @@ class LiveGame:
         """Make ``state`` (told by ``told``) the game."""
         self.state = state
         self.log = told
+        self.lineage = next(_LINEAGES)
         self.revision += 1
         self.forget_undo(drew)
 
@@ -531,6 +536,10 @@ class LiveGame:
     def version(self, viewer: int | None) -> int:
         """The ``version`` of ``viewer``'s payload (the moves it knows of)."""
         return version(self.state, viewer, self.log)
+
+    def worker_setup(self) -> dict[str, Any]:
+        """What a bot worker replays the log from (:class:`rulebook.web.bots.Tellings`)."""
+        return self.state.setup.to_dict()
 
     def save_data(self) -> dict[str, Any]:
         """The save file: the seats as their kinds (a seat taken from the open tables is a
@@ -1019,10 +1028,10 @@ class Games:
         is under way; the mover is told if it may."""
         if self._checking.get(game.id) != game.writes:
             self._checking[game.id] = game.writes
-            self._spawn(self._run_undo_check(game, game.writes, game.save_data()))
+            self._spawn(self._run_undo_check(game, game.writes))
 
-    async def _run_undo_check(self, game: LiveGame, writes: int, data: dict[str, Any]) -> None:
-        revealed = await self._reveals(game.id, data)
+    async def _run_undo_check(self, game: LiveGame, writes: int) -> None:
+        revealed = await self._reveals(game)
         if self._checking.get(game.id) == writes:
             del self._checking[game.id]
         if game.writes == writes and game.undo_ok is None:
@@ -1030,10 +1039,11 @@ class Games:
             if game.undo_ok:  # the mover's undo button: nobody else's payload changed
                 game.publish(game.log[-1].seat)
 
-    async def _reveals(self, game_id: str, data: dict[str, Any]) -> bool:
-        """Whether the last move of the game ``data`` revealed anything (True if unsure)."""
+    async def _reveals(self, game: LiveGame) -> bool:
+        """Whether the last move of ``game`` revealed anything (True if unsure)."""
+        game_id = game.id
         try:
-            return await self.runner.reveals(game_id, data)
+            return await self.runner.reveals(game)
         except WorkerLost as lost:
             log.warning("undo check of game %s: %s; no undo this time", game_id, lost)
         except Exception:
@@ -1056,7 +1066,7 @@ class Games:
         log_ = game.log
         if log_ and log_[-1].seat == seat and game.undo_ok is None:
             writes = game.writes
-            revealed = await self._reveals(game.id, game.save_data())
+            revealed = await self._reveals(game)
             if game.writes == writes:
                 game.undo_ok = not revealed
         if not game.can_undo(seat):
@@ -1213,9 +1223,7 @@ class Games:
                 asked = time.perf_counter()
                 metrics.BOT_QUEUE.inc()
                 try:
-                    text = await self.runner.choose(
-                        game.id, game.save_data(), seat, game.spec(seat)
-                    )
+                    text = await self.runner.choose(game, seat, game.spec(seat))
                 except WorkerLost as lost:  # new workers are up: ask them
                     log.warning("bot of seat %d in game %s: %s; asking again", seat, game.id, lost)
                     await asyncio.sleep(0.1)

@@ -179,7 +179,9 @@ class Workers:
         self._starting = asyncio.Lock()
         self.workers = [await Worker.start() for _ in range(self.size)]
 
-    async def _worker(self) -> Worker:
+    async def pick(self, prefer: Callable[[Worker], bool] | None = None) -> Worker:
+        """The worker for a request: an idle one ``prefer`` likes (the one holding the game
+        asked about), else the one holding the fewest requests; a dead one is replaced."""
         assert self._starting is not None, "start() first"
         async with self._starting:
             for i, worker in enumerate(self.workers):
@@ -193,10 +195,14 @@ class Workers:
                     self.restarts += 1
                     with contextlib.suppress(Exception):
                         await worker.stop()
+        if prefer is not None:
+            for worker in self.workers:
+                if worker.load() == 0 and prefer(worker):
+                    return worker
         return min(self.workers, key=Worker.load)
 
     async def call(self, name: str, *args: Any) -> Any:
-        worker = await self._worker()
+        worker = await self.pick()
         return await worker.call(name, *args)
 
     async def stop(self) -> None:
