@@ -95,7 +95,7 @@ bench-web-overload: $(STAMP) compiled
 ## soak run: 200 games for an hour over two server processes on PostgreSQL, one killed with
 ## kill -9 every few minutes; checks no acknowledged move lost, no game stuck, nothing leaking
 soak: $(STAMP) compiled
-	$(BIN)/python benchmarks/soak.py --games 200 --minutes 60 --kill-every 240
+	$(BIN)/python benchmarks/soak.py --games 200 --minutes 60 --kill-every 600
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build src/*.egg-info

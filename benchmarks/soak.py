@@ -20,8 +20,11 @@ At the end, with the people stopped, it checks:
 - **no game stuck**: within ``--settle`` seconds every game it created is over or waiting on a
   person (no bot seat, nor a bot holding a person's seat, is left to move), read over the API;
 - **served after every kill**: moves were acknowledged again after each kill;
-- **memory flat**: each server process that lived past ``--warmup`` seconds grew by at most
-  10% from its resident memory then to its largest after;
+- **memory flat**: each server process grew by at most 10% from its resident memory at the end
+  of its warm-up to its largest after. A process's warm-up ends ``--warmup`` seconds after its
+  cache of games is first full (``rulebook_games_in_memory`` at ``--cache-games``): a process
+  started by a kill begins with no game in memory, and its memory grows with its cache until
+  the cache is full, and full of games played a while;
 - **nothing growing**: the asyncio tasks and open file descriptors (summed over the server
   processes: connections move between them) and the database's connections per live server
   process at the end (the median of the last third of the samples after the warm-up) are at
@@ -30,7 +33,7 @@ At the end, with the people stopped, it checks:
 It prints a report (``--markdown FILE`` also writes it as markdown) and exits 1 when a check
 fails. Usage::
 
-    python benchmarks/soak.py [--games 200] [--minutes 60] [--kill-every 240]
+    python benchmarks/soak.py [--games 200] [--minutes 60] [--kill-every 600]
                               [--warmup 300] [--think 1-3] [--markdown FILE]
 """
 
@@ -107,6 +110,7 @@ class Sample:
     tasks: dict[int, int]
     db_connections: int
     load: float  #: the machine's load average (1 minute)
+    games: dict[int, int] = field(default_factory=dict)  #: server process -> games in memory
 
 
 def resident(pid: int) -> int | None:
@@ -126,16 +130,25 @@ def open_fds(pid: int) -> int | None:
         return None
 
 
-TASKS = re.compile(r'^rulebook_asyncio_tasks\{pid="(\d+)"\} ([0-9.e+]+)$', re.M)
+def per_process(name: str) -> re.Pattern[str]:
+    """A gauge of each process in ``/metrics`` (prometheus-client's ``liveall``)."""
+    return re.compile(rf'^{name}\{{pid="(\d+)"\}} ([0-9.e+]+)$', re.M)
 
 
-async def tasks_of(http: httpx.AsyncClient) -> dict[int, int]:
-    """Each live server process's asyncio tasks, from ``/metrics`` (every process's gauges)."""
+TASKS = per_process("rulebook_asyncio_tasks")
+GAMES = per_process("rulebook_games_in_memory")
+
+
+async def gauges_of(http: httpx.AsyncClient) -> tuple[dict[int, int], dict[int, int]]:
+    """Each live server process's asyncio tasks and games in memory, from ``/metrics``."""
     try:
         text = (await http.get("/metrics")).text
     except httpx.HTTPError:
-        return {}
-    return {int(pid): int(float(value)) for pid, value in TASKS.findall(text)}
+        return {}, {}
+    return tuple(  # type: ignore[return-value]
+        {int(pid): int(float(value)) for pid, value in pattern.findall(text)}
+        for pattern in (TASKS, GAMES)
+    )
 
 
 def db_connections(database: str) -> int:
@@ -214,10 +227,12 @@ async def soak(args: argparse.Namespace, database: str, folder: Path) -> dict[st
                 born.setdefault(pid, now)
             rss = {p: v for p in pids if (v := resident(p)) is not None}
             fds = {p: v for p in pids if (v := open_fds(p)) is not None}
-            tasks = {p: v for p, v in (await tasks_of(metrics_http)).items() if p in pids}
+            tasks, games = await gauges_of(metrics_http)
+            tasks = {p: v for p, v in tasks.items() if p in pids}
+            games = {p: v for p, v in games.items() if p in pids}
             connections = await asyncio.to_thread(db_connections, database)
             load = os.getloadavg()[0]
-            samples.append(Sample(now, rss, fds, tasks, connections, load))
+            samples.append(Sample(now, rss, fds, tasks, connections, load, games))
             await asyncio.sleep(args.sample_every)
 
     async def kill() -> None:
@@ -328,6 +343,16 @@ class Check:
     detail: str
 
 
+def warmed(samples: list[Sample], pid: int, birth: float, args: argparse.Namespace) -> float | None:
+    """When server process ``pid``'s warm-up ended: ``--warmup`` seconds after its cache of
+    games was first seen full (and at least ``--warmup`` after its start); None if it never
+    was. Its memory until then grows with the games it takes in, not with a leak."""
+    full = next((s.at for s in samples if s.games.get(pid, 0) >= args.cache_games), None)
+    if full is None:
+        return None
+    return max(birth, full) + float(args.warmup)
+
+
 def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], list[str]]:
     record: Record = run["record"]
     samples: list[Sample] = run["samples"]
@@ -370,7 +395,8 @@ def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], l
     judged = 0
     for pid, birth in sorted(run["born"].items(), key=lambda kv: kv[1]):
         mine = [(s.at, s.rss[pid]) for s in samples if pid in s.rss]
-        after = [(at, v) for at, v in mine if at - birth >= args.warmup]
+        warm = warmed(samples, pid, birth, args)
+        after = [(at, v) for at, v in mine if warm is not None and at >= warm]
         seen = max((s.at for s in samples if pid in s.rss), default=birth)
         if pid in run["died"]:
             fate = f"killed at {run['died'][pid]:.0f} s"
@@ -379,7 +405,8 @@ def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], l
         else:
             fate = "to the end"
         if len(after) < 2:
-            rows.append(f"| {pid} | {birth:.0f} s | {fate} | - | - | not judged (short life) |")
+            why = "its cache never full" if warm is None else "a short life"
+            rows.append(f"| {pid} | {birth:.0f} s | {fate} | - | - | not judged ({why}) |")
             continue
         judged += 1
         base, peak = after[0][1], max(v for _, v in after)
@@ -486,7 +513,7 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--minutes", type=float, default=60)
     parser.add_argument(
-        "--kill-every", type=seconds, default=240.0, help="seconds between kills (240, 4m, 40s)"
+        "--kill-every", type=seconds, default=600.0, help="seconds between kills (600, 10m, 40s)"
     )
     parser.add_argument(
         "--warmup",

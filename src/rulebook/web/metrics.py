@@ -53,7 +53,9 @@ MOVE_TO_VIEWER = Histogram(
     "From a move's arrival to its frame written to each viewer's WebSocket",
     buckets=FAST,
 )
-GAMES = Gauge("rulebook_games_in_memory", "Games held in memory", multiprocess_mode="livesum")
+GAMES = Gauge(
+    "rulebook_games_in_memory", "Games the process holds in memory", multiprocess_mode="liveall"
+)
 SOCKETS = Gauge(
     "rulebook_websocket_connections", "Open WebSocket connections", multiprocess_mode="livesum"
 )
