@@ -89,9 +89,20 @@ class Opened:
         assert self.errors == [], self.errors
 
 
+#: the seed of every game these tests open: the board a test meets after its moves is the same
+#: at every run (a new game's seed would be drawn at random)
+SEED = 11
+
+
 def create(server: Server, game: str, variant: str, seats: list[str], options: Any) -> Any:
-    body = {"game": game, "variant": variant, "players": len(seats), "seats": seats}
-    r = httpx.post(server.url + "/api/games", json={**body, "options": options}, timeout=30)
+    """A new game of seed :data:`SEED` with these seats, uploaded as its save file."""
+    state = rulebook.new_game(game, len(seats), SEED, variant, options)
+    r = httpx.post(
+        server.url + "/api/games/upload",
+        files={"file": ("game.json", rulebook.save_text(state))},
+        data={"seats": ",".join(seats)},
+        timeout=30,
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -101,7 +112,7 @@ def finished(server: Server, game: str, variant: str, seats: list[str], options:
     from rulebook.agents import make_agent
     from rulebook.simulate import play
 
-    state = rulebook.new_game(game, len(seats), 11, variant, options)
+    state = rulebook.new_game(game, len(seats), SEED, variant, options)
     state = play(state, [make_agent("random", p) for p in range(len(seats))])
     assert state.is_terminal()
     r = httpx.post(
