@@ -145,10 +145,11 @@ async def gauges_of(http: httpx.AsyncClient) -> tuple[dict[int, int], dict[int, 
         text = (await http.get("/metrics")).text
     except httpx.HTTPError:
         return {}, {}
-    return tuple(  # type: ignore[return-value]
-        {int(pid): int(float(value)) for pid, value in pattern.findall(text)}
-        for pattern in (TASKS, GAMES)
-    )
+
+    def each(pattern: re.Pattern[str]) -> dict[int, int]:
+        return {int(pid): int(float(value)) for pid, value in pattern.findall(text)}
+
+    return each(TASKS), each(GAMES)
 
 
 def db_connections(database: str) -> int:

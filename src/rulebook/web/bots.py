@@ -5,6 +5,7 @@ What a worker computes is :mod:`rulebook.web.bot_moves`."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -77,7 +78,8 @@ class BotRunner:
         self.checker = Workers(1, "undo checker")
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="bot") if workers == 0 else None
         self._thread_told = Tellings()
-        self._told: dict[Worker, Tellings] = {}
+        #: what each worker process holds (a replaced worker's record goes with it)
+        self._told: weakref.WeakKeyDictionary[Worker, Tellings] = weakref.WeakKeyDictionary()
         #: bot moves asked for and not yet answered (the load admission counts them)
         self.waiting = 0
 
@@ -112,7 +114,7 @@ class BotRunner:
         worker = None
         if self.thread is None:
             worker = await pool.pick(lambda w: w in self._told and game.id in self._told[w].kept)
-        record = self._thread_told if worker is None else self._record(worker)
+        record = self._thread_told if worker is None else self._told.setdefault(worker, Tellings())
         for whole in (False, True):
             told = record.tell(game, keep, whole)
             if worker is None:
@@ -123,14 +125,6 @@ class BotRunner:
             if answer is not None:
                 return answer
         raise RuntimeError(f"a worker told game {game.id} whole did not take it")
-
-    def _record(self, worker: Worker) -> Tellings:
-        """The record of what ``worker`` was told (a replaced worker's is forgotten)."""
-        if worker not in self._told:
-            for gone in [w for w in self._told if not w.alive]:
-                del self._told[gone]
-            self._told[worker] = Tellings()
-        return self._told[worker]
 
     async def close(self) -> None:
         if self.thread is not None:
