@@ -10,7 +10,10 @@ import argparse
 import asyncio
 import json
 import random
+import re
+import socket
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -331,3 +334,28 @@ def test_the_old_think_options_are_gone(
 def test_think_range_raises_argparses_error() -> None:
     with pytest.raises(argparse.ArgumentTypeError):
         web_load.think_range("3-1")
+
+
+# -- the stack's floor (benchmarks/web_floor.py, cited in docs/performance.md) -----------------
+@pytest.mark.parametrize("fanout", ["tasks", "direct"])
+def test_the_floor_benchmark_serves_rooms_and_reports_cpu_per_move(fanout: str) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "web_floor.py"
+    options = ["--rooms", "8", "--warmup", "2", "--seconds", "4", "--fanout", fanout]
+    done = subprocess.run(
+        [sys.executable, str(script), *options, "--port", str(port)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    line = re.fullmatch(
+        r"8 rooms: ([\d.]+) moves/s; CPU per move: server ([\d.]+) ms, "
+        r"load generator ([\d.]+) ms\n",
+        done.stdout,
+    )
+    assert line is not None, done.stdout
+    assert 1.0 < float(line[1]) < 8.0  # a move every 1-3 s in each of 8 rooms
+    assert float(line[2]) > 0 and float(line[3]) > 0

@@ -34,13 +34,13 @@ too. Compiled callers reach the compiled methods directly.
 
 The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
 and its lookahead), the policies and the search: what the bots spend their time in; and Battle
-Merchants' moves, rules (the state and the sections a move goes through, not its views and
-words), evaluation and lookahead, Pandoria Merchants' map, rules, evaluation
-and lookahead, and Archmagi's rules (every section module; ``archmagi.symbols``: its cards),
-evaluation and greedy lookahead; and the observation encoders (the sheet games' shared one,
-each game's ``encoding`` and :mod:`rulebook.core.writes`, what the fast ones list), which the
-research adapters call at every step, and the loops of the batched environment's step
-(:mod:`rulebook.core.batch`). Not
+Merchants' moves, rules (the state, the sections a move goes through and what each seat
+sees: a server builds a view for every viewer at every move; not its words), evaluation and
+lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules
+(every section module; ``archmagi.symbols``: its cards), evaluation and greedy lookahead; and
+the observation encoders (the sheet games' shared one, each game's ``encoding`` and
+:mod:`rulebook.core.writes`, what the fast ones list), which the research adapters call at
+every step, and the loops of the batched environment's step (:mod:`rulebook.core.batch`). Not
 :mod:`rulebook.core.chance`: its scripted generator derives from ``random.Random``, which a
 compiled class cannot (the interpreter crashed seeding it); the draws of its shuffles and
 rolls are in :mod:`rulebook.core.draws`, which is compiled. Every other module, and every other
@@ -101,6 +101,7 @@ MODULES = (
     "rulebook.battle_merchants.turns",
     "rulebook.battle_merchants.forge",
     "rulebook.battle_merchants.sell",
+    "rulebook.battle_merchants.view",
     "rulebook.battle_merchants.rules",
     "rulebook.battle_merchants.bots",
     "rulebook.battle_merchants.lookahead",

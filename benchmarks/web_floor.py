@@ -1,0 +1,166 @@
+"""The web stack's floor: server CPU per move when a move is nothing but its messages.
+
+``make bench-web`` measures the server's CPU per move with everything a move does: the rules,
+the store's write, the bot and undo workers, each viewer's payload. This measures what is left
+when all of that is taken away: the same stack (Uvicorn with uvloop, httptools and
+websockets-sansio, Starlette's WebSocket, no compression) serving rooms of three connections,
+two people and a spectator as in ``make bench-web``'s games, where a move is one message in
+(from a person, every 1-3 s) and four out (the mover's answer and a frame of ~1 KB to each of
+the three). ``--fanout tasks`` sends the frames as the server does (a task per connection,
+woken by an event); ``direct`` sends them from the handler. The load generator runs in this
+process, the server in a child; the CPU of each is read from the kernel's counters.
+
+Usage::
+
+    python benchmarks/web_floor.py [--rooms 260] [--seconds 30] [--fanout direct|tasks]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+#: a delta of ~1 KB, about the size of a late game's
+FRAME = (
+    '{"type":"delta","frame":12,"seat":0,"version":40,"over":false,"base":11,"view":{'
+    + ",".join(f'"field{i}":{i}' for i in range(80))
+    + '},"log":[3,[]]}'
+)
+MOVED = '{"type":"moved","id":1,"version":40}'
+
+
+def serve(port: int, fanout: str) -> None:
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    rooms: dict[str, list[tuple[WebSocket, asyncio.Event]]] = {}
+
+    async def sender(ws: WebSocket, wake: asyncio.Event) -> None:
+        while True:
+            await wake.wait()
+            wake.clear()
+            await ws.send_text(FRAME)
+
+    async def connection(ws: WebSocket) -> None:
+        await ws.accept()
+        members = rooms.setdefault(ws.path_params["room"], [])
+        me = (ws, asyncio.Event())
+        members.append(me)
+        task = asyncio.create_task(sender(*me)) if fanout == "tasks" else None
+        try:
+            while True:
+                await ws.receive_text()
+                await ws.send_text(MOVED)
+                for other, wake in members:
+                    if task is None:
+                        await other.send_text(FRAME)
+                    else:
+                        wake.set()
+        except WebSocketDisconnect:
+            members.remove(me)
+            if task is not None:
+                task.cancel()
+
+    app = Starlette(routes=[WebSocketRoute("/ws/{room}", connection)])
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        loop="uvloop",
+        http="httptools",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )
+
+
+def wait_for_port(port: int) -> None:
+    for _ in range(300):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise SystemExit(f"the server did not open port {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def load(port: int, rooms: int, warmup: float, seconds: float, server: int) -> str:
+    from websockets.asyncio.client import ClientConnection, connect
+
+    moves = 0
+    counting = False
+
+    async def drain(ws: ClientConnection) -> None:
+        async for _ in ws:
+            pass
+
+    async def room(number: int) -> None:
+        nonlocal moves
+        url = f"ws://127.0.0.1:{port}/ws/{number}"
+        people = [await connect(url, max_size=None, compression=None) for _ in range(3)]
+        readers = [asyncio.create_task(drain(ws)) for ws in people]
+        for turn in itertools.count():
+            await asyncio.sleep(random.uniform(1, 3))
+            await people[turn % 2].send('{"type":"move","seat":0,"move":"done"}')
+            moves += counting
+        await asyncio.gather(*readers)
+
+    started = [asyncio.create_task(room(n)) for n in range(rooms)]
+    await asyncio.sleep(warmup)
+    server_before, mine_before, at = cpu_seconds(server), cpu_seconds(os.getpid()), time.time()
+    counting = True
+    await asyncio.sleep(seconds)
+    counting = False
+    server_cpu = cpu_seconds(server) - server_before
+    mine = cpu_seconds(os.getpid()) - mine_before
+    rate = moves / (time.time() - at)
+    for task in started:
+        task.cancel()
+    return (
+        f"{rooms} rooms: {rate:.1f} moves/s; CPU per move: server {1000 * server_cpu / moves:.2f} "
+        f"ms, load generator {1000 * mine / moves:.2f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=260, help="rooms (a move every 2 s each)")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=10.0)
+    parser.add_argument("--fanout", choices=["direct", "tasks"], default="tasks")
+    parser.add_argument("--port", type=int, default=8811)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.port, args.fanout)
+        return
+    command = [sys.executable, __file__, "--serve", "--port", str(args.port)]
+    server = subprocess.Popen([*command, "--fanout", args.fanout])
+    try:
+        wait_for_port(args.port)
+        import uvloop
+
+        coroutine: Any = load(args.port, args.rooms, args.warmup, args.seconds, server.pid)
+        print(uvloop.run(coroutine))
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
