@@ -16,7 +16,6 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from rulebook.web import live
 from rulebook.web.crosssite import REFUSED
 from webtools import auth, client, dump, get_view, new_game, seat_tokens
 
@@ -100,29 +99,6 @@ def test_a_move_over_the_socket_is_made_and_answered(sc: TestClient) -> None:
         assert get_view(sc, gid, tokens[seat])["version"] == 1
         other = sockets[1 - seat]
         assert other.until_version(1 - seat, 1)["log"][0]["seat"] == seat
-
-
-def test_the_movers_frame_shows_its_undo_button_at_once(
-    sc: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A move that may be taken back reaches its mover in one frame that says so (the frame
-    waits for the worker's check), not in a frame without the button and a second one turning
-    it on."""
-    monkeypatch.setattr(live, "UNDO_WAIT", 30.0)  # however slow the worker (a busy machine)
-    links = new_game(sc, "merchants-of-magick", ["human", "human"])
-    gid = links["id"]
-    tokens = seat_tokens(links)
-    with sc.websocket_connect(f"/ws/games/{gid}") as ws:
-        s = Socket(ws, {"token": tokens[0]})
-        view = s.until_version(0, 0)
-        frames = s.frames[0]
-        said = s.move(1, seat=0, move=view["legal"][0]["text"], version=0)
-        assert said["type"] == "moved"
-        assert s.until_version(0, 1)["can_undo"] is True
-        assert s.frames[0] == frames + 1  # the move's first frame
-        ws.send_text('{"type": "ping"}')
-        assert s.next() == {"type": "pong"}  # and no frame after it
-        assert s.frames[0] == frames + 1
 
 
 def test_refusals_over_the_socket_are_one_line_and_change_nothing(

@@ -618,8 +618,6 @@ async def _send_loop(ws: WebSocket, game: LiveGame, viewer: Viewer) -> None:
         await viewer.wake.wait()
         viewer.wake.clear()
         for point in viewer.viewpoints:
-            if point is not None:
-                await game.undo_settled(point)
             frame = game.frame(point)
             last = viewer.sent.get(point)
             if last == frame.number:  # unchanged for this viewer: nothing is sent

@@ -79,9 +79,6 @@ PRESENCE_AGAIN = 30.0
 #: each log installed in a game gets the next (a bot worker holding moves of another lineage
 #: is told the game whole: :class:`rulebook.web.bots.Tellings`)
 _LINEAGES = itertools.count()
-#: seconds the mover's frame of a move waits for the check of whether it may be undone
-#: (:meth:`LiveGame.undo_settled`): a worker's answer takes a few milliseconds
-UNDO_WAIT = 0.05
 WRITTEN_MEANWHILE = "the game moved on while your move was being stored; nothing was changed"
 
 
@@ -246,9 +243,8 @@ class LiveGame:
         self.epoch = 0
         #: whether the last move may be undone: None until a worker checked (when first asked)
         self.undo_ok: bool | None = False
-        #: asks for the undo check of the last move (set by :class:`Games`): an event set when
-        #: that check ends
-        self.check_undo: Callable[[LiveGame], asyncio.Event] | None = None
+        #: asks for the undo check of the last move (set by :class:`Games`)
+        self.check_undo: Callable[[LiveGame], None] | None = None
         #: bumped by every change of the state (a move, an undo)
         self.revision = 0
         #: the writes of the stored log this state is made of (:mod:`rulebook.web.store`)
@@ -485,23 +481,6 @@ class LiveGame:
             self.check_undo(self)
         return self.undo_ok is True
 
-    async def undo_settled(self, seat: int) -> None:
-        """Wait (:data:`UNDO_WAIT` seconds at most) for the check of whether ``seat`` may take
-        back the last move, if it is to be checked: the mover's frame of the move then shows
-        the undo button at once, rather than a second frame turning it on."""
-        if (
-            self.undo_ok is not None
-            or self.check_undo is None
-            or not self.log
-            or self.log[-1].seat != seat
-            or self.state.is_terminal()
-        ):
-            return
-        checked = self.check_undo(self)
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(UNDO_WAIT):
-                await checked.wait()
-
     def payload(self, viewer: int | None) -> dict[str, Any]:
         """``viewer``'s payload (a new dict: the caller may add to it). Built once per change
         of the game; the undo button turning on or off changes only ``can_undo``."""
@@ -603,9 +582,8 @@ class Games:
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._tokens: dict[str, tuple[str, tuple[int, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        #: each undo check in flight, by game: the count of writes it is about, and the event
-        #: set when it ends
-        self._checking: dict[str, tuple[int, asyncio.Event]] = {}
+        #: the count of writes each undo check in flight is about, by game
+        self._checking: dict[str, int] = {}
         #: the counts of writes notified for games being read from the store
         self._missed: dict[str, int] = {}
         #: the store takes one writer at a time on SQLite; PostgreSQL takes several
@@ -1045,29 +1023,21 @@ class Games:
         task.add_done_callback(self._tasks.discard)
 
     # -- undo ----------------------------------------------------------------------------------
-    def _check_undo(self, game: LiveGame) -> asyncio.Event:
+    def _check_undo(self, game: LiveGame) -> None:
         """Start the check of whether the last move may be undone (in a worker), unless one
-        is under way; the mover is told if it may. The event is set when the check ends."""
-        checking = self._checking.get(game.id)
-        if checking is not None and checking[0] == game.writes:
-            return checking[1]
-        ended = asyncio.Event()
-        self._checking[game.id] = (game.writes, ended)
-        self._spawn(self._run_undo_check(game, game.writes, ended))
-        return ended
+        is under way; the mover is told if it may."""
+        if self._checking.get(game.id) != game.writes:
+            self._checking[game.id] = game.writes
+            self._spawn(self._run_undo_check(game, game.writes))
 
-    async def _run_undo_check(self, game: LiveGame, writes: int, ended: asyncio.Event) -> None:
-        try:
-            revealed = await self._reveals(game)
-            if game.writes == writes and game.undo_ok is None:
-                game.undo_ok = not revealed
-                if game.undo_ok:  # the mover's undo button (unless its frame waited for it)
-                    game.publish(game.log[-1].seat)
-        finally:
-            ended.set()
-            checking = self._checking.get(game.id)
-            if checking is not None and checking[1] is ended:
-                del self._checking[game.id]
+    async def _run_undo_check(self, game: LiveGame, writes: int) -> None:
+        revealed = await self._reveals(game)
+        if self._checking.get(game.id) == writes:
+            del self._checking[game.id]
+        if game.writes == writes and game.undo_ok is None:
+            game.undo_ok = not revealed
+            if game.undo_ok:  # the mover's undo button: nobody else's payload changed
+                game.publish(game.log[-1].seat)
 
     async def _reveals(self, game: LiveGame) -> bool:
         """Whether the last move of ``game`` revealed anything (True if unsure)."""
