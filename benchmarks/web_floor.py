@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import os
 import random
@@ -85,13 +86,23 @@ def serve(port: int, fanout: str) -> None:
     )
 
 
-def wait_for_port(port: int) -> None:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_for_server(port: int, server: subprocess.Popen[bytes]) -> None:
+    """Until the server (ours: it must still run) takes connections on ``port``."""
     for _ in range(300):
+        if server.poll() is not None:
+            raise SystemExit(f"web_floor: the server stopped (status {server.returncode})")
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return
         time.sleep(0.1)
-    raise SystemExit(f"the server did not open port {port}")
+    raise SystemExit(f"web_floor: the server did not open port {port} in 30 s")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -131,6 +142,8 @@ async def load(port: int, rooms: int, warmup: float, seconds: float, server: int
     rate = moves / (time.time() - at)
     for task in started:
         task.cancel()
+    if moves == 0:
+        return f"{rooms} rooms: no move made in {seconds:g} s (is the machine too busy?)"
     return (
         f"{rooms} rooms: {rate:.1f} moves/s; CPU per move: server {1000 * server_cpu / moves:.2f} "
         f"ms, load generator {1000 * mine / moves:.2f} ms"
@@ -143,20 +156,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--fanout", choices=["direct", "tasks"], default="tasks")
-    parser.add_argument("--port", type=int, default=8811)
+    parser.add_argument("--port", type=int, default=0, help="the server's (default: a free one)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rooms < 1 or not args.seconds > 0 or not args.warmup >= 0 or args.port < 0:
+        parser.error("--rooms must be at least 1, --seconds above 0, --warmup and --port 0 or more")
     if args.serve:
-        serve(args.port, args.fanout)
+        with contextlib.suppress(KeyboardInterrupt):
+            serve(args.port, args.fanout)
         return
-    command = [sys.executable, __file__, "--serve", "--port", str(args.port)]
+    port = args.port or free_port()
+    command = [sys.executable, __file__, "--serve", "--port", str(port)]
     server = subprocess.Popen([*command, "--fanout", args.fanout])
     try:
-        wait_for_port(args.port)
+        wait_for_server(port, server)
         import uvloop
 
-        coroutine: Any = load(args.port, args.rooms, args.warmup, args.seconds, server.pid)
+        coroutine: Any = load(port, args.rooms, args.warmup, args.seconds, server.pid)
         print(uvloop.run(coroutine))
+    except KeyboardInterrupt:
+        print("web_floor: stopped (Ctrl-C); nothing measured", file=sys.stderr)
+        sys.exit(130)
     finally:
         server.terminate()
         server.wait()

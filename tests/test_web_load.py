@@ -11,7 +11,6 @@ import asyncio
 import json
 import random
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -337,15 +336,14 @@ def test_think_range_raises_argparses_error() -> None:
 
 
 # -- the stack's floor (benchmarks/web_floor.py, cited in docs/performance.md) -----------------
+FLOOR = Path(__file__).resolve().parent.parent / "benchmarks" / "web_floor.py"
+
+
 @pytest.mark.parametrize("fanout", ["tasks", "direct"])
 def test_the_floor_benchmark_serves_rooms_and_reports_cpu_per_move(fanout: str) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "web_floor.py"
     options = ["--rooms", "8", "--warmup", "2", "--seconds", "4", "--fanout", fanout]
     done = subprocess.run(
-        [sys.executable, str(script), *options, "--port", str(port)],
+        [sys.executable, str(FLOOR), *options],
         capture_output=True,
         text=True,
         timeout=120,
@@ -359,3 +357,14 @@ def test_the_floor_benchmark_serves_rooms_and_reports_cpu_per_move(fanout: str) 
     assert line is not None, done.stdout
     assert 1.0 < float(line[1]) < 8.0  # a move every 1-3 s in each of 8 rooms
     assert float(line[2]) > 0 and float(line[3]) > 0
+
+
+@pytest.mark.parametrize(
+    "options", [["--rooms", "0"], ["--seconds", "0"], ["--warmup", "-1"], ["--seconds", "nan"]]
+)
+def test_the_floor_benchmark_refuses_bad_values_in_one_line(options: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, str(FLOOR), *options], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--rooms must be at least 1" in done.stderr.splitlines()[-1]
