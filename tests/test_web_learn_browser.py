@@ -306,7 +306,11 @@ def check_howto_keeps_the_game(page: Any, opened: Opened, variant: str, players:
     assert page.url == url  # never this page's address: its fragment holds the seat's key
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
-    assert page.evaluate("() => [window.scrollX, window.scrollY]") == before
+    # the page puts back the scroll and the focus on the dialog's "close" event, which the
+    # browser fires in a task of its own after hiding it (a busy machine: some time after)
+    page.wait_for_function(
+        "([x, y]) => window.scrollX === x && window.scrollY === y", arg=before, timeout=5000
+    )
     assert page.evaluate("() => document.activeElement.id") == "howto-open"
     assert page.get_attribute("#game", "data-live") == "yes"
     assert opened.sockets == sockets and version(page) >= moves
