@@ -69,6 +69,8 @@ class ProgramAgent(OutsideAgent):
         self._answers: queue.Queue[str | None] = queue.Queue()
         self._outbox: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=KEPT_LINES)
+        #: reads the program's error output to its end (its last words, once it is gone)
+        self._log_reader: threading.Thread | None = None
         #: answers to requests that timed out, still to come (and be dropped) before the next
         self._owed = 0
         self._stop: weakref.finalize[Any, Any] | None = None
@@ -89,12 +91,17 @@ class ProgramAgent(OutsideAgent):
         self._stop = weakref.finalize(self, _stop_process, process, 0.0)
         assert process.stdin is not None and process.stdout is not None
         assert process.stderr is not None
-        for target, args in (
-            (_read_lines, (process.stdout, self._answers)),
-            (_read_log, (process.stderr, self._stderr, self.name)),
-            (_write_lines, (process.stdin, self._outbox)),
-        ):
-            threading.Thread(target=target, args=args, daemon=True).start()
+        threads = [
+            threading.Thread(target=target, args=args, daemon=True)
+            for target, args in (
+                (_read_lines, (process.stdout, self._answers)),
+                (_read_log, (process.stderr, self._stderr, self.name)),
+                (_write_lines, (process.stdin, self._outbox)),
+            )
+        ]
+        for thread in threads:
+            thread.start()
+        self._log_reader = threads[1]
         super().open(state, player)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -126,6 +133,8 @@ class ProgramAgent(OutsideAgent):
                 code = process.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
                 code = None
+        if self._log_reader is not None:  # its last line may still be on its way
+            self._log_reader.join(timeout=1.0)
         said = f": {self._stderr[-1]}" if self._stderr else ""
         if code is None:
             return f"the program closed its output{said}"
