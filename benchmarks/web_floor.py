@@ -30,6 +30,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+# the helpers of the sibling load test and of the tests' throwaway servers, as soak.py takes them
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web_load import cpu_seconds
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from pgtemp import free_port
+
 #: a delta of ~1 KB, about the size of a late game's
 FRAME = (
     '{"type":"delta","frame":12,"seat":0,"version":40,"over":false,"base":11,"view":{'
@@ -86,13 +93,6 @@ def serve(port: int, fanout: str) -> None:
     )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def wait_for_server(port: int, server: subprocess.Popen[bytes]) -> None:
     """Until the server (ours: it must still run) takes connections on ``port``."""
     for _ in range(300):
@@ -103,11 +103,6 @@ def wait_for_server(port: int, server: subprocess.Popen[bytes]) -> None:
                 return
         time.sleep(0.1)
     raise SystemExit(f"web_floor: the server did not open port {port} in 30 s")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def load(port: int, rooms: int, warmup: float, seconds: float, server: int) -> str:

@@ -32,7 +32,7 @@ FULL_EVERY = 14
 
 
 def settle() -> None:
-    """Collect once, freeze what survives (the imported modules), space out full collections."""
+    """Collect once, freeze what survives (the imported modules), space out the collections."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG, MIDDLE, FULL_EVERY)
