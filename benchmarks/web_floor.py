@@ -8,7 +8,10 @@ two people and a spectator as in ``make bench-web``'s games, where a move is one
 (from a person, every 1-3 s) and four out (the mover's answer and a frame of ~1 KB to each of
 the three). ``--fanout tasks`` sends the frames as the server does (a task per connection,
 woken by an event); ``direct`` sends them from the handler. The load generator runs in this
-process, the server in a child; the CPU of each is read from the kernel's counters.
+process, the server in a child; each reads its own CPU time (``time.process_time``, to the
+microsecond: the kernel's per-process counters of ``/proc`` count in hundredths of a second,
+too coarse for a short run), the server's asked over HTTP (``GET /cpu``) at the measure's
+start and end.
 
 Usage::
 
@@ -21,19 +24,16 @@ import argparse
 import asyncio
 import contextlib
 import itertools
-import os
 import random
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
-# the helpers of the sibling load test and of the tests' throwaway servers, as soak.py takes them
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import cpu_seconds
-
+# the helper of the tests' throwaway servers, as soak.py takes it
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from pgtemp import free_port
 
@@ -49,7 +49,9 @@ MOVED = '{"type":"moved","id":1,"version":40}'
 def serve(port: int, fanout: str) -> None:
     import uvicorn
     from starlette.applications import Starlette
-    from starlette.routing import WebSocketRoute
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     rooms: dict[str, list[tuple[WebSocket, asyncio.Event]]] = {}
@@ -80,7 +82,10 @@ def serve(port: int, fanout: str) -> None:
             if task is not None:
                 task.cancel()
 
-    app = Starlette(routes=[WebSocketRoute("/ws/{room}", connection)])
+    async def cpu(request: Request) -> PlainTextResponse:
+        return PlainTextResponse(repr(time.process_time()))
+
+    app = Starlette(routes=[WebSocketRoute("/ws/{room}", connection), Route("/cpu", cpu)])
     uvicorn.run(
         app,
         host="127.0.0.1",
@@ -105,7 +110,13 @@ def wait_for_server(port: int, server: subprocess.Popen[bytes]) -> None:
     raise SystemExit(f"web_floor: the server did not open port {port} in 30 s")
 
 
-async def load(port: int, rooms: int, warmup: float, seconds: float, server: int) -> str:
+def server_cpu_seconds(port: int) -> float:
+    """The floor server's CPU time so far (its ``GET /cpu``)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/cpu", timeout=30) as answer:
+        return float(answer.read())
+
+
+async def load(port: int, rooms: int, warmup: float, seconds: float) -> str:
     from websockets.asyncio.client import ClientConnection, connect
 
     moves = 0
@@ -128,12 +139,13 @@ async def load(port: int, rooms: int, warmup: float, seconds: float, server: int
 
     started = [asyncio.create_task(room(n)) for n in range(rooms)]
     await asyncio.sleep(warmup)
-    server_before, mine_before, at = cpu_seconds(server), cpu_seconds(os.getpid()), time.time()
+    server_before = await asyncio.to_thread(server_cpu_seconds, port)
+    mine_before, at = time.process_time(), time.time()
     counting = True
     await asyncio.sleep(seconds)
     counting = False
-    server_cpu = cpu_seconds(server) - server_before
-    mine = cpu_seconds(os.getpid()) - mine_before
+    mine = time.process_time() - mine_before
+    server_cpu = await asyncio.to_thread(server_cpu_seconds, port) - server_before
     rate = moves / (time.time() - at)
     for task in started:
         task.cancel()
@@ -167,7 +179,7 @@ def main() -> None:
         wait_for_server(port, server)
         import uvloop
 
-        coroutine: Any = load(port, args.rooms, args.warmup, args.seconds, server.pid)
+        coroutine: Any = load(port, args.rooms, args.warmup, args.seconds)
         print(uvloop.run(coroutine))
     except KeyboardInterrupt:
         print("web_floor: stopped (Ctrl-C); nothing measured", file=sys.stderr)

@@ -529,6 +529,10 @@ function installTips() {
   document.addEventListener(
     "keydown",
     (event) => {
+      // a key: the focus it moves is the keyboard's and shows its tip, even while a pointer's
+      // press is still counted (its click not come yet, or never: released off its part)
+      pressing = false;
+      clearTimeout(pressEnd);
       if (event.key === "Escape") hideTip();
     },
     true,
