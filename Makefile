@@ -85,11 +85,11 @@ bench-web-scale: $(STAMP) compiled
 	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
 	  --warmup 90 --seconds 180
 
-## the overload run: 1,500 games of people thinking 1-3 s on two processes on PostgreSQL, past
+## the overload run: 2,500 games of people thinking 1-3 s on two processes on PostgreSQL, past
 ## what they serve: refused moves and games are asked again after Retry-After (reported apart);
 ## the errors must be 0 (no connection dropped, no acknowledged move lost)
 bench-web-overload: $(STAMP) compiled
-	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 1500 --think 1-3 \
+	$(BIN)/python benchmarks/web_load.py --db postgresql --processes 2 --games 2500 --think 1-3 \
 	  --warmup 60 --seconds 120
 
 ## soak run: 200 games for an hour over two server processes on PostgreSQL, one killed with

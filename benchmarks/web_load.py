@@ -59,11 +59,11 @@ The scale runs (``make bench-web-scale``)::
     python benchmarks/web_load.py --db postgresql --processes 2 --games 1000 --think 5-15 \
         --warmup 90 --seconds 180
 
-The overload run (``make bench-web-overload``): 1,500 games on two processes, meant to take
+The overload run (``make bench-web-overload``): 2,500 games on two processes, meant to take
 them past what they serve, so that they refuse some; the refusals are reported, the errors
 must stay 0 (no connection dropped, no acknowledged move lost)::
 
-    python benchmarks/web_load.py --db postgresql --processes 2 --games 1500 --think 1-3 \
+    python benchmarks/web_load.py --db postgresql --processes 2 --games 2500 --think 1-3 \
         --warmup 60 --seconds 120
 """
 
