@@ -16,7 +16,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -255,35 +255,56 @@ def test_the_moves_write_on_the_event_loop_is_the_stores(database: str) -> None:
     Store.write_moves does, and connects again after its connection was lost."""
     store = Store(database)
     setup = Setup("battle-merchants", 2, 7, "standard", {})
-    for gid in ("async-g", "async-h"):
+    for gid in ("async-g", "async-h", "async-k"):
         store.create(gid, setup, ["human", "human"], [])
 
     def move(writes: int, number: int, text: str, game: str = "async-g") -> MoveWrite:
         # no bot to move: the test's servers on this database leave these games alone
         return MoveWrite(game, writes, number, number % 2, text, number == 2, False)
 
+    # while a write is under way, its notification is known for this connection's own
+    in_flight: list[list[bool]] = []
+
     async def writes() -> list[list[bool]]:
         moves = AsyncMoves(lambda: psycopg.AsyncConnection.connect(database, autocommit=True))
+        send = moves._send
+
+        async def watched(connection: Any, batch: Sequence[MoveWrite]) -> list[bool]:
+            pid = connection.info.backend_pid
+            known = [moves.writing(pid, m.game_id, m.writes + 1) for m in batch]
+            first = batch[0]
+            known.append(moves.writing(pid + 1, first.game_id, first.writes + 1))  # not its pid
+            in_flight.append(known)
+            return await send(connection, batch)
+
+        moves._send = watched  # type: ignore[method-assign]
         said = [await moves.write_moves([move(0, 0, "a")])]
         said.append(await moves.write_moves([move(0, 0, "b")]))  # raced: the same count
         batch = [move(0, 0, "x", "async-h"), move(0, 1, "stale"), move(1, 1, "y", "async-h")]
         said.append(await moves.write_moves(batch))
         assert moves._connection is not None
+        await moves._connection.execute("DEALLOCATE ALL")  # as a pooler's DISCARD ALL does
+        said.append(await moves.write_moves([move(0, 0, "k", "async-k")]))  # prepared again
         with psycopg.connect(database, autocommit=True) as other:  # the connection is lost
             other.execute("SELECT pg_terminate_backend(%s)", [moves._connection.info.backend_pid])
         said.append(await moves.write_moves([move(1, 1, "b"), move(2, 2, "z", "async-h")]))
+        assert moves._connection is not None
+        now = moves._connection.info.backend_pid
+        assert not moves.writing(now, "async-h", 3)  # once answered, no longer under way
         await moves.close()
         return said
 
     with psycopg.connect(database, autocommit=True) as listener:
         listener.execute("LISTEN rulebook_games")
-        assert asyncio.run(writes()) == [[True], [False], [True, False, True], [True, True]]
+        assert asyncio.run(writes()) == [[True], [False], [True, False, True], [True], [True, True]]
         notes = []
         for note in listener.notifies(timeout=5):
             if note.payload.startswith("async-"):
                 notes.append(note.payload)
-                if len(notes) == 5:
+                if len(notes) == 6:
                     break
+    assert in_flight[0] == [True, False]
+    assert all(k == [True] * (len(k) - 1) + [False] for k in in_flight)
     assert store.since("async-g", 0)[:2] == (2, [(0, "a"), (1, "b")])
     assert store.since("async-h", 0)[:2] == (3, [(0, "x"), (1, "y"), (0, "z")])
     games = {r[0]: r[1] for r in sql(database, "SELECT id, over FROM games")}
@@ -296,6 +317,7 @@ def test_the_moves_write_on_the_event_loop_is_the_stores(database: str) -> None:
             "async-h:2:1:1:y",
             "async-g:2:1:1:b",
             "async-h:3:2:0:z",
+            "async-k:1:0:0:k",
         ]
     )
 

@@ -804,7 +804,7 @@ class Conversation:
             status = 500
             log.exception("move over the socket of game %s failed", self.game.id)
             reply = {"type": "error", "id": number, "status": 500, "error": "internal server error"}
-        metrics.REQUESTS.labels("WS", SOCKET_MOVE, str(status)).observe(
+        metrics.labelled(metrics.REQUESTS, "WS", SOCKET_MOVE, str(status)).observe(
             time.perf_counter() - started
         )
         return json.dumps(reply)

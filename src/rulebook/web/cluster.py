@@ -41,7 +41,7 @@ import contextlib
 import hashlib
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import psycopg
@@ -76,9 +76,12 @@ Move = tuple[int, int, str]
 class Followed(Protocol):
     """What the cluster tells the games in memory (:class:`rulebook.web.live.Games`)."""
 
-    def changed(self, game_id: str, writes: int, last: Move | None) -> None:
+    def changed(
+        self, game_id: str, writes: int, last: Move | None = None, pid: int | None = None
+    ) -> None:
         """A write of game ``game_id`` was committed: its count is now ``writes``, and its
-        last move ``last`` (number, seat, text) when the notification told it."""
+        last move ``last`` (number, seat, text) when the notification told it; ``pid``: the
+        process of the PostgreSQL session that wrote it."""
 
     async def caught_up(self) -> None:
         """Notifications may have been missed: compare every game in memory with the store."""
@@ -178,6 +181,18 @@ class Postgres:
         games = self._games
         assert games is not None
         async with await self.connect("listen") as connection:
+            encoding = connection.info.encoding
+            received = {c: metrics.NOTIFY_RECEIVED.labels(c) for c in (CHANNEL, PRESENCE)}
+
+            def heard(channel: str, payload: str, pid: int) -> None:
+                received[channel].inc()
+                if channel == PRESENCE:
+                    games.presence(payload)
+                else:
+                    self._note(games, payload, pid)
+
+            # what psycopg reads during a query of its own (the LISTENs, the checks)
+            connection.add_notify_handler(lambda note: heard(note.channel, note.payload, note.pid))
             await connection.execute(f"LISTEN {CHANNEL}")
             await connection.execute(f"LISTEN {PRESENCE}")
             await games.caught_up()  # what was written while nobody listened
@@ -185,23 +200,19 @@ class Postgres:
                 log.info("listening to the database's notifications again")
             self._listening.set()
             while True:
-                async for note in connection.notifies(timeout=LISTEN_CHECK):
-                    metrics.NOTIFY_RECEIVED.labels(note.channel).inc()
-                    if note.channel == PRESENCE:
-                        games.presence(note.payload)
-                    else:
-                        self._note(games, note.payload)
+                await _read_notifications(connection, heard, encoding, LISTEN_CHECK)
                 async with asyncio.timeout(QUERY_TIMEOUT):
                     await connection.execute("SELECT 1")
 
     @staticmethod
-    def _note(games: Followed, payload: str) -> None:
-        """``ID:WRITES`` or ``ID:WRITES:NUMBER:SEAT:MOVE`` (:data:`rulebook.web.store.CHANNEL`)."""
+    def _note(games: Followed, payload: str, pid: int) -> None:
+        """``ID:WRITES`` or ``ID:WRITES:NUMBER:SEAT:MOVE`` (:data:`rulebook.web.store.CHANNEL`),
+        sent by the session of PostgreSQL's process ``pid``."""
         parts = payload.split(":", 4)
         if not all(p.isdigit() for p in parts[1:4]) or len(parts) not in (2, 5):
             return
         last = (int(parts[2]), int(parts[3]), parts[4]) if len(parts) == 5 else None
-        games.changed(parts[0], int(parts[1]), last)
+        games.changed(parts[0], int(parts[1]), last, pid)
 
     # -- the bots' locks -------------------------------------------------------------------------
     async def _lock(self) -> None:
@@ -311,6 +322,44 @@ class Postgres:
                     await connection.execute("SELECT pg_advisory_unlock(%s)", [key])
         except Exception as exc:
             await self._lost(connection, exc)
+
+
+async def _read_notifications(
+    connection: psycopg.AsyncConnection[Any],
+    heard: Callable[[str, str, int], None],
+    encoding: str,
+    seconds: float,
+) -> None:
+    """Hand each notification of ``connection`` to ``heard`` (channel, payload, the sending
+    session's process id) as it arrives, for ``seconds``; raise if the connection fails. The
+    loop watches libpq's socket for the whole time and the notifications are taken from
+    libpq as they come (psycopg's ``notifies()`` watches the socket anew at each wait and
+    builds each notification twice). Nothing else may use the connection meanwhile."""
+    pgconn = connection.pgconn
+    fd = pgconn.socket
+    loop = asyncio.get_running_loop()
+    failed: asyncio.Future[None] = loop.create_future()
+
+    def readable() -> None:
+        try:
+            pgconn.consume_input()
+        except psycopg.Error as exc:
+            loop.remove_reader(fd)
+            if not failed.done():
+                failed.set_exception(exc)
+            return
+        while (note := pgconn.notifies()) is not None:
+            heard(note.relname.decode(encoding), note.extra.decode(encoding), note.be_pid)
+
+    readable()  # those libpq read already, with the last query's answer
+    if not failed.done():
+        loop.add_reader(fd, readable)
+    try:
+        await asyncio.wait([failed], timeout=seconds)
+    finally:
+        loop.remove_reader(fd)
+    if failed.done():
+        failed.result()  # raises what failed
 
 
 async def _again(once: Any, what: str) -> None:

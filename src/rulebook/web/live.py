@@ -75,6 +75,8 @@ BOT_RETRIES = 3
 #: again every :data:`PRESENCE_AGAIN` seconds while it is)
 PRESENCE_STALE = 75.0
 PRESENCE_AGAIN = 30.0
+#: the games told again in one statement
+PRESENCE_BATCH = 500
 #: why a write was not stored: another process wrote the game first
 #: each log installed in a game gets the next (a bot worker holding moves of another lineage
 #: is told the game whole: :class:`rulebook.web.bots.Tellings`)
@@ -948,7 +950,7 @@ class Games:
     def _moved(self, game: LiveGame, arrived: float, by: str) -> None:
         """Count a stored move; its frames to the viewers are timed from ``arrived``."""
         game.moved_at = (game.revision, arrived)
-        metrics.MOVES.labels(game.state.setup.game, by).inc()
+        metrics.labelled(metrics.MOVES, game.state.setup.game, by).inc()
         if self.cluster.shared:  # its write sent one notification (the store's trigger)
             metrics.NOTIFY_SENT.inc()
 
@@ -1124,15 +1126,22 @@ class Games:
             game.rebuild(stored.setup, stored.log)
             game.writes = stored.writes
 
-    def changed(self, game_id: str, writes: int, last: Move | None = None) -> None:
+    def changed(
+        self, game_id: str, writes: int, last: Move | None = None, pid: int | None = None
+    ) -> None:
         """A write of a game was committed (a notification; this process's own writes too):
         catch the game up if it is in memory (one that is not is read when next asked for).
         When the game is one write behind and the write added ``last`` right after its log,
-        that move is made at once; else the store is asked for what is missing (a task)."""
+        that move is made at once; else the store is asked for what is missing (a task).
+        ``pid``: PostgreSQL's process that wrote it; a write of this process's own still
+        under way (its notification came before its answer) is left to its own path."""
         game = self.cache.get(game_id)
         if game is None and game_id in self._loading:
             self._missed[game_id] = max(writes, self._missed.get(game_id, 0))
         if game is None or writes <= game.writes:
+            return
+        moves = self.writer.moves
+        if pid is not None and moves is not None and moves.writing(pid, game_id, writes):
             return
         if (
             last is not None
@@ -1328,12 +1337,15 @@ class Games:
         except Exception as exc:
             log.warning("game %s: presence not stored: %s", game.id, exc)
 
-    async def _announce(self, game: LiveGame) -> None:
-        """Tell the other processes which seats are connected to the game here."""
-        here = sorted({p for v in game.viewers if v.seats for p in v.seats})
-        payload = f"{game.id}:{os.getpid()}:{','.join(map(str, here))}"
-        await self.db(self.store.notify, payload)
-        metrics.NOTIFY_SENT.inc()
+    async def _announce(self, *games: LiveGame) -> None:
+        """Tell the other processes which seats are connected to these games here (one
+        notification a game, one statement)."""
+        payloads = []
+        for game in games:
+            here = sorted({p for v in game.viewers if v.seats for p in v.seats})
+            payloads.append(f"{game.id}:{os.getpid()}:{','.join(map(str, here))}")
+        await self.db(self.store.notify, payloads)
+        metrics.NOTIFY_SENT.inc(len(payloads))
 
     def presence(self, payload: str) -> None:
         """Another process said which seats of a game are connected through it
@@ -1357,10 +1369,10 @@ class Games:
         that died stops saying it: its word goes stale)."""
         while True:
             await asyncio.sleep(PRESENCE_AGAIN)
-            for game in list(self.cache.values()):
-                if any(v.seats for v in game.viewers):
-                    with contextlib.suppress(Exception):
-                        await self._announce(game)
+            seated = [g for g in self.cache.values() if any(v.seats for v in g.viewers)]
+            for start in range(0, len(seated), PRESENCE_BATCH):
+                with contextlib.suppress(Exception):
+                    await self._announce(*seated[start : start + PRESENCE_BATCH])
 
     async def resume(self) -> int:
         """Start the writer, the clocks' watch, and restart the bots of the unfinished games

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import glob
 import os
 import time
@@ -184,6 +185,13 @@ def timed_call(fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+@functools.cache
+def labelled(metric: Any, *values: str) -> Any:
+    """``metric.labels(*values)``, looked up once (a move counts several: prometheus-client
+    checks and locks at every lookup). The values taken are few: games, routes, statuses."""
+    return metric.labels(*values)
+
+
 def route_of(scope: Scope) -> str:
     """The route template that served ``scope`` (never the raw path)."""
     route = scope.get("route")
@@ -220,7 +228,7 @@ class RequestMetrics:
             method = scope.get("method", "")
             if method not in _METHODS:
                 method = "other"
-            REQUESTS.labels(method, route_of(scope), str(status)).observe(
+            labelled(REQUESTS, method, route_of(scope), str(status)).observe(
                 time.perf_counter() - start
             )
 
