@@ -343,13 +343,13 @@ async def _read_notifications(
     def readable() -> None:
         try:
             pgconn.consume_input()
-        except psycopg.Error as exc:
+            while (note := pgconn.notifies()) is not None:
+                heard(note.relname.decode(encoding), note.extra.decode(encoding), note.be_pid)
+        except Exception as exc:  # the connection failed (or a notification could not be
+            # handled): the listening ends, in one line of the log, and starts again
             loop.remove_reader(fd)
             if not failed.done():
                 failed.set_exception(exc)
-            return
-        while (note := pgconn.notifies()) is not None:
-            heard(note.relname.decode(encoding), note.extra.decode(encoding), note.be_pid)
 
     readable()  # those libpq read already, with the last query's answer
     if not failed.done():
