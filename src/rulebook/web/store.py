@@ -560,11 +560,14 @@ class AsyncMoves:
             await self.close()
             return await self._write(moves)
 
-    def _params(self, moves: Sequence[MoveWrite]) -> list[tuple[Any, ...]]:
-        named = (
+    def _named(self, moves: Sequence[MoveWrite]) -> list[dict[str, Any]]:
+        """Each move's parameters of :data:`_WRITE_MOVE`, by name."""
+        return [
             {**self._fixed, **c, **r} for c, r in zip(_counts(moves), _rows(moves), strict=True)
-        )
-        return [tuple(values[name] for name in self._names) for values in named]
+        ]
+
+    def _params(self, moves: Sequence[MoveWrite]) -> list[tuple[Any, ...]]:
+        return [tuple(values[name] for name in self._names) for values in self._named(moves)]
 
     async def _write(self, moves: Sequence[MoveWrite]) -> list[bool]:
         connection = self._connection
@@ -600,7 +603,7 @@ class AsyncMoves:
         """One move's write, the prepared statement sent straight through libpq (psycopg's
         ``pq`` layer, its parameters as text): about a fifth less of the client's CPU than
         ``execute`` (``python benchmarks/write_move.py``). Whether the move was stored."""
-        values = {**self._fixed, **_counts([move])[0], **_rows([move])[0]}
+        values = self._named([move])[0]
         params = [_as_text(values[name]) for name in self._prepared_names]
         pgconn = connection.pgconn
         for again in (False, True):
