@@ -64,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_load
 
 from pgtemp import missing, postgres
+from rulebook.web.cluster import lock_key
 from webserver import Server, server_processes
 
 #: a process may grow this much after its warm-up, and the counts this much (and by FEW)
@@ -333,7 +334,18 @@ async def explain(http: httpx.AsyncClient, database: str, gid: str) -> str:
         locks = connection.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
         ).fetchone()
-    return f"{gid}: {seen}; stored over/bots_move/writes {row}; advisory locks held {locks}"
+        key = lock_key(gid) % 2**64  # pg_locks shows a bigint key as two oids
+        holder = connection.execute(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+            "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
+            "AND l.classid = %s AND l.objid = %s",
+            (key >> 32, key & 0xFFFFFFFF),
+        ).fetchone()
+    held_by = holder[0] if holder else "nobody"
+    return (
+        f"{gid}: {seen}; stored over/bots_move/writes {row}; its bots' lock held by {held_by}; "
+        f"advisory locks held {locks}"
+    )
 
 
 # -- the checks and the report ---------------------------------------------------------------------

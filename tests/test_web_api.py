@@ -629,6 +629,37 @@ def test_server_errors_tell_nothing(
         assert "secret detail" not in page.text and "Traceback" not in page.text
 
 
+def test_games_in_use_stay_in_memory_and_changes_go_through_the_kept_copy(db: Path) -> None:
+    """With the one place of the cache taken by a watched game, a game just created stays in
+    memory (it used to be pushed out at once, its bots then running on a copy out of memory,
+    whose bots' lock on PostgreSQL was never let go); and a move made through a copy that
+    left memory while a request held it is made on the copy kept in memory, whose bots
+    answer it."""
+    with client(db, cache_games=1) as c:
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        watched = new_game(c, "archmagi", ["human", "human"])
+        with c.websocket_connect(f"/ws/games/{watched['id']}") as ws:
+            ws.send_text(json.dumps({"spectate": True}))
+            assert ws.receive_json()["type"] == "hello"
+            made = new_game(c, "battle-merchants", ["random", "human"])
+            gid = made["id"]
+            assert gid in games.cache and watched["id"] in games.cache
+            token = seat_tokens(made)[1]
+            wait_for(lambda: get_view(c, gid, token)["to_act"] == [1])  # the bot's move first
+            held = c.portal.call(games.get, gid)  # type: ignore[union-attr]
+            before = len(held.log)
+            new_game(c, "archmagi", ["human", "human"])  # nothing uses it: it leaves memory
+            assert gid not in games.cache
+            view = get_view(c, gid, token)  # read again
+            kept = games.cache[gid]
+            assert kept is not held
+            moved = c.portal.call(games.move, held, 1, first_move(view))  # type: ignore[union-attr]
+            assert moved is kept and len(held.log) == before
+            # the bot answered (a turn may take it several moves), on the kept copy
+            wait_for(lambda: len(kept.log) >= before + 2 and kept.bot_task is None)
+            assert kept.log[before + 1].seat == 0 and held.bot_task is None
+
+
 def test_a_flood_of_refused_requests_is_turned_away(db: Path) -> None:
     with client(db, max_refusals=5) as c:
         for _ in range(5):

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from sqlalchemy import make_url
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -32,7 +33,7 @@ from pgtemp import free_port, missing, postgres
 from rulebook.cli import app
 from rulebook.core import Setup
 from rulebook.lab.storage import read_results
-from rulebook.web.cluster import lock_key
+from rulebook.web.cluster import Postgres, lock_key
 from rulebook.web.store import AsyncMoves, MoveWrite, Store
 from webserver import Server, server_processes
 from webtools import auth, token_of
@@ -320,6 +321,69 @@ def test_the_moves_write_on_the_event_loop_is_the_stores(database: str) -> None:
             "async-k:1:0:0:k",
         ]
     )
+
+
+class Memory:
+    """The games a process keeps in memory, as the cluster asks of them (nothing else)."""
+
+    def __init__(self, kept: set[str]) -> None:
+        self.kept = kept
+
+    def changed(self, game_id: str, writes: int, last: Any = None, pid: Any = None) -> None:
+        pass
+
+    async def caught_up(self) -> None:
+        pass
+
+    async def adopt(self, game_id: str) -> None:
+        pass
+
+    def keeps(self, game_id: str) -> bool:
+        return game_id in self.kept
+
+    def presence(self, payload: str) -> None:
+        pass
+
+
+@NO_POSTGRES
+def test_a_bots_lock_held_for_a_game_out_of_memory_is_let_go(
+    database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The sweep lets go of a lock its process holds for a game neither in its memory nor
+    being taken over (found so by two sweeps in a row), with a warning: no game waits on a
+    bot nobody runs. A game in memory keeps its lock. (Its own database: these games have
+    no rows, so the test's servers never see them.)"""
+    with psycopg.connect(database, autocommit=True) as connection:
+        connection.execute("CREATE DATABASE strays")
+    url = database.rsplit("/", 1)[0] + "/strays"
+    Store(url).close()  # the tables the sweep reads
+
+    def mine() -> set[int]:
+        return {key for key, pid in drivers(url).items() if pid == os.getpid()}
+
+    async def run() -> tuple[set[int], set[int]]:
+        cluster = Postgres(make_url(url))
+        await cluster.start(Memory({"in-memory"}))
+        try:
+            while cluster._locking is None:
+                await asyncio.sleep(0.05)
+            assert await cluster.claim("in-memory") and await cluster.claim("out-of-memory")
+            first = mine()
+            for _ in range(100):
+                await asyncio.sleep(0.1)
+                if not cluster.drives("out-of-memory"):
+                    break
+            assert cluster.drives("in-memory") and not cluster.drives("out-of-memory")
+            return first, mine()
+        finally:
+            await cluster.stop()
+
+    with caplog.at_level("WARNING", logger="rulebook.web.cluster"):
+        first, then = asyncio.run(run())
+    assert first == {lock_key("in-memory"), lock_key("out-of-memory")}
+    assert then == {lock_key("in-memory")}
+    warned = [r.getMessage() for r in caplog.records if "held out of memory" in r.getMessage()]
+    assert warned == ["game out-of-memory: its bots' lock was held out of memory; let go"]
 
 
 @NO_POSTGRES

@@ -372,7 +372,7 @@ async def make_move(request: Request, game_id: str) -> dict[str, Any]:
     request.app.state.load.admit("move")  # before any work: a refusal costs next to nothing
     body: MoveBody = await parse(request, MoveBody)
     game = await seat_request(request, game_id, body.seat)
-    await games_of(request).move(game, body.seat, body.move, body.version)
+    game = await games_of(request).move(game, body.seat, body.move, body.version)
     return {"ok": True, "version": game.version(body.seat)}
 
 
@@ -381,7 +381,7 @@ async def undo_move(request: Request, game_id: str) -> dict[str, Any]:
     request.app.state.load.admit("move")
     body: UndoBody = await parse(request, UndoBody)
     game = await seat_request(request, game_id, body.seat)
-    await games_of(request).undo(game, body.seat)
+    game = await games_of(request).undo(game, body.seat)
     return {"ok": True, "version": game.version(body.seat)}
 
 
@@ -442,9 +442,9 @@ async def seat_control(request: Request, game_id: str) -> dict[str, Any]:
     game = await seat_request(request, game_id, body.seat)
     games = games_of(request)
     if body.bot is None:
-        await games.take_back(game, body.seat)
+        game = await games.take_back(game, body.seat)
     else:
-        await games.hand(game, body.seat, bot_named(body.bot))
+        game = await games.hand(game, body.seat, bot_named(body.bot))
     return {"ok": True, "held": game.payload(body.seat)["held"]}
 
 
@@ -686,11 +686,14 @@ async def _live(ws: WebSocket, game_id: str) -> None:
     except TimeoutError:  # nothing said in time: the socket is open, and closed here
         await _send(ws, close=1008)
         return
-    viewer = Viewer(seats, timed=game.revision, deltas=hello.deltas)
     if seats is not None and len(seats) == 1:
         logs.seat_known(seats[0])
     said = {"type": "hello", "seats": seats, "now": time.time(), "takes": TAKES}
     await _send(ws, json.dumps(said))
+    # the copy kept in memory, with no await before the viewer is added: a copy that left
+    # memory during the hello would hear no change of the game
+    game = await games.kept(game)
+    viewer = Viewer(seats, timed=game.revision, deltas=hello.deltas)
     game.viewers.add(viewer)
     games.arrived(game, viewer)
     viewer.wake.set()
@@ -829,8 +832,8 @@ class Conversation:
         if body.seat not in seats:
             raise Forbidden(f"this link does not hold seat {body.seat + 1}")
         logs.seat_known(body.seat)
-        await self.games.move(self.game, body.seat, body.move, body.version)
-        return {"type": "moved", "id": number, "version": self.game.version(body.seat)}
+        game = await self.games.move(self.game, body.seat, body.move, body.version)
+        return {"type": "moved", "id": number, "version": game.version(body.seat)}
 
 
 #: the route a move over the socket is counted under (:data:`metrics.REQUESTS`)

@@ -19,7 +19,9 @@ Beside that, each process keeps two connections of its own:
   drives a game's bots. A process takes a game's lock when a write of its own leaves a bot to
   move, and every second it sweeps the games where a bot is to move (``bots_move``) for locks
   nobody holds: a process that died left them, and its games are taken over. It keeps a lock
-  while it holds the game in memory and the game is not over.
+  while it holds the game in memory and the game is not over; the sweep also lets go of any
+  lock it finds held for a game out of memory and not being taken over (a warning: that
+  would be a bug of its own), so no game can wait on a bot nobody runs.
 
 What happens when a process dies:
 
@@ -89,6 +91,9 @@ class Followed(Protocol):
     async def adopt(self, game_id: str) -> None:
         """This process now drives the bots of ``game_id``: load it, start them."""
 
+    def keeps(self, game_id: str) -> bool:
+        """Whether the game is in memory here."""
+
     def presence(self, payload: str) -> None:
         """Another process says which seats of a game are connected through it."""
 
@@ -144,7 +149,10 @@ class Postgres:
         self._mutex = asyncio.Lock()  # one change of the locks at a time
         self._listening = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self._adopting: set[asyncio.Task[None]] = set()
+        #: the games being taken over (:meth:`Followed.adopt`), by their task
+        self._adopting: dict[asyncio.Task[None], str] = {}
+        #: the games held here but out of memory at the last sweep
+        self._strays: set[str] = set()
         self._games: Followed | None = None
 
     async def connect(self, role: str) -> psycopg.AsyncConnection[Any]:
@@ -238,18 +246,27 @@ class Postgres:
 
     async def _sweep(self, connection: psycopg.AsyncConnection[Any]) -> None:
         """Take the games where a bot is to move and nobody holds the lock."""
+        games = self._games
+        assert games is not None
+        adopting = set(self._adopting.values())
+        strays = {g for g in self.held if g not in adopting and not games.keeps(g)}
+        for game_id in strays & self._strays:  # two sweeps in a row: not a release under way
+            log.warning("game %s: its bots' lock was held out of memory; let go", game_id)
+            await self.release(game_id)
+        self._strays = strays
         cursor = await connection.execute("SELECT id FROM games WHERE bots_move AND NOT over")
         waiting = [game_id for (game_id,) in await cursor.fetchall() if game_id not in self.held]
         if not waiting:
             return
         async with self._mutex:
             won = await self._try(connection, waiting)
-        games = self._games
-        assert games is not None
         for game_id in won:
             task = asyncio.get_running_loop().create_task(games.adopt(game_id))
-            self._adopting.add(task)
-            task.add_done_callback(self._adopting.discard)
+            self._adopting[task] = game_id
+            task.add_done_callback(self._adopted)
+
+    def _adopted(self, task: asyncio.Task[None]) -> None:
+        del self._adopting[task]
 
     async def _try(self, connection: psycopg.AsyncConnection[Any], ids: Iterable[str]) -> list[str]:
         """Try the locks of these games (under the mutex): the ids whose lock was won."""

@@ -26,7 +26,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -114,6 +114,8 @@ def deal(game_id: str, seats: Sequence[str], creator: str) -> Dealt:
 
 #: a change of who plays a game's seats: its write, and what it makes of the game in memory
 Judged = tuple[Control, Callable[[], None]]
+#: what a change of the seats makes of the game (:meth:`Games._control`), or why it cannot be made
+Judge = Callable[["LiveGame"], Judged | str]
 
 
 @dataclass(eq=False)
@@ -254,6 +256,9 @@ class LiveGame:
         #: the count of writes another process announced (caught up to by :meth:`Games._follow`)
         self.announced = stored.writes
         self.following = False
+        #: the tasks about to change the game, waiting for its lock or holding it
+        #: (:meth:`Games.holding`): it stays in memory meanwhile
+        self.users = 0
         #: this process is asking for the lock of the game's bots
         self.claiming = False
         #: another process held the lock when this one asked
@@ -628,16 +633,38 @@ class Games:
         return found
 
     async def fresh(self, game_id: str) -> LiveGame:
-        """The game with every write committed so far (:meth:`get`; when other processes
-        may write it, its count of writes is read from the store first)."""
-        cached = game_id in self.cache
-        game = await self.get(game_id)
-        if cached and self.cluster.shared:
-            stored = await self.db(self.store.writes_of, [game_id])
-            if stored.get(game_id, game.writes) > game.writes:
-                async with game.lock:
-                    await self._refresh(game)
-        return game
+        """The game with every write committed so far, as kept in memory (:meth:`get`; when
+        other processes may write it, its count of writes is read from the store first)."""
+        while True:
+            cached = game_id in self.cache
+            game = await self.get(game_id)
+            if cached and self.cluster.shared:
+                stored = await self.db(self.store.writes_of, [game_id])
+                if stored.get(game_id, game.writes) > game.writes:
+                    async with game.lock:
+                        await self._refresh(game)
+            if self.cache.get(game_id) is game:
+                return game  # else it left memory meanwhile (the cache full): read it again
+
+    async def kept(self, game: LiveGame) -> LiveGame:
+        """The copy of ``game``'s game that this process keeps in memory: ``game`` itself,
+        unless it left memory while its caller held it (across an await, the cache full of
+        busy games); then the game as it is now (:meth:`fresh`). Only the kept copy hears the
+        other processes' writes, and only its leaving memory lets its bots' lock go: every
+        change and every viewer goes through it."""
+        return game if self.cache.get(game.id) is game else await self.fresh(game.id)
+
+    @contextlib.asynccontextmanager
+    async def holding(self, game: LiveGame) -> AsyncIterator[LiveGame]:
+        """The kept copy of ``game``'s game (:meth:`kept`), under its lock; it stays in memory
+        from now until the lock is let go (waiting for the lock included)."""
+        game = await self.kept(game)
+        game.users += 1
+        try:
+            async with game.lock:
+                yield game
+        finally:
+            game.users -= 1
 
     def _live(self, stored: Stored) -> LiveGame:
         game = LiveGame(stored, self.settings.absent_after)
@@ -645,14 +672,17 @@ class Games:
         return game
 
     def _keep(self, game: LiveGame) -> None:
+        """Keep ``game`` in memory; the games least recently asked for that nothing uses
+        leave it while there are more than ``--cache-games`` (never ``game`` itself: its
+        caller goes on with it)."""
         self.cache[game.id] = game
         excess = len(self.cache) - self.settings.cache_games
         for gid in list(self.cache):
             if excess <= 0:
                 break
             old = self.cache[gid]
-            busy = old.viewers or old.bot_task or old.claiming or old.following
-            if not busy and not old.lock.locked():
+            busy = old.viewers or old.bot_task or old.claiming or old.following or old.users
+            if not busy and not old.lock.locked() and old is not game:
                 del self.cache[gid]
                 for key in old.token_digests:  # looked up again in the store when needed
                     self._tokens.pop(key, None)
@@ -674,7 +704,8 @@ class Games:
             if seats is None:
                 raise Forbidden("wrong token for this game")
             known = self._tokens[key] = (game.id, tuple(seats))
-            game.token_digests.add(key)
+            # forgotten when the game leaves memory (its kept copy: ``game`` may have left)
+            self.cache.get(game.id, game).token_digests.add(key)
         if known[0] != game.id:
             raise Forbidden("wrong token for this game")
         return known[1]
@@ -738,13 +769,13 @@ class Games:
         return deal(game.id, game.seats, key)
 
     # -- who plays a seat: bots taking over, people taking back, open seats, votes --------------
-    async def _control(self, game: LiveGame, judge: Callable[[], Judged | str]) -> None:
+    async def _control(self, game: LiveGame, judge: Judge) -> None:
         """A change of who plays the game's seats (under its lock): ``judge`` gives the write
         and what it makes of the game in memory, or why it cannot be made (:class:`Conflict`).
         Stored only if nobody wrote the game meanwhile (else the game is caught up and judged
         again), then made in memory."""
         for attempt in range(2):
-            judged = judge()
+            judged = judge(game)
             if isinstance(judged, str):
                 raise Conflict(judged)
             change, apply = judged
@@ -773,27 +804,31 @@ class Games:
         bots = game.bot_to_move(held=held) is not None
         return Control(bots, clocks, start=stint, votes_of=seat), apply
 
-    async def _change(self, game: LiveGame, judge: Callable[[], Judged | str]) -> None:
-        async with game.lock:
+    async def _change(self, game: LiveGame, judge: Judge) -> LiveGame:
+        """:meth:`_control` on the copy of the game kept in memory (:meth:`holding`): that
+        copy, changed."""
+        async with self.holding(game) as game:
             await self._control(game, judge)
         self._changed(game)
+        return game
 
-    async def hand(self, game: LiveGame, seat: int, bot: str) -> None:
-        """A bot plays ``seat`` from now on: its person had to go."""
+    async def hand(self, game: LiveGame, seat: int, bot: str) -> LiveGame:
+        """A bot plays ``seat`` from now on: its person had to go. The game changed."""
 
-        def judge() -> Judged | str:
+        def judge(game: LiveGame) -> Judged | str:
             if game.state.is_terminal():
                 return "the game is over"
             if not game.human(seat):
                 return f"seat {seat + 1} is not played by a person now"
             return self._bot_takes(game, seat, bot, "handed")
 
-        await self._change(game, judge)
+        return await self._change(game, judge)
 
-    async def take_back(self, game: LiveGame, seat: int) -> None:
-        """The seat's person plays it again (from its link): the bot that held it stops."""
+    async def take_back(self, game: LiveGame, seat: int) -> LiveGame:
+        """The seat's person plays it again (from its link): the bot that held it stops. The
+        game changed."""
 
-        def judge() -> Judged | str:
+        def judge(game: LiveGame) -> Judged | str:
             if seat not in game.held:
                 return f"seat {seat + 1} is not played by a bot now"
             held = {p: b for p, b in game.held.items() if p != seat}
@@ -809,7 +844,7 @@ class Games:
             bots = game.bot_to_move(held=held) is not None
             return Control(bots, clocks, stop=(seat, stop)), apply
 
-        await self._change(game, judge)
+        return await self._change(game, judge)
 
     async def expire(self, game_id: str) -> None:
         """A bot takes each seat of the game whose time and grace period are over (every
@@ -819,7 +854,7 @@ class Games:
         if clock is None:
             return
 
-        def judge() -> Judged | str:
+        def judge(game: LiveGame) -> Judged | str:
             late = game.overdue(time.time())
             if not late:
                 return "no seat is out of time"
@@ -827,14 +862,14 @@ class Games:
 
         with contextlib.suppress(Conflict):
             while game.overdue(time.time()):
-                await self._change(game, judge)
+                game = await self._change(game, judge)
 
     async def vote(self, game: LiveGame, voter: int, absent: int, bot: str) -> bool:
         """``voter`` votes to hand ``absent`` (away a while) to ``bot``; once more than half
         of the other people's seats have, the bot takes it. Whether it did."""
         took = False
 
-        def judge() -> Judged | str:
+        def judge(game: LiveGame) -> Judged | str:
             nonlocal took
             if game.clock is not None:
                 return "this game has a clock: a seat whose time runs out goes to a bot by itself"
@@ -874,7 +909,7 @@ class Games:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         key = digest(token)
 
-        def judge() -> Judged | str:
+        def judge(game: LiveGame) -> Judged | str:
             if game.state.is_terminal():
                 return "the game is over"
             if not 0 <= seat < len(game.seats):
@@ -898,7 +933,7 @@ class Games:
             bots = game.bot_to_move() is not None
             return Control(bots, clocks, seats=seats, token=(key, [seat])), apply
 
-        await self._change(game, judge)
+        game = await self._change(game, judge)
         self._tokens[key] = (game.id, (seat,))
         game.token_digests.add(key)
         return token
@@ -912,7 +947,7 @@ class Games:
         """The rematch of a finished game: ``{"id", "order"}`` (seat ``p`` plays seat
         ``order[p]`` of it), made by ``make(order)`` unless one was made already (the first
         to ask decides whether the seats are shuffled)."""
-        async with game.lock:
+        async with self.holding(game) as game:
             if game.rematch is None:
                 order = list(range(len(game.seats)))
                 if shuffle:
@@ -933,9 +968,10 @@ class Games:
         self, game: LiveGame, seat: int, text: str, version: int | None = None
     ) -> LiveGame:
         """Make a seat's move, stored before anyone is told (:class:`Conflict` if it cannot
-        be made now; nothing changes then)."""
+        be made now; nothing changes then). The game as it is after the move (the copy kept in
+        memory: :meth:`kept`)."""
         arrived = time.perf_counter()
-        async with game.lock:
+        async with self.holding(game) as game:
             refusal = await self._try_move(game, seat, text, version)
             if refusal is not None and (self.cluster.shared or refusal == WRITTEN_MEANWHILE):
                 # this copy may be behind the database: catch up, and judge the move again
@@ -1053,8 +1089,9 @@ class Games:
         return True
 
     async def undo(self, game: LiveGame, seat: int) -> LiveGame:
-        """Take back ``seat``'s last move: the log loses its last row, the game is replayed."""
-        async with game.lock:
+        """Take back ``seat``'s last move: the log loses its last row, the game is replayed.
+        The game as it is after (the copy kept in memory: :meth:`kept`)."""
+        async with self.holding(game) as game:
             refusal = await self._try_undo(game, seat)
             if refusal is not None and (self.cluster.shared or refusal == WRITTEN_MEANWHILE):
                 await self._refresh(game)
@@ -1141,7 +1178,12 @@ class Games:
         if game is None or writes <= game.writes:
             return
         moves = self.writer.moves
-        if pid is not None and moves is not None and moves.writing(pid, game_id, writes):
+        if (
+            pid is not None
+            and moves is not None
+            and game.lock.locked()  # every write is made under the lock of the copy it changes
+            and moves.writing(pid, game_id, writes)
+        ):
             return
         if (
             last is not None
@@ -1189,8 +1231,11 @@ class Games:
         """Start the game's bot loop if a bot is to move, none is running, and this process
         drives the game's bots. If it does not, and ``claim``, it asks for them (once at a
         time; not again once another process was found driving them: when that one stops,
-        the sweep of :mod:`rulebook.web.cluster` finds the game)."""
+        the sweep of :mod:`rulebook.web.cluster` finds the game). Only the copy kept in memory
+        runs bots: the lock of a copy out of memory would never be let go."""
         if game.bot_task is not None or game.claiming or game.bot_to_move() is None:
+            return
+        if self.cache.get(game.id) is not game:
             return
         if self.cluster.drives(game.id):
             game.bot_task = asyncio.get_running_loop().create_task(self._run_bots(game))
@@ -1207,6 +1252,9 @@ class Games:
             self.ensure_bots(game)
         else:
             game.driven_elsewhere = True
+
+    def keeps(self, game_id: str) -> bool:
+        return game_id in self.cache
 
     async def adopt(self, game_id: str) -> None:
         """This process drives the game's bots from now on (another stopped): load it, start
