@@ -9,7 +9,7 @@ import pytest
 import rulebook
 from rulebook import IllegalAction
 from rulebook.battle_merchants.actions import TURN
-from rulebook.battle_merchants.content import Space, content
+from rulebook.battle_merchants.content import Space, card_text, content
 from rulebook.battle_merchants.craft import learn_cost
 from rulebook.battle_merchants.forge import can_forge, forge_cost, forge_limit
 from rulebook.battle_merchants.rules import BattleState
@@ -43,6 +43,17 @@ def craft_card(weapon: int, cost: int, levels: int, coins: int) -> int:
 
 def kingdom_card(name: str) -> int:
     return next(k.index for k in content().kingdom if k.name == name)
+
+
+def test_each_cards_words_are_worked_out_once_by_its_index() -> None:
+    """The views name a card by its index in the content's words (worked out once): the same
+    words as the card's own, for every Craft and Kingdom Card."""
+    c = content()
+    assert [k.index for k in c.crafts] == list(range(len(c.crafts)))
+    assert [k.index for k in c.kingdom] == list(range(len(c.kingdom)))
+    assert c.craft_labels == tuple(k.label(c.weapons) for k in c.crafts)
+    assert c.kingdom_texts == tuple(card_text(k, c) for k in c.kingdom)
+    assert len(set(c.kingdom_texts)) > 1 and c.craft_labels[0].startswith(c.weapons[0])
 
 
 def put(state: BattleState, sid: str, owner: int, vorpal: bool = False) -> None:

@@ -35,7 +35,8 @@ too. Compiled callers reach the compiled methods directly.
 The modules are the sheet games' rules and evaluation, the sheet engine (its section modules
 and its lookahead), the policies and the search: what the bots spend their time in; and Battle
 Merchants' moves, rules (the state, the sections a move goes through and what each seat
-sees: a server builds a view for every viewer at every move; not its words), evaluation and
+sees: a server builds a view for every viewer at every move), words (a server tells every
+move and lists every menu in them), evaluation and
 lookahead, Pandoria Merchants' map, rules, evaluation and lookahead, and Archmagi's rules
 (every section module; ``archmagi.symbols``: its cards), evaluation and greedy lookahead; and
 the observation encoders (the sheet games' shared one, each game's ``encoding`` and
@@ -102,6 +103,7 @@ MODULES = (
     "rulebook.battle_merchants.forge",
     "rulebook.battle_merchants.sell",
     "rulebook.battle_merchants.view",
+    "rulebook.battle_merchants.words",
     "rulebook.battle_merchants.rules",
     "rulebook.battle_merchants.bots",
     "rulebook.battle_merchants.lookahead",

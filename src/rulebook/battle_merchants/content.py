@@ -7,6 +7,7 @@ indexed form the rules use.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -259,6 +260,18 @@ class Content:
     board_authored: dict[int, bool]
     mats_authored: tuple[bool, ...]
     links_authored: bool
+
+    # Each card's words, worked out once per set of cards: every seat's view names the Craft
+    # Cards in hand, on offer and discarded, and the Kingdom Cards on offer, at every move.
+    @functools.cached_property
+    def craft_labels(self) -> tuple[str, ...]:
+        """Each Craft Card's label (:meth:`CraftCard.label`), by its index."""
+        return tuple(k.label(self.weapons) for k in self.crafts)
+
+    @functools.cached_property
+    def kingdom_texts(self) -> tuple[str, ...]:
+        """What each Kingdom Card does, in words (:func:`card_text`), by its index."""
+        return tuple(card_text(k, self) for k in self.kingdom)
 
 
 _PLURAL = {"dwarf": "Dwarves", "elf": "Elves"}

@@ -21,7 +21,7 @@ from rulebook.battle_merchants.actions import (
     Sell,
     TakeKingdom,
 )
-from rulebook.battle_merchants.content import card_text, race_plural
+from rulebook.battle_merchants.content import race_plural
 from rulebook.battle_merchants.craft import craft_deck, learn_cost
 from rulebook.battle_merchants.forge import forge_cost
 from rulebook.battle_merchants.kingdom import kingdom_limit
@@ -50,6 +50,7 @@ def view(s: Table, player: int | None) -> dict[str, Any]:
     board = s.board
     weapons = c.weapons
     crafts = c.crafts
+    labels = c.craft_labels
     seats = []
     owned = on_board(s)
     for p in range(s.seats):
@@ -65,7 +66,7 @@ def view(s: Table, player: int | None) -> dict[str, Any]:
                 },
                 "levels": dict(zip(weapons, s.levels[p], strict=True)),
                 "discounts": dict(zip(weapons, s.coins[p], strict=True)),
-                "craft_cards": [crafts[k].label(weapons) for k in s.crafts[p]],
+                "craft_cards": [labels[k] for k in s.crafts[p]],
                 "reward_tiles": {
                     **{c.races[r]: t for r, t in enumerate(s.race_tiles[p]) if t},
                     **{board.regions[r]: t for r, t in enumerate(s.region_tiles[p]) if t},
@@ -128,7 +129,7 @@ def view(s: Table, player: int | None) -> dict[str, Any]:
             c.races[r]: [names[p] for p in range(s.seats) if s.reward_spaces[r][p]]
             for r in board.races
         },
-        "craft_cards": [None if k == EMPTY else crafts[k].label(weapons) for k in s.craft_pool],
+        "craft_cards": [None if k == EMPTY else labels[k] for k in s.craft_pool],
         "craft_faces": [None if k == EMPTY else crafts[k].face(weapons) for k in s.craft_pool],
         "kingdom_cards": [None if k == EMPTY else _kingdom_view(s, k) for k in s.kingdom_pool],
         "craft_bonus_available": [weapons[w] for w, o in enumerate(s.bonus_owner) if o == EMPTY],
@@ -139,7 +140,7 @@ def view(s: Table, player: int | None) -> dict[str, Any]:
             "boxed": s.boxed,
         },
         "kingdom_discard": [c.kingdom[k].name for k in s.kingdom_discard],
-        "craft_discard": [crafts[k].label(weapons) for k in s.craft_discard],
+        "craft_discard": [labels[k] for k in s.craft_discard],
         "regions": regions,
         "seats": seats,
     }
@@ -162,7 +163,7 @@ def view(s: Table, player: int | None) -> dict[str, Any]:
 def _kingdom_view(s: Table, card: int) -> dict[str, Any]:
     """Take Kingdom Card: a face-up Kingdom Card as every seat sees it."""
     k = s.content.kingdom[card]
-    return {**fields(k, "name", "duration", "gold"), "text": card_text(k, s.content)}
+    return {**fields(k, "name", "duration", "gold"), "text": s.content.kingdom_texts[card]}
 
 
 def explain(s: Table, player: int, action: Action) -> str:
@@ -172,13 +173,14 @@ def explain(s: Table, player: int, action: Action) -> str:
         if type(action) is Learn and s.craft_pool[action.slot - 1] != EMPTY:
             card = s.craft_pool[action.slot - 1]
             cost = 0 if s.step == FREE_CRAFT else learn_cost(s, player, card)
-            return f"{action}: {c.crafts[card].label(c.weapons)} for {cost} gold" + _linked(
+            return f"{action}: {c.craft_labels[card]} for {cost} gold" + _linked(
                 s, ("craft", action.slot - 1)
             )
         if type(action) is TakeKingdom and s.kingdom_pool[action.slot - 1] != EMPTY:
-            k = c.kingdom[s.kingdom_pool[action.slot - 1]]
+            index = s.kingdom_pool[action.slot - 1]
+            k = c.kingdom[index]
             return (
-                f"{action}: {k.name} ({k.duration}, {k.gold:+d} gold): {card_text(k, c)}"
+                f"{action}: {k.name} ({k.duration}, {k.gold:+d} gold): {c.kingdom_texts[index]}"
                 + _linked(s, ("kingdom", action.slot - 1))
             )
         if type(action) is Forge:
@@ -210,5 +212,5 @@ def _linked(s: Table, where: tuple[str, int]) -> str:
         return ""
     kind, slot, card = link
     c = s.content
-    name = c.kingdom[card].name if kind == "kingdom" else c.crafts[card].label(c.weapons)
+    name = c.kingdom[card].name if kind == "kingdom" else c.craft_labels[card]
     return f"; discards {kind} {slot + 1} ({name})"

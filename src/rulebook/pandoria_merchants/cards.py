@@ -7,6 +7,7 @@ Monuments, Guilds, the Spell Archive, Territories, Bridges, the Trolls)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 from pydantic import Field
@@ -95,6 +96,7 @@ def glossary() -> tuple[dict[str, dict[str, str]], str, tuple[bool, ...]]:
     return by_variant, data.notes.authored_card, authored
 
 
+@functools.cache  # a few dozen names, spelled out for every menu at every move
 def title(name: str) -> str:
     """A Spell, Building or Resource as the sheets print it: ``saw-mill`` -> ``Saw Mill``."""
     return " ".join(word.capitalize() for word in name.split("-"))
