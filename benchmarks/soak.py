@@ -366,6 +366,18 @@ def warmed(samples: list[Sample], pid: int, birth: float, args: argparse.Namespa
     return max(birth, full) + float(args.warmup)
 
 
+def along(samples: list[Sample], pid: int, after: list[tuple[float, int]], points: int = 6) -> str:
+    """A process's memory through its judged life, at ``points`` moments evenly spread (with
+    its games in memory then): a steady climb is a leak, steps at the kills of its partner
+    (whose people it took in) are peaks that stay."""
+    picks = sorted({round(i * (len(after) - 1) / (points - 1)) for i in range(points)})
+    games = {s.at: s.games.get(pid, 0) for s in samples}
+    return ", ".join(
+        f"{after[i][1] / 2**20:.0f} ({games.get(after[i][0], 0)}) at {after[i][0]:.0f} s"
+        for i in picks
+    )
+
+
 def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], list[str]]:
     record: Record = run["record"]
     samples: list[Sample] = run["samples"]
@@ -419,7 +431,7 @@ def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], l
             fate = "to the end"
         if len(after) < 2:
             why = "its cache never full" if warm is None else "a short life"
-            rows.append(f"| {pid} | {birth:.0f} s | {fate} | - | - | not judged ({why}) |")
+            rows.append(f"| {pid} | {birth:.0f} s | {fate} | - | - | not judged ({why}) | - |")
             continue
         judged += 1
         base, peak = after[0][1], max(v for _, v in after)
@@ -428,7 +440,7 @@ def judge(args: argparse.Namespace, run: dict[str, Any]) -> tuple[list[Check], l
             grew.append(pid)
         rows.append(
             f"| {pid} | {birth:.0f} s | {fate} | {base / 2**20:.0f} MiB at {after[0][0]:.0f} s "
-            f"| {peak / 2**20:.0f} MiB | {growth:+.1%} |"
+            f"| {peak / 2**20:.0f} MiB | {growth:+.1%} | {along(samples, pid, after)} |"
         )
     checks.append(
         Check(
@@ -489,8 +501,9 @@ def report(args: argparse.Namespace, run: dict[str, Any], command: str) -> tuple
         "|---|---|---|",
         *(f"| {c.name} | {'pass' if c.ok else 'FAIL'} | {c.detail} |" for c in checks),
         "",
-        "| server process | started | lived | resident after warm-up | largest after | growth |",
-        "|---|---|---|---|---|---|",
+        "| server process | started | lived | resident after warm-up | largest after | growth "
+        "| along the way: MiB (games in memory) at |",
+        "|---|---|---|---|---|---|---|",
         *rows,
         "",
         "Errors the people met (the kills cut their connections):",

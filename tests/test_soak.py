@@ -6,6 +6,7 @@ and its report must say so in markdown."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,5 +31,8 @@ def test_a_two_minute_soak_passes(tmp_path: Path) -> None:
     assert "**PASS**" in text
     assert "| no acknowledged move lost | pass |" in text
     assert "FAIL" not in text
+    # a judged process's memory along its life, with its games in memory: "273 (10) at 25 s"
+    judged = [line for line in text.splitlines() if line.startswith("| ") and " MiB at " in line]
+    assert judged and all(re.search(r"\| \d+ \(\d+\) at \d+ s", line) for line in judged)
     kills = [line for line in done.stdout.splitlines() if "kill -9 of server process" in line]
     assert len(kills) >= 2  # about every 40 s, none in the last 10 s
