@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each tree (default 3)")
     parser.add_argument("--baseline-src", type=Path, help="also time the tree in this src/")
     args = parser.parse_args(argv)
+    if args.seeds < 1 or args.repeat < 1:
+        parser.error("--seeds and --repeat take a whole number of at least 1")
     if args.baseline_src is not None and not (args.baseline_src / "rulebook").is_dir():
         parser.error(f"--baseline-src {args.baseline_src}: no rulebook package there")
     trees: list[tuple[str, Path | None]] = [("now", None)]
@@ -121,4 +123,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("web_views: interrupted; nothing was measured to the end", file=sys.stderr)
+        sys.exit(130)
