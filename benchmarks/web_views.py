@@ -10,7 +10,8 @@ current, as in a server (``RULEBOOK_COMPILED=0`` for pure Python).
 
 With ``--baseline-src OTHER/src`` the same games are timed in that tree too (its compiled
 modules are its own ``build/``), the two trees alternating ``--repeat`` times, each run in a
-process of its own; the games are compared move by move (their log lines must be the same).
+process of its own; a digest of every payload each built must be the same in both (else the
+run fails: the trees told the same games differently).
 
 Usage::
 
