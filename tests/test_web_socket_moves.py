@@ -268,3 +268,46 @@ def test_a_hidden_move_sends_the_other_seats_nothing(sc: TestClient) -> None:
         said = s0.move(2, seat=0, move=v0["legal"][0]["text"], version=0)
         assert said["type"] == "moved"
         assert s0.until_version(0, 2)["version"] == 2  # the phase is over: both moves told
+
+
+def test_a_game_nobody_watches_keeps_no_payloads(sc: TestClient) -> None:
+    """Its last connection gone, a game kept in memory holds its state and log, not its
+    viewers' payloads (``LiveGame.unwatched``); a seat that comes back is sent the whole
+    payload it had, and deltas again from it."""
+    links = new_game(sc, "archmagi", ["human", "human"])
+    gid = links["id"]
+    tokens = seat_tokens(links)
+    games = sc.app.state.games  # type: ignore[attr-defined]
+
+    def play(sockets: list[Socket], moves: int, number: int) -> int:
+        for _ in range(moves):
+            version = get_view(sc, gid)["version"]
+            views = [s.until_version(p, version) for p, s in enumerate(sockets)]
+            mover = next(p for p in (0, 1) if views[p]["legal"])
+            number += 1
+            move = views[mover]["legal"][0]["text"]
+            said = sockets[mover].move(number, seat=mover, move=move, version=version)
+            assert said["type"] == "moved", said
+        return number
+
+    with (
+        sc.websocket_connect(f"/ws/games/{gid}") as w0,
+        sc.websocket_connect(f"/ws/games/{gid}") as w1,
+    ):
+        sockets = [Socket(w0, {"token": tokens[0]}), Socket(w1, {"token": tokens[1]})]
+        number = play(sockets, 4, 0)
+        version = get_view(sc, gid)["version"]
+        held = [s.until_version(p, version) for p, s in enumerate(sockets)]
+        assert games.cache[gid].viewpoints_built >= 2
+    assert gid in games.cache and games.cache[gid].viewpoints_built == 0
+    with (
+        sc.websocket_connect(f"/ws/games/{gid}") as w0,
+        sc.websocket_connect(f"/ws/games/{gid}") as w1,
+    ):
+        sockets = [Socket(w0, {"token": tokens[0]}), Socket(w1, {"token": tokens[1]})]
+        for p, s in enumerate(sockets):
+            assert s.next()["type"] == "view"  # the whole payload, not a delta
+            back = s.until_version(p, version)
+            assert {**back, "presence": None} == {**held[p], "presence": None}
+        play(sockets, 2, number)
+        assert sockets[0].deltas + sockets[1].deltas > 0

@@ -535,6 +535,22 @@ class LiveGame:
         self._frames[viewer] = frame
         return frame
 
+    def unwatched(self) -> None:
+        """Nobody watches the game here now: forget each viewpoint's frames, payloads and kept
+        log lines, built again (whole) for the next viewer. A game kept in memory that nobody
+        watches holds its state and its log only: a finished game's payloads and their JSON
+        are twice to thrice its state's memory, and a cache of such games grew a server's
+        memory with every game it finished (``benchmarks/soak.py``)."""
+        self._frames.clear()
+        self._payloads.clear()
+        self._kept.clear()
+        self._kept_stints = ()
+
+    @property
+    def viewpoints_built(self) -> int:
+        """How many viewpoints' payloads or frames the game holds now."""
+        return len(self._frames.keys() | self._payloads.keys() | self._kept.keys())
+
     def message(self, viewer: int | None) -> str:
         """The WebSocket message carrying ``viewer``'s whole payload, as JSON text
         (:meth:`frame`)."""
@@ -1365,8 +1381,11 @@ class Games:
         self._presence(game, viewer)
 
     def left(self, game: LiveGame, viewer: Viewer) -> None:
-        """A connection closed: the seats it held were last seen now (stored)."""
+        """A connection closed: the seats it held were last seen now (stored); the last one
+        gone, the game forgets its viewers' payloads (:meth:`LiveGame.unwatched`)."""
         self._presence(game, viewer)
+        if not game.viewers:
+            game.unwatched()
 
     def _presence(self, game: LiveGame, viewer: Viewer) -> None:
         if not viewer.seats:
