@@ -13,9 +13,14 @@ modules are its own ``build/``), the two trees alternating ``--repeat`` times, e
 process of its own; a digest of every payload each built must be the same in both (else the
 run fails: the trees told the same games differently).
 
+With ``--memory`` it measures what a finished game holds instead (``tracemalloc``, pure Python
+or compiled alike): its state and log, and the payloads of two seats and a spectator with the
+log lines they keep (what a server holds for a game while someone watches it), in KiB a game.
+
 Usage::
 
     python benchmarks/web_views.py [--seeds 3] [--repeat 3] [--baseline-src BASE/src]
+    python benchmarks/web_views.py --memory [--seeds 3]
 """
 
 from __future__ import annotations
@@ -72,14 +77,63 @@ def timed(seeds: int) -> dict[str, Any]:
     return {"made_s": made_s, "views_s": views_s, "moves": moves, "digest": digest.hexdigest()}
 
 
-def run(src: Path | None, seeds: int) -> dict[str, Any]:
-    """:func:`timed` in a new process (of the tree in ``src``, else this one)."""
+def held(seeds: int) -> dict[str, Any]:
+    """KiB each game holds at its end (a first game of each played before, unmeasured, so that
+    the content's caches are filled): ``state`` its state and log, ``payloads`` the payloads of
+    two seats and a spectator with their kept log lines."""
+    import gc
+    import random
+    import tracemalloc
+
+    from rulebook.core import Setup, get_game
+    from rulebook.web.views import KeptLog, made, view
+
+    def play(name: str, seed: int) -> tuple[int, int]:
+        game = get_game(name)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            state = game.create(Setup(name, PLAYERS, seed, game.variants[0].name))
+            rng = random.Random(seed)
+            labels = [f"seat {p + 1}" for p in range(PLAYERS)]
+            viewers: list[int | None] = [None, 0, 1]
+            kept = {v: KeptLog() for v in viewers}
+            log = []
+            payloads: list[dict[str, Any]] = []
+            while not state.is_terminal() and len(log) < MOVES:
+                seat = state.current_players()[0]
+                log.append(made(state, seat, rng.choice(state.legal_actions(seat))))
+                payloads = [view(state, v, log, labels, kept=kept[v]) for v in viewers]
+            gc.collect()
+            with_payloads = tracemalloc.get_traced_memory()[0]
+            payloads.clear()
+            kept.clear()
+            gc.collect()
+            alone = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        return alone, with_payloads - alone
+
+    figures: dict[str, Any] = {}
+    for name in GAMES:
+        play(name, seeds + 1)
+        sizes = [play(name, seed) for seed in range(seeds)]
+        figures[name] = {
+            "state": [round(a / 1024) for a, _ in sizes],
+            "payloads": [round(b / 1024) for _, b in sizes],
+        }
+    return figures
+
+
+def run(src: Path | None, seeds: int, what: str = "timed") -> dict[str, Any]:
+    """:func:`timed` (or ``what``: :func:`held`) in a new process (of the tree in ``src``, else
+    this one)."""
     env = dict(os.environ)
     here = Path(__file__).resolve().parent
     env["PYTHONPATH"] = str(src) if src is not None else str(here.parent / "src")
     code = (
         f"import json, sys; sys.path.insert(0, {str(here)!r}); import web_views; "
-        f"print(json.dumps(web_views.timed({seeds})))"
+        f"print(json.dumps(web_views.{what}({seeds})))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
@@ -95,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="games of each game (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each tree (default 3)")
     parser.add_argument("--baseline-src", type=Path, help="also time the tree in this src/")
+    parser.add_argument(
+        "--memory", action="store_true", help="KiB a finished game holds, not microseconds"
+    )
     args = parser.parse_args(argv)
     if args.seeds < 1 or args.repeat < 1:
         parser.error("--seeds and --repeat take a whole number of at least 1")
@@ -103,6 +160,16 @@ def main(argv: list[str] | None = None) -> int:
     trees: list[tuple[str, Path | None]] = [("now", None)]
     if args.baseline_src is not None:
         trees.append(("baseline", args.baseline_src.resolve()))
+    if args.memory:
+        for label, src in trees:
+            for name, sizes in run(src, args.seeds, "held").items():
+                state = ", ".join(map(str, sizes["state"]))
+                payloads = ", ".join(map(str, sizes["payloads"]))
+                print(
+                    f"{label:9} {name}: state and log {state} KiB a game; two seats' and a "
+                    f"spectator's payloads and kept lines {payloads} KiB more"
+                )
+        return 0
     rows: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in trees}
     for _ in range(args.repeat):
         for label, src in trees:
