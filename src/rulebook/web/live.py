@@ -538,9 +538,9 @@ class LiveGame:
     def unwatched(self) -> None:
         """Nobody watches the game here now: forget each viewpoint's frames, payloads and kept
         log lines, built again (whole) for the next viewer. A game kept in memory that nobody
-        watches holds its state and its log only: a finished game's payloads and their JSON
-        are twice to thrice its state's memory, and a cache of such games grew a server's
-        memory with every game it finished (``benchmarks/soak.py``)."""
+        watches holds its state and its log only: a finished game's payloads outweigh them
+        (``benchmarks/web_views.py --memory``), and a cache full of finished games kept them
+        all (``benchmarks/soak.py``)."""
         self._frames.clear()
         self._payloads.clear()
         self._kept.clear()
