@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +43,30 @@ PLAYERS = 3
 MOVES = 400
 
 
-def timed(seeds: int) -> dict[str, Any]:
-    """This process's figures: seconds spent in the log entries and in the payloads, moves,
-    and a digest of every payload built (the two trees must build the same)."""
+#: the seats' names in the payloads
+LABELS = [f"seat {p + 1}" for p in range(PLAYERS)]
+
+
+def played(name: str, seed: int) -> Iterator[tuple[Any, int, Any]]:
+    """A seeded game of ``name``: its state and, one at a time, the seat to move and its move
+    (a seeded random pick), for at most :data:`MOVES` moves; the caller makes each."""
     import random
 
     from rulebook.core import Setup, get_game
+
+    game = get_game(name)
+    state = game.create(Setup(name, PLAYERS, seed, game.variants[0].name))
+    rng = random.Random(seed)
+    for _ in range(MOVES):
+        if state.is_terminal():
+            return
+        seat = state.current_players()[0]
+        yield state, seat, rng.choice(state.legal_actions(seat))
+
+
+def timed(seeds: int) -> dict[str, Any]:
+    """This process's figures: seconds spent in the log entries and in the payloads, moves,
+    and a digest of every payload built (the two trees must build the same)."""
     from rulebook.web.views import KeptLog, made, to_text, view
 
     made_s = views_s = 0.0
@@ -55,20 +74,14 @@ def timed(seeds: int) -> dict[str, Any]:
     digest = hashlib.sha256()
     for seed in range(seeds):
         for name in GAMES:
-            game = get_game(name)
-            state = game.create(Setup(name, PLAYERS, seed, game.variants[0].name))
-            rng = random.Random(seed)
-            labels = [f"seat {p + 1}" for p in range(PLAYERS)]
             viewers: list[int | None] = [None, *range(PLAYERS)]
             kept = {v: KeptLog() for v in viewers}
             log = []
-            while not state.is_terminal() and len(log) < MOVES:
-                seat = state.current_players()[0]
-                action = rng.choice(state.legal_actions(seat))
+            for state, seat, action in played(name, seed):
                 start = time.process_time()
                 log.append(made(state, seat, action))
                 between = time.process_time()
-                payloads = [view(state, v, log, labels, kept=kept[v]) for v in viewers]
+                payloads = [view(state, v, log, LABELS, kept=kept[v]) for v in viewers]
                 end = time.process_time()
                 made_s += between - start
                 views_s += end - between
@@ -82,28 +95,21 @@ def held(seeds: int) -> dict[str, Any]:
     the content's caches are filled): ``state`` its state and log, ``payloads`` the payloads of
     two seats and a spectator with their kept log lines."""
     import gc
-    import random
     import tracemalloc
 
-    from rulebook.core import Setup, get_game
     from rulebook.web.views import KeptLog, made, view
 
     def play(name: str, seed: int) -> tuple[int, int]:
-        game = get_game(name)
         gc.collect()
         tracemalloc.start()
         try:
-            state = game.create(Setup(name, PLAYERS, seed, game.variants[0].name))
-            rng = random.Random(seed)
-            labels = [f"seat {p + 1}" for p in range(PLAYERS)]
             viewers: list[int | None] = [None, 0, 1]
             kept = {v: KeptLog() for v in viewers}
             log = []
             payloads: list[dict[str, Any]] = []
-            while not state.is_terminal() and len(log) < MOVES:
-                seat = state.current_players()[0]
-                log.append(made(state, seat, rng.choice(state.legal_actions(seat))))
-                payloads = [view(state, v, log, labels, kept=kept[v]) for v in viewers]
+            for state, seat, action in played(name, seed):
+                log.append(made(state, seat, action))
+                payloads = [view(state, v, log, LABELS, kept=kept[v]) for v in viewers]
             gc.collect()
             with_payloads = tracemalloc.get_traced_memory()[0]
             payloads.clear()
